@@ -1,0 +1,28 @@
+// The subcommands of the `tracespec` binary. Each Add*Command registers its
+// options on the app; when the subcommand is chosen, its callback stores the
+// process exit status in *exit_code. All logic lives in the libraries; these
+// functions only translate flags and results.
+#ifndef TRACESPEC_CLI_COMMANDS_H_
+#define TRACESPEC_CLI_COMMANDS_H_
+
+#include "CLI/CLI.hpp"
+#include "absl/status/status.h"
+
+namespace tracespec::cli {
+
+// Exit statuses shared by every subcommand (documented in `--help`).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitUsage = 2,        // bad flags (CLI11 reports these itself)
+  kExitInputError = 3,   // bad input: malformed file, unknown class/method
+  kExitEnvironment = 4,  // missing JVM, unreadable path, I/O failure
+  kExitInternal = 5,     // a bug: please report
+  kExitCheckFailed = 10, // a check ran and found a violation
+};
+
+// Prints "tracespec: error: <message>" and maps the status to an exit code.
+int ReportError(const absl::Status& status);
+
+}  // namespace tracespec::cli
+
+#endif  // TRACESPEC_CLI_COMMANDS_H_

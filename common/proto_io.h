@@ -1,0 +1,54 @@
+// Reading and writing tracespec's protobuf files: length-delimited binary
+// (.pb), JSON Lines in the protobuf JSON mapping (.jsonl), and text format
+// (.textproto). Errors name the file and the record, line or column.
+#ifndef TRACESPEC_COMMON_PROTO_IO_H_
+#define TRACESPEC_COMMON_PROTO_IO_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "google/protobuf/message.h"
+#include "tracespec/v1/observation.pb.h"
+
+namespace tracespec {
+
+// Parses a text-format file into `message`; errors read
+// "file:line:column: message".
+absl::Status ParseTextProtoFile(const std::string& path, google::protobuf::Message* message);
+absl::Status ParseTextProto(const std::string& text, const std::string& name_for_errors,
+                            google::protobuf::Message* message);
+
+// One line of JSON (protobuf JSON mapping, original field names, no
+// whitespace). Field order follows the schema, so output is deterministic.
+std::string ToJsonLine(const google::protobuf::Message& message);
+absl::Status FromJson(const std::string& json, google::protobuf::Message* message);
+
+// Appends one length-delimited message to `out`.
+void AppendDelimited(const google::protobuf::Message& message, std::string* out);
+
+// Calls `sink` for each length-delimited record of `data` (the contents of
+// `path`, used in messages). `make` gives a fresh message to parse into. A
+// truncated or corrupt record is an error naming its index and byte offset.
+absl::Status ForEachDelimited(
+    const std::string& data, const std::string& path,
+    const std::function<std::unique_ptr<google::protobuf::Message>()>& make,
+    const std::function<absl::Status(google::protobuf::Message&)>& sink);
+
+// Observations from a .pb (length-delimited) or .jsonl file, or from a
+// directory holding observations.pb. Checks every record's format version.
+absl::StatusOr<std::vector<v1::Observation>> ReadObservations(const std::string& path);
+
+// Writes observations atomically; the format follows the extension (.pb or
+// .jsonl).
+absl::Status WriteObservations(const std::string& path,
+                               const std::vector<v1::Observation>& observations);
+
+// Checks a record's format version: unset or unknown versions are errors.
+absl::Status CheckFormatVersion(int version, const std::string& where);
+
+}  // namespace tracespec
+
+#endif  // TRACESPEC_COMMON_PROTO_IO_H_

@@ -1,0 +1,53 @@
+// Runs child processes (the JVM, javac, solvers in tests) without a shell.
+#ifndef TRACESPEC_COMMON_SUBPROCESS_H_
+#define TRACESPEC_COMMON_SUBPROCESS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace tracespec {
+
+struct SubprocessOptions {
+  // Extra or replaced environment variables; the rest is inherited.
+  std::vector<std::pair<std::string, std::string>> env;
+  // Working directory; empty = current.
+  std::string cwd;
+  // Files that receive the child's stdout/stderr; empty = capture into
+  // SubprocessResult (stdout) and (stderr). Both may name the same file.
+  std::string stdout_path;
+  std::string stderr_path;
+  // Kill the child (and its process group) after this many seconds; 0 = never.
+  double timeout_seconds = 0;
+  // Data written to the child's stdin (then closed).
+  std::string stdin_data;
+};
+
+struct SubprocessResult {
+  // Exit status when the child exited; -1 when it was killed by a signal.
+  int exit_code = -1;
+  // Signal number when the child was killed by a signal, else 0.
+  int signal = 0;
+  bool timed_out = false;
+  std::string stdout_data;
+  std::string stderr_data;
+  double seconds = 0;
+
+  bool Succeeded() const { return exit_code == 0 && signal == 0 && !timed_out; }
+  // "exit code 3", "killed by signal 9 (Killed)", "timed out after 10s".
+  std::string Describe() const;
+};
+
+// Runs argv[0] (looked up in PATH) with arguments. An error status means the
+// child could not be started at all (e.g. program not found).
+absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& argv,
+                                               const SubprocessOptions& options = {});
+
+// Finds `program` in PATH; empty when absent.
+std::string FindInPath(const std::string& program);
+
+}  // namespace tracespec
+
+#endif  // TRACESPEC_COMMON_SUBPROCESS_H_

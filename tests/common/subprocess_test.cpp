@@ -1,0 +1,63 @@
+// Tests for common/subprocess.h with real child processes.
+#include "common/subprocess.h"
+
+#include "common/files.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec {
+namespace {
+
+TEST(SubprocessTest, CapturesOutputAndExitCode) {
+  auto r = RunSubprocess({"sh", "-c", "echo out; echo err >&2; exit 3"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 3);
+  EXPECT_EQ(r->stdout_data, "out\n");
+  EXPECT_EQ(r->stderr_data, "err\n");
+  EXPECT_FALSE(r->Succeeded());
+  EXPECT_EQ(r->Describe(), "exit code 3");
+}
+
+TEST(SubprocessTest, RedirectsToFile) {
+  testing::TempDir dir;
+  SubprocessOptions options;
+  options.stdout_path = options.stderr_path = dir.path() + "/log";
+  auto r = RunSubprocess({"sh", "-c", "echo a; echo b >&2"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->Succeeded());
+  EXPECT_EQ(*ReadFile(dir.path() + "/log"), "a\nb\n");
+}
+
+TEST(SubprocessTest, TimeoutKills) {
+  SubprocessOptions options;
+  options.timeout_seconds = 0.3;
+  auto r = RunSubprocess({"sleep", "30"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_LT(r->seconds, 10);
+}
+
+TEST(SubprocessTest, SignalIsReported) {
+  auto r = RunSubprocess({"sh", "-c", "kill -9 $$"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->signal, 9);
+  EXPECT_FALSE(r->Succeeded());
+}
+
+TEST(SubprocessTest, MissingProgramIsNotFound) {
+  auto r = RunSubprocess({"tracespec-no-such-program"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(SubprocessTest, EnvironmentAndStdin) {
+  SubprocessOptions options;
+  options.env = {{"TRACESPEC_X", "42"}};
+  options.stdin_data = "hello";
+  auto r = RunSubprocess({"sh", "-c", "printf %s \"$TRACESPEC_X\"; cat"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->stdout_data, "42hello");
+}
+
+}  // namespace
+}  // namespace tracespec
