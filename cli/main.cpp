@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
                             : verbose ? tracespec::Verbosity::kVerbose
                                       : tracespec::Verbosity::kNormal);
   });
-  (void)exit_code;
+  // Subcommands, one Add*Command per file in cli/ (see commands.h).
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
