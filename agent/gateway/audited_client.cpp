@@ -99,6 +99,7 @@ absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
     in.set_verdict(v1::FAILED);
     in.set_detail(std::string(response.status().message()));
     in.set_http_status(failure.http_status);
+    in.set_attempts(failure.attempts);
     in.set_payload_size(failure.response_size);
     in.set_payload_sha256(failure.response_sha256);
     in.set_latency_ms(absl::ToInt64Milliseconds(absl::Now() - start));

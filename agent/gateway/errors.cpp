@@ -18,7 +18,8 @@ constexpr char kDryRunUrl[] = "type.tracespec.dev/gateway.DryRun";
 
 absl::Status WithExchangeFailure(absl::Status status, const ExchangeFailure& failure) {
   std::string encoded = absl::StrCat("http_status=", failure.http_status,
-                                     ";transport=", failure.transport ? 1 : 0);
+                                     ";transport=", failure.transport ? 1 : 0,
+                                     ";attempts=", failure.attempts);
   if (!failure.response_sha256.empty()) {
     absl::StrAppend(&encoded, ";response_size=", failure.response_size,
                     ";response_sha256=", failure.response_sha256);
@@ -41,6 +42,7 @@ ExchangeFailure ExchangeFailureOf(const absl::Status& status) {
     if (!absl::SimpleAtoi(kv.second, &value)) continue;
     if (kv.first == "http_status") failure.http_status = static_cast<int>(value);
     if (kv.first == "transport") failure.transport = value != 0;
+    if (kv.first == "attempts") failure.attempts = static_cast<int>(value);
     if (kv.first == "response_size") failure.response_size = static_cast<uint64_t>(value);
     if (kv.first == "retry_after_ms") failure.retry_after = absl::Milliseconds(value);
   }

@@ -21,6 +21,8 @@ struct ExchangeFailure {
   std::optional<absl::Duration> retry_after;
   // No (complete) answer: cannot connect, reset, timeout.
   bool transport = false;
+  // HTTP attempts made (set by RetryingClient; 0 = not counted).
+  int attempts = 0;
   // Size and SHA-256 (hex) of the error answer's body, when one arrived.
   uint64_t response_size = 0;
   std::string response_sha256;

@@ -36,7 +36,9 @@ struct GatewayConfig {
   // Implementation sources (files or directories of .java files) to
   // fingerprint; may be empty when the sources are not at hand.
   std::vector<std::string> implementation_sources;
-  // Extra protected names, e.g. the original identifiers when anonymising.
+  // Extra names that must not leave, matched like redacted field names (whole
+  // identifiers, ignoring case); e.g. the original identifiers when
+  // anonymising.
   std::vector<std::string> extra_blocked_names;
 };
 

@@ -17,7 +17,9 @@ absl::Status WithAttempts(const absl::Status& status, int attempts, absl::string
   status.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
     out.SetPayload(url, payload);
   });
-  return out;
+  ExchangeFailure failure = ExchangeFailureOf(status);
+  failure.attempts = attempts;
+  return WithExchangeFailure(std::move(out), failure);
 }
 
 }  // namespace

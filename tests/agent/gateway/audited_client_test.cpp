@@ -222,6 +222,7 @@ TEST(AuditedClientTest, FailedExchangesAreAuditedToo) {
   EXPECT_FALSE(records[0].has_payload_text());  // not stored by this policy
   EXPECT_EQ(records[1].verdict(), v1::FAILED);
   EXPECT_EQ(records[1].http_status(), 400);
+  EXPECT_EQ(records[1].attempts(), 1);
   EXPECT_TRUE(absl::StrContains(records[1].detail(), "HTTP 400: bad"));
   EXPECT_EQ(records[1].payload_size(), std::string(R"({"error": {"message": "bad"}})").size());
 }

@@ -205,6 +205,7 @@ TEST(RetryingClientTest, GivesUpAfterMaxAttempts) {
       << response.status();
   EXPECT_EQ(server.Received().size(), 3u);
   EXPECT_EQ(ExchangeFailureOf(response.status()).http_status, 503);
+  EXPECT_EQ(ExchangeFailureOf(response.status()).attempts, 3);
 }
 
 TEST(RetryingClientTest, RetryAfterBeyondTheDeadlineStopsAtOnce) {
