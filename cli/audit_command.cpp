@@ -30,10 +30,10 @@ int RunVerify(const AuditFlags& flags) {
     return kExitCheckFailed;
   }
   if (!flags.expect_head.empty() && flags.expect_head != check->head_hash) {
-    std::printf("%s: the chain is intact (%d records) but its head %s is not the expected %s: "
-                "records were removed from the end or the log was replaced\n",
-                flags.log.c_str(), check->records, check->head_hash.c_str(),
-                flags.expect_head.c_str());
+    std::printf(
+        "%s: the chain is intact (%d records) but its head %s is not the expected %s: "
+        "records were removed from the end or the log was replaced\n",
+        flags.log.c_str(), check->records, check->head_hash.c_str(), flags.expect_head.c_str());
     return kExitCheckFailed;
   }
   std::printf("%s: intact, %d record(s), head %s\n", flags.log.c_str(), check->records,
@@ -55,8 +55,7 @@ int RunShow(const AuditFlags& flags) {
                 check->problem.c_str());
     return kExitCheckFailed;
   }
-  std::printf("%zu record(s); chain intact, head %s\n", records->size(),
-              check->head_hash.c_str());
+  std::printf("%zu record(s); chain intact, head %s\n", records->size(), check->head_hash.c_str());
   return kExitOk;
 }
 

@@ -21,8 +21,7 @@
 
 namespace tracespec::gateway {
 
-const char kAuditGenesisHash[] =
-    "0000000000000000000000000000000000000000000000000000000000000000";
+const char kAuditGenesisHash[] = "0000000000000000000000000000000000000000000000000000000000000000";
 
 namespace {
 
@@ -62,9 +61,9 @@ absl::StatusOr<std::string> ReadLastLine(int fd, const std::string& path) {
     tail = chunk + tail;
     pos = start;
     if (tail.back() != '\n') {
-      return absl::DataLossError(
-          absl::StrCat(path, ": the last record is incomplete (no newline); "
-                             "run `tracespec audit verify`"));
+      return absl::DataLossError(absl::StrCat(path,
+                                              ": the last record is incomplete (no newline); "
+                                              "run `tracespec audit verify`"));
     }
     size_t newline = tail.rfind('\n', tail.size() - 2);
     if (newline != std::string::npos || pos == 0) {
@@ -94,9 +93,9 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(const std::string& path
   if (existed) {
     TS_ASSIGN_OR_RETURN(AuditVerification check, VerifyAuditLog(path));
     if (!check.intact) {
-      return absl::DataLossError(absl::StrCat(
-          Located(path, check.first_bad_line, 0, check.problem),
-          "; the audit log is broken and will not be extended"));
+      return absl::DataLossError(
+          absl::StrCat(Located(path, check.first_bad_line, 0, check.problem),
+                       "; the audit log is broken and will not be extended"));
     }
   }
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);

@@ -31,10 +31,10 @@ std::string ChatMessages(absl::string_view payload) {
     auto content = message.FindMember("content");
     std::string role_text =
         role != message.MemberEnd() && role->value.IsString() ? role->value.GetString() : "?";
-    std::string content_text = content != message.MemberEnd() && content->value.IsString()
-                                   ? std::string(content->value.GetString(),
-                                                 content->value.GetStringLength())
-                                   : "(no text)";
+    std::string content_text =
+        content != message.MemberEnd() && content->value.IsString()
+            ? std::string(content->value.GetString(), content->value.GetStringLength())
+            : "(no text)";
     absl::StrAppend(&out, "      [", role_text, "]\n", Indent(content_text, "        "));
   };
   auto messages = doc.FindMember("messages");

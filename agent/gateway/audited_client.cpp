@@ -25,8 +25,8 @@ void StorePayload(absl::string_view payload, v1::AuditRecord* record) {
 }  // namespace
 
 AuditedClient::AuditedClient(std::unique_ptr<LlmClient> inner,
-                             std::shared_ptr<const EgressGate> gate,
-                             std::shared_ptr<AuditLog> log, AuditedClientOptions options)
+                             std::shared_ptr<const EgressGate> gate, std::shared_ptr<AuditLog> log,
+                             AuditedClientOptions options)
     : inner_(std::move(inner)),
       gate_(std::move(gate)),
       log_(std::move(log)),
@@ -69,8 +69,8 @@ absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
     std::string file =
         absl::StrFormat("%s/request-%06d.json", options_.dry_run_dir, written.sequence());
     TS_RETURN_IF_ERROR(WriteFileAtomic(file, body));
-    return DryRunStatus(absl::StrCat("dry run: the request for ", destination,
-                                     " was written to ", file, "; nothing was sent"));
+    return DryRunStatus(absl::StrCat("dry run: the request for ", destination, " was written to ",
+                                     file, "; nothing was sent"));
   }
 
   out.set_verdict(v1::ALLOWED);

@@ -9,8 +9,7 @@
 
 namespace tracespec::gateway::internal {
 
-absl::StatusOr<std::string> EncodeChatRequest(const LlmRequest& request,
-                                              const std::string& model) {
+absl::StatusOr<std::string> EncodeChatRequest(const LlmRequest& request, const std::string& model) {
   if (model.empty()) return absl::InvalidArgumentError("chat request: no model given");
   if (request.messages.empty()) return absl::InvalidArgumentError("chat request: no messages");
   rapidjson::Document schema;

@@ -14,8 +14,7 @@ namespace tracespec::gateway::internal {
 // The request body: model, messages, and — when set — temperature, seed and
 // a json_schema response_format (strict). Keys in a fixed order, so equal
 // requests give equal bytes.
-absl::StatusOr<std::string> EncodeChatRequest(const LlmRequest& request,
-                                              const std::string& model);
+absl::StatusOr<std::string> EncodeChatRequest(const LlmRequest& request, const std::string& model);
 
 // Reads text, model, finish reason and token usage from an answer body.
 // `where` names the endpoint in errors. A body that is not JSON, has no

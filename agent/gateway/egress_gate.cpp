@@ -76,8 +76,7 @@ ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
                                         const std::vector<v1::Observation>& observations) {
   ProtectedMaterial material;
   material.denied_name_patterns.assign(policy.deny().begin(), policy.deny().end());
-  material.sensitive_names.assign(policy.sensitive_names().begin(),
-                                  policy.sensitive_names().end());
+  material.sensitive_names.assign(policy.sensitive_names().begin(), policy.sensitive_names().end());
   std::set<std::string> redacted;
   std::set<std::string> excluded_strings, included_strings;
   for (const v1::Observation& o : observations) {
@@ -104,8 +103,7 @@ ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
 
 std::string GateVerdict::Summary() const {
   if (findings.empty()) return "allowed";
-  std::string out =
-      absl::StrCat("blocked by rule ", findings[0].rule, " at ", findings[0].where);
+  std::string out = absl::StrCat("blocked by rule ", findings[0].rule, " at ", findings[0].where);
   if (findings.size() > 1) {
     absl::StrAppend(&out, "; and ", findings.size() - 1,
                     findings.size() == 2 ? " more finding" : " more findings");
@@ -221,12 +219,12 @@ GateVerdict EgressGate::Check(absl::string_view destination, absl::string_view p
                                  url->path, " is not in the egress policy's allow list")
                   : "destination is not a plain http(s) URL"});
   }
-  int64_t cap = policy_.max_payload_bytes() > 0 ? policy_.max_payload_bytes()
-                                                : kDefaultMaxPayloadBytes;
+  int64_t cap =
+      policy_.max_payload_bytes() > 0 ? policy_.max_payload_bytes() : kDefaultMaxPayloadBytes;
   if (static_cast<int64_t>(payload.size()) > cap) {
     verdict.findings.push_back(
-        {"max-payload-bytes", absl::StrCat("payload of ", payload.size(),
-                                           " bytes exceeds the cap of ", cap)});
+        {"max-payload-bytes",
+         absl::StrCat("payload of ", payload.size(), " bytes exceeds the cap of ", cap)});
   }
   rapidjson::Document doc;
   doc.Parse(payload.data(), payload.size());

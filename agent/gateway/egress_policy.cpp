@@ -103,17 +103,15 @@ bool EndpointAllows(const v1::Endpoint& endpoint, const Url& url) {
   absl::string_view prefix = endpoint.path_prefix();
   if (prefix.empty() || prefix == "/") return true;
   if (!absl::StartsWith(url.path, prefix)) return false;
-  return url.path.size() == prefix.size() || prefix.back() == '/' ||
-         url.path[prefix.size()] == '/';
+  return url.path.size() == prefix.size() || prefix.back() == '/' || url.path[prefix.size()] == '/';
 }
 
 absl::StatusOr<v1::EgressPolicy> ParseEgressPolicy(const std::string& text,
                                                    const std::string& name) {
   v1::EgressPolicy policy;
   TS_RETURN_IF_ERROR(ParseTextProto(text, name, &policy));
-  TS_RETURN_IF_ERROR(
-      CheckFormatVersion(policy.format_version(), Located(name, LineOf(text, "format_version"), 0,
-                                                          "egress policy")));
+  TS_RETURN_IF_ERROR(CheckFormatVersion(
+      policy.format_version(), Located(name, LineOf(text, "format_version"), 0, "egress policy")));
   auto error = [&](absl::string_view needle, absl::string_view message) {
     return InputError(name, LineOf(text, needle), 0, message);
   };
@@ -158,7 +156,8 @@ absl::StatusOr<v1::EgressPolicy> ParseEgressPolicy(const std::string& text,
                    absl::StrCat("secret_rules: id ", Quoted(rule.id()), " must match [a-z0-9-]+"));
     }
     if (!ids.insert(rule.id()).second) {
-      return error(Quoted(rule.id()), absl::StrCat("secret_rules: duplicate id ", Quoted(rule.id())));
+      return error(Quoted(rule.id()),
+                   absl::StrCat("secret_rules: duplicate id ", Quoted(rule.id())));
     }
     RE2 re(rule.regex(), RE2::Quiet);
     if (!re.ok()) {
@@ -166,9 +165,9 @@ absl::StatusOr<v1::EgressPolicy> ParseEgressPolicy(const std::string& text,
                                                    ": regex does not compile: ", re.error()));
     }
     if (rule.secret_group() < 0 || rule.secret_group() > re.NumberOfCapturingGroups()) {
-      return error(Quoted(rule.id()), absl::StrCat("secret_rules ", Quoted(rule.id()),
-                                                   ": secret_group ", rule.secret_group(),
-                                                   " does not exist in the regex"));
+      return error(Quoted(rule.id()),
+                   absl::StrCat("secret_rules ", Quoted(rule.id()), ": secret_group ",
+                                rule.secret_group(), " does not exist in the regex"));
     }
     if (rule.min_entropy() < 0) {
       return error(Quoted(rule.id()), absl::StrCat("secret_rules ", Quoted(rule.id()),
@@ -178,8 +177,8 @@ absl::StatusOr<v1::EgressPolicy> ParseEgressPolicy(const std::string& text,
   std::vector<std::string> builtin = SecretScanner::BuiltinRuleIds();
   for (const std::string& id : policy.disabled_secret_rules()) {
     if (std::find(builtin.begin(), builtin.end(), id) == builtin.end()) {
-      return error(Quoted(id), absl::StrCat("disabled_secret_rules: ", Quoted(id),
-                                            " is not a built-in rule"));
+      return error(Quoted(id),
+                   absl::StrCat("disabled_secret_rules: ", Quoted(id), " is not a built-in rule"));
     }
   }
   for (const std::string& term : policy.blocked_terms()) {

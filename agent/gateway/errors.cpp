@@ -17,9 +17,9 @@ constexpr char kDryRunUrl[] = "type.tracespec.dev/gateway.DryRun";
 }  // namespace
 
 absl::Status WithExchangeFailure(absl::Status status, const ExchangeFailure& failure) {
-  std::string encoded = absl::StrCat("http_status=", failure.http_status,
-                                     ";transport=", failure.transport ? 1 : 0,
-                                     ";attempts=", failure.attempts);
+  std::string encoded =
+      absl::StrCat("http_status=", failure.http_status, ";transport=", failure.transport ? 1 : 0,
+                   ";attempts=", failure.attempts);
   if (!failure.response_sha256.empty()) {
     absl::StrAppend(&encoded, ";response_size=", failure.response_size,
                     ";response_sha256=", failure.response_sha256);
@@ -78,8 +78,6 @@ absl::Status DryRunStatus(const std::string& message) {
   return status;
 }
 
-bool IsDryRun(const absl::Status& status) {
-  return status.GetPayload(kDryRunUrl).has_value();
-}
+bool IsDryRun(const absl::Status& status) { return status.GetPayload(kDryRunUrl).has_value(); }
 
 }  // namespace tracespec::gateway

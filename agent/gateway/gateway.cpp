@@ -20,8 +20,7 @@ absl::StatusOr<std::unique_ptr<LlmClient>> MakeGatewayClient(const GatewayConfig
   for (const std::string& source : config.implementation_sources) {
     TS_RETURN_IF_ERROR(fingerprints->AddSourceTree(source));
   }
-  ProtectedMaterial material =
-      ProtectedMaterialFrom(config.redaction_policy, config.observations);
+  ProtectedMaterial material = ProtectedMaterialFrom(config.redaction_policy, config.observations);
   for (const std::string& name : config.extra_blocked_names) {
     material.redacted_field_names.push_back(name);
   }

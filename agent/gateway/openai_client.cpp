@@ -91,8 +91,7 @@ absl::StatusOr<std::unique_ptr<OpenAiCompatibleClient>> OpenAiCompatibleClient::
     const char* value = std::getenv(options.api_key_env.c_str());
     if (value == nullptr || *value == '\0') {
       return absl::FailedPreconditionError(absl::StrCat(
-          "llm client: environment variable ", options.api_key_env,
-          " (the API key) is not set"));
+          "llm client: environment variable ", options.api_key_env, " (the API key) is not set"));
     }
     key = value;
   }
@@ -102,7 +101,8 @@ absl::StatusOr<std::unique_ptr<OpenAiCompatibleClient>> OpenAiCompatibleClient::
 }
 
 absl::StatusOr<std::string> OpenAiCompatibleClient::EncodeRequest(const LlmRequest& request) const {
-  return internal::EncodeChatRequest(request, request.model.empty() ? options_.model : request.model);
+  return internal::EncodeChatRequest(request,
+                                     request.model.empty() ? options_.model : request.model);
 }
 
 std::string OpenAiCompatibleClient::Scrub(std::string text) const {
@@ -170,26 +170,24 @@ absl::StatusOr<LlmResponse> OpenAiCompatibleClient::Complete(const LlmRequest& r
     std::string detail = error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(code);
     detail = Scrub(detail);
     if (exchange.too_large) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          url_, ": the answer exceeds ", options_.max_response_bytes, " bytes"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat(url_, ": the answer exceeds ", options_.max_response_bytes, " bytes"));
     }
     failure.transport = true;
     switch (code) {
       case CURLE_OPERATION_TIMEDOUT:
         return WithExchangeFailure(
-            absl::DeadlineExceededError(absl::StrCat(
-                url_, ": no complete answer within ",
-                absl::FormatDuration(options_.total_timeout), " (", detail, ")")),
+            absl::DeadlineExceededError(absl::StrCat(url_, ": no complete answer within ",
+                                                     absl::FormatDuration(options_.total_timeout),
+                                                     " (", detail, ")")),
             failure);
       case CURLE_COULDNT_CONNECT:
       case CURLE_COULDNT_RESOLVE_HOST:
       case CURLE_COULDNT_RESOLVE_PROXY:
         return WithExchangeFailure(
-            absl::UnavailableError(absl::StrCat(url_, ": cannot connect (", detail, ")")),
-            failure);
+            absl::UnavailableError(absl::StrCat(url_, ": cannot connect (", detail, ")")), failure);
       case CURLE_UNSUPPORTED_PROTOCOL:
-      case CURLE_URL_MALFORMAT:
-        return absl::InvalidArgumentError(absl::StrCat(url_, ": ", detail));
+      case CURLE_URL_MALFORMAT: return absl::InvalidArgumentError(absl::StrCat(url_, ": ", detail));
       default:
         return WithExchangeFailure(
             absl::UnavailableError(absl::StrCat(url_, ": exchange failed (", detail, ")")),
@@ -200,14 +198,14 @@ absl::StatusOr<LlmResponse> OpenAiCompatibleClient::Complete(const LlmRequest& r
     std::string message = absl::StrCat(url_, ": HTTP ", http_status);
     std::string excerpt = Scrub(internal::ErrorExcerpt(exchange.body, kErrorExcerptBytes));
     if (!excerpt.empty()) absl::StrAppend(&message, ": ", excerpt);
-    return WithExchangeFailure(absl::Status(StatusCodeForHttp(static_cast<int>(http_status)), message),
-                               failure);
+    return WithExchangeFailure(
+        absl::Status(StatusCodeForHttp(static_cast<int>(http_status)), message), failure);
   }
   auto response = internal::DecodeChatResponse(exchange.body, url_);
   if (!response.ok()) {
-    return WithExchangeFailure(absl::Status(response.status().code(),
-                                            Scrub(std::string(response.status().message()))),
-                               failure);
+    return WithExchangeFailure(
+        absl::Status(response.status().code(), Scrub(std::string(response.status().message()))),
+        failure);
   }
   response->latency = latency;
   response->http_status = static_cast<int>(http_status);

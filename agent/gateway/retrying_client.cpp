@@ -10,13 +10,11 @@ namespace tracespec::gateway {
 namespace {
 
 absl::Status WithAttempts(const absl::Status& status, int attempts, absl::string_view why) {
-  absl::Status out(status.code(),
-                   absl::StrCat(status.message(), " (after ", attempts,
-                                attempts == 1 ? " attempt" : " attempts", why.empty() ? "" : "; ",
-                                why, ")"));
-  status.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
-    out.SetPayload(url, payload);
-  });
+  absl::Status out(status.code(), absl::StrCat(status.message(), " (after ", attempts,
+                                               attempts == 1 ? " attempt" : " attempts",
+                                               why.empty() ? "" : "; ", why, ")"));
+  status.ForEachPayload(
+      [&out](absl::string_view url, const absl::Cord& payload) { out.SetPayload(url, payload); });
   ExchangeFailure failure = ExchangeFailureOf(status);
   failure.attempts = attempts;
   return WithExchangeFailure(std::move(out), failure);

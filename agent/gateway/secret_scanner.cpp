@@ -46,14 +46,14 @@ const BuiltinRule kBuiltinRules[] = {
     {"slack-token", R"((?:^|[^A-Za-z0-9])(xox[abposr]-[A-Za-z0-9-]{10,250}))", 1, 0, false},
     {"slack-webhook", R"((hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/+-]{20,}))", 1, 0,
      false},
-    {"openai-api-key",
-     R"((?:^|[^A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}))", 1, 3.0, false},
+    {"openai-api-key", R"((?:^|[^A-Za-z0-9_-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}))",
+     1, 3.0, false},
     {"google-api-key", R"((?:^|[^A-Za-z0-9_])(AIza[0-9A-Za-z_-]{35}))", 1, 0, false},
     {"jwt",
-     R"((?:^|[^A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}))", 1,
-     0, false},
-    {"url-credentials", R"([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']{1,64}:([^/\s:@"']{3,128})@)", 1,
-     0, false},
+     R"((?:^|[^A-Za-z0-9_-])(eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}))", 1, 0,
+     false},
+    {"url-credentials", R"([A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"']{1,64}:([^/\s:@"']{3,128})@)", 1, 0,
+     false},
     // name (containing key/secret/token/password/...) = value, the value
     // ending at a quote, blank, ';', ',' or end of text: so `key =
     // compute(...)` and other code do not match.
@@ -110,8 +110,8 @@ absl::StatusOr<SecretScanner> SecretScanner::Create(const v1::EgressPolicy& poli
   for (const BuiltinRule& b : kBuiltinRules) {
     const auto& disabled = policy.disabled_secret_rules();
     if (std::find(disabled.begin(), disabled.end(), b.id) != disabled.end()) continue;
-    absl::Status s = add(b.id, b.regex, b.group, b.min_entropy < 0 ? generic : b.min_entropy,
-                         b.needs_digit);
+    absl::Status s =
+        add(b.id, b.regex, b.group, b.min_entropy < 0 ? generic : b.min_entropy, b.needs_digit);
     if (!s.ok()) return s;
   }
   for (const v1::SecretRule& r : policy.secret_rules()) {
@@ -140,9 +140,9 @@ std::vector<SecretMatch> SecretScanner::Scan(absl::string_view text) const {
         absl::string_view value(secret.data(), secret.size());
         size_t begin = static_cast<size_t>(secret.data() - text.data());
         next = std::max(pos + 1, std::min(next, begin + secret.size()));
-        bool digit_ok = !rule->needs_digit ||
-                        std::any_of(value.begin(), value.end(),
-                                    [](char c) { return absl::ascii_isdigit(c); });
+        bool digit_ok = !rule->needs_digit || std::any_of(value.begin(), value.end(), [](char c) {
+          return absl::ascii_isdigit(c);
+        });
         if (!value.empty() && digit_ok && ShannonEntropy(value) >= rule->min_entropy) {
           out.push_back({rule->id, begin, begin + value.size()});
         }

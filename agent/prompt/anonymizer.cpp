@@ -12,22 +12,22 @@
 namespace tracespec::prompt {
 namespace {
 
-bool IsIdentChar(unsigned char c) {
-  return std::isalnum(c) || c == '_' || c >= 0x80;
-}
+bool IsIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
 // Names that keep their meaning for Java: keywords, literals, the array
 // length and the methods every object has.
 bool MustKeep(absl::string_view name) {
   static const char* const kKeep[] = {
-      "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class",
-      "const", "continue", "default", "do", "double", "else", "enum", "extends", "final",
-      "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int",
-      "interface", "long", "native", "new", "package", "private", "protected", "public",
-      "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
-      "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false",
-      "null", "var", "record", "yield", "sealed", "permits", "length", "equals", "hashCode",
-      "toString", "getClass", "clone", "finalize", "notify", "notifyAll", "wait"};
+      "abstract", "assert",   "boolean",    "break",     "byte",       "case",      "catch",
+      "char",     "class",    "const",      "continue",  "default",    "do",        "double",
+      "else",     "enum",     "extends",    "final",     "finally",    "float",     "for",
+      "goto",     "if",       "implements", "import",    "instanceof", "int",       "interface",
+      "long",     "native",   "new",        "package",   "private",    "protected", "public",
+      "return",   "short",    "static",     "strictfp",  "super",      "switch",    "synchronized",
+      "this",     "throw",    "throws",     "transient", "try",        "void",      "volatile",
+      "while",    "true",     "false",      "null",      "var",        "record",    "yield",
+      "sealed",   "permits",  "length",     "equals",    "hashCode",   "toString",  "getClass",
+      "clone",    "finalize", "notify",     "notifyAll", "wait"};
   if (name.empty() || name[0] == '<' || std::isdigit(static_cast<unsigned char>(name[0]))) {
     return true;
   }
@@ -41,9 +41,9 @@ bool MustKeep(absl::string_view name) {
 }
 
 bool IsLibraryClass(absl::string_view binary_name) {
-  static const char* const kPrefixes[] = {"java.",       "javax.",       "jdk.",
-                                          "sun.",        "com.sun.",     "org.junit.",
-                                          "org.opentest4j.", "org.hamcrest.", "junit."};
+  static const char* const kPrefixes[] = {
+      "java.",      "javax.",          "jdk.",          "sun.",  "com.sun.",
+      "org.junit.", "org.opentest4j.", "org.hamcrest.", "junit."};
   for (const char* prefix : kPrefixes) {
     if (absl::StartsWith(binary_name, prefix)) return true;
   }
@@ -109,9 +109,8 @@ void Anonymizer::Add(v1::NameKind kind, const std::string& original) {
   backward_[neutral] = original;
   if (kind == v1::PACKAGE) {
     packages_.push_back({original, neutral});
-    std::stable_sort(packages_.begin(), packages_.end(), [](const auto& a, const auto& b) {
-      return a.first.size() > b.first.size();
-    });
+    std::stable_sort(packages_.begin(), packages_.end(),
+                     [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
   } else {
     forward_[original] = neutral;
   }
@@ -200,9 +199,8 @@ Anonymizer Anonymizer::FromMap(const v1::AnonymizationMap& map) {
       a.forward_[m.original()] = m.neutral();
     }
   }
-  std::stable_sort(a.packages_.begin(), a.packages_.end(), [](const auto& x, const auto& y) {
-    return x.first.size() > y.first.size();
-  });
+  std::stable_sort(a.packages_.begin(), a.packages_.end(),
+                   [](const auto& x, const auto& y) { return x.first.size() > y.first.size(); });
   return a;
 }
 

@@ -23,11 +23,13 @@ constexpr absl::string_view kSchema =
 
 // Words that start a JML clause or spec case.
 bool IsClauseWord(absl::string_view word) {
+  // clang-format off
   static const char* const kWords[] = {
-      "requires", "ensures", "signals", "signals_only", "assignable", "modifies",
-      "diverges", "accessible", "pure", "invariant", "normal_behavior",
-      "normal_behaviour", "exceptional_behavior", "exceptional_behaviour", "behavior",
-      "behaviour", "also", "pre", "post", "measured_by", "spec_public"};
+      "requires", "ensures", "signals", "signals_only", "assignable", "modifies", "diverges",
+      "accessible", "pure", "invariant", "normal_behavior", "normal_behaviour",
+      "exceptional_behavior", "exceptional_behaviour", "behavior", "behaviour", "also", "pre",
+      "post", "measured_by", "spec_public"};
+  // clang-format on
   for (const char* w : kWords) {
     if (word == w) return true;
   }
@@ -115,7 +117,8 @@ std::vector<std::string> ProseHypotheses(absl::string_view text) {
   bool in_list = false;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     if (!in_list) {
-      in_list = absl::StrContains(absl::AsciiStrToLower(line), "hypothes") && !absl::StrContains(line, "//@");
+      in_list = absl::StrContains(absl::AsciiStrToLower(line), "hypothes") &&
+                !absl::StrContains(line, "//@");
       continue;
     }
     std::string item;

@@ -121,8 +121,7 @@ class Flattener {
   // Renders a primitive, string or null value and records its facts.
   std::string Scalar(const std::string& path, const v1::Value& v) {
     switch (v.kind_case()) {
-      case v1::Value::kBoolValue:
-        return v.bool_value() ? "true" : "false";
+      case v1::Value::kBoolValue: return v.bool_value() ? "true" : "false";
       case v1::Value::kByteValue:
         Number(path, v.byte_value(), -128, 127);
         return absl::StrCat(v.byte_value());
@@ -142,23 +141,24 @@ class Flattener {
                static_cast<double>(std::numeric_limits<int64_t>::max()));
         return absl::StrCat(v.long_value(), "L");
       case v1::Value::kFloatValue:
-        if (std::isnan(v.float_value())) specials_.push_back(path + "=NaN");
-        else Number(path, v.float_value(), -std::numeric_limits<float>::infinity(),
-                    std::numeric_limits<float>::infinity());
+        if (std::isnan(v.float_value()))
+          specials_.push_back(path + "=NaN");
+        else
+          Number(path, v.float_value(), -std::numeric_limits<float>::infinity(),
+                 std::numeric_limits<float>::infinity());
         return ShortestFloat(v.float_value(), /*is_float=*/true);
       case v1::Value::kDoubleValue:
-        if (std::isnan(v.double_value())) specials_.push_back(path + "=NaN");
-        else Number(path, v.double_value(), -std::numeric_limits<double>::infinity(),
-                    std::numeric_limits<double>::infinity());
+        if (std::isnan(v.double_value()))
+          specials_.push_back(path + "=NaN");
+        else
+          Number(path, v.double_value(), -std::numeric_limits<double>::infinity(),
+                 std::numeric_limits<double>::infinity());
         return ShortestFloat(v.double_value(), /*is_float=*/false);
       case v1::Value::kStringValue:
         if (v.string_value().empty()) specials_.push_back(path + "=\"\"");
         return JavaString(v.string_value());
-      case v1::Value::kNullValue:
-        specials_.push_back(path + "=null");
-        return "null";
-      default:
-        return "?";
+      case v1::Value::kNullValue: specials_.push_back(path + "=null"); return "null";
+      default: return "?";
     }
   }
 
@@ -270,9 +270,7 @@ std::string FormatNumber(double value) {
 
 }  // namespace
 
-int EstimateTokens(absl::string_view text) {
-  return static_cast<int>((text.size() + 3) / 4);
-}
+int EstimateTokens(absl::string_view text) { return static_cast<int>((text.size() + 3) / 4); }
 
 RenderedObservation RenderObservation(const v1::Observation& o,
                                       const std::vector<std::string>& param_names) {
@@ -290,9 +288,7 @@ RenderedObservation RenderObservation(const v1::Observation& o,
 
   std::string outcome;
   switch (o.outcome().kind_case()) {
-    case v1::Outcome::kReturnedVoid:
-      outcome = out.outcome_key = "returns normally";
-      break;
+    case v1::Outcome::kReturnedVoid: outcome = out.outcome_key = "returns normally"; break;
     case v1::Outcome::kThrown: {
       const v1::Thrown& thrown = o.outcome().thrown();
       out.outcome_key = "throws " + thrown.class_name();
@@ -306,8 +302,9 @@ RenderedObservation RenderObservation(const v1::Observation& o,
         post.Root("\\result", value);
         outcome = "returns an object (\\result)";
         out.outcome_key = "returns an object";
-      } else if (value.kind_case() == v1::Value::kRedacted) {
-        outcome = out.outcome_key = "returns a withheld value";
+      } else if (value.kind_case() == v1::Value::kRedacted ||
+                 value.kind_case() == v1::Value::KIND_NOT_SET) {
+        outcome = out.outcome_key = "returns a value that was not recorded";
       } else {
         Flattener result({});
         result.Root("\\result", value);
@@ -315,22 +312,18 @@ RenderedObservation RenderObservation(const v1::Observation& o,
         outcome = "returns " + literal;
         switch (value.kind_case()) {
           case v1::Value::kBoolValue:
-          case v1::Value::kNullValue:
-            out.outcome_key = outcome;
-            break;
+          case v1::Value::kNullValue: out.outcome_key = outcome; break;
           case v1::Value::kStringValue:
             out.outcome_key = value.string_value().empty() ? outcome : "returns a string";
             break;
-          default:
-            out.outcome_key = "returns a value";
+          default: out.outcome_key = "returns a value";
         }
         for (auto& number : result.numbers()) out.numbers.push_back(number);
         for (auto& special : result.specials()) out.specials.push_back(special);
       }
       break;
     }
-    default:
-      outcome = out.outcome_key = "outcome not recorded";
+    default: outcome = out.outcome_key = "outcome not recorded";
   }
 
   std::map<std::string, std::string> before;
@@ -464,10 +457,11 @@ ObservationSummary SummarizeObservations(const std::vector<v1::Observation>& obs
       if (!keep[i]) omitted_outcomes[behaviours[i].rendered.outcome_key] += behaviours[i].count;
     }
     std::vector<std::string> outcome_parts;
-    for (const auto& [key, n] : omitted_outcomes) outcome_parts.push_back(absl::StrCat(n, " ", key));
-    std::string line = absl::StrCat("(", summary.distinct - summary.shown,
-                                    " more distinct behaviours omitted: ",
-                                    absl::StrJoin(outcome_parts, ", "));
+    for (const auto& [key, n] : omitted_outcomes)
+      outcome_parts.push_back(absl::StrCat(n, " ", key));
+    std::string line =
+        absl::StrCat("(", summary.distinct - summary.shown,
+                     " more distinct behaviours omitted: ", absl::StrJoin(outcome_parts, ", "));
     std::vector<std::string> range_parts;
     for (const auto& [path, range] : ranges) {
       range_parts.push_back(absl::StrCat(path, " in [", FormatNumber(range.first), ", ",
@@ -480,7 +474,8 @@ ObservationSummary SummarizeObservations(const std::vector<v1::Observation>& obs
       if (EstimateTokens(line) + EstimateTokens(next) > kOmittedLineReserve - 8) break;
       ranges_text = next;
     }
-    if (!ranges_text.empty()) absl::StrAppend(&line, "; values over all observations: ", ranges_text);
+    if (!ranges_text.empty())
+      absl::StrAppend(&line, "; values over all observations: ", ranges_text);
     lines.push_back(line + ")");
   }
   summary.text = absl::StrJoin(lines, "\n");

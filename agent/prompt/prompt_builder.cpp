@@ -41,8 +41,7 @@ std::string RenderTests(const std::vector<TestSource>& tests) {
   std::vector<std::string> parts;
   for (const TestSource& test : tests) {
     parts.push_back(absl::StrCat("Test ", test.id, ":\n```java\n", test.text,
-                                 test.text.empty() || test.text.back() == '\n' ? "" : "\n",
-                                 "```"));
+                                 test.text.empty() || test.text.back() == '\n' ? "" : "\n", "```"));
   }
   return absl::StrJoin(parts, "\n\n");
 }
@@ -106,8 +105,8 @@ absl::StatusOr<PromptBuilder> PromptBuilder::Create(PromptInputs inputs, PromptO
 
   std::vector<std::string> param_names;
   for (const Parameter& p : b.signature_.params) param_names.push_back(p.name);
-  ObservationSummary summary = SummarizeObservations(
-      b.observations_, "o", options.observation_token_budget, param_names);
+  ObservationSummary summary =
+      SummarizeObservations(b.observations_, "o", options.observation_token_budget, param_names);
   b.observations_text_ = summary.text;
   b.stats_.observations_distinct = summary.distinct;
   b.stats_.observations_shown = summary.shown;
@@ -118,10 +117,9 @@ std::string PromptBuilder::SystemText() const { return std::string(kSystemText);
 
 std::string PromptBuilder::Stage1Text() const {
   return absl::StrCat(
-      "Stage 1: infer an initial contract from the tests.\n\n",
-      "Method under test (class ", JavaTypeFromBinaryName(signature_.class_name),
-      ", JVM descriptor ", signature_.jvm_descriptor, "):\n    ",
-      RenderDeclaration(signature_), "\n\n", RenderTests(tests_),
+      "Stage 1: infer an initial contract from the tests.\n\n", "Method under test (class ",
+      JavaTypeFromBinaryName(signature_.class_name), ", JVM descriptor ", signature_.jvm_descriptor,
+      "):\n    ", RenderDeclaration(signature_), "\n\n", RenderTests(tests_),
       "\n\nUse the tests' inputs and assertions as evidence for preconditions, postconditions, "
       "exceptional behaviour and the locations the method may modify.");
 }
@@ -133,13 +131,13 @@ std::string PromptBuilder::Stage2Text() const {
         "No observations are available. Keep only what the tests justify and state the rest "
         "as hypotheses.";
   } else {
-    evidence = absl::StrCat(
-        kNotation, "\n\nObservations (", stats_.observations_given - stats_.observations_left_out,
-        " calls, ", stats_.observations_distinct, " distinct behaviours",
-        stats_.observations_shown < stats_.observations_distinct
-            ? absl::StrCat(", ", stats_.observations_shown, " shown")
-            : "",
-        "):\n", observations_text_);
+    evidence = absl::StrCat(kNotation, "\n\nObservations (",
+                            stats_.observations_given - stats_.observations_left_out, " calls, ",
+                            stats_.observations_distinct, " distinct behaviours",
+                            stats_.observations_shown < stats_.observations_distinct
+                                ? absl::StrCat(", ", stats_.observations_shown, " shown")
+                                : "",
+                            "):\n", observations_text_);
   }
   return absl::StrCat(
       "Stage 2: refine the contract with the observations recorded while the tests ran. Look "

@@ -41,11 +41,11 @@ struct PromptOptions {
 // What went into the prompt, for the run's report.
 struct PromptStats {
   int tests_given = 0;
-  int tests_left_out = 0;          // sources of excluded tests
+  int tests_left_out = 0;  // sources of excluded tests
   int observations_given = 0;
-  int observations_left_out = 0;   // excluded, or from an excluded test
+  int observations_left_out = 0;  // excluded, or from an excluded test
   int observations_distinct = 0;
-  int observations_shown = 0;      // distinct behaviours in Stage2Message
+  int observations_shown = 0;  // distinct behaviours in Stage2Message
 };
 
 class PromptBuilder {

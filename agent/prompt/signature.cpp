@@ -17,8 +17,8 @@ absl::StatusOr<std::string> ParseFieldType(absl::string_view descriptor, size_t*
     ++*pos;
   }
   if (*pos >= descriptor.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("descriptor \"", descriptor,
-                                                   "\": type expected at offset ", *pos));
+    return absl::InvalidArgumentError(
+        absl::StrCat("descriptor \"", descriptor, "\": type expected at offset ", *pos));
   }
   std::string base;
   char c = descriptor[*pos];
@@ -38,8 +38,8 @@ absl::StatusOr<std::string> ParseFieldType(absl::string_view descriptor, size_t*
         return absl::InvalidArgumentError(absl::StrCat(
             "descriptor \"", descriptor, "\": unterminated class type at offset ", *pos));
       }
-      std::string binary = absl::StrReplaceAll(descriptor.substr(*pos + 1, end - *pos - 1),
-                                               {{"/", "."}});
+      std::string binary =
+          absl::StrReplaceAll(descriptor.substr(*pos + 1, end - *pos - 1), {{"/", "."}});
       base = JavaTypeFromBinaryName(binary);
       *pos = end;
       break;
@@ -63,8 +63,7 @@ absl::StatusOr<std::string> ParseFieldType(absl::string_view descriptor, size_t*
 std::string JavaTypeFromBinaryName(absl::string_view binary_name) {
   std::string name = absl::StrReplaceAll(binary_name, {{"/", "."}, {"$", "."}});
   constexpr absl::string_view kLang = "java.lang.";
-  if (absl::StartsWith(name, kLang) &&
-      name.find('.', kLang.size()) == std::string::npos) {
+  if (absl::StartsWith(name, kLang) && name.find('.', kLang.size()) == std::string::npos) {
     return name.substr(kLang.size());
   }
   return name;
@@ -75,8 +74,8 @@ absl::StatusOr<std::string> JavaTypeFromDescriptor(absl::string_view descriptor)
   auto type = ParseFieldType(descriptor, &pos);
   if (!type.ok()) return type.status();
   if (pos != descriptor.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("descriptor \"", descriptor,
-                                                   "\": unexpected text at offset ", pos));
+    return absl::InvalidArgumentError(
+        absl::StrCat("descriptor \"", descriptor, "\": unexpected text at offset ", pos));
   }
   if (*type == "void") {
     return absl::InvalidArgumentError(
@@ -109,8 +108,8 @@ absl::StatusOr<DescriptorTypes> ParseMethodDescriptor(absl::string_view descript
   auto result = ParseFieldType(descriptor, &pos);
   if (!result.ok()) return result.status();
   if (pos != descriptor.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "method descriptor \"", descriptor, "\": unexpected text at offset ", pos));
+    return absl::InvalidArgumentError(
+        absl::StrCat("method descriptor \"", descriptor, "\": unexpected text at offset ", pos));
   }
   out.result = *std::move(result);
   return out;
@@ -123,9 +122,9 @@ absl::StatusOr<MethodSignature> SignatureFromDescriptor(
   auto types = ParseMethodDescriptor(jvm_descriptor);
   if (!types.ok()) return types.status();
   if (param_names.size() > types->params.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        class_name, ".", method_name, jvm_descriptor, ": ", param_names.size(),
-        " parameter names for ", types->params.size(), " parameters"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(class_name, ".", method_name, jvm_descriptor, ": ", param_names.size(),
+                     " parameter names for ", types->params.size(), " parameters"));
   }
   MethodSignature signature;
   signature.class_name = class_name;

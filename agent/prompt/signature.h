@@ -58,8 +58,7 @@ absl::StatusOr<DescriptorTypes> ParseMethodDescriptor(absl::string_view descript
 // an error.
 absl::StatusOr<MethodSignature> SignatureFromDescriptor(
     const std::string& class_name, const std::string& method_name,
-    const std::string& jvm_descriptor, bool is_static,
-    const std::vector<std::string>& param_names);
+    const std::string& jvm_descriptor, bool is_static, const std::vector<std::string>& param_names);
 
 // The same from an observation's method reference.
 absl::StatusOr<MethodSignature> SignatureFromMethodRef(const v1::MethodRef& method);

@@ -34,8 +34,8 @@ std::string SyntheticJava(size_t bytes, uint32_t seed) {
   while (out.size() < bytes) {
     absl::StrAppend(&out, "  public int m", method++, "(int ", name(), ", int ", name(), ") {\n");
     for (int line = 0; line < 6; ++line) {
-      absl::StrAppend(&out, "    int ", name(), " = ", name(), " * ", random() % 97, " + ",
-                      name(), ";\n");
+      absl::StrAppend(&out, "    int ", name(), " = ", name(), " * ", random() % 97, " + ", name(),
+                      ";\n");
     }
     absl::StrAppend(&out, "    return ", name(), ";\n  }\n");
   }
@@ -48,9 +48,9 @@ std::string SyntheticPrompt(size_t bytes, uint32_t seed) {
   std::string out;
   int i = 0;
   while (out.size() < bytes) {
-    absl::StrAppend(&out, "o", ++i, " [bench.ImplTest#case", random() % 50, "]: x=", random() % 1000,
-                    ", this.total=", random() % 100000, " -> returns ", random() % 1000,
-                    "; after: this.total=", random() % 100000, "\n");
+    absl::StrAppend(&out, "o", ++i, " [bench.ImplTest#case", random() % 50,
+                    "]: x=", random() % 1000, ", this.total=", random() % 100000, " -> returns ",
+                    random() % 1000, "; after: this.total=", random() % 100000, "\n");
     if (i % 5 == 0) {
       absl::StrAppend(&out, "  @Test void case", i, "() { assertEquals(", random() % 100,
                       ", new Impl().m", random() % 50, "(", random() % 9, ", 2)); }\n");
@@ -67,8 +67,8 @@ std::string ChatBody(const std::string& user) {
 
 void GateTable(bool quick) {
   std::printf("egress gate: Check() on a chat body (best of 5)\n");
-  std::printf("%-12s %-12s %-12s %-10s %-10s %-8s\n", "impl bytes", "fingerprints", "payload",
-              "ms", "MB/s", "verdict");
+  std::printf("%-12s %-12s %-12s %-10s %-10s %-8s\n", "impl bytes", "fingerprints", "payload", "ms",
+              "MB/s", "verdict");
   std::vector<size_t> impl_sizes = {0, 64 << 10, 1 << 20};
   std::vector<size_t> payload_sizes = {4 << 10, 32 << 10, 200 << 10};
   if (quick) impl_sizes = {0, 64 << 10};

@@ -32,7 +32,7 @@ FakeLlmServer::FakeLlmServer(const std::string& script_json) {
   std::string record = dir_.path() + "/record.jsonl";
   std::string port_file = dir_.path() + "/port";
   std::string server = SourceDir() + "/tests/agent/fake_llm_server.py";
-  std::vector<std::string> args = {"python3", server,   "--script",    script,
+  std::vector<std::string> args = {"python3",  server, "--script",    script,
                                    "--record", record, "--port-file", port_file};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -128,8 +128,8 @@ std::string ContentEntry(const std::string& content, const std::string& extra) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   writer.String(content.data(), static_cast<rapidjson::SizeType>(content.size()));
-  return absl::StrCat("{\"status\":200,\"content\":", buffer.GetString(),
-                      extra.empty() ? "" : ",", extra, "}");
+  return absl::StrCat("{\"status\":200,\"content\":", buffer.GetString(), extra.empty() ? "" : ",",
+                      extra, "}");
 }
 
 }  // namespace tracespec::testing

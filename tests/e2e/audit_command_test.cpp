@@ -95,8 +95,9 @@ TEST_F(AuditCommandTest, VerifyNamesTheEditedRecord) {
   Rewrite(lines);
   SubprocessResult r = RunTracespec({"audit", "verify", log_});
   EXPECT_EQ(r.exit_code, 10);
-  EXPECT_TRUE(absl::StrContains(r.stdout_data, "BROKEN at line 2: the record's hash does not "
-                                               "match its content: it was edited"))
+  EXPECT_TRUE(absl::StrContains(r.stdout_data,
+                                "BROKEN at line 2: the record's hash does not "
+                                "match its content: it was edited"))
       << r.stdout_data;
   SubprocessResult show = RunTracespec({"audit", "show", log_});
   EXPECT_EQ(show.exit_code, 10);

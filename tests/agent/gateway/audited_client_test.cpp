@@ -7,8 +7,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "agent/gateway/errors.h"
 #include "agent/gateway/egress_policy.h"
+#include "agent/gateway/errors.h"
 #include "agent/gateway/gateway.h"
 #include "agent/gateway/openai_client.h"
 #include "agent/gateway/retrying_client.h"
@@ -57,7 +57,8 @@ Stack MakeStack(const testing::TempDir& dir, const FakeLlmServer& server,
                 const std::string& dry_run_dir = "", bool store_payloads = true) {
   std::string policy = absl::StrCat(R"(format_version: FORMAT_VERSION_1
 allow { scheme: "http" host: "127.0.0.1" any_port: true path_prefix: "/v1/" }
-audit { store_payloads: )", store_payloads ? "true" : "false", " }\n");
+audit { store_payloads: )",
+                                    store_payloads ? "true" : "false", " }\n");
   GatewayConfig config;
   config.endpoint.base_url = server.base_url();
   config.endpoint.model = "test-model";
@@ -66,11 +67,10 @@ audit { store_payloads: )", store_payloads ? "true" : "false", " }\n");
   config.audit_log_path = dir.path() + "/run/audit.jsonl";
   config.dry_run_dir = dry_run_dir;
   config.redaction_policy.add_sensitive_names("salary");
-  v1::Observation hidden = testing::Deposit("bank.AccountTest#vip", 5, 10, 15, "", "",
-                                            "Ms. Very Important");
+  v1::Observation hidden =
+      testing::Deposit("bank.AccountTest#vip", 5, 10, 15, "", "", "Ms. Very Important");
   hidden.set_excluded(true);
-  config.observations = {testing::Deposit("bank.AccountTest#depositAddsAmount", 5, 10, 15),
-                         hidden};
+  config.observations = {testing::Deposit("bank.AccountTest#depositAddsAmount", 5, 10, 15), hidden};
   config.implementation_sources = {dir.Write("impl/bank/Account.java", kImplementation)};
   auto client = MakeGatewayClient(config);
   EXPECT_TRUE(client.ok()) << client.status();
@@ -112,7 +112,8 @@ TEST(AuditedClientTest, APromptFromTestsAndObservationsIsSentAndAudited) {
   ASSERT_TRUE(response.ok()) << response.status();
   auto answer = builder->ReadAnswer(response->text);
   ASSERT_TRUE(answer.ok()) << answer.status();
-  EXPECT_EQ(answer->jml, "//@ requires amount > 0;\n//@ ensures \\result == \\old(this.balance) + amount;");
+  EXPECT_EQ(answer->jml,
+            "//@ requires amount > 0;\n//@ ensures \\result == \\old(this.balance) + amount;");
 
   // What arrived is exactly what was audited, and holds nothing protected.
   auto received = server.Received();
@@ -245,7 +246,8 @@ TEST(AuditedClientTest, DestinationOutsideThePolicyIsBlocked) {
                        std::shared_ptr<AuditLog>(*std::move(log)));
   auto response = client.Complete(RequestWith("hello"));
   ASSERT_FALSE(response.ok());
-  EXPECT_TRUE(absl::StrContains(response.status().message(), "blocked by rule endpoint-not-allowed"))
+  EXPECT_TRUE(
+      absl::StrContains(response.status().message(), "blocked by rule endpoint-not-allowed"))
       << response.status();
 }
 
@@ -254,7 +256,8 @@ TEST(AuditedClientTest, BrokenPolicyIsAClearError) {
   GatewayConfig config;
   config.endpoint.base_url = "http://127.0.0.1:9/v1";
   config.endpoint.model = "m";
-  config.egress_policy_path = dir.Write("egress.textproto", "format_version: FORMAT_VERSION_1\nallow {\n");
+  config.egress_policy_path =
+      dir.Write("egress.textproto", "format_version: FORMAT_VERSION_1\nallow {\n");
   config.audit_log_path = dir.path() + "/audit.jsonl";
   auto client = MakeGatewayClient(config);
   ASSERT_FALSE(client.ok());

@@ -137,8 +137,8 @@ TEST(EgressGateTest, ImplementationTextBlocks) {
       return balance;
     } })");
   EgressGate gate = Gate(LoopbackPolicy(), f);
-  EXPECT_TRUE(gate.Check(kUrl, Body("int deposit(int amount); assertEquals(15, a.deposit(5));"))
-                  .allowed());
+  EXPECT_TRUE(
+      gate.Check(kUrl, Body("int deposit(int amount); assertEquals(15, a.deposit(5));")).allowed());
   GateVerdict v = gate.Check(
       kUrl, Body("the body: if (amount <= 0) throw new IllegalArgumentException(\"amount must "
                  "be positive\"); balance = Math.addExact(balance, amount); return balance;"));
@@ -150,8 +150,9 @@ TEST(EgressGateTest, ImplementationTextBlocks) {
 TEST(EgressGateTest, SummaryCountsFurtherFindings) {
   GateVerdict v = Gate().Check("https://elsewhere.example/v1/x", Body("this.pin=1"));
   ASSERT_EQ(v.findings.size(), 2u);
-  EXPECT_TRUE(absl::StartsWith(v.Summary(), "blocked by rule endpoint-not-allowed at destination "
-                                            "https://elsewhere.example:443/v1/x"));
+  EXPECT_TRUE(absl::StartsWith(v.Summary(),
+                               "blocked by rule endpoint-not-allowed at destination "
+                               "https://elsewhere.example:443/v1/x"));
   EXPECT_TRUE(absl::EndsWith(v.Summary(), "; and 1 more finding"));
 }
 

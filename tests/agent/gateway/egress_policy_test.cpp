@@ -20,10 +20,10 @@ TEST(EgressPolicyTest, ShippedPolicyLoads) {
 }
 
 TEST(EgressPolicyTest, SyntaxErrorsHaveLineAndColumn) {
-  auto p = ParseEgressPolicy("format_version: FORMAT_VERSION_1\nallow { scheme: }\n", "e.textproto");
+  auto p =
+      ParseEgressPolicy("format_version: FORMAT_VERSION_1\nallow { scheme: }\n", "e.textproto");
   ASSERT_FALSE(p.ok());
-  EXPECT_EQ(std::string(p.status().message()).rfind("e.textproto:2:17: ", 0), 0u)
-      << p.status();
+  EXPECT_EQ(std::string(p.status().message()).rfind("e.textproto:2:17: ", 0), 0u) << p.status();
 }
 
 TEST(EgressPolicyTest, BadValuesNameTheirLine) {

@@ -92,7 +92,8 @@ TEST(FingerprintTest, CopiedRunsOfTheGuaranteedLengthAreAlwaysFound) {
   for (int start = 0; start + 40 < 799; start += 7) {
     // Tokens alternate word, '+'; take `guaranteed` tokens from `start`.
     std::vector<std::string> tokens;
-    for (int t = start; t < start + guaranteed; ++t) tokens.push_back(t % 2 == 0 ? words[t / 2] : "+");
+    for (int t = start; t < start + guaranteed; ++t)
+      tokens.push_back(t % 2 == 0 ? words[t / 2] : "+");
     std::string payload = "unrelated lead-in text ; " + absl::StrJoin(tokens, " ") + " ; tail";
     EXPECT_TRUE(f.FindCopiedText(payload).has_value()) << "start " << start;
   }

@@ -200,8 +200,9 @@ TEST(RetryingClientTest, GivesUpAfterMaxAttempts) {
   auto response = client.Complete(Request());
   ASSERT_FALSE(response.ok());
   EXPECT_EQ(response.status().code(), absl::StatusCode::kUnavailable);
-  EXPECT_TRUE(absl::StrContains(response.status().message(), "HTTP 503: busy (after 3 attempts; "
-                                                             "giving up)"))
+  EXPECT_TRUE(absl::StrContains(response.status().message(),
+                                "HTTP 503: busy (after 3 attempts; "
+                                "giving up)"))
       << response.status();
   EXPECT_EQ(server.Received().size(), 3u);
   EXPECT_EQ(ExchangeFailureOf(response.status()).http_status, 503);

@@ -30,7 +30,10 @@ TEST(SecretScannerTest, EveryBuiltinRuleFindsItsSecret) {
       {"aws-access-key-id", "AKIA" + Repeat("Q7ZX", 4), "key ", "\n"},
       {"aws-secret-access-key", "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + Repeat("Ab3d", 2) + "Qz",
        "aws_secret_access_key = ", "\n"},
-      {"private-key", "-----BEGIN RSA PRIVATE" " KEY-----", "", "\nMIIE..."},
+      {"private-key",
+       "-----BEGIN RSA PRIVATE"
+       " KEY-----",
+       "", "\nMIIE..."},
       {"github-token", "ghp_" + Repeat("aB3dE6gH9j", 4), "token: ", ""},
       {"github-fine-grained-token", "github_pat_" + Repeat("11AbCdEfGh", 3), "", ""},
       {"slack-token", "xoxb-" + Repeat("1234567890-", 2) + "AbCdEf", "slack ", " end"},
@@ -38,7 +41,9 @@ TEST(SecretScannerTest, EveryBuiltinRuleFindsItsSecret) {
        ""},
       {"openai-api-key", "sk-proj-" + Repeat("Ab1Cd2Ef3G", 4), "OPENAI=", ""},
       {"google-api-key", "AIza" + Repeat("SyD3f5G7h9", 3) + "Kl2Mn", "", ""},
-      {"jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      {"jwt",
+       "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_"
+       "XgL0n3I9PlFUP0THsR8U",
        "Bearer ", ""},
       {"url-credentials", "hunter2pass", "postgres://admin:", "@db.internal:5432/x"},
       {"generic-assignment", "Zq8xP3vL9mT2kR7wY5nB", "api_key = \"", "\";"},
@@ -78,8 +83,8 @@ TEST(SecretScannerTest, OrdinaryTestCodeIsNotASecret) {
 
 TEST(SecretScannerTest, GenericRuleNeedsEntropyAndADigit) {
   SecretScanner scanner = Scanner();
-  EXPECT_TRUE(scanner.Scan("token = \"aaaaaaaaaaaaaaaaaaaa1\"").empty());     // low entropy
-  EXPECT_TRUE(scanner.Scan("token = \"abcdefghijklmnopqrstuv\"").empty());    // no digit
+  EXPECT_TRUE(scanner.Scan("token = \"aaaaaaaaaaaaaaaaaaaa1\"").empty());   // low entropy
+  EXPECT_TRUE(scanner.Scan("token = \"abcdefghijklmnopqrstuv\"").empty());  // no digit
   EXPECT_FALSE(scanner.Scan("token = \"k3J9xQ2mZ7pL4vN8\"").empty());
   v1::EgressPolicy strict;
   strict.set_generic_secret_min_entropy(4.5);
@@ -99,8 +104,9 @@ TEST(SecretScannerTest, PolicyRulesAddAndDisable) {
   EXPECT_EQ(found[0].rule_id, "corp-ticket");
   EXPECT_EQ(found[0].begin, 11u);
   EXPECT_EQ(found[0].end, 19u);
-  EXPECT_TRUE(scanner.Scan("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N")
-                  .empty());
+  EXPECT_TRUE(
+      scanner.Scan("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N")
+          .empty());
 }
 
 TEST(SecretScannerTest, Entropy) {

@@ -37,8 +37,8 @@ struct Fixture {
 
 Fixture MakeFixture() {
   Fixture f;
-  f.signature = *SignatureFromDescriptor("com.acme.bank.Account", "deposit", "(I)I", false,
-                                         {"amount"});
+  f.signature =
+      *SignatureFromDescriptor("com.acme.bank.Account", "deposit", "(I)I", false, {"amount"});
   f.signature.exceptions = {"com.acme.bank.Account$Frozen", "java.lang.IllegalStateException"};
   f.tests = {{"com.acme.bank.AccountTest#depositAddsAmount", kTest}};
   v1::Observation o = testing::Deposit("com.acme.bank.AccountTest#depositAddsAmount", 5, 10, 15);
@@ -55,9 +55,9 @@ TEST(AnonymizerTest, HidesEveryNameOfTheCode) {
   Fixture f = MakeFixture();
   Anonymizer a = Anonymizer::Create(f.signature, f.tests, f.observations);
   std::string everything = RenderDeclaration(a.Anonymize(f.signature)) + "\n" +
-                           a.Anonymize(f.signature).class_name + "\n" +
-                           a.Anonymize(f.tests[0]).id + "\n" + a.Anonymize(f.tests[0]).text +
-                           "\n" + a.Anonymize(f.observations[0]).DebugString();
+                           a.Anonymize(f.signature).class_name + "\n" + a.Anonymize(f.tests[0]).id +
+                           "\n" + a.Anonymize(f.tests[0]).text + "\n" +
+                           a.Anonymize(f.observations[0]).DebugString();
   for (const char* name : {"Account", "deposit", "amount", "balance", "owner", "pin", "acme",
                            "bank", "AccountTest", "depositAddsAmount", "Frozen"}) {
     EXPECT_FALSE(absl::StrContains(everything, name)) << name << " leaked in:\n" << everything;

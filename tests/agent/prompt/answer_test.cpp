@@ -13,14 +13,14 @@ TEST(AnswerTest, ReadsTheStructuredAnswer) {
           "hypotheses": ["balance never overflows"], "extra": 1})");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(a->format, AnswerFormat::kJson);
-  EXPECT_EQ(a->jml,
-            "//@ requires amount > 0;\n//@ ensures \\result == \\old(balance) + amount;");
+  EXPECT_EQ(a->jml, "//@ requires amount > 0;\n//@ ensures \\result == \\old(balance) + amount;");
   EXPECT_EQ(a->hypotheses, std::vector<std::string>{"balance never overflows"});
 }
 
 TEST(AnswerTest, ReadsJsonInsideAFenceOrProse) {
-  auto fenced = ParseAnswer("Here you go:\n```json\n{\"contract\": \"requires x > 0;\", "
-                            "\"hypotheses\": []}\n```\n");
+  auto fenced = ParseAnswer(
+      "Here you go:\n```json\n{\"contract\": \"requires x > 0;\", "
+      "\"hypotheses\": []}\n```\n");
   ASSERT_TRUE(fenced.ok()) << fenced.status();
   EXPECT_EQ(fenced->format, AnswerFormat::kJson);
   EXPECT_EQ(fenced->jml, "//@ requires x > 0;");

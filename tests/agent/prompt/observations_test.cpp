@@ -2,6 +2,7 @@
 // deterministic summaries.
 #include "agent/prompt/observations.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
@@ -79,10 +80,10 @@ TEST(ObservationsTest, BudgetKeepsDistinctOutcomesAndExtremes) {
   for (int i = 1; i <= 300; ++i) {
     all.push_back(Deposit(absl::StrCat("bank.AccountTest#many", i % 7), i, 1000 + i, 1000 + 2 * i));
   }
-  all.push_back(Deposit("bank.AccountTest#negative", -3, 50, 50,
-                        "java.lang.IllegalArgumentException"));
-  all.push_back(Deposit("bank.AccountTest#overflow", 2147483647, 1, 1,
-                        "java.lang.ArithmeticException"));
+  all.push_back(
+      Deposit("bank.AccountTest#negative", -3, 50, 50, "java.lang.IllegalArgumentException"));
+  all.push_back(
+      Deposit("bank.AccountTest#overflow", 2147483647, 1, 1, "java.lang.ArithmeticException"));
   all.push_back(Deposit("bank.AccountTest#zero", 0, 7, 7));
   ObservationSummary s = SummarizeObservations(all, "o", 800);
   EXPECT_EQ(s.distinct, 303);
@@ -90,14 +91,23 @@ TEST(ObservationsTest, BudgetKeepsDistinctOutcomesAndExtremes) {
   EXPECT_LE(EstimateTokens(s.text), 800);
   EXPECT_NE(s.text.find("throws java.lang.IllegalArgumentException"), std::string::npos);
   EXPECT_NE(s.text.find("throws java.lang.ArithmeticException"), std::string::npos);
-  EXPECT_NE(s.text.find("amount=0,"), std::string::npos);        // special value
+  EXPECT_NE(s.text.find("amount=0,"), std::string::npos);           // special value
   EXPECT_NE(s.text.find("amount=2147483647,"), std::string::npos);  // largest
-  EXPECT_NE(s.text.find("amount=-3,"), std::string::npos);        // smallest
+  EXPECT_NE(s.text.find("amount=-3,"), std::string::npos);          // smallest
   EXPECT_NE(s.text.find("this.balance=1300,"), std::string::npos);  // largest balance
   EXPECT_NE(s.text.find("more distinct behaviours omitted"), std::string::npos);
   EXPECT_NE(s.text.find("amount in [-3, 2147483647]"), std::string::npos);
   // Deterministic.
   EXPECT_EQ(SummarizeObservations(all, "o", 800).text, s.text);
+}
+
+TEST(ObservationsTest, UnrecordedOutcomesAreSaidPlainly) {
+  v1::Observation o = Deposit("T#a", 5, 10, 15);
+  o.mutable_outcome()->mutable_returned()->Clear();
+  EXPECT_TRUE(
+      absl::StrContains(RenderObservation(o).body, "-> returns a value that was not recorded"));
+  o.clear_outcome();
+  EXPECT_TRUE(absl::StrContains(RenderObservation(o).body, "-> outcome not recorded"));
 }
 
 TEST(ObservationsTest, ShortestFloatsAndChars) {

@@ -31,10 +31,10 @@ PromptInputs Inputs() {
   in.signature.exceptions = {"java.lang.IllegalArgumentException"};
   in.tests = {{"bank.AccountTest#depositAddsAmount", kDepositTest},
               {"bank.AccountTest#depositWithPinCheck", kSensitiveTest}};
-  in.observations = {Deposit("bank.AccountTest#depositAddsAmount", 5, 10, 15),
-                     Deposit("bank.AccountTest#depositAddsAmount", 5, 10, 15),
-                     Deposit("bank.AccountTest#negative", -1, 10, 10,
-                             "java.lang.IllegalArgumentException")};
+  in.observations = {
+      Deposit("bank.AccountTest#depositAddsAmount", 5, 10, 15),
+      Deposit("bank.AccountTest#depositAddsAmount", 5, 10, 15),
+      Deposit("bank.AccountTest#negative", -1, 10, 10, "java.lang.IllegalArgumentException")};
   v1::Observation sensitive = Deposit("bank.AccountTest#depositWithPinCheck", 7777, 31337, 39114);
   sensitive.set_excluded(true);
   sensitive.set_excluded_reason("mentions pin");
