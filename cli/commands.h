@@ -23,6 +23,9 @@ enum ExitCode : int {
 // Prints "tracespec: error: <message>" and maps the status to an exit code.
 int ReportError(const absl::Status& status);
 
+// `tracespec audit verify|show LOG` (audit_command.cpp).
+void AddAuditCommand(CLI::App& app, int* exit_code);
+
 }  // namespace tracespec::cli
 
 #endif  // TRACESPEC_CLI_COMMANDS_H_

@@ -1,0 +1,228 @@
+// The hash-chained audit log; see audit_log.h.
+#include "agent/gateway/audit_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "common/files.h"
+#include "common/hash.h"
+#include "common/proto_io.h"
+#include "common/status.h"
+
+namespace tracespec::gateway {
+
+const char kAuditGenesisHash[] = "0000000000000000000000000000000000000000000000000000000000000000";
+
+namespace {
+
+absl::Status ErrnoError(absl::string_view what, const std::string& path) {
+  return absl::InternalError(absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
+}
+
+// Holds an exclusive flock for its lifetime.
+class FileLock {
+ public:
+  explicit FileLock(int fd) : fd_(fd) { locked_ = ::flock(fd_, LOCK_EX) == 0; }
+  ~FileLock() {
+    if (locked_) ::flock(fd_, LOCK_UN);
+  }
+  bool locked() const { return locked_; }
+
+ private:
+  int fd_;
+  bool locked_;
+};
+
+// The last line of the file behind `fd` (without its newline); empty for an
+// empty file. An error when the file does not end with a newline.
+absl::StatusOr<std::string> ReadLastLine(int fd, const std::string& path) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return ErrnoError("cannot stat", path);
+  off_t size = st.st_size;
+  if (size == 0) return std::string();
+  std::string tail;
+  off_t pos = size;
+  constexpr off_t kChunk = 4096;
+  while (pos > 0) {
+    off_t start = pos > kChunk ? pos - kChunk : 0;
+    std::string chunk(static_cast<size_t>(pos - start), '\0');
+    ssize_t n = ::pread(fd, chunk.data(), chunk.size(), start);
+    if (n != static_cast<ssize_t>(chunk.size())) return ErrnoError("cannot read", path);
+    tail = chunk + tail;
+    pos = start;
+    if (tail.back() != '\n') {
+      return absl::DataLossError(absl::StrCat(path,
+                                              ": the last record is incomplete (no newline); "
+                                              "run `tracespec audit verify`"));
+    }
+    size_t newline = tail.rfind('\n', tail.size() - 2);
+    if (newline != std::string::npos || pos == 0) {
+      size_t begin = newline == std::string::npos ? 0 : newline + 1;
+      return tail.substr(begin, tail.size() - 1 - begin);
+    }
+  }
+  return tail.substr(0, tail.size() - 1);
+}
+
+std::string NowRfc3339() {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone());
+}
+
+}  // namespace
+
+std::string AuditRecordHash(const v1::AuditRecord& record) {
+  v1::AuditRecord copy = record;
+  copy.clear_hash();
+  return Sha256Hex(ToJsonLine(copy));
+}
+
+absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) TS_RETURN_IF_ERROR(MakeDirs(parent.string()));
+  bool existed = FileExists(path);
+  if (existed) {
+    TS_ASSIGN_OR_RETURN(AuditVerification check, VerifyAuditLog(path));
+    if (!check.intact) {
+      return absl::DataLossError(
+          absl::StrCat(Located(path, check.first_bad_line, 0, check.problem),
+                       "; the audit log is broken and will not be extended"));
+    }
+  }
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return ErrnoError("cannot open audit log", path);
+  // Reads for the chain's tail go through a second descriptor.
+  if (!existed) {
+    // Make the new directory entry durable too.
+    int dir = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+      ::fsync(dir);
+      ::close(dir);
+    }
+  }
+  return std::unique_ptr<AuditLog>(new AuditLog(path, fd));
+}
+
+AuditLog::~AuditLog() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+absl::StatusOr<v1::AuditRecord> AuditLog::Append(v1::AuditRecord record) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  FileLock lock(fd_);
+  if (!lock.locked()) return ErrnoError("cannot lock audit log", path_);
+  int read_fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (read_fd < 0) return ErrnoError("cannot read audit log", path_);
+  absl::StatusOr<std::string> last = ReadLastLine(read_fd, path_);
+  ::close(read_fd);
+  if (!last.ok()) return last.status();
+
+  std::string prev_hash = kAuditGenesisHash;
+  uint64_t sequence = 1;
+  if (!last->empty()) {
+    v1::AuditRecord previous;
+    absl::Status parsed = FromJson(*last, &previous);
+    if (!parsed.ok() || previous.hash().empty()) {
+      return absl::DataLossError(absl::StrCat(
+          path_, ": the last record does not parse; the audit log will not be extended"));
+    }
+    prev_hash = previous.hash();
+    sequence = previous.sequence() + 1;
+  }
+  record.set_format_version(v1::FORMAT_VERSION_1);
+  record.set_sequence(sequence);
+  if (record.time().empty()) record.set_time(NowRfc3339());
+  record.set_prev_hash(prev_hash);
+  record.set_hash(AuditRecordHash(record));
+  std::string line = ToJsonLine(record) + "\n";
+  size_t written = 0;
+  while (written < line.size()) {
+    ssize_t n = ::write(fd_, line.data() + written, line.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("cannot write audit log", path_);
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fsync(fd_) != 0) return ErrnoError("cannot fsync audit log", path_);
+  return record;
+}
+
+absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path) {
+  TS_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
+  AuditVerification result;
+  result.head_hash = kAuditGenesisHash;
+  if (data.empty()) {
+    result.intact = true;
+    return result;
+  }
+  std::vector<absl::string_view> lines = absl::StrSplit(data, '\n');
+  bool complete = lines.back().empty();
+  if (complete) lines.pop_back();
+  auto fail = [&result](int line, std::string problem) {
+    result.first_bad_line = line;
+    result.problem = std::move(problem);
+    return result;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    int line_number = static_cast<int>(i) + 1;
+    absl::string_view line = lines[i];
+    if (i + 1 == lines.size() && !complete) {
+      return fail(line_number, "incomplete record (no newline at the end)");
+    }
+    v1::AuditRecord record;
+    absl::Status parsed = FromJson(std::string(line), &record);
+    if (!parsed.ok()) {
+      return fail(line_number, absl::StrCat("not an audit record (", parsed.message(), ")"));
+    }
+    if (ToJsonLine(record) != line) {
+      return fail(line_number, "the record is not in canonical form: it was edited");
+    }
+    absl::Status version = CheckFormatVersion(record.format_version(), "record");
+    if (!version.ok()) return fail(line_number, std::string(version.message()));
+    if (record.sequence() != static_cast<uint64_t>(line_number)) {
+      return fail(line_number,
+                  absl::StrCat("record has sequence ", record.sequence(), " but is record ",
+                               line_number, ": records were removed, inserted or reordered"));
+    }
+    if (record.prev_hash() != result.head_hash) {
+      return fail(line_number,
+                  absl::StrCat("prev_hash does not match the hash of ",
+                               line_number == 1 ? "the chain's start" : "the record before it",
+                               ": records were removed, inserted or reordered"));
+    }
+    if (record.hash() != AuditRecordHash(record)) {
+      return fail(line_number, "the record's hash does not match its content: it was edited");
+    }
+    result.head_hash = record.hash();
+    result.records = line_number;
+  }
+  result.intact = true;
+  return result;
+}
+
+absl::StatusOr<std::vector<v1::AuditRecord>> ReadAuditRecords(const std::string& path) {
+  TS_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
+  std::vector<v1::AuditRecord> records;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(data, '\n')) {
+    ++line_number;
+    if (line.empty()) continue;
+    v1::AuditRecord record;
+    absl::Status parsed = FromJson(std::string(line), &record);
+    if (!parsed.ok()) return InputError(path, line_number, 0, parsed.message());
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+}  // namespace tracespec::gateway

@@ -1,0 +1,112 @@
+// The audited egress gate as a client decorator; see audited_client.h.
+#include "agent/gateway/audited_client.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "agent/gateway/errors.h"
+#include "common/files.h"
+#include "common/hash.h"
+#include "common/status.h"
+#include "google/protobuf/stubs/common.h"
+
+namespace tracespec::gateway {
+namespace {
+
+void StorePayload(absl::string_view payload, v1::AuditRecord* record) {
+  if (google::protobuf::internal::IsStructurallyValidUTF8(payload.data(),
+                                                          static_cast<int>(payload.size()))) {
+    record->set_payload_text(std::string(payload));
+  } else {
+    record->set_payload_binary(std::string(payload));
+  }
+}
+
+}  // namespace
+
+AuditedClient::AuditedClient(std::unique_ptr<LlmClient> inner,
+                             std::shared_ptr<const EgressGate> gate, std::shared_ptr<AuditLog> log,
+                             AuditedClientOptions options)
+    : inner_(std::move(inner)),
+      gate_(std::move(gate)),
+      log_(std::move(log)),
+      options_(std::move(options)) {}
+
+absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
+  std::string destination = inner_->Destination();
+  if (destination.empty()) {
+    return absl::FailedPreconditionError(
+        "audited client: the inner client sends nothing over the network; it needs no gate");
+  }
+  TS_ASSIGN_OR_RETURN(std::string body, inner_->EncodeRequest(request));
+  bool store = gate_->policy().audit().store_payloads();
+  std::string digest = Sha256Hex(body);
+
+  v1::AuditRecord out;
+  out.set_destination(destination);
+  out.set_direction(v1::OUTBOUND);
+  out.set_label(request.label);
+  out.set_payload_size(body.size());
+  out.set_payload_sha256(digest);
+
+  GateVerdict verdict = gate_->Check(destination, body);
+  if (!verdict.allowed()) {
+    out.set_verdict(v1::BLOCKED);
+    out.set_rule(verdict.findings[0].rule);
+    std::vector<std::string> where;
+    for (const GateFinding& f : verdict.findings) where.push_back(f.rule + " at " + f.where);
+    out.set_detail(absl::StrJoin(where, "; "));
+    TS_RETURN_IF_ERROR(log_->Append(std::move(out)).status());
+    return absl::PermissionDeniedError(
+        absl::StrCat("egress to ", destination, " ", verdict.Summary()));
+  }
+
+  if (!options_.dry_run_dir.empty()) {
+    out.set_verdict(v1::DRY_RUN);
+    if (store) StorePayload(body, &out);
+    TS_ASSIGN_OR_RETURN(v1::AuditRecord written, log_->Append(std::move(out)));
+    TS_RETURN_IF_ERROR(MakeDirs(options_.dry_run_dir));
+    std::string file =
+        absl::StrFormat("%s/request-%06d.json", options_.dry_run_dir, written.sequence());
+    TS_RETURN_IF_ERROR(WriteFileAtomic(file, body));
+    return DryRunStatus(absl::StrCat("dry run: the request for ", destination, " was written to ",
+                                     file, "; nothing was sent"));
+  }
+
+  out.set_verdict(v1::ALLOWED);
+  if (store) StorePayload(body, &out);
+  TS_RETURN_IF_ERROR(log_->Append(std::move(out)).status());
+
+  absl::Time start = absl::Now();
+  absl::StatusOr<LlmResponse> response = inner_->Complete(request);
+  v1::AuditRecord in;
+  in.set_destination(destination);
+  in.set_direction(v1::INBOUND);
+  in.set_label(request.label);
+  in.set_request_sha256(digest);
+  if (response.ok()) {
+    in.set_verdict(v1::RECEIVED);
+    in.set_payload_size(response->raw_body.size());
+    in.set_payload_sha256(Sha256Hex(response->raw_body));
+    in.set_http_status(response->http_status);
+    in.set_attempts(response->attempts);
+    in.set_latency_ms(absl::ToInt64Milliseconds(response->latency));
+    in.set_prompt_tokens(response->usage.prompt_tokens);
+    in.set_completion_tokens(response->usage.completion_tokens);
+    if (store) StorePayload(response->raw_body, &in);
+  } else {
+    ExchangeFailure failure = ExchangeFailureOf(response.status());
+    in.set_verdict(v1::FAILED);
+    in.set_detail(std::string(response.status().message()));
+    in.set_http_status(failure.http_status);
+    in.set_attempts(failure.attempts);
+    in.set_payload_size(failure.response_size);
+    in.set_payload_sha256(failure.response_sha256);
+    in.set_latency_ms(absl::ToInt64Milliseconds(absl::Now() - start));
+  }
+  absl::StatusOr<v1::AuditRecord> logged = log_->Append(std::move(in));
+  if (!logged.ok()) return Annotate(logged.status(), "the answer arrived but was not audited");
+  return response;
+}
+
+}  // namespace tracespec::gateway

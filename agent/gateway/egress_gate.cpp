@@ -1,0 +1,241 @@
+// The egress gate's checks; see egress_gate.h.
+#include "agent/gateway/egress_gate.h"
+
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "agent/gateway/egress_policy.h"
+#include "common/glob.h"
+#include "rapidjson/document.h"
+
+namespace tracespec::gateway {
+namespace {
+
+// Shortest withheld value: shorter ones (ids, small words) occur everywhere.
+constexpr size_t kMinWithheldValueBytes = 4;
+
+bool IsIdentChar(unsigned char c) { return absl::ascii_isalnum(c) || c == '_' || c == '$'; }
+
+std::string Where(const std::string& path, absl::string_view text, size_t begin, size_t end) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < begin && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return absl::StrCat(path, " bytes ", begin, "..", end, " (line ", line, ", column ", column, ")");
+}
+
+// Calls `visit(path, text)` for every string value and key of a JSON value.
+template <typename Visit>
+void WalkJson(const rapidjson::Value& value, const std::string& path, const Visit& visit) {
+  if (value.IsString()) {
+    visit(path, absl::string_view(value.GetString(), value.GetStringLength()));
+  } else if (value.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
+      WalkJson(value[i], absl::StrCat(path, "[", i, "]"), visit);
+    }
+  } else if (value.IsObject()) {
+    for (auto it = value.MemberBegin(); it != value.MemberEnd(); ++it) {
+      absl::string_view key(it->name.GetString(), it->name.GetStringLength());
+      std::string child = path.empty() ? std::string(key) : absl::StrCat(path, ".", key);
+      visit(absl::StrCat(child, " (key)"), key);
+      WalkJson(it->value, child, visit);
+    }
+  }
+}
+
+void CollectStrings(const v1::Value& value, std::set<std::string>* out) {
+  if (value.kind_case() == v1::Value::kStringValue &&
+      value.string_value().size() >= kMinWithheldValueBytes) {
+    out->insert(value.string_value());
+  }
+}
+
+void CollectObservationStrings(const v1::Observation& o, std::set<std::string>* out) {
+  for (const v1::Value& arg : o.args()) CollectStrings(arg, out);
+  for (const auto* graph : {&o.pre(), &o.post()}) {
+    for (const v1::ObjectState& state : *graph) {
+      for (const v1::Field& field : state.fields()) CollectStrings(field.value(), out);
+      for (const v1::Value& element : state.array().elements()) CollectStrings(element, out);
+    }
+  }
+  if (o.outcome().has_returned()) CollectStrings(o.outcome().returned(), out);
+  if (o.outcome().thrown().message().size() >= kMinWithheldValueBytes) {
+    out->insert(o.outcome().thrown().message());
+  }
+}
+
+}  // namespace
+
+ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
+                                        const std::vector<v1::Observation>& observations) {
+  ProtectedMaterial material;
+  material.denied_name_patterns.assign(policy.deny().begin(), policy.deny().end());
+  material.sensitive_names.assign(policy.sensitive_names().begin(), policy.sensitive_names().end());
+  std::set<std::string> redacted;
+  std::set<std::string> excluded_strings, included_strings;
+  for (const v1::Observation& o : observations) {
+    for (const auto* graph : {&o.pre(), &o.post()}) {
+      for (const v1::ObjectState& state : *graph) {
+        for (const v1::Field& field : state.fields()) {
+          if (field.value().kind_case() == v1::Value::kRedacted) redacted.insert(field.name());
+        }
+      }
+    }
+    if (o.excluded()) {
+      CollectObservationStrings(o, &excluded_strings);
+      if (o.test_id().size() >= kMinWithheldValueBytes) excluded_strings.insert(o.test_id());
+    } else {
+      CollectObservationStrings(o, &included_strings);
+    }
+  }
+  material.redacted_field_names.assign(redacted.begin(), redacted.end());
+  for (const std::string& value : excluded_strings) {
+    if (included_strings.count(value) == 0) material.withheld_values.push_back(value);
+  }
+  return material;
+}
+
+std::string GateVerdict::Summary() const {
+  if (findings.empty()) return "allowed";
+  std::string out = absl::StrCat("blocked by rule ", findings[0].rule, " at ", findings[0].where);
+  if (findings.size() > 1) {
+    absl::StrAppend(&out, "; and ", findings.size() - 1,
+                    findings.size() == 2 ? " more finding" : " more findings");
+  }
+  return out;
+}
+
+absl::StatusOr<EgressGate> EgressGate::Create(
+    v1::EgressPolicy policy, ProtectedMaterial material,
+    std::shared_ptr<const ImplementationFingerprints> fingerprints) {
+  EgressGate gate;
+  auto scanner = SecretScanner::Create(policy);
+  if (!scanner.ok()) return scanner.status();
+  gate.secrets_ = std::make_shared<const SecretScanner>(*std::move(scanner));
+  for (const std::string& name : material.redacted_field_names) {
+    if (!name.empty()) gate.lower_redacted_names_.push_back(absl::AsciiStrToLower(name));
+  }
+  for (const std::string& name : material.sensitive_names) {
+    if (!name.empty()) gate.lower_sensitive_names_.push_back(absl::AsciiStrToLower(name));
+  }
+  for (const std::string& term : policy.blocked_terms()) {
+    if (!term.empty()) gate.lower_blocked_terms_.push_back(absl::AsciiStrToLower(term));
+  }
+  gate.policy_ = std::move(policy);
+  gate.material_ = std::move(material);
+  gate.fingerprints_ = std::move(fingerprints);
+  return gate;
+}
+
+void EgressGate::CheckText(const std::string& path, absl::string_view text,
+                           std::vector<GateFinding>* findings) const {
+  auto add = [&](std::string rule, size_t begin, size_t end) {
+    findings->push_back({std::move(rule), Where(path, text, begin, end)});
+  };
+  for (const SecretMatch& m : secrets_->Scan(text)) add("secret." + m.rule_id, m.begin, m.end);
+
+  if (fingerprints_ != nullptr) {
+    if (std::optional<CopiedText> copied = fingerprints_->FindCopiedText(text)) {
+      findings->push_back({"implementation-source",
+                           absl::StrCat(Where(path, text, copied->begin, copied->end), ": ",
+                                        copied->tokens, " tokens match ", copied->source)});
+    }
+  }
+
+  std::string lower = absl::AsciiStrToLower(text);
+  // Identifiers: redacted field names and denied patterns.
+  bool redacted_reported = false, denied_reported = false;
+  size_t i = 0;
+  while (i < lower.size() && !(redacted_reported && denied_reported)) {
+    if (!IsIdentChar(static_cast<unsigned char>(lower[i]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < lower.size() && IsIdentChar(static_cast<unsigned char>(lower[j]))) ++j;
+    absl::string_view word(lower.data() + i, j - i);
+    if (!redacted_reported) {
+      for (const std::string& name : lower_redacted_names_) {
+        if (word == name) {
+          add("redacted-field-name", i, j);
+          redacted_reported = true;
+          break;
+        }
+      }
+    }
+    if (!denied_reported) {
+      for (const std::string& pattern : material_.denied_name_patterns) {
+        if (GlobMatch(pattern, std::string_view(word.data(), word.size()), /*ignore_case=*/true)) {
+          add("denied-field-name", i, j);
+          denied_reported = true;
+          break;
+        }
+      }
+    }
+    i = j;
+  }
+  for (const std::string& name : lower_sensitive_names_) {
+    size_t at = lower.find(name);
+    if (at != std::string::npos) {
+      add("sensitive-name", at, at + name.size());
+      break;
+    }
+  }
+  for (const std::string& value : material_.withheld_values) {
+    size_t at = text.find(value);
+    if (at != absl::string_view::npos) {
+      add("redacted-value", at, at + value.size());
+      break;
+    }
+  }
+  for (const std::string& term : lower_blocked_terms_) {
+    size_t at = lower.find(term);
+    if (at != std::string::npos) {
+      add("blocked-term", at, at + term.size());
+      break;
+    }
+  }
+}
+
+GateVerdict EgressGate::Check(absl::string_view destination, absl::string_view payload) const {
+  GateVerdict verdict;
+  auto url = ParseUrl(destination);
+  bool allowed = false;
+  if (url.ok()) {
+    for (const v1::Endpoint& endpoint : policy_.allow()) {
+      if (EndpointAllows(endpoint, *url)) allowed = true;
+    }
+  }
+  if (!allowed) {
+    verdict.findings.push_back(
+        {"endpoint-not-allowed",
+         url.ok() ? absl::StrCat("destination ", url->scheme, "://", url->host, ":", url->port,
+                                 url->path, " is not in the egress policy's allow list")
+                  : "destination is not a plain http(s) URL"});
+  }
+  int64_t cap =
+      policy_.max_payload_bytes() > 0 ? policy_.max_payload_bytes() : kDefaultMaxPayloadBytes;
+  if (static_cast<int64_t>(payload.size()) > cap) {
+    verdict.findings.push_back(
+        {"max-payload-bytes",
+         absl::StrCat("payload of ", payload.size(), " bytes exceeds the cap of ", cap)});
+  }
+  rapidjson::Document doc;
+  doc.Parse(payload.data(), payload.size());
+  if (!doc.HasParseError()) {
+    WalkJson(doc, "", [&](const std::string& path, absl::string_view text) {
+      CheckText(path.empty() ? "(top)" : path, text, &verdict.findings);
+    });
+  } else {
+    CheckText("body", payload, &verdict.findings);
+  }
+  return verdict;
+}
+
+}  // namespace tracespec::gateway

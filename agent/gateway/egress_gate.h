@@ -1,0 +1,99 @@
+// The egress gate: decides whether one outbound payload may leave, by the
+// egress policy. In order, it checks the destination against the allowed
+// endpoints, the size cap, and then every string of the payload (every JSON
+// string value and key, decoded; the raw bytes when the payload is not
+// JSON) for
+//   secret.<id>          a secret (see secret_scanner.h),
+//   implementation-source text copied from an implementation source
+//                        (see fingerprint.h),
+//   redacted-field-name  the name of a field whose value was redacted,
+//   denied-field-name    an identifier matching the redaction policy's deny
+//                        patterns,
+//   sensitive-name       a sensitive name of the redaction policy,
+//   redacted-value       a value that must not leave (withheld values),
+//   blocked-term         a term of the egress policy's blocked_terms.
+// Findings say where (JSON path, byte offsets, line and column) and never
+// repeat the matched text.
+#ifndef TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
+#define TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "agent/gateway/fingerprint.h"
+#include "agent/gateway/secret_scanner.h"
+#include "tracespec/v1/egress.pb.h"
+#include "tracespec/v1/observation.pb.h"
+#include "tracespec/v1/policy.pb.h"
+
+namespace tracespec::gateway {
+
+// What must not leave besides secrets and implementation text.
+struct ProtectedMaterial {
+  // Fields whose values were redacted: matched as whole identifiers,
+  // ignoring case.
+  std::vector<std::string> redacted_field_names;
+  // Glob patterns (RedactionPolicy.deny) matched, ignoring case, against
+  // every identifier of the payload.
+  std::vector<std::string> denied_name_patterns;
+  // Case-insensitive substrings (RedactionPolicy.sensitive_names).
+  std::vector<std::string> sensitive_names;
+  // Exact byte strings that must not leave.
+  std::vector<std::string> withheld_values;
+};
+
+// Collects protected material from the redaction policy (deny patterns,
+// sensitive names) and the observations: names of fields recorded as
+// Redacted, and the string values (4 bytes or longer: arguments, fields,
+// results, exception messages) of excluded observations that no included
+// observation also holds.
+ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
+                                        const std::vector<v1::Observation>& observations);
+
+struct GateFinding {
+  // "endpoint-not-allowed", "max-payload-bytes", "secret.github-token", ...
+  std::string rule;
+  // Where, e.g. "messages[1].content bytes 120..160 (line 7, column 3)";
+  // never the matched text.
+  std::string where;
+};
+
+struct GateVerdict {
+  std::vector<GateFinding> findings;
+  bool allowed() const { return findings.empty(); }
+  // "blocked by rule R at W" (+ "; and N more findings"), or "allowed".
+  std::string Summary() const;
+};
+
+class EgressGate {
+ public:
+  // `fingerprints` may be null (no implementation sources at hand).
+  static absl::StatusOr<EgressGate> Create(
+      v1::EgressPolicy policy, ProtectedMaterial material,
+      std::shared_ptr<const ImplementationFingerprints> fingerprints);
+
+  // Every finding for sending `payload` to `destination` (a URL).
+  GateVerdict Check(absl::string_view destination, absl::string_view payload) const;
+
+  const v1::EgressPolicy& policy() const { return policy_; }
+
+ private:
+  EgressGate() = default;
+  void CheckText(const std::string& path, absl::string_view text,
+                 std::vector<GateFinding>* findings) const;
+
+  v1::EgressPolicy policy_;
+  ProtectedMaterial material_;
+  std::vector<std::string> lower_redacted_names_;
+  std::vector<std::string> lower_sensitive_names_;
+  std::vector<std::string> lower_blocked_terms_;
+  std::shared_ptr<const SecretScanner> secrets_;
+  std::shared_ptr<const ImplementationFingerprints> fingerprints_;
+};
+
+}  // namespace tracespec::gateway
+
+#endif  // TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_

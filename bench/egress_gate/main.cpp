@@ -1,0 +1,169 @@
+// Benchmark of the agent's local costs: how fast the egress gate scans a
+// payload (with implementation fingerprints of growing size), how fast the
+// audit log appends (fsync'd), and how fast observations are summarised
+// into a prompt. Prints tables; not part of ctest.
+//
+//   build/bench/egress_gate/bench_egress_gate [--quick]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "agent/gateway/audit_log.h"
+#include "agent/gateway/chat_wire.h"
+#include "agent/gateway/egress_gate.h"
+#include "agent/prompt/observations.h"
+#include "common/files.h"
+
+namespace tracespec {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Java-like source of about `bytes` bytes: methods over random identifiers.
+std::string SyntheticJava(size_t bytes, uint32_t seed) {
+  std::mt19937 random(seed);
+  auto name = [&random] { return absl::StrCat("v", random() % 5000); };
+  std::string out = "package bench;\nimport java.util.List;\npublic class Impl {\n";
+  int method = 0;
+  while (out.size() < bytes) {
+    absl::StrAppend(&out, "  public int m", method++, "(int ", name(), ", int ", name(), ") {\n");
+    for (int line = 0; line < 6; ++line) {
+      absl::StrAppend(&out, "    int ", name(), " = ", name(), " * ", random() % 97, " + ", name(),
+                      ";\n");
+    }
+    absl::StrAppend(&out, "    return ", name(), ";\n  }\n");
+  }
+  return out + "}\n";
+}
+
+// Prompt-like text: test code and observation lines, none of it copied.
+std::string SyntheticPrompt(size_t bytes, uint32_t seed) {
+  std::mt19937 random(seed);
+  std::string out;
+  int i = 0;
+  while (out.size() < bytes) {
+    absl::StrAppend(&out, "o", ++i, " [bench.ImplTest#case", random() % 50,
+                    "]: x=", random() % 1000, ", this.total=", random() % 100000, " -> returns ",
+                    random() % 1000, "; after: this.total=", random() % 100000, "\n");
+    if (i % 5 == 0) {
+      absl::StrAppend(&out, "  @Test void case", i, "() { assertEquals(", random() % 100,
+                      ", new Impl().m", random() % 50, "(", random() % 9, ", 2)); }\n");
+    }
+  }
+  return out;
+}
+
+std::string ChatBody(const std::string& user) {
+  gateway::LlmRequest request;
+  request.messages = {{prompt::Role::kSystem, "Write JML."}, {prompt::Role::kUser, user}};
+  return *gateway::internal::EncodeChatRequest(request, "bench-model");
+}
+
+void GateTable(bool quick) {
+  std::printf("egress gate: Check() on a chat body (best of 5)\n");
+  std::printf("%-12s %-12s %-12s %-10s %-10s %-8s\n", "impl bytes", "fingerprints", "payload", "ms",
+              "MB/s", "verdict");
+  std::vector<size_t> impl_sizes = {0, 64 << 10, 1 << 20};
+  std::vector<size_t> payload_sizes = {4 << 10, 32 << 10, 200 << 10};
+  if (quick) impl_sizes = {0, 64 << 10};
+  v1::EgressPolicy policy;
+  v1::Endpoint* e = policy.add_allow();
+  e->set_scheme("http");
+  e->set_host("127.0.0.1");
+  e->set_any_port(true);
+  for (size_t impl_size : impl_sizes) {
+    auto fingerprints = std::make_shared<gateway::ImplementationFingerprints>();
+    std::string impl = SyntheticJava(impl_size, 1);
+    auto start = std::chrono::steady_clock::now();
+    if (impl_size > 0) fingerprints->AddSource("Impl.java", impl);
+    double build = Seconds(start);
+    auto gate = gateway::EgressGate::Create(policy, {}, impl_size > 0 ? fingerprints : nullptr);
+    for (size_t payload_size : payload_sizes) {
+      for (bool copied : {false, true}) {
+        if (copied && impl_size == 0) continue;
+        std::string text = SyntheticPrompt(payload_size, 2);
+        if (copied) text.insert(text.size() / 2, impl.substr(impl.size() / 2, 400));
+        std::string body = ChatBody(text);
+        double best = 1e9;
+        bool allowed = true;
+        for (int run = 0; run < 5; ++run) {
+          start = std::chrono::steady_clock::now();
+          allowed = gate->Check("http://127.0.0.1:8080/v1/chat/completions", body).allowed();
+          best = std::min(best, Seconds(start));
+        }
+        std::printf("%-12zu %-12zu %-12s %-10.3f %-10.1f %-8s\n", impl_size, fingerprints->size(),
+                    absl::StrCat(body.size(), copied ? "+copy" : "").c_str(), best * 1e3,
+                    body.size() / best / 1e6, allowed ? "allowed" : "blocked");
+      }
+    }
+    if (impl_size > 0) {
+      std::printf("  (fingerprinting %zu bytes took %.1f ms)\n", impl.size(), build * 1e3);
+    }
+  }
+}
+
+void AuditTable(bool quick) {
+  int n = quick ? 50 : 200;
+  auto dir = MakeTempDir("tracespec-bench-");
+  if (!dir.ok()) return;
+  std::string path = *dir + "/audit.jsonl";
+  auto log = gateway::AuditLog::Open(path);
+  if (!log.ok()) return;
+  std::string payload = ChatBody(SyntheticPrompt(8 << 10, 3));
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) {
+    v1::AuditRecord r;
+    r.set_destination("http://127.0.0.1:8080/v1/chat/completions");
+    r.set_direction(v1::OUTBOUND);
+    r.set_verdict(v1::ALLOWED);
+    r.set_payload_text(payload);
+    if (!(*log)->Append(r).ok()) return;
+  }
+  double append = Seconds(start);
+  start = std::chrono::steady_clock::now();
+  auto check = gateway::VerifyAuditLog(path);
+  double verify = Seconds(start);
+  std::printf("\naudit log: %d records with an %zu-byte stored payload each\n", n, payload.size());
+  std::printf("%-28s %-10.3f ms/record\n", "append (flock+write+fsync)", append / n * 1e3);
+  std::printf("%-28s %-10.3f ms/record (%s)\n", "verify whole chain", verify / n * 1e3,
+              check.ok() && check->intact ? "intact" : "BROKEN");
+  (void)RemoveAll(*dir);
+}
+
+void SummaryTable() {
+  std::printf("\nobservation summaries (budget 3000 tokens)\n");
+  std::printf("%-14s %-10s %-8s %-10s\n", "observations", "distinct", "shown", "ms");
+  for (int n : {100, 1000, 10000}) {
+    std::vector<v1::Observation> all;
+    std::mt19937 random(4);
+    for (int i = 0; i < n; ++i) {
+      v1::Observation o;
+      o.mutable_method()->set_name("f");
+      o.mutable_method()->set_is_static(true);
+      o.add_args()->set_int_value(static_cast<int>(random() % 2000) - 1000);
+      o.add_args()->set_int_value(static_cast<int>(random() % 50));
+      o.mutable_outcome()->mutable_returned()->set_int_value(static_cast<int>(random() % 100));
+      all.push_back(o);
+    }
+    auto start = std::chrono::steady_clock::now();
+    prompt::ObservationSummary s = prompt::SummarizeObservations(all, "o", 3000, {"x", "y"});
+    std::printf("%-14d %-10d %-8d %-10.1f\n", n, s.distinct, s.shown, Seconds(start) * 1e3);
+  }
+}
+
+}  // namespace
+}  // namespace tracespec
+
+int main(int argc, char** argv) {
+  bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  tracespec::GateTable(quick);
+  tracespec::AuditTable(quick);
+  tracespec::SummaryTable();
+  return 0;
+}

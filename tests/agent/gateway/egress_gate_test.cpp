@@ -1,0 +1,160 @@
+// Tests for agent/gateway/egress_gate.h: every rule blocks, findings say
+// where without repeating what, and clean payloads pass.
+#include "agent/gateway/egress_gate.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "agent/gateway/chat_wire.h"
+#include "gtest/gtest.h"
+#include "tests/agent/observation_builders.h"
+
+namespace tracespec::gateway {
+namespace {
+
+constexpr char kUrl[] = "http://127.0.0.1:8080/v1/chat/completions";
+
+v1::EgressPolicy LoopbackPolicy() {
+  v1::EgressPolicy policy;
+  policy.set_format_version(v1::FORMAT_VERSION_1);
+  v1::Endpoint* e = policy.add_allow();
+  e->set_scheme("http");
+  e->set_host("127.0.0.1");
+  e->set_any_port(true);
+  e->set_path_prefix("/v1/");
+  policy.add_blocked_terms("Project-Bluebird");
+  return policy;
+}
+
+ProtectedMaterial Material() {
+  v1::RedactionPolicy redaction;
+  redaction.add_deny("*ssn*");
+  redaction.add_sensitive_names("salary");
+  v1::Observation visible = testing::Deposit("bank.AccountTest#a", 5, 10, 15);
+  v1::Observation hidden =
+      testing::Deposit("bank.AccountTest#vip", 5, 10, 15, "", "", "Ms. Very Important");
+  hidden.set_excluded(true);
+  return ProtectedMaterialFrom(redaction, {visible, hidden});
+}
+
+EgressGate Gate(v1::EgressPolicy policy = LoopbackPolicy(),
+                std::shared_ptr<const ImplementationFingerprints> fingerprints = nullptr) {
+  auto gate = EgressGate::Create(std::move(policy), Material(), std::move(fingerprints));
+  EXPECT_TRUE(gate.ok()) << gate.status();
+  return *std::move(gate);
+}
+
+// A chat request whose user message is `text`.
+std::string Body(const std::string& text) {
+  LlmRequest request;
+  request.messages = {{prompt::Role::kSystem, "Write JML."}, {prompt::Role::kUser, text}};
+  return *internal::EncodeChatRequest(request, "m");
+}
+
+TEST(EgressGateTest, ProtectedMaterialComesFromPolicyAndObservations) {
+  ProtectedMaterial m = Material();
+  EXPECT_EQ(m.redacted_field_names, std::vector<std::string>{"pin"});
+  EXPECT_EQ(m.denied_name_patterns, std::vector<std::string>{"*ssn*"});
+  EXPECT_EQ(m.sensitive_names, std::vector<std::string>{"salary"});
+  // The excluded test's id and its owner string; "ann" is visible anyway
+  // (and short), so it is not withheld.
+  EXPECT_EQ(m.withheld_values,
+            (std::vector<std::string>{"Ms. Very Important", "bank.AccountTest#vip"}));
+}
+
+TEST(EgressGateTest, CleanPayloadPasses) {
+  GateVerdict v = Gate().Check(kUrl, Body("amount=5, this.balance=10 -> returns 15"));
+  EXPECT_TRUE(v.allowed()) << v.Summary();
+  EXPECT_EQ(v.Summary(), "allowed");
+}
+
+TEST(EgressGateTest, EveryRuleBlocks) {
+  const std::string aws = std::string("AKIA") + "Q7ZXQ7ZXQ7ZXQ7ZX";
+  struct Case {
+    std::string rule;
+    std::string text;
+    std::string secret;  // must not appear in the finding
+  } cases[] = {
+      {"secret.aws-access-key-id", "line one\nkey " + aws + " end", aws},
+      {"redacted-field-name", "this.balance=10, this.PIN=1234", "PIN"},
+      {"denied-field-name", "this.employeeSsnNumber=5", "employeeSsnNumber"},
+      {"sensitive-name", "int monthlySalaryCents = 5;", "Salary"},
+      {"redacted-value", "owner=\"Ms. Very Important\"", "Very Important"},
+      {"redacted-value", "see bank.AccountTest#vip", "AccountTest#vip"},
+      {"blocked-term", "part of project-bluebird", "bluebird"},
+  };
+  EgressGate gate = Gate();
+  for (const Case& c : cases) {
+    GateVerdict v = gate.Check(kUrl, Body(c.text));
+    ASSERT_FALSE(v.allowed()) << c.rule;
+    EXPECT_EQ(v.findings[0].rule, c.rule) << v.Summary();
+    EXPECT_TRUE(absl::StartsWith(v.findings[0].where, "messages[1].content bytes "))
+        << v.findings[0].where;
+    EXPECT_FALSE(absl::StrContains(v.Summary(), c.secret)) << v.Summary();
+  }
+  // Offsets and line/column of the AWS key in the user message.
+  GateVerdict v = gate.Check(kUrl, Body("line one\nkey " + aws + " end"));
+  EXPECT_EQ(v.findings[0].where, "messages[1].content bytes 13..33 (line 2, column 5)");
+}
+
+TEST(EgressGateTest, EscapedSecretsAreFoundInTheDecodedText) {
+  // "\u0041" is 'A': the raw body never shows the key's prefix as such.
+  std::string body = absl::StrCat(
+      R"({"model":"m","messages":[{"role":"user","content":"key \u0041KIAQ7ZXQ7ZXQ7ZXQ7ZX"}]})");
+  GateVerdict v = Gate().Check(kUrl, body);
+  ASSERT_FALSE(v.allowed());
+  EXPECT_EQ(v.findings[0].rule, "secret.aws-access-key-id");
+}
+
+TEST(EgressGateTest, DestinationMustBeAllowed) {
+  EgressGate gate = Gate();
+  for (const char* url : {"https://api.openai.com/v1/chat/completions",
+                          "http://127.0.0.1:8080/admin/chat/completions",
+                          "http://user:pw@127.0.0.1:8080/v1/chat/completions"}) {
+    GateVerdict v = gate.Check(url, Body("hello"));
+    ASSERT_FALSE(v.allowed()) << url;
+    EXPECT_EQ(v.findings[0].rule, "endpoint-not-allowed");
+  }
+  v1::EgressPolicy nothing = LoopbackPolicy();
+  nothing.clear_allow();
+  EXPECT_FALSE(Gate(nothing).Check(kUrl, Body("hello")).allowed());
+}
+
+TEST(EgressGateTest, SizeCap) {
+  v1::EgressPolicy policy = LoopbackPolicy();
+  policy.set_max_payload_bytes(100);
+  GateVerdict v = Gate(policy).Check(kUrl, Body(std::string(200, 'x')));
+  ASSERT_FALSE(v.allowed());
+  EXPECT_EQ(v.findings[0].rule, "max-payload-bytes");
+  EXPECT_TRUE(absl::StrContains(v.findings[0].where, "exceeds the cap of 100"));
+}
+
+TEST(EgressGateTest, ImplementationTextBlocks) {
+  auto f = std::make_shared<ImplementationFingerprints>();
+  f->AddSource("Account.java", R"(class Account { int balance;
+    int deposit(int amount) {
+      if (amount <= 0) throw new IllegalArgumentException("amount must be positive");
+      balance = Math.addExact(balance, amount);
+      return balance;
+    } })");
+  EgressGate gate = Gate(LoopbackPolicy(), f);
+  EXPECT_TRUE(
+      gate.Check(kUrl, Body("int deposit(int amount); assertEquals(15, a.deposit(5));")).allowed());
+  GateVerdict v = gate.Check(
+      kUrl, Body("the body: if (amount <= 0) throw new IllegalArgumentException(\"amount must "
+                 "be positive\"); balance = Math.addExact(balance, amount); return balance;"));
+  ASSERT_FALSE(v.allowed());
+  EXPECT_EQ(v.findings[0].rule, "implementation-source");
+  EXPECT_TRUE(absl::StrContains(v.findings[0].where, "tokens match Account.java"));
+}
+
+TEST(EgressGateTest, SummaryCountsFurtherFindings) {
+  GateVerdict v = Gate().Check("https://elsewhere.example/v1/x", Body("this.pin=1"));
+  ASSERT_EQ(v.findings.size(), 2u);
+  EXPECT_TRUE(absl::StartsWith(v.Summary(),
+                               "blocked by rule endpoint-not-allowed at destination "
+                               "https://elsewhere.example:443/v1/x"));
+  EXPECT_TRUE(absl::EndsWith(v.Summary(), "; and 1 more finding"));
+}
+
+}  // namespace
+}  // namespace tracespec::gateway
