@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
                                       : tracespec::Verbosity::kNormal);
   });
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
+  AddCtlCommand(app, &exit_code);
+  AddProtocolCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);
