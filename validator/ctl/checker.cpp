@@ -115,11 +115,13 @@ StateSet Not(StateSet s) {
 absl::StatusOr<std::unique_ptr<Checker>> Checker::Create(const Kripke& model,
                                                          const std::vector<Formula>& fairness) {
   std::unique_ptr<Checker> checker(new Checker(model));
+  // Fairness formulas are labelled without fairness (fairness_ still empty).
+  std::vector<StateSet> sets;
   for (const Formula& f : fairness) {
-    TS_RETURN_IF_ERROR(checker->Bind(f));
     TS_ASSIGN_OR_RETURN(std::vector<StateSet> sat, checker->Label(f));
-    checker->fairness_.push_back(std::move(sat.back()));
+    sets.push_back(std::move(sat.back()));
   }
+  checker->fairness_ = std::move(sets);
   // With fairness_ set, Eg computes fair EG; fair = EG true.
   checker->fair_ = StateSet(model.num_states(), /*full=*/true);
   if (!checker->fairness_.empty()) checker->fair_ = checker->Eg(StateSet(model.num_states(), true));
