@@ -51,7 +51,7 @@ absl::StatusOr<Kripke> ParseAldebaran(absl::string_view text, const std::string&
                                       DeadlockPolicy policy);
 
 // The text format of `model`, deterministic: states in index order, labels by
-// name, transitions by source then target. `header` lines become comments.
+// name, transitions by source, then action, then target. `header` lines become comments.
 // Self-loops added by the deadlock policy are not written (a comment lists
 // those states), so the file says what was read.
 std::string WriteKripkeText(const Kripke& model, const std::vector<std::string>& header = {});
