@@ -9,33 +9,122 @@
 
 namespace tracespec::ctl {
 
+namespace {
+
+// Adds to `result` every state from which a state of `result` is reachable
+// along the rows `off`/`adj` (reverse rows: backward reachability; forward
+// rows: forward reachability), through states of `through` only (any state
+// when null). `result` is the seed and the answer.
+void Closure(const Kripke& model, const uint32_t* off, const uint32_t* adj, const StateSet* through,
+             StateSet* result) {
+  HugeArray<uint32_t> queue(model.num_states());
+  uint32_t tail = 0;
+  result->ForEach([&](uint32_t s) { queue[tail++] = s; });
+  // The queue says which rows come next: prefetch their offsets, then their
+  // rows, so that the random accesses of a large graph overlap.
+  constexpr uint32_t kAhead = 16;
+  for (uint32_t head = 0; head < tail; ++head) {
+    if (head + kAhead < tail) __builtin_prefetch(&off[queue[head + kAhead]]);
+    if (head + kAhead / 2 < tail) __builtin_prefetch(&adj[off[queue[head + kAhead / 2]]]);
+    const uint32_t t = queue[head];
+    for (uint32_t i = off[t], end = off[t + 1]; i < end; ++i) {
+      const uint32_t p = adj[i];
+      if (through && !through->Contains(p)) continue;
+      if (result->InsertNew(p)) queue[tail++] = p;
+    }
+  }
+}
+
+void BackwardClosure(const Kripke& model, const StateSet* through, StateSet* result) {
+  Closure(model, model.rev_offsets(), model.rev_sources(), through, result);
+}
+
+}  // namespace
+
+namespace {
+
+// A state of `within` with a successor and a predecessor in `within` (so it
+// may lie on a cycle), looking at the first few members only; n if none.
+uint32_t PickPivot(const Kripke& model, const StateSet& within) {
+  int looked = 0;
+  for (size_t w = 0; w < within.num_words() && looked < 64; ++w) {
+    for (uint64_t bits = within.data()[w]; bits && looked < 64; bits &= bits - 1, ++looked) {
+      const uint32_t s = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
+      bool out = false, in = false;
+      for (const uint32_t* t = model.SuccBegin(s); t != model.SuccEnd(s) && !out; ++t) out = within.Contains(*t);
+      for (const uint32_t* t = model.PredBegin(s); t != model.PredEnd(s) && !in; ++t) in = within.Contains(*t);
+      if (out && in) return s;
+    }
+  }
+  return model.num_states();
+}
+
+}  // namespace
+
 void ComputeFairSccs(const Kripke& model, const StateSet& within,
                      const std::vector<StateSet>& fairness, StateSet* fair_states,
                      SccResult* scc) {
   const uint32_t n = model.num_states();
-  const uint32_t* off = model.fwd_offsets().data();
-  const uint32_t* tgt = model.fwd_targets().data();
+  const uint32_t* off = model.fwd_offsets();
+  const uint32_t* tgt = model.fwd_targets();
   constexpr uint32_t kDone = std::numeric_limits<uint32_t>::max();
   // index 0 = not visited yet; kDone = assigned to a component. A visited
   // state that is not done is on Tarjan's stack.
-  std::vector<uint32_t> index(n, 0), low(n);
-  std::vector<uint32_t> stack;
+  struct Entry {
+    uint32_t index;
+    uint32_t low;
+  };
+  HugeArray<Entry> entry(n, Entry{0, 0});
+  HugeArray<uint32_t> stack;
   struct Frame {
     uint32_t state;
     uint32_t next_edge;
   };
-  std::vector<Frame> frames;
+  HugeArray<Frame> frames;
   uint32_t counter = 0;
+  // A new state's successors are all looked at soon: fetch their entries
+  // together instead of one cache miss after the other.
+  auto Prefetch = [&](uint32_t v) {
+    for (uint32_t i = off[v], end = off[v + 1]; i < end; ++i) {
+      __builtin_prefetch(&entry[tgt[i]]);
+      __builtin_prefetch(&off[tgt[i]]);
+    }
+  };
   *fair_states = StateSet(n);
   if (scc) {
     scc->component.assign(n, kDone);
     scc->fair.clear();
   }
-  within.ForEach([&](uint32_t root) {
-    if (index[root] != 0) return;
-    index[root] = low[root] = ++counter;
+  // One round of the forward-backward algorithm first: the component of a
+  // pivot is what the pivot reaches and what reaches it. Large graphs usually
+  // have one giant component, which two prefetched breadth-first searches
+  // find much faster than a depth-first search chasing one cache miss after
+  // another; Tarjan then handles what is left. Still linear: two searches.
+  StateSet rest = within;
+  const uint32_t pivot = PickPivot(model, within);
+  if (pivot < n) {
+    StateSet forward(n);
+    forward.Insert(pivot);
+    Closure(model, model.fwd_offsets(), model.fwd_targets(), &within, &forward);
+    StateSet component(n);
+    component.Insert(pivot);
+    Closure(model, model.rev_offsets(), model.rev_sources(), &forward, &component);
+    bool fair = component.Count() > 1 || model.HasTransition(pivot, pivot);
+    for (const StateSet& f : fairness) fair = fair && f.Intersects(component);
+    if (fair) fair_states->UnionWith(component);
+    if (scc) {
+      component.ForEach([&](uint32_t s) { scc->component[s] = 0; });
+      scc->fair.push_back(fair);
+    }
+    rest.Subtract(component);
+  }
+  rest.ForEach([&](uint32_t root) {
+    if (entry[root].index != 0) return;
+    ++counter;
+    entry[root] = {counter, counter};
     stack.push_back(root);
     frames.push_back({root, off[root]});
+    Prefetch(root);
     while (!frames.empty()) {
       Frame& frame = frames.back();
       const uint32_t v = frame.state;
@@ -43,20 +132,22 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
       bool descended = false;
       while (frame.next_edge < end) {
         const uint32_t w = tgt[frame.next_edge++];
-        if (!within.Contains(w)) continue;
-        const uint32_t iw = index[w];
+        if (!rest.Contains(w)) continue;
+        const uint32_t iw = entry[w].index;
         if (iw == 0) {
-          index[w] = low[w] = ++counter;
+          ++counter;
+          entry[w] = {counter, counter};
           stack.push_back(w);
           frames.push_back({w, off[w]});
+          Prefetch(w);
           descended = true;
           break;
         }
-        if (iw != kDone && iw < low[v]) low[v] = iw;
+        if (iw != kDone && iw < entry[v].low) entry[v].low = iw;
       }
       if (descended) continue;
       frames.pop_back();
-      if (low[v] == index[v]) {
+      if (entry[v].low == entry[v].index) {
         size_t first = stack.size();
         do {
           --first;
@@ -70,7 +161,7 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
         }
         const uint32_t id = scc ? static_cast<uint32_t>(scc->fair.size()) : 0;
         for (size_t i = first; i < stack.size(); ++i) {
-          index[stack[i]] = kDone;
+          entry[stack[i]].index = kDone;
           if (fair) fair_states->Insert(stack[i]);
           if (scc) scc->component[stack[i]] = id;
         }
@@ -79,7 +170,7 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
       }
       if (!frames.empty()) {
         const uint32_t u = frames.back().state;
-        if (low[v] < low[u]) low[u] = low[v];
+        if (entry[v].low < entry[u].low) entry[u].low = entry[v].low;
       }
     }
   });
@@ -87,22 +178,39 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
 
 namespace {
 
-// Adds to `result` every state that reaches it backwards through states of
-// `through` (all states when null). `result` is the seed and the answer.
-void BackwardClosure(const Kripke& model, const StateSet* through, StateSet* result) {
-  const uint32_t* off = model.rev_offsets().data();
-  const uint32_t* src = model.rev_sources().data();
-  std::vector<uint32_t> queue;
-  queue.reserve(result->Count());
-  result->ForEach([&](uint32_t s) { queue.push_back(s); });
+// EG f without fairness as a greatest fixpoint with successor counters:
+// repeatedly drop f-states none of whose successors is left. What remains is
+// exactly EG f (every remaining state has a remaining successor, so an
+// infinite f-path starts there). Linear, and mostly sequential sweeps.
+StateSet UnfairEg(const Kripke& model, const StateSet& f) {
+  const uint32_t n = model.num_states();
+  const uint32_t* foff = model.fwd_offsets();
+  const uint32_t* tgt = model.fwd_targets();
+  const uint32_t* roff = model.rev_offsets();
+  const uint32_t* src = model.rev_sources();
+  StateSet result = f;
+  HugeArray<uint32_t> count(n, 0);
+  HugeArray<uint32_t> queue;
+  f.ForEach([&](uint32_t s) {
+    uint32_t c = 0;
+    for (uint32_t i = foff[s], end = foff[s + 1]; i < end; ++i) c += f.Contains(tgt[i]);
+    count[s] = c;
+    if (c == 0) {
+      result.Erase(s);
+      queue.push_back(s);
+    }
+  });
   for (size_t head = 0; head < queue.size(); ++head) {
     const uint32_t t = queue[head];
-    for (uint32_t i = off[t], end = off[t + 1]; i < end; ++i) {
+    for (uint32_t i = roff[t], end = roff[t + 1]; i < end; ++i) {
       const uint32_t p = src[i];
-      if (through && !through->Contains(p)) continue;
-      if (result->InsertNew(p)) queue.push_back(p);
+      if (result.Contains(p) && --count[p] == 0) {
+        result.Erase(p);
+        queue.push_back(p);
+      }
     }
   }
+  return result;
 }
 
 StateSet Not(StateSet s) {
@@ -177,8 +285,8 @@ StateSet Checker::Ex(const StateSet& f) const {
   StateSet target = f;
   if (has_fairness()) target.IntersectWith(fair_);
   StateSet result(model_.num_states());
-  const uint32_t* off = model_.rev_offsets().data();
-  const uint32_t* src = model_.rev_sources().data();
+  const uint32_t* off = model_.rev_offsets();
+  const uint32_t* src = model_.rev_sources();
   target.ForEach([&](uint32_t t) {
     for (uint32_t i = off[t], end = off[t + 1]; i < end; ++i) result.Insert(src[i]);
   });
@@ -200,6 +308,7 @@ StateSet Checker::Ef(const StateSet& f) const {
 }
 
 StateSet Checker::Eg(const StateSet& f) const {
+  if (fairness_.empty()) return UnfairEg(model_, f);
   StateSet result;
   ComputeFairSccs(model_, f, fairness_, &result, nullptr);
   BackwardClosure(model_, &f, &result);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
@@ -21,8 +22,8 @@ template <typename Allowed, typename Goal>
 std::vector<uint32_t> Bfs(const Kripke& model, uint32_t from, Allowed allowed, Goal goal,
                           bool need_step) {
   if (!need_step && goal(from)) return {from};
-  std::vector<uint32_t> parent(model.num_states(), kNone);
-  std::vector<uint32_t> queue{from};
+  HugeArray<uint32_t> parent(model.num_states(), kNone);
+  HugeArray<uint32_t> queue{from};
   parent[from] = from;
   for (size_t head = 0; head < queue.size(); ++head) {
     const uint32_t v = queue[head];
@@ -76,6 +77,7 @@ std::vector<uint32_t> Explainer::ShortestPath(uint32_t from, const StateSet* thr
 absl::StatusOr<Trace> Explainer::Lasso(uint32_t from, const StateSet& eg) const {
   const Kripke& model = checker_.model();
   if (!eg.Contains(from)) return absl::InternalError("lasso requested outside its EG set");
+  if (!checker_.has_fairness()) return UnfairLasso(from, eg);
   StateSet fair_scc_states;
   SccResult scc;
   ComputeFairSccs(model, eg, checker_.fairness_sets(), &fair_scc_states, &scc);
@@ -104,6 +106,40 @@ absl::StatusOr<Trace> Explainer::Lasso(uint32_t from, const StateSet& eg) const 
   Trace trace;
   trace.states = prefix;
   trace.states.insert(trace.states.end(), cycle.begin() + 1, cycle.end());
+  trace.loop_start = static_cast<int>(prefix.size()) - 1;
+  trace.claim_end = static_cast<int>(trace.states.size()) - 1;
+  TS_RETURN_IF_ERROR(ValidateTrace(model, trace));
+  return trace;
+}
+
+absl::StatusOr<Trace> Explainer::UnfairLasso(uint32_t from, const StateSet& eg) const {
+  // Every state of eg has a successor in eg: walking along first such
+  // successors must revisit a state, which shows a cycle inside eg. Then the
+  // shortest path from `from` to that cycle, and the shortest cycle inside eg
+  // through the state reached, make the lasso short.
+  const Kripke& model = checker_.model();
+  std::unordered_map<uint32_t, uint32_t> position;
+  std::vector<uint32_t> walk;
+  uint32_t v = from;
+  while (position.emplace(v, static_cast<uint32_t>(walk.size())).second) {
+    walk.push_back(v);
+    uint32_t next = kNone;
+    for (const uint32_t* it = model.SuccBegin(v); it != model.SuccEnd(v) && next == kNone; ++it)
+      if (eg.Contains(*it)) next = *it;
+    if (next == kNone) return absl::InternalError("EG set state without a successor in the set");
+    v = next;
+  }
+  StateSet on_cycle(model.num_states());
+  for (size_t i = position[v]; i < walk.size(); ++i) on_cycle.Insert(walk[i]);
+  std::vector<uint32_t> prefix = ShortestPath(from, &eg, on_cycle);
+  const uint32_t u = prefix.back();
+  std::vector<uint32_t> back = Bfs(
+      model, u, [&](uint32_t s) { return eg.Contains(s); }, [&](uint32_t s) { return s == u; },
+      /*need_step=*/true);
+  if (prefix.empty() || back.empty()) return absl::InternalError("no cycle inside the EG set");
+  Trace trace;
+  trace.states = prefix;
+  trace.states.insert(trace.states.end(), back.begin() + 1, back.end() - 1);
   trace.loop_start = static_cast<int>(prefix.size()) - 1;
   trace.claim_end = static_cast<int>(trace.states.size()) - 1;
   TS_RETURN_IF_ERROR(ValidateTrace(model, trace));

@@ -74,6 +74,9 @@ class Explainer {
   absl::StatusOr<Trace> Lasso(uint32_t from, const StateSet& eg) const;
 
  private:
+  // Lasso without fairness constraints: no SCCs needed, any cycle inside eg.
+  absl::StatusOr<Trace> UnfairLasso(uint32_t from, const StateSet& eg) const;
+
   absl::Status Explain(int node, uint32_t state, Explanation* out);
   // Appends a fair lasso from the last state when fairness is on.
   absl::Status ContinueFairly(Trace* trace) const;

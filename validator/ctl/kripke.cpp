@@ -193,7 +193,7 @@ absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
                         absl::StrCat("proposition '", name, "' is also a state's name"));
 
   // Out-degrees, deadlocks.
-  std::vector<uint32_t> offsets(n + 1, 0);
+  HugeArray<uint32_t> offsets(n + 1, 0);
   for (uint32_t f : from_) ++offsets[f + 1];
   std::vector<uint32_t> dead;
   for (uint32_t s = 0; s < n; ++s)
@@ -225,7 +225,7 @@ absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
   // Counting sort by source.
   const bool with_actions = !action_.empty();
   if (with_actions) action_.resize(from_.size(), -1);
-  std::vector<uint32_t> targets(from_.size());
+  HugeArray<uint32_t> targets(from_.size());
   std::vector<int32_t> actions(with_actions ? from_.size() : 0);
   {
     std::vector<uint32_t> pos(offsets.begin(), offsets.end() - 1);
@@ -278,10 +278,10 @@ absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
   }
 
   // Reverse rows by counting sort on the target; sources come out sorted.
-  std::vector<uint32_t> rev_offsets(n + 1, 0);
+  HugeArray<uint32_t> rev_offsets(n + 1, 0);
   for (uint32_t t : targets) ++rev_offsets[t + 1];
   for (uint32_t s = 0; s < n; ++s) rev_offsets[s + 1] += rev_offsets[s];
-  std::vector<uint32_t> sources(targets.size());
+  HugeArray<uint32_t> sources(targets.size());
   {
     std::vector<uint32_t> pos(rev_offsets.begin(), rev_offsets.end() - 1);
     for (uint32_t s = 0; s < n; ++s)

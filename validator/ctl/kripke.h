@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "validator/ctl/huge_array.h"
 #include "validator/ctl/state_set.h"
 
 namespace tracespec::ctl {
@@ -55,11 +56,11 @@ class Kripke {
   uint32_t OutDegree(uint32_t s) const { return fwd_offsets_[s + 1] - fwd_offsets_[s]; }
   bool HasTransition(uint32_t from, uint32_t to) const;
   // Raw CSR arrays for tight loops: successors of s are
-  // targets[offsets[s] .. offsets[s+1]).
-  const std::vector<uint32_t>& fwd_offsets() const { return fwd_offsets_; }
-  const std::vector<uint32_t>& fwd_targets() const { return fwd_targets_; }
-  const std::vector<uint32_t>& rev_offsets() const { return rev_offsets_; }
-  const std::vector<uint32_t>& rev_sources() const { return rev_sources_; }
+  // fwd_targets()[fwd_offsets()[s] .. fwd_offsets()[s+1]).
+  const uint32_t* fwd_offsets() const { return fwd_offsets_.data(); }
+  const uint32_t* fwd_targets() const { return fwd_targets_.data(); }
+  const uint32_t* rev_offsets() const { return rev_offsets_.data(); }
+  const uint32_t* rev_sources() const { return rev_sources_.data(); }
 
   // The action (transition label) of from -> to, or "" when it has none.
   // Several actions on one transition are joined with ", ".
@@ -93,7 +94,7 @@ class Kripke {
   std::vector<std::string> names_;  // empty for anonymous (generated) models
   std::unordered_map<std::string, uint32_t> name_index_;
   std::vector<int> state_lines_;
-  std::vector<uint32_t> fwd_offsets_, fwd_targets_, rev_offsets_, rev_sources_;
+  HugeArray<uint32_t> fwd_offsets_, fwd_targets_, rev_offsets_, rev_sources_;
   std::vector<int32_t> edge_actions_;  // parallel to fwd_targets_, -1 = none
   std::vector<std::string> action_names_;
   std::vector<std::string> label_names_;
