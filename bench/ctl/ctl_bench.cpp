@@ -291,7 +291,7 @@ SpinRun RunPan(const std::string& dir, const std::string& graph, uint32_t states
   o.env = {{"TS_GRAPH", graph}};
   o.timeout_seconds = 600;
   const int hash_bits = std::max(16, static_cast<int>(std::ceil(std::log2(states + 1.0))) + 1);
-  auto run = RunSubprocess({"./pan", absl::StrCat("-m", states + 1000), absl::StrCat("-w", hash_bits)}, o);
+  auto run = RunSubprocess({dir + "/pan", absl::StrCat("-m", 2 * uint64_t{states} + 1000), absl::StrCat("-w", hash_bits)}, o);
   if (!run.ok() || run->timed_out || run->signal != 0) {
     r.error = run.ok() ? run->Describe() : std::string(run.status().message());
     return r;
@@ -303,7 +303,7 @@ SpinRun RunPan(const std::string& dir, const std::string& graph, uint32_t states
   if (std::regex_search(out, m, std::regex(R"((\d+) transitions)"))) r.transitions = std::stoll(m[1]);
   if (std::regex_search(out, m, std::regex(R"(elapsed time ([0-9.e+-]+) seconds)"))) r.search_seconds = std::stod(m[1]);
   r.wall_seconds = run->seconds;
-  r.ok = r.states > 0;
+  r.ok = r.states > 0 && out.find("max search depth too small") == std::string::npos;
   if (!r.ok) r.error = out.substr(0, 300);
   return r;
 }

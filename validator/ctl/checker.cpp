@@ -14,12 +14,14 @@ namespace {
 // Adds to `result` every state from which a state of `result` is reachable
 // along the rows `off`/`adj` (reverse rows: backward reachability; forward
 // rows: forward reachability), through states of `through` only (any state
-// when null). `result` is the seed and the answer.
+// when null). `result` is the seed and the answer. The search starts from
+// the states of `start` (all of `result` when null; `start` must be part of
+// `result` and every other state of `result` must already be closed).
 void Closure(const Kripke& model, const uint32_t* off, const uint32_t* adj, const StateSet* through,
-             StateSet* result) {
+             StateSet* result, const StateSet* start = nullptr) {
   HugeArray<uint32_t> queue(model.num_states());
   uint32_t tail = 0;
-  result->ForEach([&](uint32_t s) { queue[tail++] = s; });
+  (start ? start : result)->ForEach([&](uint32_t s) { queue[tail++] = s; });
   // The queue says which rows come next: prefetch their offsets, then their
   // rows, so that the random accesses of a large graph overlap.
   constexpr uint32_t kAhead = 16;
@@ -35,8 +37,37 @@ void Closure(const Kripke& model, const uint32_t* off, const uint32_t* adj, cons
   }
 }
 
+// Backward reachability of `result` through `through`. When the seed covers
+// most states, one sequential pull sweep (does a state outside the set have a
+// successor inside?) finds the states next to the set, and only those are
+// searched from; otherwise the search starts from every seed.
 void BackwardClosure(const Kripke& model, const StateSet* through, StateSet* result) {
-  Closure(model, model.rev_offsets(), model.rev_sources(), through, result);
+  const uint32_t n = model.num_states();
+  if (result->Count() * 2 <= n) {
+    Closure(model, model.rev_offsets(), model.rev_sources(), through, result);
+    return;
+  }
+  const uint32_t* off = model.fwd_offsets();
+  const uint32_t* tgt = model.fwd_targets();
+  StateSet added(n);
+  const uint64_t* in = result->data();
+  const uint64_t* allowed = through ? through->data() : nullptr;
+  for (size_t w = 0; w < result->num_words(); ++w) {
+    uint64_t candidates = ~in[w] & (allowed ? allowed[w] : ~uint64_t{0});
+    if (w + 1 == result->num_words() && n % 64 != 0) candidates &= (uint64_t{1} << (n % 64)) - 1;
+    for (; candidates; candidates &= candidates - 1) {
+      const uint32_t x = static_cast<uint32_t>(w * 64 + __builtin_ctzll(candidates));
+      for (uint32_t i = off[x], end = off[x + 1]; i < end; ++i) {
+        if (result->Contains(tgt[i])) {
+          added.Insert(x);
+          break;
+        }
+      }
+    }
+  }
+  result->UnionWith(added);
+  // Everything else that reaches the set reaches one of the added states.
+  Closure(model, model.rev_offsets(), model.rev_sources(), through, result, &added);
 }
 
 }  // namespace
