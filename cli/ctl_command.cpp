@@ -28,7 +28,11 @@ struct CtlFlags {
 absl::StatusOr<bool> RunCtl(const CtlFlags& flags) {
   const ctl::DeadlockPolicy policy =
       flags.deadlock == "self-loop" ? ctl::DeadlockPolicy::kSelfLoop : ctl::DeadlockPolicy::kError;
-  TS_ASSIGN_OR_RETURN(ctl::Kripke model, ctl::ReadKripkeFile(flags.model, policy));
+  absl::StatusOr<ctl::Kripke> read = ctl::ReadKripkeFile(flags.model, policy);
+  if (read.status().code() == absl::StatusCode::kFailedPrecondition)  // deadlock states
+    return absl::InvalidArgumentError(
+        absl::StrCat(read.status().message(), " (--deadlock=self-loop adds s -> s to each)"));
+  TS_ASSIGN_OR_RETURN(ctl::Kripke model, std::move(read));
   if (!flags.init.empty()) {
     std::vector<uint32_t> init;
     for (const std::string& name : flags.init) {

@@ -58,6 +58,7 @@ class Parser {
     if (!lexed.ok()) return lexed;
     absl::StatusOr<int> root = Iff();
     if (!root.ok()) return root.status();
+    if (too_large_) return Error(1, absl::StrCat("formula has more than ", kMaxNodes, " operators and operands"));
     if (Peek().kind != Tok::kEnd) return Error(Peek(), "expected an operator or the end of the formula");
     return std::move(formula_);
   }
@@ -117,6 +118,7 @@ class Parser {
   const Tok& Peek() const { return toks_[pos_]; }
   bool IsWord(const Tok& t, absl::string_view w) const { return t.kind == Tok::kName && t.text == w; }
   int Add(Op op, int column, int lhs = -1, int rhs = -1, std::string atom = "") {
+    if (formula_.nodes.size() >= kMaxNodes) too_large_ = true;
     formula_.nodes.push_back({op, lhs, rhs, std::move(atom), column});
     return static_cast<int>(formula_.nodes.size()) - 1;
   }
@@ -243,6 +245,9 @@ class Parser {
   std::vector<Tok> toks_;
   size_t pos_ = 0;
   int depth_ = 0;
+  // Printing and explaining recurse along the tree, so its size is bounded.
+  static constexpr size_t kMaxNodes = 20000;
+  bool too_large_ = false;
   Formula formula_;
 };
 

@@ -204,13 +204,13 @@ absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
       for (size_t i = 0; i < dead.size() && i < 10; ++i)
         names.push_back(absl::StrCat("'", anonymous_ ? absl::StrCat(dead[i]) : names_[dead[i]], "'"));
       const int line = anonymous_ ? 0 : state_lines_[dead[0]];
-      return InputError(
+      return absl::FailedPreconditionError(Located(
           source_, line, 0,
           absl::StrCat(dead.size() == 1 ? "state " : "states ", absl::StrJoin(names, ", "),
                        dead.size() > 10 ? absl::StrCat(" and ", dead.size() - 10, " more") : "",
                        dead.size() == 1 ? " has" : " have",
                        " no successor (deadlock); CTL needs every state to have one: add a "
-                       "transition, or choose the self-loop deadlock policy"));
+                       "transition, or choose the self-loop deadlock policy")));
     }
     for (uint32_t s : dead) {
       from_.push_back(s);

@@ -128,8 +128,8 @@ class KripkeBuilder {
   absl::Status DeclareLabel(absl::string_view prop, int line = 0);
   void AddInitial(uint32_t state);
 
-  // Builds the structure. Deadlock states are an error naming them (and the
-  // line that declared the first) under kError, and get a self-loop under
+  // Builds the structure. Deadlock states are an error (FailedPrecondition)
+  // naming them and the line that declared the first under kError, and get a self-loop under
   // kSelfLoop. A model without initial states is an error.
   absl::StatusOr<Kripke> Build(DeadlockPolicy policy) &&;
 

@@ -73,6 +73,17 @@ TEST(Formula, ErrorsNameTheColumn) {
   EXPECT_EQ(ErrorOf("A[p U q"), "formula \"A[p U q\": column 8: expected ']' to close the '[' of A[... U ...], found the end of the formula");
 }
 
+TEST(Formula, SizeIsBounded) {
+  std::string big = "p";
+  for (int i = 0; i < 20000; ++i) big += " & p";
+  auto f = ParseFormula(big);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("column 1: formula has more than 20000 operators and operands"),
+            std::string::npos);
+  std::string nested(1001, '!');
+  EXPECT_NE(ErrorOf(nested + "p").find("formula nested too deeply"), std::string::npos);
+}
+
 TEST(Formula, HasTemporal) {
   auto f = ParseFormula("p & EF q");
   ASSERT_TRUE(f.ok());
