@@ -164,9 +164,7 @@ absl::Status KripkeBuilder::DeclareLabel(absl::string_view prop, int line) {
                       absl::StrCat("proposition '", prop,
                                    "' is also a state's name (a state's name already holds "
                                    "exactly in that state)"));
-  auto [it, inserted] = labels_.emplace(std::string(prop), std::make_pair(line, std::vector<uint32_t>()));
-  (void)it;
-  (void)inserted;
+  labels_.emplace(std::string(prop), std::make_pair(line, std::vector<uint32_t>()));
   return absl::OkStatus();
 }
 
