@@ -20,6 +20,11 @@ enum ExitCode : int {
   kExitCheckFailed = 10, // a check ran and found a violation
 };
 
+// `tracespec ctl MODEL FORMULA...` (cli/ctl_command.cpp).
+void AddCtlCommand(CLI::App& app, int* exit_code);
+// `tracespec protocol mine ...` (cli/protocol_command.cpp).
+void AddProtocolCommand(CLI::App& app, int* exit_code);
+
 // Prints "tracespec: error: <message>" and maps the status to an exit code.
 int ReportError(const absl::Status& status);
 

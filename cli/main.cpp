@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
   });
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
   AddAuditCommand(app, &exit_code);
+  AddCtlCommand(app, &exit_code);
+  AddProtocolCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);
