@@ -23,6 +23,9 @@ enum ExitCode : int {
 // Prints "tracespec: error: <message>" and maps the status to an exit code.
 int ReportError(const absl::Status& status);
 
+// `tracespec observe` (cli/observe_command.cpp).
+void AddObserveCommand(CLI::App& app, int* exit_code);
+
 }  // namespace tracespec::cli
 
 #endif  // TRACESPEC_CLI_COMMANDS_H_

@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
                                       : tracespec::Verbosity::kNormal);
   });
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
+  AddObserveCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);
