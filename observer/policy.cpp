@@ -39,7 +39,10 @@ class Locator {
         column = location.column + 1;
       }
     }
-    if (line == 0) line = 1;  // Not written at all: point at the file.
+    if (line == 0) {  // Not written at all: point at the start of the file.
+      line = 1;
+      column = 1;
+    }
     return InputError(name_, line, column, message);
   }
 

@@ -199,6 +199,32 @@ std::string Recorder::TestIdFromStack() {
   return "";
 }
 
+std::string Recorder::TestIdOffThread() {
+  std::string running;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running = running_test_;
+  }
+  std::string from_stack = TestIdFromStack();
+  if (from_stack.empty()) return running;
+  // A frame of the running test's class is that test's own code (a lambda
+  // it started on another thread, a helper, a set-up method).
+  size_t hash = from_stack.find('#');
+  if (!running.empty() && running.compare(0, hash + 1, from_stack, 0, hash + 1) == 0) {
+    return running;
+  }
+  // "lambda$testName$0" belongs to testName.
+  const std::string lambda = "lambda$";
+  if (from_stack.compare(hash + 1, lambda.size(), lambda) == 0) {
+    size_t start = hash + 1 + lambda.size();
+    size_t end = from_stack.find('$', start);
+    if (end != std::string::npos && end > start) {
+      return from_stack.substr(0, hash + 1) + from_stack.substr(start, end - start);
+    }
+  }
+  return from_stack;
+}
+
 void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_hooks) {
   ThreadState& state = Current();
   const TargetMethod* target = Target(hook_id);
@@ -226,16 +252,7 @@ void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_
   int depth = 0;
   for (const Activation& a : state.stack) depth += a.target == target ? 1 : 0;
   obs.set_recursion_depth(depth);
-  if (!state.test_id.empty()) {
-    obs.set_test_id(state.test_id);
-  } else {
-    std::string from_stack = TestIdFromStack();
-    if (from_stack.empty()) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      from_stack = running_test_;
-    }
-    obs.set_test_id(from_stack);
-  }
+  obs.set_test_id(state.test_id.empty() ? TestIdOffThread() : state.test_id);
 
   env->PushLocalFrame(32);
   GraphBuilder pre(heap_, env, obs.mutable_pre());

@@ -73,7 +73,11 @@ class Recorder {
   static ThreadState& Current();
 
   const TargetMethod* Target(jint hook_id);
+  // The bottom-most frame of a test class on this thread's stack, as
+  // "Class#method", or "".
   std::string TestIdFromStack();
+  // The test of a call on a thread the listener did not report a test on.
+  std::string TestIdOffThread();
   const std::string& ThreadName(ThreadState& state);
   // Records the post-state of the innermost activation (whose outcome is
   // set), writes the observation and pops the activation.

@@ -42,11 +42,9 @@ std::string TempDir::Write(const std::string& relative, const std::string& conte
   return full;
 }
 
-std::string TracespecBinary() { return EnvOr("TRACESPEC_BINARY", "tracespec"); }
-std::string SourceDir() { return EnvOr("TRACESPEC_SOURCE_DIR", "."); }
-std::string JunitJar() {
-  return EnvOr("TRACESPEC_JUNIT_JAR", "/usr/share/java/junit-platform-console-standalone.jar");
-}
+std::string TracespecBinary() { return EnvOr("TRACESPEC_BINARY", TRACESPEC_TEST_BINARY); }
+std::string SourceDir() { return EnvOr("TRACESPEC_SOURCE_DIR", TRACESPEC_TEST_SOURCE_DIR); }
+std::string JunitJar() { return EnvOr("TRACESPEC_JUNIT_JAR", TRACESPEC_TEST_JUNIT_JAR); }
 
 std::string CompileJava(const TempDir& dir, const std::map<std::string, std::string>& sources,
                         const std::vector<std::string>& extra_args,
