@@ -73,10 +73,16 @@ absl::Status FromJson(const std::string& json, google::protobuf::Message* messag
 }
 
 void AppendDelimited(const google::protobuf::Message& message, std::string* out) {
-  google::protobuf::io::StringOutputStream stream(out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.WriteVarint32(static_cast<uint32_t>(message.ByteSizeLong()));
-  message.SerializeWithCachedSizes(&coded);
+  // Straight into the string: a StringOutputStream per record would zero
+  // the string's whole spare capacity each time (quadratic over a file).
+  size_t size = message.ByteSizeLong();
+  uint8_t header[10];
+  uint8_t* header_end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+      static_cast<uint32_t>(size), header);
+  out->append(reinterpret_cast<const char*>(header), static_cast<size_t>(header_end - header));
+  size_t at = out->size();
+  out->resize(at + size);
+  message.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(&(*out)[at]));
 }
 
 absl::Status ForEachDelimited(
