@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
-#include <set>
+#include <optional>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -78,24 +79,90 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
   return plan;
 }
 
-// Reads the probe's records; a record cut short by a dying JVM ends the
-// list instead of failing it.
-std::vector<v1::Observation> ReadTrace(const std::string& path, std::string* damage) {
-  std::vector<v1::Observation> out;
-  auto data = ReadFile(path);
-  if (!data.ok()) return out;
-  absl::Status status = ForEachDelimited(
-      *data, "raw trace", [] { return std::make_unique<v1::Observation>(); },
-      [&](google::protobuf::Message& message) {
-        out.push_back(std::move(static_cast<v1::Observation&>(message)));
-        return absl::OkStatus();
-      });
-  if (!status.ok()) *damage = std::string(status.message());
-  std::stable_sort(out.begin(), out.end(), [](const v1::Observation& a, const v1::Observation& b) {
-    return a.sequence() < b.sequence();
-  });
-  return out;
-}
+// The probe's raw trace, indexed by sequence. Records stay serialized and
+// are parsed when visited, so a long run is never held as messages.
+class Trace {
+ public:
+  // Reads `path` and shows every record to `visit` in file order. A record
+  // cut short by a dying JVM ends the trace; *damage then says so.
+  absl::Status Read(const std::string& path, std::string* damage,
+                    const std::function<void(const v1::Observation&)>& visit) {
+    if (!FileExists(path)) return absl::OkStatus();  // Nothing was recorded.
+    TS_ASSIGN_OR_RETURN(data_, ReadFile(path));
+    std::vector<DelimitedRecord> records;
+    absl::Status split = SplitDelimited(data_, "the probe's trace", &records);
+    if (!split.ok()) *damage = std::string(split.message());
+    v1::Observation observation;
+    std::vector<std::pair<uint64_t, DelimitedRecord>> ordered;
+    for (const DelimitedRecord& record : records) {
+      if (!Parse(record, &observation)) {
+        *damage = absl::StrCat("the probe's trace: corrupt record at byte ", record.offset);
+        continue;
+      }
+      visit(observation);
+      ordered.emplace_back(observation.sequence(), record);
+    }
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [sequence, record] : ordered) records_.push_back(record);
+    return absl::OkStatus();
+  }
+
+  // Shows every record to `visit` in sequence order.
+  absl::Status ForEachInOrder(
+      const std::function<absl::Status(v1::Observation&)>& visit) const {
+    v1::Observation observation;
+    for (const DelimitedRecord& record : records_) {
+      if (!Parse(record, &observation)) continue;
+      TS_RETURN_IF_ERROR(visit(observation));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool Parse(const DelimitedRecord& record, v1::Observation* out) const {
+    return out->ParseFromArray(data_.data() + record.body, static_cast<int>(record.size));
+  }
+
+  std::string data_;
+  std::vector<DelimitedRecord> records_;
+};
+
+// Streams observations into observations.pb and observations.jsonl.
+class ObservationWriter {
+ public:
+  absl::Status Open(const std::string& out_dir) {
+    TS_ASSIGN_OR_RETURN(AtomicFileWriter pb, AtomicFileWriter::Open(out_dir + "/observations.pb"));
+    TS_ASSIGN_OR_RETURN(AtomicFileWriter jsonl,
+                        AtomicFileWriter::Open(out_dir + "/observations.jsonl"));
+    pb_.emplace(std::move(pb));
+    jsonl_.emplace(std::move(jsonl));
+    return absl::OkStatus();
+  }
+  absl::Status Add(const v1::Observation& observation) {
+    AppendDelimited(observation, &pb_buffer_);
+    absl::StrAppend(&jsonl_buffer_, ToJsonLine(observation), "\n");
+    return pb_buffer_.size() + jsonl_buffer_.size() > (4 << 20) ? Flush() : absl::OkStatus();
+  }
+  absl::Status Commit() {
+    TS_RETURN_IF_ERROR(Flush());
+    TS_RETURN_IF_ERROR(pb_->Commit());
+    return jsonl_->Commit();
+  }
+
+ private:
+  absl::Status Flush() {
+    TS_RETURN_IF_ERROR(pb_->Write(pb_buffer_));
+    TS_RETURN_IF_ERROR(jsonl_->Write(jsonl_buffer_));
+    pb_buffer_.clear();
+    jsonl_buffer_.clear();
+    return absl::OkStatus();
+  }
+  std::optional<AtomicFileWriter> pb_;
+  std::optional<AtomicFileWriter> jsonl_;
+  std::string pb_buffer_;
+  std::string jsonl_buffer_;
+};
 
 // Turns the probe status into problems with targets the user named.
 void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
@@ -188,9 +255,6 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
                                                "); see ", log_path));
   }
 
-  std::string damage;
-  std::vector<v1::Observation> observations = ReadTrace(config.output_path(), &damage);
-
   v1::ObserveSummary summary;
   summary.set_format_version(v1::FORMAT_VERSION_1);
   summary.set_policy(plan.policy_name);
@@ -206,9 +270,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
         absl::StrCat("the JVM ended before the tests finished", during, " (", jvm.Describe(),
                      "); the observations are those recorded until then"));
   }
-  if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
 
-  // Exclusion: by test source, then by recorded strings.
+  // Exclusion by test source first; recorded strings while reading.
   const auto& sensitive = config.policy().sensitive_names();
   std::map<std::string, std::string> excluded;
   for (const auto& [id, test] : results.tests) {
@@ -216,18 +279,18 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
     if (!reason.empty()) excluded[id] = reason;
   }
   std::map<std::string, int64_t> per_test;
-  for (const v1::Observation& o : observations) {
+  ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
+                                                      status.withheld_fields().end()));
+  Trace trace;
+  std::string damage;
+  TS_RETURN_IF_ERROR(trace.Read(config.output_path(), &damage, [&](const v1::Observation& o) {
+    counter.Add(o);
     ++per_test[o.test_id()];
-    if (o.test_id().empty() || excluded.count(o.test_id()) != 0) continue;
+    if (o.test_id().empty() || excluded.count(o.test_id()) != 0) return;
     std::string reason = DataMention(o, sensitive);
     if (!reason.empty()) excluded[o.test_id()] = reason;
-  }
-  for (v1::Observation& o : observations) {
-    auto it = excluded.find(o.test_id());
-    if (it == excluded.end()) continue;
-    o.set_excluded(true);
-    o.set_excluded_reason(it->second);
-  }
+  }));
+  if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
 
   for (auto& [id, test] : results.tests) {
     v1::TestSummary* t = summary.add_tests();
@@ -249,13 +312,20 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
   }
   summary.set_tests_run(summary.tests_passed() + summary.tests_failed() +
                         summary.tests_interrupted());
-  std::vector<std::string> withheld(status.withheld_fields().begin(),
-                                    status.withheld_fields().end());
-  CountObservations(observations, withheld, &summary);
+  counter.Fill(&summary);
   TargetProblems(status, &summary);
 
-  TS_RETURN_IF_ERROR(WriteObservations(options.out_dir + "/observations.pb", observations));
-  TS_RETURN_IF_ERROR(WriteObservations(options.out_dir + "/observations.jsonl", observations));
+  ObservationWriter writer;
+  TS_RETURN_IF_ERROR(writer.Open(options.out_dir));
+  TS_RETURN_IF_ERROR(trace.ForEachInOrder([&](v1::Observation& o) {
+    auto it = excluded.find(o.test_id());
+    if (it != excluded.end()) {
+      o.set_excluded(true);
+      o.set_excluded_reason(it->second);
+    }
+    return writer.Add(o);
+  }));
+  TS_RETURN_IF_ERROR(writer.Commit());
   TS_RETURN_IF_ERROR(WriteFileAtomic(options.out_dir + "/summary.json", PrettyJson(summary)));
 
   ObserveResult result;

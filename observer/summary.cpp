@@ -37,39 +37,40 @@ std::string MethodLabel(const v1::MethodRef& method) {
   return absl::StrCat(method.class_name(), "#", method.name(), method.jvm_descriptor());
 }
 
-void CountObservations(const std::vector<v1::Observation>& observations,
-                       const std::vector<std::string>& withheld, v1::ObserveSummary* summary) {
-  std::map<std::string, v1::MethodSummary> methods;
-  std::map<std::string, int64_t> redacted;
-  for (const std::string& field : withheld) redacted[field] += 0;
-  int64_t unattributed = 0;
-  for (const v1::Observation& o : observations) {
-    std::string label = MethodLabel(o.method());
-    v1::MethodSummary& m = methods[label];
-    m.set_method(label);
-    m.set_observations(m.observations() + 1);
-    if (o.outcome().has_thrown()) {
-      m.set_thrown(m.thrown() + 1);
-    } else {
-      m.set_returned(m.returned() + 1);
-    }
-    if (o.test_id().empty()) ++unattributed;
-    CountRedacted(o.pre(), &redacted);
-    CountRedacted(o.post(), &redacted);
-    for (int i = 0; i < o.args_size(); ++i) {
-      if (!o.args(i).has_redacted()) continue;
-      std::string param = i < o.method().param_names_size() ? o.method().param_names(i)
-                                                             : absl::StrCat("arg", i);
-      ++redacted[absl::StrCat(label, " parameter ", param)];
-    }
-    if (o.outcome().returned().has_redacted()) ++redacted[label + " return value"];
+ObservationCounter::ObservationCounter(const std::vector<std::string>& withheld) {
+  for (const std::string& field : withheld) redacted_[field] += 0;
+}
+
+void ObservationCounter::Add(const v1::Observation& o) {
+  std::string label = MethodLabel(o.method());
+  v1::MethodSummary& m = methods_[label];
+  m.set_method(label);
+  m.set_observations(m.observations() + 1);
+  if (o.outcome().has_thrown()) {
+    m.set_thrown(m.thrown() + 1);
+  } else {
+    m.set_returned(m.returned() + 1);
   }
-  summary->set_observations(static_cast<int64_t>(observations.size()));
-  summary->set_unattributed_observations(unattributed);
+  ++observations_;
+  if (o.test_id().empty()) ++unattributed_;
+  CountRedacted(o.pre(), &redacted_);
+  CountRedacted(o.post(), &redacted_);
+  for (int i = 0; i < o.args_size(); ++i) {
+    if (!o.args(i).has_redacted()) continue;
+    std::string param = i < o.method().param_names_size() ? o.method().param_names(i)
+                                                           : absl::StrCat("arg", i);
+    ++redacted_[absl::StrCat(label, " parameter ", param)];
+  }
+  if (o.outcome().returned().has_redacted()) ++redacted_[label + " return value"];
+}
+
+void ObservationCounter::Fill(v1::ObserveSummary* summary) const {
+  summary->set_observations(observations_);
+  summary->set_unattributed_observations(unattributed_);
   summary->clear_methods();
-  for (auto& [label, m] : methods) *summary->add_methods() = m;
+  for (const auto& [label, m] : methods_) *summary->add_methods() = m;
   summary->clear_redactions();
-  for (const auto& [what, count] : redacted) {
+  for (const auto& [what, count] : redacted_) {
     v1::RedactionCount* r = summary->add_redactions();
     r->set_what(what);
     r->set_count(count);

@@ -3,6 +3,8 @@
 #ifndef TRACESPEC_OBSERVER_SUMMARY_H_
 #define TRACESPEC_OBSERVER_SUMMARY_H_
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,12 +16,24 @@ namespace tracespec::observer {
 // "pkg.Class#name(descriptor)".
 std::string MethodLabel(const v1::MethodRef& method);
 
-// Fills summary.methods, summary.redactions, summary.observations and
-// summary.unattributed_observations from `observations`. `withheld` lists
-// "Class.field" names the probe withheld (also under OMIT, where no value
-// shows them); they appear with the count of values seen (0 under OMIT).
-void CountObservations(const std::vector<v1::Observation>& observations,
-                       const std::vector<std::string>& withheld, v1::ObserveSummary* summary);
+// Counts what observations hold, one at a time (a run can record millions).
+class ObservationCounter {
+ public:
+  // `withheld` lists "Class.field" names the probe withheld (also under
+  // OMIT, where no value shows them); they are reported with the count of
+  // redacted values seen (0 under OMIT).
+  explicit ObservationCounter(const std::vector<std::string>& withheld);
+  void Add(const v1::Observation& observation);
+  // Sets summary.methods, redactions, observations and
+  // unattributed_observations.
+  void Fill(v1::ObserveSummary* summary) const;
+
+ private:
+  std::map<std::string, v1::MethodSummary> methods_;
+  std::map<std::string, int64_t> redacted_;
+  int64_t observations_ = 0;
+  int64_t unattributed_ = 0;
+};
 
 // The summary as a few readable lines; `out_dir` is named for the files.
 std::string FormatSummary(const v1::ObserveSummary& summary, const std::string& out_dir);

@@ -80,13 +80,14 @@ int main(int argc, char** argv) {
   double with_probe = Median(probe_jvm);
   std::printf("bench/observer: %s calls %s %d times; medians of %d runs\n\n", kTestClass,
               kTarget, 100000, runs);
-  std::printf("| run                                       | wall (s) | vs. plain |\n");
-  std::printf("|-------------------------------------------|---------:|----------:|\n");
-  std::printf("| JUnit, no probe                           | %8.3f | %8.2fx |\n", base, 1.0);
-  std::printf("| JUnit under the probe (JVM only)          | %8.3f | %8.2fx |\n", with_probe,
-              with_probe / base);
-  std::printf("| tracespec observe (JVM + .pb/.jsonl/summary) | %5.3f | %8.2fx |\n",
-              Median(observe_total), Median(observe_total) / base);
+  auto row = [&](const char* label, double seconds) {
+    std::printf("| %-46s | %8.3f | %8.2fx |\n", label, seconds, seconds / base);
+  };
+  std::printf("| %-46s | %8s | %9s |\n", "run", "wall (s)", "vs. plain");
+  std::printf("|%s|---------:|----------:|\n", std::string(48, '-').c_str());
+  row("JUnit, no probe", base);
+  row("JUnit under the probe (JVM only)", with_probe);
+  row("tracespec observe (JVM + .pb/.jsonl/summary)", Median(observe_total));
   std::printf("\nobservations per run: %lld\n", static_cast<long long>(observations));
   std::printf("observations/s (over the probe JVM's wall time): %.0f\n", Median(rate));
   std::printf("probe cost per observation (JVM time difference): %.2f us\n",

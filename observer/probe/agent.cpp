@@ -259,6 +259,8 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
   std::lock_guard<std::mutex> lock(g_status_mutex);
   bool changed = false;
   int original_count = cls.method_count();
+  // Methods already rewritten for an earlier target ("A#f" and "A#f(I)V").
+  std::vector<bool> instrumented(static_cast<size_t>(original_count), false);
   for (int index : wanted->second) {
     const v1::ProbeTarget& spec = g_config->targets(index);
     v1::TargetStatus* status = g_status->mutable_targets(index);
@@ -278,6 +280,10 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
         AddUnique(status->mutable_problems(), label + ": abstract or native, no code to observe");
         continue;
       }
+      if (instrumented[static_cast<size_t>(m)]) {
+        AddUnique(status->mutable_methods_matched(), label);
+        continue;
+      }
       TargetMethod target = Describe(cls, facts);
       bool by_hooks = target.exits_by_hooks;
       int id = g_recorder->Register(std::move(target));
@@ -287,6 +293,7 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
         continue;
       }
       AddUnique(status->mutable_methods_matched(), label);
+      instrumented[static_cast<size_t>(m)] = true;
       changed = true;
     }
     if (!matched && status->methods_available_size() == 0) {

@@ -11,6 +11,9 @@
 namespace tracespec::probe {
 namespace {
 
+// Bytes each per-depth arena keeps for its observation.
+constexpr size_t kArenaBlockSize = 64 * 1024;
+
 // Frames fetched when looking for the test method on a stack.
 constexpr jint kMaxStackFrames = 4096;
 
@@ -82,9 +85,21 @@ struct Recorder::ThreadState {
   int jvmti_active = 0;
   jobject last_exception = nullptr;
   std::string buffer;
-  // One arena per stack depth, reset after each observation is written, so
-  // that steady-state recording does not touch the heap.
-  std::vector<std::unique_ptr<google::protobuf::Arena>> arenas;
+  // One arena per stack depth, reset after each observation is written. Each
+  // starts in a block it keeps across resets, so that steady-state recording
+  // does not touch the heap.
+  struct ArenaSlot {
+    ArenaSlot() : block(kArenaBlockSize), arena(Options(block)) {}
+    static google::protobuf::ArenaOptions Options(std::vector<char>& block) {
+      google::protobuf::ArenaOptions options;
+      options.initial_block = block.data();
+      options.initial_block_size = block.size();
+      return options;
+    }
+    std::vector<char> block;
+    google::protobuf::Arena arena;
+  };
+  std::vector<std::unique_ptr<ArenaSlot>> arenas;
 };
 
 Recorder::Recorder(jvmtiEnv* jvmti, const v1::ProbeConfig& config)
@@ -239,10 +254,10 @@ void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_
   activation.target = target;
   size_t level = state.stack.size();
   while (state.arenas.size() <= level) {
-    state.arenas.push_back(std::make_unique<google::protobuf::Arena>());
+    state.arenas.push_back(std::make_unique<ThreadState::ArenaSlot>());
   }
   activation.observation =
-      google::protobuf::Arena::CreateMessage<v1::Observation>(state.arenas[level].get());
+      google::protobuf::Arena::CreateMessage<v1::Observation>(&state.arenas[level]->arena);
   v1::Observation& obs = *activation.observation;
   obs.set_format_version(v1::FORMAT_VERSION_1);
   *obs.mutable_method() = target->ref;
@@ -309,7 +324,7 @@ void Recorder::Pop(JNIEnv* env, ThreadState& state) {
   if (activation.receiver != nullptr) env->DeleteGlobalRef(activation.receiver);
   for (jobject arg : activation.args) env->DeleteGlobalRef(arg);
   state.stack.pop_back();
-  state.arenas[state.stack.size()]->Reset();
+  state.arenas[state.stack.size()]->arena.Reset();
 }
 
 void Recorder::DropAbove(JNIEnv* env, ThreadState& state, size_t keep) {

@@ -421,9 +421,10 @@ TEST_F(ObserveTest, RecursionOverloadsConstructorsAndInterfaceMethods) {
                                  {"p/Shape.java", kShape},
                                  {"p/Square.java", kSquare},
                                  {"p/CalcTest.java", kCalcTest}});
+  // "p.Calc#fact" twice: the method is instrumented once.
   Observed o = Observe(classes, "p.CalcTest",
                        {"p.Calc#fact", "p.Calc#f(J)J", "p.Calc#<init>(I)V", "p.Chain#<init>",
-                        "p.Shape#scaled"});
+                        "p.Shape#scaled", "p.Calc#fact(I)I"});
   ASSERT_EQ(o.run.exit_code, 0) << o.Output();
 
   auto fact = Of(o, "fact");

@@ -34,10 +34,17 @@ v1::Observation Call(const std::string& name, bool thrown, const std::string& te
   return o;
 }
 
+void Count(const std::vector<v1::Observation>& observations,
+           const std::vector<std::string>& withheld, v1::ObserveSummary* summary) {
+  ObservationCounter counter(withheld);
+  for (const v1::Observation& o : observations) counter.Add(o);
+  counter.Fill(summary);
+}
+
 TEST(SummaryTest, CountsPerMethodAndRedactions) {
   v1::ObserveSummary s;
-  CountObservations({Call("f", false, "t#1"), Call("f", true, "t#1"), Call("g", false, "")},
-                    {"a.B.apiKey", "a.C.hidden"}, &s);
+  Count({Call("f", false, "t#1"), Call("f", true, "t#1"), Call("g", false, "")},
+        {"a.B.apiKey", "a.C.hidden"}, &s);
   EXPECT_EQ(s.observations(), 3);
   EXPECT_EQ(s.unattributed_observations(), 1);
   ASSERT_EQ(s.methods_size(), 2);
@@ -69,7 +76,7 @@ TEST(SummaryTest, FormatsFailuresExclusionsAndPartialRuns) {
   excluded->set_excluded(true);
   excluded->set_excluded_reason("test source mentions \"secret\" (t/A.java:3)");
   s.set_tests_excluded(1);
-  CountObservations({Call("f", false, "t.A#bad")}, {"a.C.hidden"}, &s);
+  Count({Call("f", false, "t.A#bad")}, {"a.C.hidden"}, &s);
   s.set_complete(false);
   s.set_incomplete_reason("the JVM ended");
   std::string text = FormatSummary(s, "/o");
