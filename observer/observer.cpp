@@ -170,7 +170,8 @@ void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) 
     std::string message;
     if (!t.class_loaded()) {
       message = absl::StrCat("class ", t.target().class_name(),
-                             " was never loaded by the tests (check the name and --classpath)");
+                             " was never loaded by the tests (check the name and --classpath;"
+                             " classes of the JDK itself cannot be observed)");
     } else if (t.methods_matched_size() == 0 && t.problems_size() > 0) {
       message = absl::StrJoin(t.problems(), "; ");
     } else if (t.methods_matched_size() == 0) {

@@ -779,22 +779,30 @@ TEST_F(ObserveTest, KilledJvmKeepsWhatWasRecorded) {
   EXPECT_EQ(o.observations[0].args(0).string_value(), "before");
 }
 
-// --- The shipped bank example. ----------------------------------------------
+// --- The shipped examples. ------------------------------------------------------
 
-TEST_F(ObserveTest, BankExampleShowsChecksumAndNeverTheAuditKey) {
-  std::map<std::string, std::string> sources;
-  std::string root = testing::SourceDir() + "/examples/bank";
-  for (const char* file : {"src/bank/Account.java", "src/bank/AuditService.java",
-                           "src/bank/InsufficientFundsException.java",
-                           "test/bank/AccountTest.java"}) {
-    auto text = ReadFile(root + "/" + file);
-    ASSERT_TRUE(text.ok()) << text.status();
-    sources[std::string(file).substr(std::string(file).find('/') + 1)] = *text;
+class ExampleTest : public ObserveTest {
+ protected:
+  // Compiles examples/<name>/src and test (listed relative to the example).
+  std::string CompileExample(const std::string& name, const std::vector<std::string>& files) {
+    std::map<std::string, std::string> sources;
+    for (const std::string& file : files) {
+      auto text = ReadFile(Root(name) + "/" + file);
+      EXPECT_TRUE(text.ok()) << text.status();
+      sources[file.substr(file.find('/') + 1)] = text.value_or("");
+    }
+    return Compile(sources, {"-g", "--release", "8"});
   }
-  std::string classes = Compile(sources, {"-g", "--release", "8"});
+  std::string Root(const std::string& name) { return testing::SourceDir() + "/examples/" + name; }
+};
+
+TEST_F(ExampleTest, BankShowsTheChecksumAndNeverTheAuditKey) {
+  std::string classes = CompileExample(
+      "bank", {"src/bank/Account.java", "src/bank/AuditService.java",
+               "src/bank/InsufficientFundsException.java", "test/bank/AccountTest.java"});
   Observed o = Observe(classes, "bank.AccountTest",
                        {"bank.Account#deposit", "bank.Account#withdraw", "bank.Account#<init>"},
-                       {"--tests-src", root + "/test"});
+                       {"--tests-src", Root("bank") + "/test"});
   ASSERT_EQ(o.run.exit_code, 0) << o.Output();
   EXPECT_THAT(testing::ReadTree(o.out), Not(HasSubstr("AK-7f3e9c1d")));
   v1::Observation deposit;
@@ -809,13 +817,49 @@ TEST_F(ObserveTest, BankExampleShowsChecksumAndNeverTheAuditKey) {
   EXPECT_EQ(FieldOf(before, "checksum")->int_value(), 100);
   EXPECT_EQ(FieldOf(after, "checksum")->int_value(), 31 * 100 + 50);
   EXPECT_TRUE(FieldOf(after, "auditKey")->has_redacted());
-  auto withdraw = Of(o, "withdraw");
+  // The constructor ran in @BeforeEach; the listener attributes it to the test.
+  for (const v1::Observation& obs : Of(o, "<init>")) {
+    EXPECT_THAT(obs.test_id(), ::testing::StartsWith("bank.AccountTest#"));
+    EXPECT_NE(obs.test_id(), "bank.AccountTest#openAccount");
+  }
   bool threw = false;
-  for (const v1::Observation& obs : withdraw) {
+  for (const v1::Observation& obs : Of(o, "withdraw")) {
     threw |= obs.outcome().thrown().class_name() == "bank.InsufficientFundsException";
   }
   EXPECT_TRUE(threw);
   EXPECT_EQ(o.summary.tests_excluded(), 1);
+}
+
+TEST_F(ExampleTest, LoanRecordsTheStateOfEachApplicationAcrossCalls) {
+  std::string classes = CompileExample(
+      "loan", {"src/loan/LoanApplication.java", "test/loan/LoanApplicationTest.java"});
+  Observed o = Observe(classes, "loan.LoanApplicationTest",
+                       {"loan.LoanApplication#submit", "loan.LoanApplication#review",
+                        "loan.LoanApplication#sendBack", "loan.LoanApplication#approve",
+                        "loan.LoanApplication#lend"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  // The states one application went through, in call order.
+  auto state_name = [](const google::protobuf::RepeatedPtrField<v1::ObjectState>& states,
+                       uint64_t id) -> std::string {
+    const v1::Value* state = FieldOf(State(states, id), "state");
+    if (state == nullptr) return "?";
+    const v1::Value* name = FieldOf(State(states, state->ref()), "name");
+    return name == nullptr ? "?" : name->string_value();
+  };
+  std::vector<std::string> path;
+  uint64_t application = 0;
+  for (const v1::Observation& obs : o.observations) {
+    if (obs.test_id() != "loan.LoanApplicationTest#sentBackForAnotherReview") continue;
+    if (application == 0) application = obs.receiver().ref();
+    EXPECT_EQ(obs.receiver().ref(), application);  // One object id across calls.
+    path.push_back(obs.method().name() + ":" + state_name(obs.pre(), application) + "->" +
+                   state_name(obs.post(), application));
+  }
+  EXPECT_THAT(path, ::testing::ElementsAre("submit:BEFORE_SUBMISSION->SUBMITTED",
+                                           "review:SUBMITTED->UNDER_REVIEW",
+                                           "sendBack:UNDER_REVIEW->SUBMITTED",
+                                           "review:SUBMITTED->UNDER_REVIEW",
+                                           "approve:UNDER_REVIEW->APPROVED"));
 }
 
 }  // namespace
