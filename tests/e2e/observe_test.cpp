@@ -237,7 +237,7 @@ class ShapesTest {
     Shapes.sum(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
     Shapes.length(new Node(1, new Node(2, new Node(3, new Node(4, null)))));
     Shapes.greet("w\u00f6rld\ud83d\ude42x");
-    Shapes.count(new Object[] {"a", new Node(9, null), null});
+    Shapes.count(new Object[] {"a", new Node(9, null), null, new StringBuilder("x")});
     Shapes.copy(new long[] {5L, 6L});
   }
 }
@@ -295,12 +295,18 @@ max_string_length: 7
   const v1::ObjectState* items = State(count.pre(), count.args(0).ref());
   ASSERT_NE(items, nullptr);
   EXPECT_EQ(items->array().element_descriptor(), "Ljava/lang/Object;");
-  ASSERT_EQ(items->array().elements_size(), 3);
+  ASSERT_EQ(items->array().elements_size(), 4);
   EXPECT_EQ(items->array().elements(0).string_value(), "a");
   const v1::ObjectState* node = State(count.pre(), items->array().elements(1).ref());
   ASSERT_NE(node, nullptr);
   EXPECT_EQ(FieldOf(node, "value")->int_value(), 9);
   EXPECT_TRUE(items->array().elements(2).has_null_value());
+  // Not in the record list ("p.*"): identity and class only.
+  const v1::ObjectState* builder = State(count.pre(), items->array().elements(3).ref());
+  ASSERT_NE(builder, nullptr);
+  EXPECT_EQ(builder->class_name(), "java.lang.StringBuilder");
+  EXPECT_TRUE(builder->truncated());
+  EXPECT_EQ(builder->fields_size(), 0);
 
   v1::Observation copy = Of(o, "copy").at(0);
   ASSERT_TRUE(copy.outcome().returned().has_ref());
