@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   AddAuditCommand(app, &exit_code);
   AddCtlCommand(app, &exit_code);
   AddProtocolCommand(app, &exit_code);
+  AddObserveCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

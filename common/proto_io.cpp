@@ -73,19 +73,23 @@ absl::Status FromJson(const std::string& json, google::protobuf::Message* messag
 }
 
 void AppendDelimited(const google::protobuf::Message& message, std::string* out) {
-  google::protobuf::io::StringOutputStream stream(out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.WriteVarint32(static_cast<uint32_t>(message.ByteSizeLong()));
-  message.SerializeWithCachedSizes(&coded);
+  // Straight into the string: a StringOutputStream per record would zero
+  // the string's whole spare capacity each time (quadratic over a file).
+  size_t size = message.ByteSizeLong();
+  uint8_t header[10];
+  uint8_t* header_end = google::protobuf::io::CodedOutputStream::WriteVarint32ToArray(
+      static_cast<uint32_t>(size), header);
+  out->append(reinterpret_cast<const char*>(header), static_cast<size_t>(header_end - header));
+  size_t at = out->size();
+  out->resize(at + size);
+  message.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(&(*out)[at]));
 }
 
-absl::Status ForEachDelimited(
-    const std::string& data, const std::string& path,
-    const std::function<std::unique_ptr<google::protobuf::Message>()>& make,
-    const std::function<absl::Status(google::protobuf::Message&)>& sink) {
+absl::Status SplitDelimited(const std::string& data, const std::string& path,
+                            std::vector<DelimitedRecord>* records) {
   size_t offset = 0;
-  int index = 0;
   while (offset < data.size()) {
+    size_t index = records->size();
     google::protobuf::io::CodedInputStream input(
         reinterpret_cast<const uint8_t*>(data.data() + offset),
         static_cast<int>(std::min<size_t>(data.size() - offset, INT32_MAX)));
@@ -100,17 +104,28 @@ absl::Status ForEachDelimited(
                                               ": truncated (", size, " bytes announced, ",
                                               data.size() - offset - header, " present)"));
     }
-    std::unique_ptr<google::protobuf::Message> message = make();
-    if (!message->ParseFromArray(data.data() + offset + header, static_cast<int>(size))) {
-      return absl::DataLossError(
-          absl::StrCat(path, ": record ", index, " at byte ", offset, ": corrupt record"));
-    }
-    TS_RETURN_IF_ERROR(
-        Annotate(sink(*message), absl::StrCat(path, ": record ", index)));
+    records->push_back({offset, offset + header, size});
     offset += header + size;
-    ++index;
   }
   return absl::OkStatus();
+}
+
+absl::Status ForEachDelimited(
+    const std::string& data, const std::string& path,
+    const std::function<std::unique_ptr<google::protobuf::Message>()>& make,
+    const std::function<absl::Status(google::protobuf::Message&)>& sink) {
+  std::vector<DelimitedRecord> records;
+  absl::Status split = SplitDelimited(data, path, &records);
+  for (size_t index = 0; index < records.size(); ++index) {
+    const DelimitedRecord& record = records[index];
+    std::unique_ptr<google::protobuf::Message> message = make();
+    if (!message->ParseFromArray(data.data() + record.body, static_cast<int>(record.size))) {
+      return absl::DataLossError(absl::StrCat(path, ": record ", index, " at byte ",
+                                              record.offset, ": corrupt record"));
+    }
+    TS_RETURN_IF_ERROR(Annotate(sink(*message), absl::StrCat(path, ": record ", index)));
+  }
+  return split;
 }
 
 absl::Status CheckFormatVersion(int version, const std::string& where) {

@@ -29,6 +29,21 @@ absl::Status FromJson(const std::string& json, google::protobuf::Message* messag
 // Appends one length-delimited message to `out`.
 void AppendDelimited(const google::protobuf::Message& message, std::string* out);
 
+// Where one length-delimited record lies in a buffer: its length prefix
+// starts at `offset`, its `size` bytes of message at `body`.
+struct DelimitedRecord {
+  size_t offset;
+  size_t body;
+  size_t size;
+};
+
+// Appends to `records` every complete record of `data` (the contents of
+// `path`, used in messages). A truncated record ends the list with a
+// DataLoss error naming its index and byte offset; the records before it
+// are still appended (e.g. to keep what a crashed writer wrote).
+absl::Status SplitDelimited(const std::string& data, const std::string& path,
+                            std::vector<DelimitedRecord>* records);
+
 // Calls `sink` for each length-delimited record of `data` (the contents of
 // `path`, used in messages). `make` gives a fresh message to parse into. A
 // truncated or corrupt record is an error naming its index and byte offset.

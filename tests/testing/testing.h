@@ -26,9 +26,11 @@ class TempDir {
   std::string path_;
 };
 
-// The tracespec binary under test ($TRACESPEC_BINARY).
+// The tracespec binary under test ($TRACESPEC_BINARY, else the one built
+// with the tests).
 std::string TracespecBinary();
-// The source tree ($TRACESPEC_SOURCE_DIR).
+// The source tree ($TRACESPEC_SOURCE_DIR, else the one the tests were
+// built from).
 std::string SourceDir();
 // The JUnit console launcher jar ($TRACESPEC_JUNIT_JAR).
 std::string JunitJar();

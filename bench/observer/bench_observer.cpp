@@ -1,0 +1,98 @@
+// bench_observer: wall time of a JUnit suite that calls one target method
+// 100,000 times (bench/observer/java), run in the same invocation without
+// the probe (plain JUnit console launcher) and with it (`tracespec
+// observe`), each several times; prints the medians as a table.
+//
+//   bench_observer [--runs N] [--tracespec PATH]
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "common/subprocess.h"
+#include "tracespec/v1/summary.pb.h"
+
+namespace {
+
+constexpr char kTestClass[] = "bench.AccumulatorBench";
+constexpr char kTarget[] = "bench.Accumulator#add";
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "bench_observer: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tracespec;
+  int runs = 5;
+  std::string tracespec_binary = TRACESPEC_BENCH_BINARY;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--tracespec") tracespec_binary = argv[i + 1];
+  }
+  const std::string classes = TRACESPEC_BENCH_CLASSES;
+  const std::string junit = TRACESPEC_JUNIT_JAR_PATH;
+  auto work = MakeTempDir("tracespec-bench-");
+  if (!work.ok()) return Fail(std::string(work.status().message()));
+
+  std::vector<double> plain, probe_jvm, observe_total, rate;
+  int64_t observations = 0;
+  for (int run = 0; run < runs; ++run) {
+    // Without the probe: the same launcher, class path and selection.
+    auto base = RunSubprocess({"java", "-cp", classes + ":" + junit,
+                               "org.junit.platform.console.ConsoleLauncher", "--disable-banner",
+                               "--disable-ansi-colors", "--fail-if-no-tests",
+                               std::string("--select-class=") + kTestClass});
+    if (!base.ok() || !base->Succeeded()) return Fail("the plain JUnit run failed");
+    plain.push_back(base->seconds);
+
+    std::string out = absl::StrCat(*work, "/run", run);
+    auto observed = RunSubprocess({tracespec_binary, "--quiet", "observe", "--classpath", classes,
+                                   "--tests", kTestClass, "--method", kTarget, "--out", out});
+    if (!observed.ok() || !observed->Succeeded()) {
+      return Fail("tracespec observe failed: " +
+                  (observed.ok() ? observed->stderr_data : std::string(observed.status().message())));
+    }
+    v1::ObserveSummary summary;
+    auto json = ReadFile(out + "/summary.json");
+    if (!json.ok() || !FromJson(*json, &summary).ok()) return Fail("cannot read summary.json");
+    observations = summary.observations();
+    probe_jvm.push_back(summary.jvm_seconds());
+    observe_total.push_back(observed->seconds);
+    rate.push_back(summary.observations() / summary.jvm_seconds());
+    (void)RemoveAll(out);
+  }
+  (void)RemoveAll(*work);
+
+  double base = Median(plain);
+  double with_probe = Median(probe_jvm);
+  std::printf("bench/observer: %s calls %s %d times; medians of %d runs\n\n", kTestClass,
+              kTarget, 100000, runs);
+  auto row = [&](const char* label, double seconds) {
+    std::printf("| %-46s | %8.3f | %8.2fx |\n", label, seconds, seconds / base);
+  };
+  std::printf("| %-46s | %8s | %9s |\n", "run", "wall (s)", "vs. plain");
+  std::printf("|%s|---------:|----------:|\n", std::string(48, '-').c_str());
+  row("JUnit, no probe", base);
+  row("JUnit under the probe (JVM only)", with_probe);
+  row("tracespec observe (JVM + .pb/.jsonl/summary)", Median(observe_total));
+  std::printf("\nobservations per run: %lld\n", static_cast<long long>(observations));
+  std::printf("observations/s (over the probe JVM's wall time): %.0f\n", Median(rate));
+  std::printf("probe cost per observation (JVM time difference): %.2f us\n",
+              (with_probe - base) / static_cast<double>(std::max<int64_t>(observations, 1)) * 1e6);
+  std::printf("goal: overhead <= 2x and >= 20000 observations/s: %s\n",
+              with_probe / base <= 2.0 && Median(rate) >= 20000 ? "met" : "NOT met");
+  return 0;
+}

@@ -1,0 +1,63 @@
+// `tracespec observe`: run JUnit tests under the probe and record
+// observations of the target methods (observer/observer.h does the work).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "cli/commands.h"
+#include "observer/observer.h"
+
+namespace tracespec::cli {
+
+void AddObserveCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<observer::ObserveOptions>();
+  auto tests = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = app.add_subcommand(
+      "observe",
+      "Run JUnit 5 tests under the tracespec probe and record ⟨args, pre, post, outcome⟩ "
+      "observations of target methods; fields the policy denies are never read");
+  cmd->add_option("--classpath", options->classpath,
+                  "Class path of the compiled code and tests (':'-separated)")
+      ->required();
+  cmd->add_option("--tests", *tests, "JUnit test classes to run (binary names)")
+      ->required()
+      ->delimiter(',');
+  cmd->add_option("--method", options->methods,
+                  "Target method: pkg.Class#name (all overloads) or "
+                  "pkg.Class#name(descriptor), e.g. bank.Account#deposit(I)V; "
+                  "constructors are <init>; repeatable")
+      ->required();
+  cmd->add_option("--policy", options->policy_path,
+                  "Redaction policy (.textproto); default: the built-in "
+                  "policies/default.textproto")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--tests-src", options->tests_src,
+                  "Root of the test sources: tests whose source mentions a sensitive name "
+                  "are marked excluded")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--out", options->out_dir,
+                  "Output directory: observations.pb, observations.jsonl, summary.json, "
+                  "jvm.log")
+      ->required();
+  cmd->add_option("--timeout", options->timeout_seconds,
+                  "Kill the JVM after this many seconds (0 = no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->footer(
+      "Exit status: 0 results written (failing tests are listed in the summary), 3 bad "
+      "input (unknown class or method, malformed policy, test class not found), 4 missing "
+      "JVM or a JVM that died mid-run (partial results written and marked).");
+  cmd->callback([options, tests, exit_code] {
+    options->test_classes = *tests;
+    auto result = observer::Observe(*options);
+    if (!result.ok()) {
+      *exit_code = ReportError(result.status());
+      return;
+    }
+    std::fputs(result->summary_text.c_str(), stdout);
+    std::fflush(stdout);
+    *exit_code = result->problem.ok() ? kExitOk : ReportError(result->problem);
+  });
+}
+
+}  // namespace tracespec::cli

@@ -1,0 +1,191 @@
+// Sensitive-test exclusion; see exclusion.h.
+#include "observer/exclusion.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
+
+namespace tracespec::observer {
+namespace {
+
+bool IsWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+}
+
+// Skips a comment or a string/char literal starting at `i`; returns the
+// position after it, or `i` when none starts there.
+size_t SkipNonCode(const std::string& s, size_t i) {
+  if (s.compare(i, 2, "//") == 0) {
+    size_t end = s.find('\n', i);
+    return end == std::string::npos ? s.size() : end;
+  }
+  if (s.compare(i, 2, "/*") == 0) {
+    size_t end = s.find("*/", i + 2);
+    return end == std::string::npos ? s.size() : end + 2;
+  }
+  if (s.compare(i, 3, "\"\"\"") == 0) {  // Text block.
+    size_t end = s.find("\"\"\"", i + 3);
+    return end == std::string::npos ? s.size() : end + 3;
+  }
+  if (s[i] == '"' || s[i] == '\'') {
+    char quote = s[i];
+    for (size_t j = i + 1; j < s.size(); ++j) {
+      if (s[j] == '\\') {
+        ++j;
+      } else if (s[j] == quote || s[j] == '\n') {
+        return j + 1;
+      }
+    }
+    return s.size();
+  }
+  return i;
+}
+
+// Position after the bracketed text opening at `open` (s[open] is `left`),
+// or npos when it never closes.
+size_t MatchBrackets(const std::string& s, size_t open, char left, char right) {
+  int depth = 0;
+  for (size_t i = open; i < s.size();) {
+    size_t skipped = SkipNonCode(s, i);
+    if (skipped != i) {
+      i = skipped;
+      continue;
+    }
+    if (s[i] == left) ++depth;
+    if (s[i] == right && --depth == 0) return i + 1;
+    ++i;
+  }
+  return std::string::npos;
+}
+
+int LineOf(const std::string& s, size_t pos) {
+  return 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<long>(pos), '\n'));
+}
+
+// The first sensitive name `text` contains (case-insensitively), or "".
+std::string FirstMention(const std::string& text,
+                         const google::protobuf::RepeatedPtrField<std::string>& names,
+                         size_t* where = nullptr) {
+  std::string lower = absl::AsciiStrToLower(text);
+  size_t best = std::string::npos;
+  std::string found;
+  for (const std::string& name : names) {
+    size_t at = lower.find(absl::AsciiStrToLower(name));
+    if (at < best) {
+      best = at;
+      found = name;
+    }
+  }
+  if (where != nullptr) *where = best;
+  return found;
+}
+
+void CollectStrings(const v1::Value& value, std::vector<const std::string*>* out) {
+  if (value.has_string_value()) out->push_back(&value.string_value());
+}
+
+void CollectStrings(const google::protobuf::RepeatedPtrField<v1::ObjectState>& states,
+                    std::vector<const std::string*>* out) {
+  for (const v1::ObjectState& state : states) {
+    for (const v1::Field& field : state.fields()) CollectStrings(field.value(), out);
+    for (const v1::Value& element : state.array().elements()) CollectStrings(element, out);
+  }
+}
+
+}  // namespace
+
+std::string FindMethodSource(const std::string& source, const std::string& method) {
+  for (size_t i = 0; i < source.size();) {
+    size_t skipped = SkipNonCode(source, i);
+    if (skipped != i) {
+      i = skipped;
+      continue;
+    }
+    bool starts_word = (i == 0 || !IsWordChar(source[i - 1])) &&
+                       source.compare(i, method.size(), method) == 0 &&
+                       (i + method.size() >= source.size() ||
+                        !IsWordChar(source[i + method.size()]));
+    if (!starts_word) {
+      ++i;
+      continue;
+    }
+    size_t j = i + method.size();
+    while (j < source.size() && std::isspace(static_cast<unsigned char>(source[j]))) ++j;
+    if (j >= source.size() || source[j] != '(') {
+      ++i;
+      continue;
+    }
+    size_t after = MatchBrackets(source, j, '(', ')');
+    if (after == std::string::npos) return "";
+    // A declaration continues with `{` or `throws ... {`; a call does not.
+    size_t k = after;
+    while (k < source.size() && std::isspace(static_cast<unsigned char>(source[k]))) ++k;
+    if (source.compare(k, 6, "throws") == 0) {
+      k = source.find('{', k);
+      if (k == std::string::npos) return "";
+    }
+    if (k >= source.size() || source[k] != '{') {
+      i = after;
+      continue;
+    }
+    size_t end = MatchBrackets(source, k, '{', '}');
+    if (end == std::string::npos) return "";
+    // From the start of the declaring line.
+    size_t line_start = source.rfind('\n', i);
+    line_start = line_start == std::string::npos ? 0 : line_start + 1;
+    return source.substr(line_start, end - line_start);
+  }
+  return "";
+}
+
+std::string SourceMention(const std::string& tests_src, const std::string& test_id,
+                          const google::protobuf::RepeatedPtrField<std::string>& sensitive_names) {
+  if (tests_src.empty() || sensitive_names.empty()) return "";
+  size_t hash = test_id.find('#');
+  if (hash == std::string::npos) return "";
+  std::string class_name = test_id.substr(0, hash);
+  std::string method = test_id.substr(hash + 1);
+  // Nested classes live in their outermost class's file.
+  std::string top = class_name.substr(0, class_name.find('$'));
+  std::string relative = top;
+  std::replace(relative.begin(), relative.end(), '.', '/');
+  relative += ".java";
+  auto text = ReadFile(tests_src + "/" + relative);
+  if (!text.ok()) return "";
+  std::string declaration = FindMethodSource(*text, method);
+  if (declaration.empty()) return "";
+  size_t where = 0;
+  std::string name = FirstMention(declaration, sensitive_names, &where);
+  if (name.empty()) return "";
+  size_t offset = text->find(declaration);
+  return absl::StrCat("test source mentions \"", name, "\" (", relative, ":",
+                      LineOf(*text, offset + where), ")");
+}
+
+std::string DataMention(const v1::Observation& observation,
+                        const google::protobuf::RepeatedPtrField<std::string>& sensitive_names) {
+  if (sensitive_names.empty()) return "";
+  std::vector<const std::string*> strings;
+  for (const v1::Value& arg : observation.args()) CollectStrings(arg, &strings);
+  CollectStrings(observation.pre(), &strings);
+  CollectStrings(observation.post(), &strings);
+  CollectStrings(observation.outcome().returned(), &strings);
+  if (observation.outcome().thrown().has_message()) {
+    strings.push_back(&observation.outcome().thrown().message());
+  }
+  for (const std::string* s : strings) {
+    std::string name = FirstMention(*s, sensitive_names);
+    if (!name.empty()) {
+      const v1::MethodRef& m = observation.method();
+      return absl::StrCat("recorded data mentions \"", name, "\" (a string in a call of ",
+                          m.class_name(), "#", m.name(), m.jvm_descriptor(), ")");
+    }
+  }
+  return "";
+}
+
+}  // namespace tracespec::observer

@@ -1,0 +1,32 @@
+// Sensitive-test exclusion (DESIGN §5.3): a test whose source or whose
+// recorded data mentions a sensitive name is flagged, so that its
+// observations serve local validation only and are never sent anywhere.
+// Reasons name the sensitive word and where it was seen, never the data.
+#ifndef TRACESPEC_OBSERVER_EXCLUSION_H_
+#define TRACESPEC_OBSERVER_EXCLUSION_H_
+
+#include <string>
+#include <vector>
+
+#include "google/protobuf/repeated_field.h"
+#include "tracespec/v1/observation.pb.h"
+
+namespace tracespec::observer {
+
+// The text of method `method`'s declaration (signature and body) in Java
+// source `source`, or "" when it is not declared there. Comments and
+// string literals are respected when matching braces.
+std::string FindMethodSource(const std::string& source, const std::string& method);
+
+// Why test `test_id` ("pkg.Cls#method") is excluded on account of its
+// source under `tests_src` ("" = clean or source not found).
+std::string SourceMention(const std::string& tests_src, const std::string& test_id,
+                          const google::protobuf::RepeatedPtrField<std::string>& sensitive_names);
+
+// Why an observation's recorded strings make its test excluded ("" = clean).
+std::string DataMention(const v1::Observation& observation,
+                        const google::protobuf::RepeatedPtrField<std::string>& sensitive_names);
+
+}  // namespace tracespec::observer
+
+#endif  // TRACESPEC_OBSERVER_EXCLUSION_H_

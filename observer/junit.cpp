@@ -1,0 +1,161 @@
+// JUnit launch and results; see junit.h.
+#include "observer/junit.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "common/files.h"
+#include "common/subprocess.h"
+
+namespace tracespec::observer {
+namespace {
+
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+std::string ExecutableDir() {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? "" : self.parent_path().string();
+}
+
+// The first existing file among: the environment override, beside the
+// binary (installed layout), and the build tree.
+absl::StatusOr<std::string> FindShipped(const char* env, const std::string& installed_name,
+                                        const std::string& build_path, const std::string& what) {
+  std::vector<std::string> candidates;
+  std::string from_env = Env(env);
+  if (!from_env.empty()) {
+    if (FileExists(from_env)) return from_env;
+    return absl::UnavailableError(absl::StrCat(what, " not found: $", env, " names ", from_env,
+                                               ", which does not exist"));
+  }
+  std::string dir = ExecutableDir();
+  if (!dir.empty()) candidates.push_back(dir + "/../lib/tracespec/" + installed_name);
+  candidates.push_back(build_path);
+  for (const std::string& candidate : candidates) {
+    if (FileExists(candidate)) return candidate;
+  }
+  return absl::UnavailableError(absl::StrCat(what, " not found (looked at ",
+                                             absl::StrJoin(candidates, ", "), "; set $", env,
+                                             " or rebuild tracespec)"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> FindJava() {
+  std::string home = Env("JAVA_HOME");
+  if (!home.empty()) {
+    std::string java = home + "/bin/java";
+    if (::access(java.c_str(), X_OK) == 0) return java;
+  }
+  std::string java = FindInPath("java");
+  if (!java.empty()) return java;
+  return absl::UnavailableError(
+      "java not found: install a JDK 17 (Debian: apt-get install openjdk-17-jdk-headless), "
+      "put `java` on PATH or set JAVA_HOME");
+}
+
+absl::StatusOr<std::string> FindProbe() {
+  return FindShipped("TRACESPEC_PROBE", "libtracespec_probe.so", TRACESPEC_PROBE_BUILD_PATH,
+                     "the tracespec probe (libtracespec_probe.so)");
+}
+
+absl::StatusOr<std::string> FindListenerJar() {
+  return FindShipped("TRACESPEC_LISTENER_JAR", "tracespec-listener.jar",
+                     TRACESPEC_LISTENER_BUILD_PATH, "the tracespec JUnit listener jar");
+}
+
+absl::StatusOr<std::string> FindJunitJar() {
+  std::string jar = Env("TRACESPEC_JUNIT_JAR");
+  if (jar.empty()) jar = TRACESPEC_JUNIT_JAR_DEFAULT;
+  if (FileExists(jar)) return jar;
+  return absl::UnavailableError(absl::StrCat(
+      "the JUnit console launcher ", jar,
+      " is missing (Debian: apt-get install junit5, or set $TRACESPEC_JUNIT_JAR)"));
+}
+
+std::vector<std::string> BuildCommand(const JunitCommand& command) {
+  std::vector<std::string> argv = {command.java};
+  if (!command.probe.empty()) {
+    argv.push_back(absl::StrCat("-agentpath:", command.probe, "=config=", command.probe_config));
+  }
+  if (!command.results_path.empty()) {
+    argv.push_back("-Dtracespec.results=" + command.results_path);
+  }
+  std::vector<std::string> classpath;
+  if (!command.classpath.empty()) classpath.push_back(command.classpath);
+  if (!command.listener_jar.empty()) classpath.push_back(command.listener_jar);
+  classpath.push_back(command.junit_jar);
+  argv.insert(argv.end(), {"-cp", absl::StrJoin(classpath, ":"),
+                           "org.junit.platform.console.ConsoleLauncher", "--disable-banner",
+                           "--disable-ansi-colors", "--fail-if-no-tests"});
+  for (const std::string& test_class : command.test_classes) {
+    argv.push_back("--select-class=" + test_class);
+  }
+  return argv;
+}
+
+TestResults ParseTestResults(const std::string& text) {
+  TestResults results;
+  std::map<std::string, int> open;  // test id → runs started, not finished
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(line, '\t');
+    const std::string& event = parts[0];
+    if (event == "plan-started") {
+      results.plan_started = true;
+      continue;
+    }
+    if (event == "plan-finished") {
+      results.plan_finished = true;
+      continue;
+    }
+    if (parts.size() < 2) continue;
+    const std::string& id = parts[1];
+    v1::TestSummary& test = results.tests[id];
+    test.set_test_id(id);
+    if (event == "started") {
+      ++open[id];
+    } else if (event == "skipped") {
+      if (test.status() == v1::TEST_STATUS_UNSPECIFIED) test.set_status(v1::SKIPPED);
+    } else if (event == "finished") {
+      --open[id];
+      std::string status = parts.size() > 2 ? parts[2] : "";
+      if (status == "FAILED") {
+        test.set_status(v1::FAILED);
+        if (parts.size() > 3 && test.failure_class().empty()) test.set_failure_class(parts[3]);
+      } else if (status == "SUCCESSFUL") {
+        if (test.status() != v1::FAILED) test.set_status(v1::PASSED);
+      } else if (test.status() == v1::TEST_STATUS_UNSPECIFIED) {
+        test.set_status(v1::SKIPPED);  // ABORTED: an assumption did not hold.
+      }
+    }
+  }
+  for (const auto& [id, count] : open) {
+    if (count > 0) {
+      results.tests[id].set_status(v1::INTERRUPTED);
+      results.unfinished.push_back(id);
+    }
+  }
+  return results;
+}
+
+std::string DiscoveryProblem(const std::string& jvm_log) {
+  for (absl::string_view line : absl::StrSplit(jvm_log, '\n')) {
+    size_t at = line.find("Could not load class with name: ");
+    if (at != absl::string_view::npos) {
+      return absl::StrCat("test class '", line.substr(at + 32),
+                          "' was not found on the class path");
+    }
+  }
+  return "";
+}
+
+}  // namespace tracespec::observer

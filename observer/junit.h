@@ -1,0 +1,61 @@
+// Running JUnit 5 under the probe: where java, the probe, the listener jar
+// and the JUnit console launcher are, the command line, and the per-test
+// results the listener (observer/listener/) writes.
+#ifndef TRACESPEC_OBSERVER_JUNIT_H_
+#define TRACESPEC_OBSERVER_JUNIT_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tracespec/v1/summary.pb.h"
+
+namespace tracespec::observer {
+
+// $JAVA_HOME/bin/java, else `java` on PATH; Unavailable when neither exists.
+absl::StatusOr<std::string> FindJava();
+
+// The files tracespec ships next to its binary (or in its build tree):
+// $TRACESPEC_PROBE / $TRACESPEC_LISTENER_JAR / $TRACESPEC_JUNIT_JAR
+// override them.
+absl::StatusOr<std::string> FindProbe();
+absl::StatusOr<std::string> FindListenerJar();
+absl::StatusOr<std::string> FindJunitJar();
+
+struct JunitCommand {
+  std::string java;
+  std::string probe;          // empty: run without the probe
+  std::string probe_config;
+  std::string listener_jar;   // empty: no listener
+  std::string junit_jar;
+  std::string results_path;   // where the listener writes
+  std::string classpath;
+  std::vector<std::string> test_classes;
+};
+
+// The java command line that runs the test classes with the console
+// launcher.
+std::vector<std::string> BuildCommand(const JunitCommand& command);
+
+// What the listener reported.
+struct TestResults {
+  bool plan_started = false;
+  bool plan_finished = false;
+  // By test id, sorted; a test run several times (parameterized, repeated)
+  // is FAILED if any run failed.
+  std::map<std::string, v1::TestSummary> tests;
+  // Test ids started and never finished, sorted.
+  std::vector<std::string> unfinished;
+};
+
+// Parses the listener's results file (see TracespecListener.java).
+TestResults ParseTestResults(const std::string& text);
+
+// The first line of the JVM's output that says why JUnit could not run a
+// selected class ("Could not load class with name: X"), or "".
+std::string DiscoveryProblem(const std::string& jvm_log);
+
+}  // namespace tracespec::observer
+
+#endif  // TRACESPEC_OBSERVER_JUNIT_H_

@@ -1,0 +1,344 @@
+// `tracespec observe`: validate the request, run JUnit under the probe,
+// post-process what the probe and the listener wrote; see observer.h.
+#include "observer/observer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <optional>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "common/files.h"
+#include "common/log.h"
+#include "common/proto_io.h"
+#include "common/status.h"
+#include "common/subprocess.h"
+#include "google/protobuf/util/json_util.h"
+#include "observer/exclusion.h"
+#include "observer/junit.h"
+#include "observer/policy.h"
+#include "observer/summary.h"
+#include "observer/target.h"
+#include "tracespec/v1/probe.pb.h"
+
+namespace tracespec::observer {
+namespace {
+
+// Everything checked before the JVM starts.
+struct Plan {
+  v1::ProbeConfig config;
+  std::string policy_name;
+  JunitCommand command;
+};
+
+absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
+  Plan plan;
+  if (options.test_classes.empty()) {
+    return absl::InvalidArgumentError("no test classes given (--tests)");
+  }
+  if (options.methods.empty()) {
+    return absl::InvalidArgumentError("no target methods given (--method)");
+  }
+  if (options.out_dir.empty()) return absl::InvalidArgumentError("no output directory (--out)");
+  for (const std::string& test_class : options.test_classes) {
+    TS_RETURN_IF_ERROR(CheckClassName(test_class, "--tests class"));
+    plan.config.add_test_classes(test_class);
+  }
+  for (const std::string& spec : options.methods) {
+    TS_ASSIGN_OR_RETURN(v1::ProbeTarget target, ParseTarget(spec));
+    *plan.config.add_targets() = target;
+  }
+  if (options.policy_path.empty()) {
+    TS_ASSIGN_OR_RETURN(*plan.config.mutable_policy(), DefaultPolicy());
+    plan.policy_name = "built-in default";
+  } else {
+    TS_ASSIGN_OR_RETURN(*plan.config.mutable_policy(), LoadPolicy(options.policy_path));
+    plan.policy_name = options.policy_path;
+  }
+  for (absl::string_view entry : absl::StrSplit(options.classpath, ':', absl::SkipEmpty())) {
+    if (!FileExists(std::string(entry))) {
+      return absl::NotFoundError(
+          absl::StrCat("--classpath entry ", entry, " does not exist"));
+    }
+  }
+  if (!options.tests_src.empty() && !IsDirectory(options.tests_src)) {
+    return absl::NotFoundError(
+        absl::StrCat("--tests-src ", options.tests_src, " is not a directory"));
+  }
+  TS_ASSIGN_OR_RETURN(plan.command.java, FindJava());
+  TS_ASSIGN_OR_RETURN(plan.command.probe, FindProbe());
+  TS_ASSIGN_OR_RETURN(plan.command.listener_jar, FindListenerJar());
+  TS_ASSIGN_OR_RETURN(plan.command.junit_jar, FindJunitJar());
+  plan.command.classpath = options.classpath;
+  plan.command.test_classes = options.test_classes;
+  plan.config.set_format_version(v1::FORMAT_VERSION_1);
+  return plan;
+}
+
+// The probe's raw trace, indexed by sequence. Records stay serialized and
+// are parsed when visited, so a long run is never held as messages.
+class Trace {
+ public:
+  // Reads `path` and shows every record to `visit` in file order. A record
+  // cut short by a dying JVM ends the trace; *damage then says so.
+  absl::Status Read(const std::string& path, std::string* damage,
+                    const std::function<void(const v1::Observation&)>& visit) {
+    if (!FileExists(path)) return absl::OkStatus();  // Nothing was recorded.
+    TS_ASSIGN_OR_RETURN(data_, ReadFile(path));
+    std::vector<DelimitedRecord> records;
+    absl::Status split = SplitDelimited(data_, "the probe's trace", &records);
+    if (!split.ok()) *damage = std::string(split.message());
+    v1::Observation observation;
+    std::vector<std::pair<uint64_t, DelimitedRecord>> ordered;
+    for (const DelimitedRecord& record : records) {
+      if (!Parse(record, &observation)) {
+        *damage = absl::StrCat("the probe's trace: corrupt record at byte ", record.offset);
+        continue;
+      }
+      visit(observation);
+      ordered.emplace_back(observation.sequence(), record);
+    }
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [sequence, record] : ordered) records_.push_back(record);
+    return absl::OkStatus();
+  }
+
+  // Shows every record to `visit` in sequence order.
+  absl::Status ForEachInOrder(
+      const std::function<absl::Status(v1::Observation&)>& visit) const {
+    v1::Observation observation;
+    for (const DelimitedRecord& record : records_) {
+      if (!Parse(record, &observation)) continue;
+      TS_RETURN_IF_ERROR(visit(observation));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool Parse(const DelimitedRecord& record, v1::Observation* out) const {
+    return out->ParseFromArray(data_.data() + record.body, static_cast<int>(record.size));
+  }
+
+  std::string data_;
+  std::vector<DelimitedRecord> records_;
+};
+
+// Streams observations into observations.pb and observations.jsonl.
+class ObservationWriter {
+ public:
+  absl::Status Open(const std::string& out_dir) {
+    TS_ASSIGN_OR_RETURN(AtomicFileWriter pb, AtomicFileWriter::Open(out_dir + "/observations.pb"));
+    TS_ASSIGN_OR_RETURN(AtomicFileWriter jsonl,
+                        AtomicFileWriter::Open(out_dir + "/observations.jsonl"));
+    pb_.emplace(std::move(pb));
+    jsonl_.emplace(std::move(jsonl));
+    return absl::OkStatus();
+  }
+  absl::Status Add(const v1::Observation& observation) {
+    AppendDelimited(observation, &pb_buffer_);
+    absl::StrAppend(&jsonl_buffer_, ToJsonLine(observation), "\n");
+    return pb_buffer_.size() + jsonl_buffer_.size() > (4 << 20) ? Flush() : absl::OkStatus();
+  }
+  absl::Status Commit() {
+    TS_RETURN_IF_ERROR(Flush());
+    TS_RETURN_IF_ERROR(pb_->Commit());
+    return jsonl_->Commit();
+  }
+
+ private:
+  absl::Status Flush() {
+    TS_RETURN_IF_ERROR(pb_->Write(pb_buffer_));
+    TS_RETURN_IF_ERROR(jsonl_->Write(jsonl_buffer_));
+    pb_buffer_.clear();
+    jsonl_buffer_.clear();
+    return absl::OkStatus();
+  }
+  std::optional<AtomicFileWriter> pb_;
+  std::optional<AtomicFileWriter> jsonl_;
+  std::string pb_buffer_;
+  std::string jsonl_buffer_;
+};
+
+// Turns the probe status into problems with targets the user named.
+void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
+  for (const v1::TargetStatus& t : status.targets()) {
+    std::string message;
+    if (!t.class_loaded()) {
+      message = absl::StrCat("class ", t.target().class_name(),
+                             " was never loaded by the tests (check the name and --classpath;"
+                             " classes of the JDK itself cannot be observed)");
+    } else if (t.methods_matched_size() == 0 && t.problems_size() > 0) {
+      message = absl::StrJoin(t.problems(), "; ");
+    } else if (t.methods_matched_size() == 0) {
+      std::vector<std::string> available(t.methods_available().begin(),
+                                         t.methods_available().end());
+      std::sort(available.begin(), available.end());
+      message = absl::StrCat("no method ", t.target().method_name(), t.target().jvm_descriptor(),
+                             " in ", t.target().class_name(), " (it has: ",
+                             absl::StrJoin(available, ", "), ")");
+    } else {
+      continue;
+    }
+    v1::TargetProblem* problem = summary->add_target_problems();
+    problem->set_target(t.target().spec());
+    problem->set_message(message);
+  }
+}
+
+std::string PrettyJson(const google::protobuf::Message& message) {
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = true;
+  options.always_print_primitive_fields = true;
+  (void)google::protobuf::util::MessageToJsonString(message, &out, options);
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
+  TS_ASSIGN_OR_RETURN(Plan plan, Prepare(options));
+  TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
+  TS_ASSIGN_OR_RETURN(std::string work, MakeTempDir("tracespec-observe-"));
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() { (void)RemoveAll(dir); }
+  } cleanup{work};
+
+  v1::ProbeConfig& config = plan.config;
+  config.set_output_path(work + "/trace.pb");
+  config.set_status_path(work + "/status.pb");
+  std::string config_path = work + "/probe-config.pb";
+  TS_RETURN_IF_ERROR(WriteFileAtomic(config_path, config.SerializeAsString()));
+  plan.command.probe_config = config_path;
+  plan.command.results_path = work + "/results.tsv";
+
+  std::string log_path = options.out_dir + "/jvm.log";
+  TS_RETURN_IF_ERROR(RemoveAll(log_path));
+  SubprocessOptions run;
+  run.stdout_path = log_path;
+  run.stderr_path = log_path;
+  run.timeout_seconds = options.timeout_seconds;
+  Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
+                    " under the probe (JVM output: ", log_path, ")"));
+  TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(plan.command), run));
+
+  std::string log = ReadFile(log_path).value_or("");
+  v1::ProbeStatus status;
+  auto status_data = ReadFile(config.status_path());
+  if (!status_data.ok() || !status.ParseFromString(*status_data)) {
+    std::string reason = log.find("tracespec-probe:") != std::string::npos
+                             ? log.substr(log.find("tracespec-probe:"))
+                             : "the JVM did not load the probe";
+    return absl::UnavailableError(absl::StrCat("the JVM failed to start (", jvm.Describe(),
+                                               "): ", reason.substr(0, reason.find('\n')),
+                                               " (see ", log_path, ")"));
+  }
+  if (status.errors_size() > 0) {
+    return absl::InternalError(absl::StrCat("the probe failed: ", status.errors(0)));
+  }
+  TestResults results = ParseTestResults(ReadFile(plan.command.results_path).value_or(""));
+  if (!results.plan_started) {
+    // JUnit never got to run a test: nothing was recorded.
+    std::string discovery = DiscoveryProblem(log);
+    if (!discovery.empty()) return absl::NotFoundError(discovery);
+    if (jvm.exit_code == 2) {
+      return absl::NotFoundError(absl::StrCat("JUnit found no tests in ",
+                                              absl::StrJoin(options.test_classes, ", ")));
+    }
+    return absl::UnavailableError(absl::StrCat("JUnit did not run the tests (", jvm.Describe(),
+                                               "); see ", log_path));
+  }
+
+  v1::ObserveSummary summary;
+  summary.set_format_version(v1::FORMAT_VERSION_1);
+  summary.set_policy(plan.policy_name);
+  summary.set_jvm_result(jvm.Describe());
+  summary.set_jvm_seconds(std::round(jvm.seconds * 1000) / 1000);
+  for (const std::string& c : options.test_classes) summary.add_test_classes(c);
+  summary.set_complete(results.plan_finished);
+  if (!results.plan_finished) {
+    std::string during = results.unfinished.empty()
+                             ? ""
+                             : absl::StrCat(" during ", absl::StrJoin(results.unfinished, ", "));
+    summary.set_incomplete_reason(
+        absl::StrCat("the JVM ended before the tests finished", during, " (", jvm.Describe(),
+                     "); the observations are those recorded until then"));
+  }
+
+  // Exclusion by test source first; recorded strings while reading.
+  const auto& sensitive = config.policy().sensitive_names();
+  std::map<std::string, std::string> excluded;
+  for (const auto& [id, test] : results.tests) {
+    std::string reason = SourceMention(options.tests_src, id, sensitive);
+    if (!reason.empty()) excluded[id] = reason;
+  }
+  std::map<std::string, int64_t> per_test;
+  ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
+                                                      status.withheld_fields().end()));
+  Trace trace;
+  std::string damage;
+  TS_RETURN_IF_ERROR(trace.Read(config.output_path(), &damage, [&](const v1::Observation& o) {
+    counter.Add(o);
+    ++per_test[o.test_id()];
+    if (o.test_id().empty() || excluded.count(o.test_id()) != 0) return;
+    std::string reason = DataMention(o, sensitive);
+    if (!reason.empty()) excluded[o.test_id()] = reason;
+  }));
+  if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
+
+  for (auto& [id, test] : results.tests) {
+    v1::TestSummary* t = summary.add_tests();
+    *t = test;
+    t->set_observations(per_test[id]);
+    auto it = excluded.find(id);
+    if (it != excluded.end()) {
+      t->set_excluded(true);
+      t->set_excluded_reason(it->second);
+      summary.set_tests_excluded(summary.tests_excluded() + 1);
+    }
+    switch (t->status()) {
+      case v1::PASSED: summary.set_tests_passed(summary.tests_passed() + 1); break;
+      case v1::FAILED: summary.set_tests_failed(summary.tests_failed() + 1); break;
+      case v1::SKIPPED: summary.set_tests_skipped(summary.tests_skipped() + 1); break;
+      case v1::INTERRUPTED: summary.set_tests_interrupted(summary.tests_interrupted() + 1); break;
+      default: break;
+    }
+  }
+  summary.set_tests_run(summary.tests_passed() + summary.tests_failed() +
+                        summary.tests_interrupted());
+  counter.Fill(&summary);
+  TargetProblems(status, &summary);
+
+  ObservationWriter writer;
+  TS_RETURN_IF_ERROR(writer.Open(options.out_dir));
+  TS_RETURN_IF_ERROR(trace.ForEachInOrder([&](v1::Observation& o) {
+    auto it = excluded.find(o.test_id());
+    if (it != excluded.end()) {
+      o.set_excluded(true);
+      o.set_excluded_reason(it->second);
+    }
+    return writer.Add(o);
+  }));
+  TS_RETURN_IF_ERROR(writer.Commit());
+  TS_RETURN_IF_ERROR(WriteFileAtomic(options.out_dir + "/summary.json", PrettyJson(summary)));
+
+  ObserveResult result;
+  result.summary = summary;
+  result.summary_text = FormatSummary(summary, options.out_dir);
+  if (summary.target_problems_size() > 0) {
+    const v1::TargetProblem& p = summary.target_problems(0);
+    result.problem = absl::NotFoundError(absl::StrCat("--method ", p.target(), ": ", p.message()));
+  } else if (!summary.complete()) {
+    result.problem = absl::UnavailableError(summary.incomplete_reason());
+  }
+  return result;
+}
+
+}  // namespace tracespec::observer

@@ -1,0 +1,55 @@
+// `tracespec observe` as a library call: run JUnit tests under the probe
+// and turn what it recorded into observations, a summary and the
+// sensitive-test flags. The CLI (cli/observe_command.cpp) only translates
+// flags into ObserveOptions and the result into output and an exit status.
+#ifndef TRACESPEC_OBSERVER_OBSERVER_H_
+#define TRACESPEC_OBSERVER_OBSERVER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tracespec/v1/summary.pb.h"
+
+namespace tracespec::observer {
+
+struct ObserveOptions {
+  // Class path of the code under test and its tests (':'-separated).
+  std::string classpath;
+  // Binary names of the JUnit test classes to run.
+  std::vector<std::string> test_classes;
+  // Targets as "pkg.Class#name" or "pkg.Class#name(descriptor)".
+  std::vector<std::string> methods;
+  // A RedactionPolicy text file; empty = the built-in default
+  // (policies/default.textproto).
+  std::string policy_path;
+  // Root of the test sources (optional), searched for sensitive names.
+  std::string tests_src;
+  // Output directory (created if missing).
+  std::string out_dir;
+  // Kill the JVM after this many seconds; 0 = no limit.
+  double timeout_seconds = 0;
+};
+
+struct ObserveResult {
+  v1::ObserveSummary summary;
+  // The summary for people (what `tracespec observe` prints).
+  std::string summary_text;
+  // Set when the results were written but are not what was asked for: a
+  // target that matched nothing, or a JVM that died mid-run (then the
+  // observations are partial). The files under out_dir are complete and
+  // consistent either way.
+  absl::Status problem;
+};
+
+// Runs the tests under the probe and writes out_dir/observations.pb,
+// out_dir/observations.jsonl, out_dir/summary.json and out_dir/jvm.log
+// (each atomically). Errors that prevent a run (bad flags, malformed policy,
+// missing JVM or probe, nonexistent class-path entries) are returned before
+// anything is written.
+absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options);
+
+}  // namespace tracespec::observer
+
+#endif  // TRACESPEC_OBSERVER_OBSERVER_H_

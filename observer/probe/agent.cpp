@@ -1,0 +1,421 @@
+// libtracespec_probe.so: the JVMTI agent `tracespec observe` loads with
+// -agentpath:libtracespec_probe.so=config=FILE. It rewrites the target
+// methods as their classes load (class_file.h), defines the hooks class the
+// rewritten code calls (hooks_abi.h), and hands every hook call and JVMTI
+// event to the Recorder. Status (which targets were found) goes to
+// ProbeConfig.status_path, rewritten atomically whenever it changes.
+#include <jni.h>
+#include <jvmti.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "observer/probe/class_file.h"
+#include "observer/probe/hooks_abi.h"
+#include "observer/probe/recorder.h"
+#include "tracespec/v1/probe.pb.h"
+
+namespace tracespec::probe {
+namespace {
+
+jvmtiEnv* g_jvmti = nullptr;
+v1::ProbeConfig* g_config = nullptr;
+Recorder* g_recorder = nullptr;
+
+// Targets grouped by internal class name ("pkg/Name") → indices into
+// g_config->targets() and g_status.targets().
+std::map<std::string, std::vector<int>>* g_targets_by_class = nullptr;
+std::mutex g_status_mutex;
+v1::ProbeStatus* g_status = nullptr;
+
+void Complain(const std::string& message) {
+  std::fprintf(stderr, "tracespec-probe: %s\n", message.c_str());
+}
+
+// Writes g_status atomically; the caller holds g_status_mutex.
+void WriteStatusLocked() {
+  g_status->set_observations_written(g_recorder != nullptr ? g_recorder->observations_written()
+                                                           : 0);
+  std::string data;
+  g_status->SerializeToString(&data);
+  std::string temp = g_config->status_path() + ".tmp";
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  out.close();
+  if (!out || std::rename(temp.c_str(), g_config->status_path().c_str()) != 0) {
+    Complain("cannot write " + g_config->status_path());
+  }
+}
+
+void AddError(const std::string& message) {
+  std::lock_guard<std::mutex> lock(g_status_mutex);
+  g_status->add_errors(message);
+  WriteStatusLocked();
+}
+
+template <typename T>
+void AddUnique(google::protobuf::RepeatedPtrField<std::string>* list, const T& value) {
+  for (const std::string& existing : *list) {
+    if (existing == value) return;
+  }
+  list->Add(std::string(value));
+}
+
+// --- The hooks class and its natives. ---------------------------------------
+
+jvalue Box(jboolean v) { jvalue j; j.z = v; return j; }
+jvalue Box(jbyte v) { jvalue j; j.b = v; return j; }
+jvalue Box(jchar v) { jvalue j; j.c = v; return j; }
+jvalue Box(jshort v) { jvalue j; j.s = v; return j; }
+jvalue Box(jint v) { jvalue j; j.i = v; return j; }
+jvalue Box(jlong v) { jvalue j; j.j = v; return j; }
+jvalue Box(jfloat v) { jvalue j; j.f = v; return j; }
+jvalue Box(jdouble v) { jvalue j; j.d = v; return j; }
+jvalue Box(jobject v) { jvalue j; j.l = v; return j; }
+
+template <char kKind, typename T>
+void JNICALL ArgHook(JNIEnv* env, jclass, T value) {
+  g_recorder->Arg(env, kKind, Box(value));
+}
+
+template <char kKind, typename T>
+void JNICALL ExitHook(JNIEnv* env, jclass, T value) {
+  g_recorder->ExitReturn(env, kKind, Box(value));
+}
+
+void JNICALL ExitVoidHook(JNIEnv* env, jclass) { g_recorder->ExitReturn(env, 'V', jvalue{}); }
+
+void JNICALL ExitThrownHook(JNIEnv* env, jclass, jthrowable thrown) {
+  g_recorder->ExitThrown(env, thrown);
+}
+
+void JNICALL EnterHook(JNIEnv* env, jclass, jobject receiver, jint id) {
+  g_recorder->Enter(env, receiver, id, /*exits_by_hooks=*/true);
+}
+
+void JNICALL EnterJvmtiHook(JNIEnv* env, jclass, jobject receiver, jint id) {
+  g_recorder->Enter(env, receiver, id, /*exits_by_hooks=*/false);
+}
+
+void JNICALL TestStartedHook(JNIEnv* env, jclass, jstring test_id) {
+  g_recorder->TestStarted(env, test_id);
+}
+
+void JNICALL TestFinishedHook(JNIEnv* env, jclass) { g_recorder->TestFinished(env); }
+
+struct Native {
+  std::string name;
+  std::string descriptor;
+  void* function;
+};
+
+std::vector<Native> Natives() {
+  std::vector<Native> natives = {
+      {ArgHookName('Z'), ArgHookDescriptor('Z'), reinterpret_cast<void*>(&ArgHook<'Z', jboolean>)},
+      {ArgHookName('B'), ArgHookDescriptor('B'), reinterpret_cast<void*>(&ArgHook<'B', jbyte>)},
+      {ArgHookName('C'), ArgHookDescriptor('C'), reinterpret_cast<void*>(&ArgHook<'C', jchar>)},
+      {ArgHookName('S'), ArgHookDescriptor('S'), reinterpret_cast<void*>(&ArgHook<'S', jshort>)},
+      {ArgHookName('I'), ArgHookDescriptor('I'), reinterpret_cast<void*>(&ArgHook<'I', jint>)},
+      {ArgHookName('J'), ArgHookDescriptor('J'), reinterpret_cast<void*>(&ArgHook<'J', jlong>)},
+      {ArgHookName('F'), ArgHookDescriptor('F'), reinterpret_cast<void*>(&ArgHook<'F', jfloat>)},
+      {ArgHookName('D'), ArgHookDescriptor('D'), reinterpret_cast<void*>(&ArgHook<'D', jdouble>)},
+      {ArgHookName('L'), ArgHookDescriptor('L'), reinterpret_cast<void*>(&ArgHook<'L', jobject>)},
+      {ExitHookName('Z'), ExitHookDescriptor('Z'), reinterpret_cast<void*>(&ExitHook<'Z', jboolean>)},
+      {ExitHookName('B'), ExitHookDescriptor('B'), reinterpret_cast<void*>(&ExitHook<'B', jbyte>)},
+      {ExitHookName('C'), ExitHookDescriptor('C'), reinterpret_cast<void*>(&ExitHook<'C', jchar>)},
+      {ExitHookName('S'), ExitHookDescriptor('S'), reinterpret_cast<void*>(&ExitHook<'S', jshort>)},
+      {ExitHookName('I'), ExitHookDescriptor('I'), reinterpret_cast<void*>(&ExitHook<'I', jint>)},
+      {ExitHookName('J'), ExitHookDescriptor('J'), reinterpret_cast<void*>(&ExitHook<'J', jlong>)},
+      {ExitHookName('F'), ExitHookDescriptor('F'), reinterpret_cast<void*>(&ExitHook<'F', jfloat>)},
+      {ExitHookName('D'), ExitHookDescriptor('D'), reinterpret_cast<void*>(&ExitHook<'D', jdouble>)},
+      {ExitHookName('L'), ExitHookDescriptor('L'), reinterpret_cast<void*>(&ExitHook<'L', jobject>)},
+      {ExitHookName('V'), ExitHookDescriptor('V'), reinterpret_cast<void*>(&ExitVoidHook)},
+      {kExitThrown, kExitThrownDescriptor, reinterpret_cast<void*>(&ExitThrownHook)},
+      {kEnter, kEnterDescriptor, reinterpret_cast<void*>(&EnterHook)},
+      {kEnterJvmti, kEnterDescriptor, reinterpret_cast<void*>(&EnterJvmtiHook)},
+      {kTestStarted, kTestStartedDescriptor, reinterpret_cast<void*>(&TestStartedHook)},
+      {kTestFinished, kTestFinishedDescriptor, reinterpret_cast<void*>(&TestFinishedHook)},
+  };
+  return natives;
+}
+
+void Put2(std::string* out, uint16_t v) {
+  out->push_back(static_cast<char>(v >> 8));
+  out->push_back(static_cast<char>(v & 0xff));
+}
+
+void PutUtf8(std::string* out, const std::string& text) {
+  out->push_back(1);
+  Put2(out, static_cast<uint16_t>(text.size()));
+  out->append(text);
+}
+
+// A class file (version 52) declaring every native as public static.
+std::string HooksClassFile(const std::vector<Native>& natives) {
+  std::string pool;
+  PutUtf8(&pool, kHooksClass);  // #1
+  pool += "\x07";               // #2 Class #1
+  Put2(&pool, 1);
+  PutUtf8(&pool, "java/lang/Object");  // #3
+  pool += "\x07";                      // #4 Class #3
+  Put2(&pool, 3);
+  uint16_t next = 5;
+  std::string methods;
+  for (const Native& n : natives) {
+    PutUtf8(&pool, n.name);
+    PutUtf8(&pool, n.descriptor);
+    Put2(&methods, 0x0001 | 0x0008 | 0x0100);  // public static native
+    Put2(&methods, next);
+    Put2(&methods, static_cast<uint16_t>(next + 1));
+    Put2(&methods, 0);  // attributes
+    next = static_cast<uint16_t>(next + 2);
+  }
+  std::string out("\xCA\xFE\xBA\xBE\x00\x00\x00\x34", 8);
+  Put2(&out, next);
+  out += pool;
+  Put2(&out, 0x0001 | 0x0010 | 0x0020);  // public final super
+  Put2(&out, 2);
+  Put2(&out, 4);
+  Put2(&out, 0);  // interfaces
+  Put2(&out, 0);  // fields
+  Put2(&out, static_cast<uint16_t>(natives.size()));
+  out += methods;
+  Put2(&out, 0);  // attributes
+  return out;
+}
+
+bool DefineHooks(JNIEnv* env, std::string* error) {
+  std::vector<Native> natives = Natives();
+  std::string bytes = HooksClassFile(natives);
+  jclass hooks = env->DefineClass(kHooksClass, nullptr, reinterpret_cast<const jbyte*>(bytes.data()),
+                                  static_cast<jsize>(bytes.size()));
+  if (hooks == nullptr) {
+    env->ExceptionClear();
+    *error = "cannot define the hooks class in the boot class loader";
+    return false;
+  }
+  std::vector<JNINativeMethod> methods;
+  for (Native& n : natives) {
+    methods.push_back({n.name.data(), n.descriptor.data(), n.function});
+  }
+  if (env->RegisterNatives(hooks, methods.data(), static_cast<jint>(methods.size())) != 0) {
+    env->ExceptionClear();
+    *error = "cannot bind the hook natives";
+    return false;
+  }
+  return true;
+}
+
+// --- Class loading: instrument the targets. ---------------------------------
+
+TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
+  TargetMethod target;
+  std::string binary = cls.name();
+  for (char& c : binary) c = c == '/' ? '.' : c;
+  target.ref.set_class_name(binary);
+  target.ref.set_name(facts.name);
+  target.ref.set_jvm_descriptor(facts.descriptor);
+  target.ref.set_is_static((facts.access & kAccStatic) != 0);
+  MethodType type;
+  ParseMethodDescriptor(facts.descriptor, &type);
+  const PolicyView& policy = g_recorder->policy();
+  for (size_t i = 0; i < type.params.size(); ++i) {
+    std::string name = facts.param_names[i].empty() ? "arg" + std::to_string(i)
+                                                    : facts.param_names[i];
+    target.ref.add_param_names(name);
+    target.param_kinds.push_back(KindOf(type.params[i]));
+    // Only a name the class file really has can be denied.
+    target.param_denied.push_back(!facts.param_names[i].empty() && policy.Denied(name));
+  }
+  target.return_kind = KindOf(type.ret);
+  target.is_constructor = facts.name == "<init>";
+  target.return_denied = !target.is_constructor && policy.Denied(facts.name);
+  target.exits_by_hooks = !target.is_constructor && !cls.is_interface();
+  return target;
+}
+
+void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, jobject loader,
+                             const char* name, jobject protection_domain, jint length,
+                             const unsigned char* data, jint* new_length,
+                             unsigned char** new_data) {
+  if (name == nullptr || g_recorder == nullptr) return;
+  auto wanted = g_targets_by_class->find(name);
+  if (wanted == g_targets_by_class->end()) return;
+
+  ClassFile cls;
+  std::string error;
+  if (!cls.Parse(data, static_cast<size_t>(length), &error)) {
+    AddError(std::string("cannot read class ") + name + ": " + error);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_status_mutex);
+  bool changed = false;
+  int original_count = cls.method_count();
+  // Methods already rewritten for an earlier target ("A#f" and "A#f(I)V").
+  std::vector<bool> instrumented(static_cast<size_t>(original_count), false);
+  for (int index : wanted->second) {
+    const v1::ProbeTarget& spec = g_config->targets(index);
+    v1::TargetStatus* status = g_status->mutable_targets(index);
+    status->set_class_loaded(true);
+    bool matched = false;
+    for (int m = 0; m < original_count; ++m) {
+      MethodFacts facts = cls.Facts(m);
+      if (facts.name != spec.method_name()) continue;
+      if (!spec.jvm_descriptor().empty() && facts.descriptor != spec.jvm_descriptor()) continue;
+      matched = true;
+      std::string label = facts.name + facts.descriptor;
+      if (facts.name == "<clinit>") {
+        AddUnique(status->mutable_problems(), label + ": static initializers cannot be observed");
+        continue;
+      }
+      if ((facts.access & (kAccAbstract | kAccNative)) != 0 || !facts.has_code) {
+        AddUnique(status->mutable_problems(), label + ": abstract or native, no code to observe");
+        continue;
+      }
+      if (instrumented[static_cast<size_t>(m)]) {
+        AddUnique(status->mutable_methods_matched(), label);
+        continue;
+      }
+      TargetMethod target = Describe(cls, facts);
+      bool by_hooks = target.exits_by_hooks;
+      int id = g_recorder->Register(std::move(target));
+      bool ok = by_hooks ? cls.AddWrapper(m, id, &error) : cls.InsertPrologue(m, id, &error);
+      if (!ok) {
+        AddUnique(status->mutable_problems(), label + ": " + error);
+        continue;
+      }
+      AddUnique(status->mutable_methods_matched(), label);
+      instrumented[static_cast<size_t>(m)] = true;
+      changed = true;
+    }
+    if (!matched && status->methods_available_size() == 0) {
+      for (int m = 0; m < original_count; ++m) {
+        MethodFacts facts = cls.Facts(m);
+        AddUnique(status->mutable_methods_available(), facts.name + facts.descriptor);
+      }
+    }
+  }
+  WriteStatusLocked();
+  if (!changed) return;
+  std::string bytes = cls.Serialize();
+  unsigned char* out = nullptr;
+  if (jvmti->Allocate(static_cast<jlong>(bytes.size()), &out) != JVMTI_ERROR_NONE) return;
+  std::memcpy(out, bytes.data(), bytes.size());
+  *new_length = static_cast<jint>(bytes.size());
+  *new_data = out;
+}
+
+// --- Lifecycle and JVMTI events. --------------------------------------------
+
+void JNICALL OnVMInit(jvmtiEnv* jvmti, JNIEnv* env, jthread thread) {
+  std::string error;
+  if (!g_recorder->Start(env, &error) || !DefineHooks(env, &error)) {
+    AddError(error);
+    Complain(error);
+  }
+}
+
+void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
+  g_recorder->Stop();
+  std::lock_guard<std::mutex> lock(g_status_mutex);
+  g_status->set_vm_death_seen(true);
+  for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);
+  WriteStatusLocked();
+}
+
+void JNICALL OnMethodExit(jvmtiEnv* jvmti, JNIEnv* env, jthread thread, jmethodID method,
+                          jboolean by_exception, jvalue value) {
+  g_recorder->OnMethodExit(env, thread, method, by_exception != 0, value);
+}
+
+void JNICALL OnException(jvmtiEnv* jvmti, JNIEnv* env, jthread thread, jmethodID method,
+                         jlocation location, jobject exception, jmethodID catch_method,
+                         jlocation catch_location) {
+  g_recorder->OnException(env, exception);
+}
+
+bool ReadConfig(const char* options, std::string* error) {
+  std::string opts = options != nullptr ? options : "";
+  const std::string prefix = "config=";
+  if (opts.compare(0, prefix.size(), prefix) != 0) {
+    *error = "expected -agentpath:libtracespec_probe.so=config=FILE";
+    return false;
+  }
+  std::string path = opts.substr(prefix.size());
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream data;
+  data << in.rdbuf();
+  g_config = new v1::ProbeConfig;
+  if (!in || !g_config->ParseFromString(data.str())) {
+    *error = "cannot read the probe configuration " + path;
+    return false;
+  }
+  if (g_config->format_version() != v1::FORMAT_VERSION_1) {
+    *error = path + ": unsupported format_version";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+}  // namespace tracespec::probe
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
+  using namespace tracespec::probe;
+  std::string error;
+  if (!ReadConfig(options, &error)) {
+    Complain(error);
+    return JNI_ERR;
+  }
+  if (vm->GetEnv(reinterpret_cast<void**>(&g_jvmti), JVMTI_VERSION_11) != JNI_OK) {
+    Complain("JVMTI 11 is not available");
+    return JNI_ERR;
+  }
+  g_status = new tracespec::v1::ProbeStatus;
+  g_status->set_format_version(tracespec::v1::FORMAT_VERSION_1);
+  g_targets_by_class = new std::map<std::string, std::vector<int>>;
+  bool any_constructor = false;
+  for (int i = 0; i < g_config->targets_size(); ++i) {
+    const tracespec::v1::ProbeTarget& target = g_config->targets(i);
+    std::string internal = target.class_name();
+    for (char& c : internal) c = c == '.' ? '/' : c;
+    (*g_targets_by_class)[internal].push_back(i);
+    *g_status->add_targets()->mutable_target() = target;
+    any_constructor |= target.method_name() == "<init>";
+  }
+
+  jvmtiCapabilities caps{};
+  caps.can_tag_objects = 1;
+  // Exits of constructors and interface methods are seen through JVMTI.
+  caps.can_generate_method_exit_events = 1;
+  caps.can_generate_exception_events = 1;
+  // Only constructors need a local variable read (the new object, at exit).
+  caps.can_access_local_variables = any_constructor ? 1 : 0;
+  if (g_jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+    Complain("the JVM refused the JVMTI capabilities the probe needs");
+    return JNI_ERR;
+  }
+  g_recorder = new Recorder(g_jvmti, *g_config);
+
+  jvmtiEventCallbacks callbacks{};
+  callbacks.VMInit = &OnVMInit;
+  callbacks.VMDeath = &OnVMDeath;
+  callbacks.ClassFileLoadHook = &OnClassFileLoad;
+  callbacks.MethodExit = &OnMethodExit;
+  callbacks.Exception = &OnException;
+  g_jvmti->SetEventCallbacks(&callbacks, sizeof callbacks);
+  g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, nullptr);
+  g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, nullptr);
+  g_jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, nullptr);
+  std::lock_guard<std::mutex> lock(g_status_mutex);
+  WriteStatusLocked();
+  return JNI_OK;
+}

@@ -1,0 +1,759 @@
+// Class-file reading, rewriting and writing for the probe; see class_file.h.
+#include "observer/probe/class_file.h"
+
+#include <algorithm>
+
+#include "observer/probe/hooks_abi.h"
+
+namespace tracespec::probe {
+namespace {
+
+// JVM opcodes emitted by the rewriter (JVMS §6.5).
+enum : uint8_t {
+  kNop = 0x00,
+  kAconstNull = 0x01,
+  kSipush = 0x11,
+  kLdcW = 0x13,
+  kIload = 0x15,
+  kLload = 0x16,
+  kFload = 0x17,
+  kDload = 0x18,
+  kAload = 0x19,
+  kAload0 = 0x2a,
+  kDup = 0x59,
+  kDup2 = 0x5c,
+  kIreturn = 0xac,
+  kLreturn = 0xad,
+  kFreturn = 0xae,
+  kDreturn = 0xaf,
+  kAreturn = 0xb0,
+  kReturn = 0xb1,
+  kInvokespecial = 0xb7,
+  kInvokestatic = 0xb8,
+  kAthrow = 0xbf,
+  kWide = 0xc4,
+};
+
+// Constant-pool tags (JVMS §4.4).
+enum : uint8_t {
+  kTagUtf8 = 1,
+  kTagInteger = 3,
+  kTagFloat = 4,
+  kTagLong = 5,
+  kTagDouble = 6,
+  kTagClass = 7,
+  kTagString = 8,
+  kTagFieldref = 9,
+  kTagMethodref = 10,
+  kTagInterfaceMethodref = 11,
+  kTagNameAndType = 12,
+  kTagMethodHandle = 15,
+  kTagMethodType = 16,
+  kTagDynamic = 17,
+  kTagInvokeDynamic = 18,
+  kTagModule = 19,
+  kTagPackage = 20,
+};
+
+// Suffix of the private method that keeps a wrapped method's body.
+constexpr char kBodySuffix[] = "$tracespec";
+
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  bool ok() const { return ok_; }
+  size_t pos() const { return pos_; }
+  bool at_end() const { return pos_ == size_; }
+  uint8_t U1() {
+    if (!Need(1)) return 0;
+    return data_[pos_++];
+  }
+  uint16_t U2() {
+    if (!Need(2)) return 0;
+    uint16_t v = static_cast<uint16_t>(data_[pos_] << 8 | data_[pos_ + 1]);
+    pos_ += 2;
+    return v;
+  }
+  uint32_t U4() {
+    uint32_t hi = U2();
+    return hi << 16 | U2();
+  }
+  std::string Bytes(size_t n) {
+    if (!Need(n)) return "";
+    std::string out(reinterpret_cast<const char*>(data_ + pos_), n);
+    pos_ += n;
+    return out;
+  }
+  void Skip(size_t n) {
+    if (Need(n)) pos_ += n;
+  }
+  std::string Slice(size_t from) const {
+    return std::string(reinterpret_cast<const char*>(data_ + from), pos_ - from);
+  }
+
+ private:
+  bool Need(size_t n) {
+    if (!ok_ || size_ - pos_ < n) {
+      ok_ = false;
+      return false;
+    }
+    return true;
+  }
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+void PutU1(std::string* out, uint8_t v) { out->push_back(static_cast<char>(v)); }
+void PutU2(std::string* out, uint16_t v) {
+  out->push_back(static_cast<char>(v >> 8));
+  out->push_back(static_cast<char>(v & 0xff));
+}
+void PutU4(std::string* out, uint32_t v) {
+  PutU2(out, static_cast<uint16_t>(v >> 16));
+  PutU2(out, static_cast<uint16_t>(v & 0xffff));
+}
+
+std::vector<Attribute> ReadAttributes(Reader& in) {
+  std::vector<Attribute> out(in.U2());
+  for (Attribute& a : out) {
+    a.name_index = in.U2();
+    a.data = in.Bytes(in.U4());
+  }
+  return out;
+}
+
+void WriteAttributes(const std::vector<Attribute>& attributes, std::string* out) {
+  PutU2(out, static_cast<uint16_t>(attributes.size()));
+  for (const Attribute& a : attributes) {
+    PutU2(out, a.name_index);
+    PutU4(out, static_cast<uint32_t>(a.data.size()));
+    out->append(a.data);
+  }
+}
+
+int Slots(char kind) { return kind == 'J' || kind == 'D' ? 2 : 1; }
+
+// Reads one field descriptor starting at `pos`; returns the position after
+// it, or npos when malformed.
+size_t FieldDescriptorEnd(std::string_view d, size_t pos) {
+  size_t p = pos;
+  while (p < d.size() && d[p] == '[') ++p;
+  if (p >= d.size()) return std::string_view::npos;
+  switch (d[p]) {
+    case 'Z': case 'B': case 'C': case 'S': case 'I': case 'J': case 'F': case 'D':
+      return p + 1;
+    case 'L': {
+      size_t semi = d.find(';', p);
+      return semi == std::string_view::npos || semi == p + 1 ? std::string_view::npos : semi + 1;
+    }
+    default:
+      return std::string_view::npos;
+  }
+}
+
+// Copies one verification_type_info (JVMS §4.7.4), shifting the offset of
+// Uninitialized entries.
+bool CopyTypeInfo(Reader& in, uint32_t shift, std::string* out) {
+  uint8_t tag = in.U1();
+  PutU1(out, tag);
+  if (tag == 7) {
+    PutU2(out, in.U2());
+  } else if (tag == 8) {
+    uint32_t offset = in.U2() + shift;
+    if (offset > 0xffff) return false;
+    PutU2(out, static_cast<uint16_t>(offset));
+  } else if (tag > 8) {
+    return false;
+  }
+  return in.ok();
+}
+
+}  // namespace
+
+int MethodType::ParamSlots() const {
+  int slots = 0;
+  for (const std::string& p : params) slots += Slots(KindOf(p));
+  return slots;
+}
+
+char KindOf(std::string_view field_descriptor) {
+  if (field_descriptor.empty()) return 'V';
+  char c = field_descriptor[0];
+  return c == '[' ? 'L' : c;
+}
+
+bool ParseMethodDescriptor(std::string_view descriptor, MethodType* out) {
+  out->params.clear();
+  if (descriptor.empty() || descriptor[0] != '(') return false;
+  size_t pos = 1;
+  while (pos < descriptor.size() && descriptor[pos] != ')') {
+    size_t end = FieldDescriptorEnd(descriptor, pos);
+    if (end == std::string_view::npos) return false;
+    out->params.emplace_back(descriptor.substr(pos, end - pos));
+    pos = end;
+  }
+  if (pos >= descriptor.size()) return false;
+  ++pos;
+  if (descriptor.substr(pos) == "V") {
+    out->ret = "V";
+    return true;
+  }
+  size_t end = FieldDescriptorEnd(descriptor, pos);
+  if (end != descriptor.size()) return false;
+  out->ret = std::string(descriptor.substr(pos));
+  return true;
+}
+
+bool ClassFile::Parse(const uint8_t* data, size_t size, std::string* error) {
+  Reader in(data, size);
+  if (in.U4() != 0xCAFEBABE) {
+    *error = "not a class file (bad magic number)";
+    return false;
+  }
+  minor_ = in.U2();
+  major_ = in.U2();
+  pool_count_ = in.U2();
+  size_t pool_start = in.pos();
+  pool_tags_.assign(pool_count_, 0);
+  std::map<uint16_t, uint16_t> class_names;
+  for (uint16_t i = 1; i < pool_count_ && in.ok(); ++i) {
+    uint8_t tag = in.U1();
+    pool_tags_[i] = tag;
+    switch (tag) {
+      case kTagUtf8:
+        utf8_[i] = in.Bytes(in.U2());
+        break;
+      case kTagInteger: case kTagFloat:
+        in.Skip(4);
+        break;
+      case kTagLong: case kTagDouble:
+        in.Skip(8);
+        ++i;  // Takes two entries.
+        break;
+      case kTagClass:
+        class_names[i] = in.U2();
+        break;
+      case kTagString: case kTagMethodType: case kTagModule: case kTagPackage:
+        in.Skip(2);
+        break;
+      case kTagFieldref: case kTagMethodref: case kTagInterfaceMethodref:
+      case kTagNameAndType: case kTagDynamic: case kTagInvokeDynamic:
+        in.Skip(4);
+        break;
+      case kTagMethodHandle:
+        in.Skip(3);
+        break;
+      default:
+        *error = "unknown constant-pool tag " + std::to_string(tag) + " at entry " +
+                 std::to_string(i);
+        return false;
+    }
+  }
+  pool_bytes_ = in.Slice(pool_start);
+  next_index_ = pool_count_;
+
+  size_t middle_start = in.pos();
+  access_ = in.U2();
+  uint16_t this_class = in.U2();
+  in.Skip(2);                      // super_class
+  in.Skip(2 * size_t{in.U2()});    // interfaces
+  uint16_t field_count = in.U2();
+  for (uint16_t i = 0; i < field_count && in.ok(); ++i) {
+    in.Skip(6);
+    ReadAttributes(in);
+  }
+  middle_ = in.Slice(middle_start);
+
+  methods_.resize(in.U2());
+  for (Method& m : methods_) {
+    m.access = in.U2();
+    m.name_index = in.U2();
+    m.descriptor_index = in.U2();
+    m.attributes = ReadAttributes(in);
+  }
+  attributes_ = ReadAttributes(in);
+  if (!in.ok()) {
+    *error = "truncated class file";
+    return false;
+  }
+  if (!in.at_end()) {
+    *error = "trailing bytes after the class file";
+    return false;
+  }
+  auto cls = class_names.find(this_class);
+  if (cls == class_names.end() || utf8_.count(cls->second) == 0) {
+    *error = "this_class is not a class entry";
+    return false;
+  }
+  name_ = utf8_[cls->second];
+  for (const Method& m : methods_) {
+    if (utf8_.count(m.name_index) == 0 || utf8_.count(m.descriptor_index) == 0) {
+      *error = "method name or descriptor is not a Utf8 entry";
+      return false;
+    }
+  }
+  return true;
+}
+
+const std::string& ClassFile::Utf8(uint16_t index) const {
+  static const std::string kEmpty;
+  auto it = utf8_.find(index);
+  return it == utf8_.end() ? kEmpty : it->second;
+}
+
+int ClassFile::FindAttribute(const std::vector<Attribute>& attributes,
+                             std::string_view name) const {
+  for (size_t i = 0; i < attributes.size(); ++i) {
+    if (Utf8(attributes[i].name_index) == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+MethodFacts ClassFile::Facts(int method_index) const {
+  const Method& m = methods_[method_index];
+  MethodFacts facts;
+  facts.name = Utf8(m.name_index);
+  facts.descriptor = Utf8(m.descriptor_index);
+  facts.access = m.access;
+  int code_index = FindAttribute(m.attributes, "Code");
+  facts.has_code = code_index >= 0;
+  MethodType type;
+  if (!ParseMethodDescriptor(facts.descriptor, &type)) return facts;
+  facts.param_names.assign(type.params.size(), "");
+
+  int mp = FindAttribute(m.attributes, "MethodParameters");
+  if (mp >= 0) {
+    const std::string& data = m.attributes[mp].data;
+    Reader in(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    uint8_t count = in.U1();
+    if (count == type.params.size()) {
+      for (size_t i = 0; i < count && in.ok(); ++i) {
+        facts.param_names[i] = Utf8(in.U2());
+        in.U2();  // access flags
+      }
+      if (in.ok()) return facts;
+      facts.param_names.assign(type.params.size(), "");
+    }
+  }
+  Code code;
+  if (code_index < 0 || !DecodeCode(m.attributes[code_index], &code)) return facts;
+  int lvt = FindAttribute(code.attributes, "LocalVariableTable");
+  if (lvt < 0) return facts;
+  // Slot of each parameter.
+  std::map<uint16_t, size_t> slot_to_param;
+  int slot = (m.access & kAccStatic) ? 0 : 1;
+  for (size_t i = 0; i < type.params.size(); ++i) {
+    slot_to_param[static_cast<uint16_t>(slot)] = i;
+    slot += Slots(KindOf(type.params[i]));
+  }
+  const std::string& data = code.attributes[lvt].data;
+  Reader in(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  uint16_t count = in.U2();
+  for (uint16_t i = 0; i < count && in.ok(); ++i) {
+    uint16_t start = in.U2();
+    in.U2();  // length
+    uint16_t name = in.U2();
+    in.U2();  // descriptor
+    uint16_t index = in.U2();
+    auto it = slot_to_param.find(index);
+    if (in.ok() && start == 0 && it != slot_to_param.end()) {
+      facts.param_names[it->second] = Utf8(name);
+    }
+  }
+  return facts;
+}
+
+bool ClassFile::DecodeCode(const Attribute& attribute, Code* out) const {
+  Reader in(reinterpret_cast<const uint8_t*>(attribute.data.data()), attribute.data.size());
+  out->max_stack = in.U2();
+  out->max_locals = in.U2();
+  out->code = in.Bytes(in.U4());
+  out->handlers.resize(in.U2());
+  for (Code::Handler& h : out->handlers) {
+    h.start = in.U2();
+    h.end = in.U2();
+    h.handler = in.U2();
+    h.catch_type = in.U2();
+  }
+  out->attributes = ReadAttributes(in);
+  return in.ok() && in.at_end();
+}
+
+std::string ClassFile::EncodeCode(const Code& code) const {
+  std::string out;
+  PutU2(&out, code.max_stack);
+  PutU2(&out, code.max_locals);
+  PutU4(&out, static_cast<uint32_t>(code.code.size()));
+  out.append(code.code);
+  PutU2(&out, static_cast<uint16_t>(code.handlers.size()));
+  for (const Code::Handler& h : code.handlers) {
+    PutU2(&out, h.start);
+    PutU2(&out, h.end);
+    PutU2(&out, h.handler);
+    PutU2(&out, h.catch_type);
+  }
+  WriteAttributes(code.attributes, &out);
+  return out;
+}
+
+uint16_t ClassFile::AddEntry(const std::string& key, const std::string& bytes, int slots) {
+  auto it = added_.find(key);
+  if (it != added_.end()) return it->second;
+  if (next_index_ + slots > 0xffff) {
+    pool_full_ = true;
+    return 0;
+  }
+  uint16_t index = next_index_;
+  next_index_ = static_cast<uint16_t>(next_index_ + slots);
+  added_bytes_.append(bytes);
+  added_[key] = index;
+  return index;
+}
+
+uint16_t ClassFile::AddUtf8(std::string_view text) {
+  std::string bytes;
+  PutU1(&bytes, kTagUtf8);
+  PutU2(&bytes, static_cast<uint16_t>(text.size()));
+  bytes.append(text);
+  uint16_t index = AddEntry("U" + std::string(text), bytes);
+  utf8_.emplace(index, std::string(text));
+  return index;
+}
+
+uint16_t ClassFile::AddClass(std::string_view internal_name) {
+  std::string bytes;
+  PutU1(&bytes, kTagClass);
+  PutU2(&bytes, AddUtf8(internal_name));
+  return AddEntry("C" + std::string(internal_name), bytes);
+}
+
+uint16_t ClassFile::AddNameAndType(std::string_view name, std::string_view descriptor) {
+  std::string bytes;
+  PutU1(&bytes, kTagNameAndType);
+  PutU2(&bytes, AddUtf8(name));
+  PutU2(&bytes, AddUtf8(descriptor));
+  return AddEntry("N" + std::string(name) + " " + std::string(descriptor), bytes);
+}
+
+uint16_t ClassFile::AddMethodref(std::string_view owner, std::string_view name,
+                                 std::string_view descriptor) {
+  std::string bytes;
+  PutU1(&bytes, kTagMethodref);
+  PutU2(&bytes, AddClass(owner));
+  PutU2(&bytes, AddNameAndType(name, descriptor));
+  return AddEntry("M" + std::string(owner) + "." + std::string(name) + std::string(descriptor),
+                  bytes);
+}
+
+namespace {
+
+void EmitLocal(uint8_t opcode, int slot, std::string* code) {
+  if (slot <= 0xff) {
+    PutU1(code, opcode);
+    PutU1(code, static_cast<uint8_t>(slot));
+  } else {
+    PutU1(code, kWide);
+    PutU1(code, opcode);
+    PutU2(code, static_cast<uint16_t>(slot));
+  }
+}
+
+uint8_t LoadOpcode(char kind) {
+  switch (kind) {
+    case 'J': return kLload;
+    case 'F': return kFload;
+    case 'D': return kDload;
+    case 'L': return kAload;
+    default: return kIload;
+  }
+}
+
+uint8_t ReturnOpcode(char kind) {
+  switch (kind) {
+    case 'V': return kReturn;
+    case 'J': return kLreturn;
+    case 'F': return kFreturn;
+    case 'D': return kDreturn;
+    case 'L': return kAreturn;
+    default: return kIreturn;
+  }
+}
+
+}  // namespace
+
+void ClassFile::EmitArgumentHooks(const MethodType& type, bool is_static, bool pass_receiver,
+                                  int hook_id, const char* enter_name, std::string* code) {
+  int slot = is_static ? 0 : 1;
+  for (const std::string& param : type.params) {
+    char kind = KindOf(param);
+    EmitLocal(LoadOpcode(kind), slot, code);
+    PutU1(code, kInvokestatic);
+    PutU2(code, AddMethodref(kHooksClass, ArgHookName(kind), ArgHookDescriptor(kind)));
+    slot += Slots(kind);
+  }
+  if (pass_receiver) {
+    PutU1(code, kAload0);
+  } else {
+    PutU1(code, kAconstNull);
+  }
+  if (hook_id <= 0x7fff) {
+    PutU1(code, kSipush);
+    PutU2(code, static_cast<uint16_t>(hook_id));
+  } else {
+    std::string bytes;
+    PutU1(&bytes, kTagInteger);
+    PutU4(&bytes, static_cast<uint32_t>(hook_id));
+    PutU1(code, kLdcW);
+    PutU2(code, AddEntry("I" + std::to_string(hook_id), bytes));
+  }
+  PutU1(code, kInvokestatic);
+  PutU2(code, AddMethodref(kHooksClass, enter_name, kEnterDescriptor));
+}
+
+bool ClassFile::AddWrapper(int method_index, int hook_id, std::string* error) {
+  Method original = methods_[method_index];
+  MethodFacts facts = Facts(method_index);
+  MethodType type;
+  if (!ParseMethodDescriptor(facts.descriptor, &type)) {
+    *error = "malformed descriptor " + facts.descriptor;
+    return false;
+  }
+  if (facts.name == "<init>" || facts.name == "<clinit>" || is_interface() || !facts.has_code) {
+    *error = "a wrapper cannot replace " + facts.name + facts.descriptor;
+    return false;
+  }
+  bool is_static = (original.access & kAccStatic) != 0;
+  int code_index = FindAttribute(original.attributes, "Code");
+
+  // The body: the original code under a private synthetic name. It keeps
+  // only its Code; annotations, signature and parameters stay with the
+  // public face. Synchronisation moves to the wrapper so that the pre-state
+  // is read under the same lock.
+  std::string body_name = facts.name + kBodySuffix;
+  Method body;
+  body.access = static_cast<uint16_t>((original.access & (kAccStatic | kAccStrict)) |
+                                      kAccPrivate | kAccSynthetic);
+  body.name_index = AddUtf8(body_name);
+  body.descriptor_index = original.descriptor_index;
+  body.attributes.push_back(original.attributes[code_index]);
+
+  Code code;
+  EmitArgumentHooks(type, is_static, /*pass_receiver=*/!is_static, hook_id, kEnter, &code.code);
+  uint16_t start = static_cast<uint16_t>(code.code.size());
+  int slot = 0;
+  if (!is_static) {
+    PutU1(&code.code, kAload0);
+    slot = 1;
+  }
+  for (const std::string& param : type.params) {
+    char kind = KindOf(param);
+    EmitLocal(LoadOpcode(kind), slot, &code.code);
+    slot += Slots(kind);
+  }
+  PutU1(&code.code, is_static ? kInvokestatic : kInvokespecial);
+  PutU2(&code.code, AddMethodref(name_, body_name, facts.descriptor));
+  uint16_t end = static_cast<uint16_t>(code.code.size());
+  char ret = KindOf(type.ret);
+  if (ret != 'V') PutU1(&code.code, Slots(ret) == 2 ? kDup2 : kDup);
+  PutU1(&code.code, kInvokestatic);
+  PutU2(&code.code, AddMethodref(kHooksClass, ExitHookName(ret), ExitHookDescriptor(ret)));
+  PutU1(&code.code, ReturnOpcode(ret));
+  uint16_t handler = static_cast<uint16_t>(code.code.size());
+  PutU1(&code.code, kDup);
+  PutU1(&code.code, kInvokestatic);
+  PutU2(&code.code, AddMethodref(kHooksClass, kExitThrown, kExitThrownDescriptor));
+  PutU1(&code.code, kAthrow);
+
+  int ret_slots = ret == 'V' ? 0 : Slots(ret);
+  code.max_stack = static_cast<uint16_t>(std::max({4, slot, 2 * ret_slots}));
+  code.max_locals = static_cast<uint16_t>(slot);
+  code.handlers.push_back({start, end, handler, 0});
+  if (major_ >= 50) {
+    // One frame, at the handler: no locals needed, the throwable on the stack.
+    Attribute frames;
+    frames.name_index = AddUtf8("StackMapTable");
+    PutU2(&frames.data, 1);
+    PutU1(&frames.data, 255);  // full_frame
+    PutU2(&frames.data, handler);
+    PutU2(&frames.data, 0);
+    PutU2(&frames.data, 1);
+    PutU1(&frames.data, 7);  // Object_variable_info
+    PutU2(&frames.data, AddClass("java/lang/Throwable"));
+    code.attributes.push_back(frames);
+  }
+
+  if (pool_full_) {
+    *error = "the constant pool has no room for the hooks";
+    return false;
+  }
+  Method wrapper = original;
+  wrapper.attributes.erase(wrapper.attributes.begin() + code_index);
+  Attribute code_attribute;
+  code_attribute.name_index = original.attributes[code_index].name_index;
+  code_attribute.data = EncodeCode(code);
+  wrapper.attributes.push_back(code_attribute);
+  methods_[method_index] = wrapper;
+  methods_.push_back(body);
+  return true;
+}
+
+bool ClassFile::ShiftStackMapTable(std::string* data, uint32_t shift, std::string* error) const {
+  Reader in(reinterpret_cast<const uint8_t*>(data->data()), data->size());
+  std::string out;
+  uint16_t count = in.U2();
+  PutU2(&out, count);
+  for (uint16_t i = 0; i < count && in.ok(); ++i) {
+    uint8_t tag = in.U1();
+    // The first frame's offset is absolute; later ones are relative.
+    uint32_t add = i == 0 ? shift : 0;
+    auto put_delta = [&](uint32_t delta) {
+      if (delta > 0xffff) return false;
+      PutU2(&out, static_cast<uint16_t>(delta));
+      return true;
+    };
+    bool ok = true;
+    if (tag <= 63) {
+      uint32_t delta = tag + add;
+      if (delta <= 63) {
+        PutU1(&out, static_cast<uint8_t>(delta));
+      } else {
+        PutU1(&out, 251);  // same_frame_extended
+        ok = put_delta(delta);
+      }
+    } else if (tag <= 127) {
+      uint32_t delta = tag - 64 + add;
+      if (delta <= 63) {
+        PutU1(&out, static_cast<uint8_t>(64 + delta));
+      } else {
+        PutU1(&out, 247);  // same_locals_1_stack_item_frame_extended
+        ok = put_delta(delta);
+      }
+      ok = ok && CopyTypeInfo(in, shift, &out);
+    } else if (tag == 247) {
+      PutU1(&out, tag);
+      ok = put_delta(in.U2() + add) && CopyTypeInfo(in, shift, &out);
+    } else if (tag >= 248 && tag <= 251) {
+      PutU1(&out, tag);
+      ok = put_delta(in.U2() + add);
+    } else if (tag >= 252 && tag <= 254) {
+      PutU1(&out, tag);
+      ok = put_delta(in.U2() + add);
+      for (int k = 0; k < tag - 251 && ok; ++k) ok = CopyTypeInfo(in, shift, &out);
+    } else if (tag == 255) {
+      PutU1(&out, tag);
+      ok = put_delta(in.U2() + add);
+      for (int part = 0; part < 2 && ok; ++part) {
+        uint16_t n = in.U2();
+        PutU2(&out, n);
+        for (uint16_t k = 0; k < n && ok; ++k) ok = CopyTypeInfo(in, shift, &out);
+      }
+    } else {
+      ok = false;
+    }
+    if (!ok) {
+      *error = "cannot shift stack map frame " + std::to_string(i);
+      return false;
+    }
+  }
+  if (!in.ok() || !in.at_end()) {
+    *error = "malformed StackMapTable";
+    return false;
+  }
+  *data = std::move(out);
+  return true;
+}
+
+bool ClassFile::InsertPrologue(int method_index, int hook_id, std::string* error) {
+  Method& method = methods_[method_index];
+  MethodFacts facts = Facts(method_index);
+  MethodType type;
+  if (!ParseMethodDescriptor(facts.descriptor, &type)) {
+    *error = "malformed descriptor " + facts.descriptor;
+    return false;
+  }
+  int code_index = FindAttribute(method.attributes, "Code");
+  if (code_index < 0 || facts.name == "<clinit>") {
+    *error = "no code to instrument in " + facts.name + facts.descriptor;
+    return false;
+  }
+  Code code;
+  if (!DecodeCode(method.attributes[code_index], &code)) {
+    *error = "malformed Code attribute in " + facts.name + facts.descriptor;
+    return false;
+  }
+  bool is_static = (method.access & kAccStatic) != 0;
+  std::string prologue;
+  // In a constructor `this` is not initialised yet: it cannot be passed.
+  EmitArgumentHooks(type, is_static, /*pass_receiver=*/!is_static && facts.name != "<init>",
+                    hook_id, kEnterJvmti, &prologue);
+  // A multiple of four keeps tableswitch/lookupswitch padding valid.
+  while (prologue.size() % 4 != 0) PutU1(&prologue, kNop);
+  const uint32_t shift = static_cast<uint32_t>(prologue.size());
+  if (code.code.size() + shift > 65535) {
+    *error = facts.name + facts.descriptor + " is too large to instrument";
+    return false;
+  }
+  if (pool_full_) {
+    *error = "the constant pool has no room for the hooks";
+    return false;
+  }
+  code.code = prologue + code.code;
+  code.max_stack = std::max<uint16_t>(code.max_stack, 2);
+  for (Code::Handler& h : code.handlers) {
+    h.start = static_cast<uint16_t>(h.start + shift);
+    h.end = static_cast<uint16_t>(h.end + shift);
+    h.handler = static_cast<uint16_t>(h.handler + shift);
+  }
+  std::vector<Attribute> kept;
+  for (Attribute& a : code.attributes) {
+    const std::string& name = Utf8(a.name_index);
+    if (name == "RuntimeVisibleTypeAnnotations" || name == "RuntimeInvisibleTypeAnnotations") {
+      continue;  // Offsets inside; not visible to reflection, so dropped.
+    }
+    if (name == "StackMapTable") {
+      if (!ShiftStackMapTable(&a.data, shift, error)) return false;
+    } else if (name == "LineNumberTable" || name == "LocalVariableTable" ||
+               name == "LocalVariableTypeTable") {
+      // Entries start with start_pc; entry sizes are 4 and 10 bytes.
+      size_t entry = name == "LineNumberTable" ? 4 : 10;
+      if (a.data.size() < 2 || (a.data.size() - 2) % entry != 0) {
+        *error = "malformed " + name;
+        return false;
+      }
+      for (size_t p = 2; p < a.data.size(); p += entry) {
+        uint32_t pc = (static_cast<uint8_t>(a.data[p]) << 8 | static_cast<uint8_t>(a.data[p + 1])) +
+                      shift;
+        a.data[p] = static_cast<char>(pc >> 8);
+        a.data[p + 1] = static_cast<char>(pc & 0xff);
+      }
+    }
+    kept.push_back(std::move(a));
+  }
+  code.attributes = std::move(kept);
+  method.attributes[code_index].data = EncodeCode(code);
+  return true;
+}
+
+std::string ClassFile::Serialize() const {
+  std::string out;
+  PutU4(&out, 0xCAFEBABE);
+  PutU2(&out, minor_);
+  PutU2(&out, major_);
+  PutU2(&out, next_index_);
+  out.append(pool_bytes_);
+  out.append(added_bytes_);
+  out.append(middle_);
+  PutU2(&out, static_cast<uint16_t>(methods_.size()));
+  for (const Method& m : methods_) {
+    PutU2(&out, m.access);
+    PutU2(&out, m.name_index);
+    PutU2(&out, m.descriptor_index);
+    WriteAttributes(m.attributes, &out);
+  }
+  WriteAttributes(attributes_, &out);
+  return out;
+}
+
+}  // namespace tracespec::probe

@@ -1,0 +1,164 @@
+// A minimal class-file reader/writer for the probe: just enough of JVMS §4 to
+// add entry/exit hooks to chosen methods while a class is being loaded
+// (JVMTI ClassFileLoadHook). Two rewrites are offered:
+//  - AddWrapper: the method's body moves, unchanged, into a private
+//    synthetic method; a new method with the original name, descriptor, flags
+//    and annotations passes the arguments to the hooks, calls the body, and
+//    reports the return value or the exception. Nothing inside the original
+//    code moves, so no offset needs fixing.
+//  - InsertPrologue: for constructors and interface methods, where a wrapper
+//    cannot be written, a short call sequence reporting the arguments is put
+//    in front of the existing code; every code offset shifts by the same
+//    multiple of four (switch padding stays valid) and the tables that hold
+//    offsets (exceptions, stack maps, line and local-variable tables) are
+//    shifted with it. The exit of such methods is seen through JVMTI.
+// Pure C++ (no JNI), so it is unit-tested on its own.
+#ifndef TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
+#define TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tracespec::probe {
+
+// Access flags used here (JVMS §4.1, §4.6).
+enum : uint16_t {
+  kAccPublic = 0x0001,
+  kAccPrivate = 0x0002,
+  kAccProtected = 0x0004,
+  kAccStatic = 0x0008,
+  kAccFinal = 0x0010,
+  kAccSynchronized = 0x0020,
+  kAccBridge = 0x0040,
+  kAccVarargs = 0x0080,
+  kAccNative = 0x0100,
+  kAccInterface = 0x0200,
+  kAccAbstract = 0x0400,
+  kAccStrict = 0x0800,
+  kAccSynthetic = 0x1000,
+};
+
+// The parameter and return types of a JVM method descriptor.
+struct MethodType {
+  // One field descriptor per parameter ("I", "J", "[I", "Ljava/lang/String;").
+  std::vector<std::string> params;
+  // Return descriptor ("V" for void).
+  std::string ret;
+  // Local-variable slots the parameters take (long/double count two).
+  int ParamSlots() const;
+};
+
+// Parses "(I[JLjava/lang/String;)V"; false when malformed.
+bool ParseMethodDescriptor(std::string_view descriptor, MethodType* out);
+
+// The JVM type kind of a field descriptor: its first character, with arrays
+// and classes both reported as 'L' (a reference).
+char KindOf(std::string_view field_descriptor);
+
+struct Attribute {
+  uint16_t name_index = 0;
+  std::string data;
+};
+
+struct Method {
+  uint16_t access = 0;
+  uint16_t name_index = 0;
+  uint16_t descriptor_index = 0;
+  std::vector<Attribute> attributes;
+};
+
+// What the rewriter needs to know about a method before touching it.
+struct MethodFacts {
+  std::string name;
+  std::string descriptor;
+  uint16_t access = 0;
+  bool has_code = false;
+  // From MethodParameters, else from a LocalVariableTable entry that starts
+  // at offset 0; "" where the class file does not say.
+  std::vector<std::string> param_names;
+};
+
+class ClassFile {
+ public:
+  // Parses `data`; on failure returns false and sets *error (no class data
+  // in the message).
+  bool Parse(const uint8_t* data, size_t size, std::string* error);
+
+  // Internal name of this class ("pkg/Name").
+  const std::string& name() const { return name_; }
+  bool is_interface() const { return (access_ & kAccInterface) != 0; }
+  uint16_t major_version() const { return major_; }
+  int method_count() const { return static_cast<int>(methods_.size()); }
+  MethodFacts Facts(int method_index) const;
+
+  // Moves method `method_index`'s body into a private synthetic method and
+  // gives the original name a hooked wrapper (see the file comment). Not for
+  // constructors, static initializers, abstract/native methods or
+  // interfaces.
+  bool AddWrapper(int method_index, int hook_id, std::string* error);
+
+  // Puts the argument-reporting prologue in front of method `method_index`'s
+  // code. The receiver is passed for instance methods other than
+  // constructors.
+  bool InsertPrologue(int method_index, int hook_id, std::string* error);
+
+  // The class file with every change applied.
+  std::string Serialize() const;
+
+ private:
+  struct Code {
+    uint16_t max_stack = 0;
+    uint16_t max_locals = 0;
+    std::string code;
+    struct Handler {
+      uint16_t start, end, handler, catch_type;
+    };
+    std::vector<Handler> handlers;
+    std::vector<Attribute> attributes;
+  };
+
+  const std::string& Utf8(uint16_t index) const;
+  int FindAttribute(const std::vector<Attribute>& attributes, std::string_view name) const;
+  bool DecodeCode(const Attribute& attribute, Code* out) const;
+  std::string EncodeCode(const Code& code) const;
+  bool ShiftStackMapTable(std::string* data, uint32_t shift, std::string* error) const;
+
+  // Constant-pool additions (appended after the original entries).
+  uint16_t AddEntry(const std::string& key, const std::string& bytes, int slots = 1);
+  uint16_t AddUtf8(std::string_view text);
+  uint16_t AddClass(std::string_view internal_name);
+  uint16_t AddNameAndType(std::string_view name, std::string_view descriptor);
+  uint16_t AddMethodref(std::string_view owner, std::string_view name, std::string_view descriptor);
+
+  // Emits "pass each parameter to its arg hook, then call `enter_name`".
+  void EmitArgumentHooks(const MethodType& type, bool is_static, bool pass_receiver, int hook_id,
+                         const char* enter_name, std::string* code);
+
+  uint16_t minor_ = 0;
+  uint16_t major_ = 0;
+  uint16_t access_ = 0;
+  std::string name_;
+  // The original constant pool, verbatim, and what was learnt from it.
+  std::string pool_bytes_;
+  uint16_t pool_count_ = 0;
+  std::vector<uint8_t> pool_tags_;
+  std::map<uint16_t, std::string> utf8_;
+  // Everything between the constant pool and the methods (access flags,
+  // this/super, interfaces, fields), verbatim.
+  std::string middle_;
+  std::vector<Method> methods_;
+  std::vector<Attribute> attributes_;
+  // Added entries, in order, and a key → index map to share them.
+  std::string added_bytes_;
+  uint16_t next_index_ = 0;
+  std::map<std::string, uint16_t> added_;
+  // Set when the additions would overflow the 65535-entry constant pool.
+  bool pool_full_ = false;
+};
+
+}  // namespace tracespec::probe
+
+#endif  // TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_

@@ -1,0 +1,129 @@
+// Observe summary; see summary.h.
+#include "observer/summary.h"
+
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace tracespec::observer {
+namespace {
+
+void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& states,
+                   std::map<std::string, int64_t>* counts) {
+  for (const v1::ObjectState& state : states) {
+    for (const v1::Field& field : state.fields()) {
+      if (!field.value().has_redacted()) continue;
+      const std::string& owner =
+          field.declaring_class().empty() ? state.class_name() : field.declaring_class();
+      ++(*counts)[owner + "." + field.name()];
+    }
+  }
+}
+
+const char* StatusName(v1::TestStatus status) {
+  switch (status) {
+    case v1::PASSED: return "passed";
+    case v1::FAILED: return "FAILED";
+    case v1::SKIPPED: return "skipped";
+    case v1::INTERRUPTED: return "INTERRUPTED";
+    default: return "not run";
+  }
+}
+
+}  // namespace
+
+std::string MethodLabel(const v1::MethodRef& method) {
+  return absl::StrCat(method.class_name(), "#", method.name(), method.jvm_descriptor());
+}
+
+ObservationCounter::ObservationCounter(const std::vector<std::string>& withheld) {
+  for (const std::string& field : withheld) redacted_[field] += 0;
+}
+
+void ObservationCounter::Add(const v1::Observation& o) {
+  std::string label = MethodLabel(o.method());
+  v1::MethodSummary& m = methods_[label];
+  m.set_method(label);
+  m.set_observations(m.observations() + 1);
+  if (o.outcome().has_thrown()) {
+    m.set_thrown(m.thrown() + 1);
+  } else {
+    m.set_returned(m.returned() + 1);
+  }
+  ++observations_;
+  if (o.test_id().empty()) ++unattributed_;
+  CountRedacted(o.pre(), &redacted_);
+  CountRedacted(o.post(), &redacted_);
+  for (int i = 0; i < o.args_size(); ++i) {
+    if (!o.args(i).has_redacted()) continue;
+    std::string param = i < o.method().param_names_size() ? o.method().param_names(i)
+                                                           : absl::StrCat("arg", i);
+    ++redacted_[absl::StrCat(label, " parameter ", param)];
+  }
+  if (o.outcome().returned().has_redacted()) ++redacted_[label + " return value"];
+}
+
+void ObservationCounter::Fill(v1::ObserveSummary* summary) const {
+  summary->set_observations(observations_);
+  summary->set_unattributed_observations(unattributed_);
+  summary->clear_methods();
+  for (const auto& [label, m] : methods_) *summary->add_methods() = m;
+  summary->clear_redactions();
+  for (const auto& [what, count] : redacted_) {
+    v1::RedactionCount* r = summary->add_redactions();
+    r->set_what(what);
+    r->set_count(count);
+  }
+}
+
+std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_dir) {
+  std::string out;
+  absl::StrAppend(&out, "tests: ", s.tests_run(), " run, ", s.tests_passed(), " passed, ",
+                  s.tests_failed(), " failed, ", s.tests_skipped(), " skipped");
+  if (s.tests_interrupted() > 0) absl::StrAppend(&out, ", ", s.tests_interrupted(), " interrupted");
+  absl::StrAppend(&out, "  (JVM: ", s.jvm_result(), ", ",
+                  absl::StrFormat("%.1f", s.jvm_seconds()), "s)\n");
+  for (const v1::TestSummary& t : s.tests()) {
+    if (t.status() != v1::FAILED && t.status() != v1::INTERRUPTED) continue;
+    absl::StrAppend(&out, "  ", StatusName(t.status()), " ", t.test_id());
+    if (!t.failure_class().empty()) absl::StrAppend(&out, " (", t.failure_class(), ")");
+    absl::StrAppend(&out, "\n");
+  }
+  absl::StrAppend(&out, "observations: ", s.observations());
+  if (s.unattributed_observations() > 0) {
+    absl::StrAppend(&out, " (", s.unattributed_observations(), " not attributed to a test)");
+  }
+  absl::StrAppend(&out, "\n");
+  size_t width = 0;
+  for (const v1::MethodSummary& m : s.methods()) width = std::max(width, m.method().size());
+  for (const v1::MethodSummary& m : s.methods()) {
+    absl::StrAppend(&out, "  ", m.method(), std::string(width - m.method().size() + 2, ' '),
+                    m.observations(), " (", m.returned(), " returned, ", m.thrown(),
+                    " threw)\n");
+  }
+  if (s.redactions_size() > 0) {
+    absl::StrAppend(&out, "withheld by the policy (", s.policy(), "):\n");
+    for (const v1::RedactionCount& r : s.redactions()) {
+      if (r.count() == 0) {
+        absl::StrAppend(&out, "  ", r.what(), ": omitted\n");
+      } else {
+        absl::StrAppend(&out, "  ", r.what(), ": ", r.count(), " value",
+                        r.count() == 1 ? "" : "s", " redacted\n");
+      }
+    }
+  }
+  absl::StrAppend(&out, "excluded tests (never sent anywhere): ", s.tests_excluded(), "\n");
+  for (const v1::TestSummary& t : s.tests()) {
+    if (t.excluded()) absl::StrAppend(&out, "  ", t.test_id(), ": ", t.excluded_reason(), "\n");
+  }
+  for (const v1::TargetProblem& p : s.target_problems()) {
+    absl::StrAppend(&out, "problem: ", p.target(), ": ", p.message(), "\n");
+  }
+  if (!s.complete()) absl::StrAppend(&out, "PARTIAL: ", s.incomplete_reason(), "\n");
+  absl::StrAppend(&out, "written: ", out_dir, "/{observations.pb,observations.jsonl,",
+                  "summary.json,jvm.log}\n");
+  return out;
+}
+
+}  // namespace tracespec::observer

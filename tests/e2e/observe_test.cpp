@@ -1,0 +1,872 @@
+// End-to-end tests of `tracespec observe`: real javac, real JVM, real
+// JUnit 5, real probe. Each test compiles its own Java classes and tests.
+#include <cmath>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+#include "tracespec/v1/summary.pb.h"
+
+namespace tracespec {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::TempDir;
+
+struct Observed {
+  SubprocessResult run;
+  std::string out;
+  std::vector<v1::Observation> observations;
+  v1::ObserveSummary summary;
+  bool has_summary = false;
+  std::string Output() const { return run.stdout_data + run.stderr_data; }
+};
+
+class ObserveTest : public ::testing::Test {
+ protected:
+  // Compiles main and test classes together against JUnit.
+  std::string Compile(const std::map<std::string, std::string>& sources,
+                      const std::vector<std::string>& javac_args = {"-g"}) {
+    return testing::CompileJava(dir_, sources, javac_args, testing::JunitJar());
+  }
+
+  std::string WritePolicy(const std::string& text) { return dir_.Write("policy.textproto", text); }
+
+  Observed Observe(const std::string& classpath, const std::string& tests,
+                   const std::vector<std::string>& methods,
+                   const std::vector<std::string>& extra = {},
+                   const SubprocessOptions& options = {}) {
+    Observed o;
+    o.out = dir_.path() + "/out";
+    std::vector<std::string> args = {"observe", "--classpath", classpath, "--tests", tests,
+                                     "--out", o.out};
+    for (const std::string& m : methods) {
+      args.push_back("--method");
+      args.push_back(m);
+    }
+    args.insert(args.end(), extra.begin(), extra.end());
+    o.run = testing::RunTracespec(args, options);
+    if (FileExists(o.out + "/observations.pb")) {
+      auto read = ReadObservations(o.out + "/observations.pb");
+      EXPECT_TRUE(read.ok()) << read.status();
+      if (read.ok()) o.observations = *read;
+    }
+    auto summary = ReadFile(o.out + "/summary.json");
+    if (summary.ok()) {
+      o.has_summary = FromJson(*summary, &o.summary).ok();
+      EXPECT_TRUE(o.has_summary);
+    }
+    return o;
+  }
+
+  TempDir dir_;
+};
+
+std::vector<v1::Observation> Of(const Observed& o, const std::string& method,
+                                const std::string& descriptor = "") {
+  std::vector<v1::Observation> out;
+  for (const v1::Observation& obs : o.observations) {
+    if (obs.method().name() == method &&
+        (descriptor.empty() || obs.method().jvm_descriptor() == descriptor)) {
+      out.push_back(obs);
+    }
+  }
+  return out;
+}
+
+const v1::ObjectState* State(const google::protobuf::RepeatedPtrField<v1::ObjectState>& states,
+                             uint64_t id) {
+  for (const v1::ObjectState& s : states) {
+    if (s.id() == id) return &s;
+  }
+  return nullptr;
+}
+
+const v1::Value* FieldOf(const v1::ObjectState* state, const std::string& name) {
+  if (state == nullptr) return nullptr;
+  for (const v1::Field& f : state->fields()) {
+    if (f.name() == name) return &f.value();
+  }
+  return nullptr;
+}
+
+// --- Primitive types, compiled without debug information. -----------------
+
+constexpr char kPrims[] = R"(package p;
+public class Prims {
+  public boolean z; public byte b; public short s; public char c;
+  public int i; public long j; public float f; public double d;
+  public static boolean flip(boolean v) { return !v; }
+  public static byte incB(byte v) { return (byte) (v + 1); }
+  public static short incS(short v) { return (short) (v + 1); }
+  public static char incC(char v) { return (char) (v + 1); }
+  public static int incI(int v) { return v + 1; }
+  public static long twice(long v) { return v * 2; }
+  public static float half(float v) { return v / 2; }
+  public static double neg(double v) { return -v; }
+  public void setAll(boolean z, byte b, short s, char c, int i, long j, float f, double d) {
+    this.z = z; this.b = b; this.s = s; this.c = c; this.i = i; this.j = j; this.f = f; this.d = d;
+  }
+  public static double mix(int a, long b, float c, double d, char e) { return a + b + c + d + e; }
+}
+)";
+
+constexpr char kPrimsTest[] = R"(package p;
+import org.junit.jupiter.api.Test;
+class PrimsTest {
+  @Test void values() {
+    Prims.flip(true);
+    Prims.incB((byte) 127);
+    Prims.incS((short) -32768);
+    Prims.incC('\uffff');
+    Prims.incI(Integer.MAX_VALUE);
+    Prims.twice(Long.MIN_VALUE + 1);
+    Prims.half(Float.NaN);
+    Prims.half(-0.0f);
+    Prims.neg(0.0);
+    Prims.neg(Double.NaN);
+    new Prims().setAll(true, (byte) -1, (short) 300, 'x', -7, 1L << 40, 1.5f, -2.25);
+    Prims.mix(1, 2L, 3.5f, 4.25, 'a');
+  }
+}
+)";
+
+TEST_F(ObserveTest, EveryPrimitiveTypeWithoutDebugInfo) {
+  std::string classes =
+      Compile({{"p/Prims.java", kPrims}, {"p/PrimsTest.java", kPrimsTest}}, {"-g:none"});
+  std::vector<std::string> methods;
+  for (const char* m : {"flip", "incB", "incS", "incC", "incI", "twice", "half", "neg", "setAll",
+                        "mix"}) {
+    methods.push_back(std::string("p.Prims#") + m);
+  }
+  Observed o = Observe(classes, "p.PrimsTest", methods);
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 12u) << o.Output();
+
+  auto one = [&](const std::string& name) {
+    auto all = Of(o, name);
+    EXPECT_EQ(all.size(), 1u) << name;
+    return all.empty() ? v1::Observation() : all[0];
+  };
+  EXPECT_TRUE(one("flip").args(0).bool_value());
+  EXPECT_FALSE(one("flip").outcome().returned().bool_value());
+  EXPECT_TRUE(one("flip").outcome().returned().has_bool_value());
+  EXPECT_EQ(one("incB").args(0).byte_value(), 127);
+  EXPECT_EQ(one("incB").outcome().returned().byte_value(), -128);
+  EXPECT_EQ(one("incS").outcome().returned().short_value(), -32767);
+  EXPECT_EQ(one("incC").args(0).char_value(), 0xffff);
+  EXPECT_EQ(one("incC").outcome().returned().char_value(), 0);
+  EXPECT_EQ(one("incI").outcome().returned().int_value(), INT32_MIN);
+  EXPECT_EQ(one("twice").args(0).long_value(), INT64_MIN + 1);
+  EXPECT_EQ(one("twice").outcome().returned().long_value(), 2);
+
+  auto halves = Of(o, "half");
+  ASSERT_EQ(halves.size(), 2u);
+  EXPECT_TRUE(std::isnan(halves[0].args(0).float_value()));
+  EXPECT_TRUE(std::isnan(halves[0].outcome().returned().float_value()));
+  EXPECT_TRUE(std::signbit(halves[1].outcome().returned().float_value()));
+  EXPECT_EQ(halves[1].outcome().returned().float_value(), 0.0f);
+  auto negs = Of(o, "neg");
+  ASSERT_EQ(negs.size(), 2u);
+  EXPECT_TRUE(std::signbit(negs[0].outcome().returned().double_value()));
+  EXPECT_TRUE(std::isnan(negs[1].outcome().returned().double_value()));
+
+  v1::Observation set = one("setAll");
+  EXPECT_FALSE(set.method().is_static());
+  EXPECT_THAT(std::vector<std::string>(set.method().param_names().begin(),
+                                       set.method().param_names().end()),
+              ::testing::ElementsAre("arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6",
+                                     "arg7"));
+  ASSERT_EQ(set.args_size(), 8);
+  EXPECT_EQ(set.args(5).long_value(), int64_t{1} << 40);
+  EXPECT_EQ(set.args(7).double_value(), -2.25);
+  const v1::ObjectState* before = State(set.pre(), set.receiver().ref());
+  const v1::ObjectState* after = State(set.post(), set.receiver().ref());
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(FieldOf(before, "i")->int_value(), 0);
+  EXPECT_TRUE(FieldOf(after, "z")->bool_value());
+  EXPECT_EQ(FieldOf(after, "b")->byte_value(), -1);
+  EXPECT_EQ(FieldOf(after, "s")->short_value(), 300);
+  EXPECT_EQ(FieldOf(after, "c")->char_value(), 'x');
+  EXPECT_EQ(FieldOf(after, "i")->int_value(), -7);
+  EXPECT_EQ(FieldOf(after, "j")->long_value(), int64_t{1} << 40);
+  EXPECT_EQ(FieldOf(after, "f")->float_value(), 1.5f);
+  EXPECT_EQ(FieldOf(after, "d")->double_value(), -2.25);
+  EXPECT_EQ(FieldOf(after, "d")->kind_case(), v1::Value::kDoubleValue);
+
+  v1::Observation mix = one("mix");
+  EXPECT_EQ(mix.args(0).int_value(), 1);
+  EXPECT_EQ(mix.args(1).long_value(), 2);
+  EXPECT_EQ(mix.args(2).float_value(), 3.5f);
+  EXPECT_EQ(mix.args(3).double_value(), 4.25);
+  EXPECT_EQ(mix.args(4).char_value(), 'a');
+  EXPECT_EQ(mix.outcome().returned().double_value(), 1 + 2 + 3.5 + 4.25 + 97);
+  for (const v1::Observation& obs : o.observations) {
+    EXPECT_EQ(obs.test_id(), "p.PrimsTest#values");
+    EXPECT_EQ(obs.format_version(), v1::FORMAT_VERSION_1);
+  }
+}
+
+// --- Arrays, nested objects and strings, with a policy's limits. ----------
+
+constexpr char kShapes[] = R"(package p;
+public class Shapes {
+  public static int sum(int[] a) { int s = 0; for (int x : a) s += x; a[0] = s; return s; }
+  public static int length(Node n) { int k = 0; while (n != null) { k++; n = n.next; } return k; }
+  public static String greet(String name) { return "hello " + name; }
+  public static int count(Object[] items) { return items.length; }
+  public static long[] copy(long[] a) { return a.clone(); }
+}
+)";
+constexpr char kNode[] = R"(package p;
+public class Node {
+  public int value; public Node next;
+  public Node(int value, Node next) { this.value = value; this.next = next; }
+}
+)";
+constexpr char kShapesTest[] = R"(package p;
+import org.junit.jupiter.api.Test;
+class ShapesTest {
+  @Test void all() {
+    Shapes.sum(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    Shapes.length(new Node(1, new Node(2, new Node(3, new Node(4, null)))));
+    Shapes.greet("w\u00f6rld\ud83d\ude42x");
+    Shapes.count(new Object[] {"a", new Node(9, null), null, new StringBuilder("x")});
+    Shapes.copy(new long[] {5L, 6L});
+  }
+}
+)";
+
+TEST_F(ObserveTest, ArraysNestedObjectsAndStringsFollowThePolicyLimits) {
+  std::string classes = Compile(
+      {{"p/Shapes.java", kShapes}, {"p/Node.java", kNode}, {"p/ShapesTest.java", kShapesTest}});
+  std::string policy = WritePolicy(R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "p.*" }
+max_depth: 2
+max_array_length: 4
+max_string_length: 7
+)");
+  Observed o = Observe(classes, "p.ShapesTest",
+                       {"p.Shapes#sum", "p.Shapes#length", "p.Shapes#greet", "p.Shapes#count",
+                        "p.Shapes#copy"},
+                       {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+
+  v1::Observation sum = Of(o, "sum").at(0);
+  EXPECT_EQ(sum.method().param_names(0), "a");
+  const v1::ObjectState* array = State(sum.pre(), sum.args(0).ref());
+  ASSERT_NE(array, nullptr);
+  EXPECT_EQ(array->class_name(), "[I");
+  EXPECT_EQ(array->array().element_descriptor(), "I");
+  EXPECT_EQ(array->array().length(), 10);
+  ASSERT_EQ(array->array().elements_size(), 4);  // Capped.
+  EXPECT_EQ(array->array().elements(3).int_value(), 4);
+  const v1::ObjectState* array_after = State(sum.post(), sum.args(0).ref());
+  ASSERT_NE(array_after, nullptr);
+  EXPECT_EQ(array_after->array().elements(0).int_value(), 55);
+  EXPECT_EQ(sum.outcome().returned().int_value(), 55);
+
+  v1::Observation length = Of(o, "length").at(0);
+  const v1::ObjectState* n1 = State(length.pre(), length.args(0).ref());
+  ASSERT_NE(n1, nullptr);
+  EXPECT_FALSE(n1->truncated());
+  const v1::ObjectState* n2 = State(length.pre(), FieldOf(n1, "next")->ref());
+  ASSERT_NE(n2, nullptr);
+  EXPECT_FALSE(n2->truncated());
+  EXPECT_EQ(FieldOf(n2, "value")->int_value(), 2);
+  const v1::ObjectState* n3 = State(length.pre(), FieldOf(n2, "next")->ref());
+  ASSERT_NE(n3, nullptr);
+  EXPECT_TRUE(n3->truncated());  // Two hops from the argument.
+  EXPECT_EQ(n3->fields_size(), 0);
+  EXPECT_EQ(n3->class_name(), "p.Node");
+  EXPECT_EQ(length.pre_size(), 3);
+
+  v1::Observation greet = Of(o, "greet").at(0);
+  EXPECT_EQ(greet.args(0).string_value(), "w\xc3\xb6rld\xf0\x9f\x99\x82");  // Cut to 7 units.
+  EXPECT_EQ(greet.outcome().returned().string_value(), "hello w");
+
+  v1::Observation count = Of(o, "count").at(0);
+  const v1::ObjectState* items = State(count.pre(), count.args(0).ref());
+  ASSERT_NE(items, nullptr);
+  EXPECT_EQ(items->array().element_descriptor(), "Ljava/lang/Object;");
+  ASSERT_EQ(items->array().elements_size(), 4);
+  EXPECT_EQ(items->array().elements(0).string_value(), "a");
+  const v1::ObjectState* node = State(count.pre(), items->array().elements(1).ref());
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(FieldOf(node, "value")->int_value(), 9);
+  EXPECT_TRUE(items->array().elements(2).has_null_value());
+  // Not in the record list ("p.*"): identity and class only.
+  const v1::ObjectState* builder = State(count.pre(), items->array().elements(3).ref());
+  ASSERT_NE(builder, nullptr);
+  EXPECT_EQ(builder->class_name(), "java.lang.StringBuilder");
+  EXPECT_TRUE(builder->truncated());
+  EXPECT_EQ(builder->fields_size(), 0);
+
+  v1::Observation copy = Of(o, "copy").at(0);
+  ASSERT_TRUE(copy.outcome().returned().has_ref());
+  EXPECT_NE(copy.outcome().returned().ref(), copy.args(0).ref());
+  const v1::ObjectState* copied = State(copy.post(), copy.outcome().returned().ref());
+  ASSERT_NE(copied, nullptr);
+  EXPECT_EQ(copied->array().elements(1).long_value(), 6);
+}
+
+// --- Exceptions through and inside the target. ------------------------------
+
+constexpr char kEx[] = R"(package p;
+public class Ex {
+  public static int divide(int a, int b) { return a / b; }
+  public static int viaHelper(int x) { return helper(x); }
+  static int helper(int x) {
+    if (x < 0) throw new IllegalStateException("negative: " + x);
+    return x;
+  }
+  public static int caught(int x) {
+    try { return helper(x); } catch (IllegalStateException e) { return -1; }
+  }
+}
+)";
+constexpr char kExTest[] = R"(package p;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class ExTest {
+  @Test void exceptions() {
+    assertThrows(ArithmeticException.class, () -> Ex.divide(1, 0));
+    assertThrows(IllegalStateException.class, () -> Ex.viaHelper(-5));
+    assertEquals(-1, Ex.caught(-5));
+    assertEquals(3, Ex.viaHelper(3));
+  }
+}
+)";
+
+TEST_F(ObserveTest, ExceptionsPropagatingAndCaught) {
+  std::string classes = Compile({{"p/Ex.java", kEx}, {"p/ExTest.java", kExTest}});
+  std::string policy = WritePolicy(R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+keep_exception_messages: true
+)");
+  Observed o = Observe(classes, "p.ExTest", {"p.Ex#divide", "p.Ex#viaHelper", "p.Ex#caught"},
+                       {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  v1::Observation divide = Of(o, "divide").at(0);
+  ASSERT_TRUE(divide.outcome().has_thrown());
+  EXPECT_EQ(divide.outcome().thrown().class_name(), "java.lang.ArithmeticException");
+  EXPECT_EQ(divide.outcome().thrown().message(), "/ by zero");
+  auto via = Of(o, "viaHelper");
+  ASSERT_EQ(via.size(), 2u);
+  EXPECT_EQ(via[0].outcome().thrown().class_name(), "java.lang.IllegalStateException");
+  EXPECT_TRUE(via[0].outcome().thrown().has_message());
+  EXPECT_EQ(via[0].outcome().thrown().message(), "negative: -5");
+  EXPECT_EQ(via[1].outcome().returned().int_value(), 3);
+  v1::Observation caught = Of(o, "caught").at(0);
+  EXPECT_EQ(caught.outcome().returned().int_value(), -1);
+  EXPECT_EQ(o.summary.methods_size(), 3);
+}
+
+// --- Recursion, overloads, constructors, instance and interface methods. ---
+
+constexpr char kCalc[] = R"(package p;
+public class Calc {
+  private int calls;
+  public Calc() {}
+  public Calc(int start) {
+    if (start < 0) throw new IllegalArgumentException("start");
+    calls = start;
+  }
+  public static int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+  public int f(int x) { calls++; return x + 1; }
+  public long f(long x) { calls++; return x + 2; }
+  public String f(String x) { calls++; return x + "!"; }
+}
+)";
+constexpr char kChain[] = R"(package p;
+public class Chain {
+  private final int n; private final Chain next;
+  public Chain(int n) { this.next = n > 0 ? new Chain(n - 1) : null; this.n = n; }
+}
+)";
+constexpr char kShape[] = R"(package p;
+public interface Shape {
+  double area();
+  default double scaled(double k) { return area() * k; }
+}
+)";
+constexpr char kSquare[] = R"(package p;
+public class Square implements Shape {
+  private final double side;
+  public Square(double side) { this.side = side; }
+  public double area() { return side * side; }
+}
+)";
+constexpr char kCalcTest[] = R"(package p;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class CalcTest {
+  @Test void everything() {
+    assertEquals(24, Calc.fact(4));
+    Calc c = new Calc(5);
+    c.f(1);
+    c.f(2L);
+    c.f("a");
+    assertThrows(IllegalArgumentException.class, () -> new Calc(-1));
+    new Calc();
+    new Chain(2);
+    assertEquals(12.0, new Square(2).scaled(3));
+  }
+}
+)";
+
+TEST_F(ObserveTest, RecursionOverloadsConstructorsAndInterfaceMethods) {
+  std::string classes = Compile({{"p/Calc.java", kCalc},
+                                 {"p/Chain.java", kChain},
+                                 {"p/Shape.java", kShape},
+                                 {"p/Square.java", kSquare},
+                                 {"p/CalcTest.java", kCalcTest}});
+  // "p.Calc#fact" twice: the method is instrumented once.
+  Observed o = Observe(classes, "p.CalcTest",
+                       {"p.Calc#fact", "p.Calc#f(J)J", "p.Calc#<init>(I)V", "p.Chain#<init>",
+                        "p.Shape#scaled", "p.Calc#fact(I)I"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+
+  auto fact = Of(o, "fact");
+  ASSERT_EQ(fact.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(fact[i].recursion_depth(), static_cast<int>(i));
+    EXPECT_EQ(fact[i].args(0).int_value(), 4 - static_cast<int>(i));
+    EXPECT_TRUE(fact[i].method().is_static());
+    EXPECT_FALSE(fact[i].has_receiver());
+  }
+  EXPECT_EQ(fact[0].outcome().returned().int_value(), 24);
+  EXPECT_EQ(fact[3].outcome().returned().int_value(), 1);
+
+  auto f = Of(o, "f");
+  ASSERT_EQ(f.size(), 1u);  // Only the (J)J overload.
+  EXPECT_EQ(f[0].method().jvm_descriptor(), "(J)J");
+  EXPECT_EQ(f[0].args(0).long_value(), 2);
+  EXPECT_EQ(f[0].outcome().returned().long_value(), 4);
+  EXPECT_EQ(FieldOf(State(f[0].pre(), f[0].receiver().ref()), "calls")->int_value(), 6);
+  EXPECT_EQ(FieldOf(State(f[0].post(), f[0].receiver().ref()), "calls")->int_value(), 7);
+
+  std::vector<v1::Observation> ctors, chain;
+  for (const v1::Observation& obs : Of(o, "<init>")) {
+    (obs.method().class_name() == "p.Calc" ? ctors : chain).push_back(obs);
+  }
+  ASSERT_EQ(ctors.size(), 2u);  // Calc(5) and Calc(-1); not Calc().
+  EXPECT_EQ(ctors[0].pre_size(), 0);
+  ASSERT_TRUE(ctors[0].has_receiver());
+  EXPECT_EQ(ctors[0].receiver().ref(), f[0].receiver().ref());  // Same object, same id.
+  EXPECT_EQ(FieldOf(State(ctors[0].post(), ctors[0].receiver().ref()), "calls")->int_value(), 5);
+  EXPECT_TRUE(ctors[0].outcome().has_returned_void());
+  EXPECT_EQ(ctors[1].outcome().thrown().class_name(), "java.lang.IllegalArgumentException");
+  EXPECT_FALSE(ctors[1].outcome().thrown().has_message());  // The default policy drops it.
+
+  ASSERT_EQ(chain.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(chain[i].recursion_depth(), static_cast<int>(i));
+    EXPECT_EQ(chain[i].args(0).int_value(), 2 - static_cast<int>(i));
+    const v1::ObjectState* made = State(chain[i].post(), chain[i].receiver().ref());
+    ASSERT_NE(made, nullptr);
+    EXPECT_EQ(FieldOf(made, "n")->int_value(), 2 - static_cast<int>(i));
+  }
+
+  v1::Observation scaled = Of(o, "scaled").at(0);
+  EXPECT_EQ(scaled.method().class_name(), "p.Shape");
+  EXPECT_EQ(scaled.args(0).double_value(), 3.0);
+  EXPECT_EQ(scaled.outcome().returned().double_value(), 12.0);
+  const v1::ObjectState* square = State(scaled.pre(), scaled.receiver().ref());
+  ASSERT_NE(square, nullptr);
+  EXPECT_EQ(square->class_name(), "p.Square");
+  EXPECT_EQ(FieldOf(square, "side")->double_value(), 2.0);
+}
+
+// --- Several threads. --------------------------------------------------------
+
+constexpr char kCounter[] = R"(package p;
+public class Counter {
+  private int n;
+  public synchronized int inc(int by) { n += by; return n; }
+}
+)";
+constexpr char kThreadsTest[] = R"(package p;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class ThreadsTest {
+  @Test void fourThreads() throws Exception {
+    Counter c = new Counter();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < 4; t++) {
+      threads[t] = new Thread(() -> { for (int k = 0; k < 100; k++) c.inc(1); }, "worker-" + t);
+      threads[t].start();
+    }
+    for (Thread t : threads) t.join();
+    assertEquals(401, c.inc(1));
+  }
+}
+)";
+
+TEST_F(ObserveTest, CallsFromSeveralThreads) {
+  std::string classes =
+      Compile({{"p/Counter.java", kCounter}, {"p/ThreadsTest.java", kThreadsTest}});
+  Observed o = Observe(classes, "p.ThreadsTest", {"p.Counter#inc"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 401u);
+  std::set<std::string> threads;
+  std::set<int> results;
+  std::set<uint64_t> sequences;
+  for (const v1::Observation& obs : o.observations) {
+    threads.insert(obs.thread());
+    results.insert(obs.outcome().returned().int_value());
+    sequences.insert(obs.sequence());
+    EXPECT_EQ(obs.test_id(), "p.ThreadsTest#fourThreads");
+    // Synchronized: the pre-state is read under the lock.
+    int before = FieldOf(State(obs.pre(), obs.receiver().ref()), "n")->int_value();
+    EXPECT_EQ(before + 1, obs.outcome().returned().int_value());
+  }
+  EXPECT_EQ(threads, (std::set<std::string>{"main", "worker-0", "worker-1", "worker-2",
+                                            "worker-3"}));
+  EXPECT_EQ(results.size(), 401u);
+  EXPECT_EQ(sequences.size(), 401u);
+  for (size_t i = 1; i < o.observations.size(); ++i) {
+    EXPECT_LT(o.observations[i - 1].sequence(), o.observations[i].sequence());
+  }
+}
+
+// --- Redaction: the secret never reaches any file. -------------------------
+
+constexpr char kSecret[] = "S3CR3T-VALUE-42";
+constexpr char kVault[] = R"(package p;
+public class Vault {
+  private final String owner;
+  private final String secretCode;
+  private int opens;
+  public Vault(String owner, String secretCode) { this.owner = owner; this.secretCode = secretCode; }
+  public boolean open(String password) { opens++; return password.equals(secretCode); }
+  public String getToken() { return "tok-" + secretCode; }
+  public void fail() { throw new IllegalStateException("bad code " + secretCode); }
+  public int inspect(Creds creds) { return creds.user.length(); }
+}
+)";
+constexpr char kCreds[] = R"(package p;
+public class Creds {
+  public String user; public String apiKey;
+  public Creds(String user, String apiKey) { this.user = user; this.apiKey = apiKey; }
+}
+)";
+constexpr char kVaultTest[] = R"(package p;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class VaultTest {
+  static final String CODE = "S3CR3T-" + "VALUE-42";
+  @Test void vault() {
+    Vault v = new Vault("ann", CODE);
+    assertTrue(v.open(CODE));
+    assertEquals(18, v.getToken().length() - 1);
+    assertThrows(IllegalStateException.class, v::fail);
+    assertEquals(3, v.inspect(new Creds("ann", CODE)));
+  }
+}
+)";
+
+class RedactionTest : public ObserveTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(RedactionTest, SecretValueIsAbsentFromEveryOutputByte) {
+  std::string mode = GetParam();
+  std::string classes = Compile(
+      {{"p/Vault.java", kVault}, {"p/Creds.java", kCreds}, {"p/VaultTest.java", kVaultTest}});
+  std::string policy = WritePolicy(std::string(R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+deny: "*secret*"
+deny: "*password*"
+deny: "*token*"
+deny: "*key*"
+keep_exception_messages: false
+redaction: )") + mode + "\n");
+  Observed o = Observe(classes, "p.VaultTest",
+                       {"p.Vault#<init>", "p.Vault#open", "p.Vault#getToken", "p.Vault#fail",
+                        "p.Vault#inspect"},
+                       {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 5u);
+  std::string everything = testing::ReadTree(o.out);
+  EXPECT_THAT(everything, Not(HasSubstr(kSecret)));
+  EXPECT_THAT(everything, Not(HasSubstr("S3CR3T")));
+  EXPECT_THAT(o.Output(), Not(HasSubstr("S3CR3T")));
+
+  v1::Observation ctor = Of(o, "<init>").at(0);
+  EXPECT_EQ(ctor.args(0).string_value(), "ann");
+  EXPECT_TRUE(ctor.args(1).has_redacted());  // Parameter `secretCode`.
+  v1::Observation open = Of(o, "open").at(0);
+  EXPECT_TRUE(open.args(0).has_redacted());  // Parameter `password`.
+  EXPECT_TRUE(Of(o, "getToken").at(0).outcome().returned().has_redacted());
+  EXPECT_FALSE(Of(o, "fail").at(0).outcome().thrown().has_message());
+  const v1::ObjectState* vault = State(open.post(), open.receiver().ref());
+  ASSERT_NE(vault, nullptr);
+  EXPECT_EQ(FieldOf(vault, "opens")->int_value(), 1);
+  EXPECT_EQ(FieldOf(vault, "owner")->string_value(), "ann");
+  v1::Observation inspect = Of(o, "inspect").at(0);
+  const v1::ObjectState* creds = State(inspect.pre(), inspect.args(0).ref());
+  ASSERT_NE(creds, nullptr);
+  EXPECT_EQ(FieldOf(creds, "user")->string_value(), "ann");
+  if (mode == "MARK") {
+    ASSERT_NE(FieldOf(vault, "secretCode"), nullptr);
+    EXPECT_TRUE(FieldOf(vault, "secretCode")->has_redacted());
+    EXPECT_TRUE(FieldOf(creds, "apiKey")->has_redacted());
+  } else {
+    EXPECT_EQ(FieldOf(vault, "secretCode"), nullptr);
+    EXPECT_EQ(FieldOf(creds, "apiKey"), nullptr);
+  }
+  std::set<std::string> withheld;
+  for (const v1::RedactionCount& r : o.summary.redactions()) withheld.insert(r.what());
+  EXPECT_TRUE(withheld.count("p.Vault.secretCode")) << o.Output();
+  EXPECT_TRUE(withheld.count("p.Creds.apiKey")) << o.Output();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, RedactionTest, ::testing::Values("MARK", "OMIT"));
+
+// --- Excluded tests. -----------------------------------------------------------
+
+constexpr char kEcho[] = R"(package p;
+public class Echo { public static String echo(String s) { return s; } }
+)";
+constexpr char kExclTest[] = R"(package p;
+import org.junit.jupiter.api.Test;
+class ExclTest {
+  @Test void plain() { Echo.echo("hello"); }
+  @Test void sourceMentions() {
+    // The password of the day is irrelevant here.
+    Echo.echo("x");
+  }
+  @Test void dataMentions() { Echo.echo(build()); }
+  private static String build() { return "my-" + "tok" + "en-value"; }
+}
+)";
+
+TEST_F(ObserveTest, TestsMentioningSensitiveNamesAreExcluded) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}});
+  Observed o = Observe(classes, "p.ExclTest", {"p.Echo#echo"},
+                       {"--tests-src", dir_.path() + "/src"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 3u);
+  std::map<std::string, v1::Observation> by_test;
+  for (const v1::Observation& obs : o.observations) by_test[obs.test_id()] = obs;
+  EXPECT_FALSE(by_test["p.ExclTest#plain"].excluded());
+  EXPECT_TRUE(by_test["p.ExclTest#sourceMentions"].excluded());
+  EXPECT_THAT(by_test["p.ExclTest#sourceMentions"].excluded_reason(),
+              HasSubstr("source mentions \"password\" (p/ExclTest.java:6)"));
+  EXPECT_TRUE(by_test["p.ExclTest#dataMentions"].excluded());
+  EXPECT_THAT(by_test["p.ExclTest#dataMentions"].excluded_reason(),
+              HasSubstr("recorded data mentions \"token\""));
+  EXPECT_EQ(o.summary.tests_excluded(), 2);
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("excluded tests (never sent anywhere): 2"));
+}
+
+// --- Bad input. ------------------------------------------------------------------
+
+TEST_F(ObserveTest, MalformedPolicyNamesLineAndColumn) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}});
+  std::string policy = WritePolicy("format_version: FORMAT_VERSION_1\nmax_depth: 2\ndeny: *key*\n");
+  Observed o = Observe(classes, "p.ExclTest", {"p.Echo#echo"}, {"--policy", policy});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr(policy + ":3:7: "));
+  EXPECT_FALSE(FileExists(o.out + "/observations.pb"));
+
+  policy = WritePolicy("format_version: FORMAT_VERSION_1\n\n  max_depth: -4\n");
+  o = Observe(classes, "p.ExclTest", {"p.Echo#echo"}, {"--policy", policy});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr(policy + ":3:3: max_depth must be between 1 and 32"));
+}
+
+TEST_F(ObserveTest, UnknownClassAndMethodAreReported) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}});
+  Observed o = Observe(classes, "p.ExclTest", {"p.Echo#nope", "p.Missing#run", "p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method p.Echo#nope: no method nope in p.Echo (it has: "));
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("echo(Ljava/lang/String;)Ljava/lang/String;"));
+  ASSERT_EQ(o.summary.target_problems_size(), 2);
+  EXPECT_THAT(o.summary.target_problems(1).message(),
+              HasSubstr("class p.Missing was never loaded by the tests"));
+  EXPECT_EQ(o.observations.size(), 3u);  // The valid target was still observed.
+
+  o = Observe(classes, "p.ExclTest", {"p.Echo#echo(I)V"});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("no method echo(I)V in p.Echo"));
+
+  o = Observe(classes, "p.ExclTest", {"p.Echo.echo"});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("no '#' between class and method"));
+}
+
+TEST_F(ObserveTest, WrongClasspathMissingTestClassAndMissingJava) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}});
+  Observed o = Observe(classes + ":" + dir_.path() + "/nowhere", "p.ExclTest", {"p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("nowhere does not exist"));
+
+  o = Observe(classes, "p.NoSuchTest", {"p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("test class 'p.NoSuchTest' was not found on the class path"));
+
+  SubprocessOptions no_java;
+  no_java.env = {{"PATH", dir_.path() + "/empty-bin"}, {"JAVA_HOME", ""}};
+  o = Observe(classes, "p.ExclTest", {"p.Echo#echo"}, {}, no_java);
+  EXPECT_EQ(o.run.exit_code, 4);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("java not found"));
+}
+
+constexpr char kFailingTest[] = R"(package p;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class FailingTest {
+  @Test void passes() { assertEquals("a", Echo.echo("a")); }
+  @Test void fails() { assertEquals("b", Echo.echo("c")); }
+}
+)";
+
+TEST_F(ObserveTest, FailingTestStillProducesResults) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/FailingTest.java", kFailingTest}});
+  Observed o = Observe(classes, "p.FailingTest", {"p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_EQ(o.observations.size(), 2u);
+  EXPECT_TRUE(o.summary.complete());
+  EXPECT_EQ(o.summary.tests_run(), 2);
+  EXPECT_EQ(o.summary.tests_failed(), 1);
+  EXPECT_EQ(o.summary.tests_passed(), 1);
+  EXPECT_THAT(o.run.stdout_data,
+              HasSubstr("FAILED p.FailingTest#fails (org.opentest4j.AssertionFailedError)"));
+}
+
+constexpr char kHaltTest[] = R"(package p;
+import org.junit.jupiter.api.Test;
+class HaltTest {
+  @Test void dies() {
+    Echo.echo("one");
+    Echo.echo("two");
+    Runtime.getRuntime().halt(7);
+  }
+}
+)";
+
+TEST_F(ObserveTest, JvmThatHaltsKeepsPartialResults) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/HaltTest.java", kHaltTest}});
+  Observed o = Observe(classes, "p.HaltTest", {"p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 4) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("the JVM ended before the tests finished during "
+                                           "p.HaltTest#dies (exit code 7)"));
+  ASSERT_EQ(o.observations.size(), 2u);
+  EXPECT_EQ(o.observations[1].outcome().returned().string_value(), "two");
+  EXPECT_FALSE(o.summary.complete());
+  EXPECT_EQ(o.summary.tests_interrupted(), 1);
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("PARTIAL: "));
+}
+
+constexpr char kHangTest[] = R"(package p;
+import org.junit.jupiter.api.Test;
+class HangTest {
+  @Test void hangs() throws Exception {
+    Echo.echo("before");
+    Thread.sleep(600000);
+  }
+}
+)";
+
+TEST_F(ObserveTest, KilledJvmKeepsWhatWasRecorded) {
+  std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/HangTest.java", kHangTest}});
+  Observed o = Observe(classes, "p.HangTest", {"p.Echo#echo"}, {"--timeout", "3"});
+  EXPECT_EQ(o.run.exit_code, 4) << o.Output();
+  EXPECT_THAT(o.summary.incomplete_reason(), HasSubstr("timed out"));
+  ASSERT_EQ(o.observations.size(), 1u);
+  EXPECT_EQ(o.observations[0].args(0).string_value(), "before");
+}
+
+// --- The shipped examples. ------------------------------------------------------
+
+class ExampleTest : public ObserveTest {
+ protected:
+  // Compiles examples/<name>/src and test (listed relative to the example).
+  std::string CompileExample(const std::string& name, const std::vector<std::string>& files) {
+    std::map<std::string, std::string> sources;
+    for (const std::string& file : files) {
+      auto text = ReadFile(Root(name) + "/" + file);
+      EXPECT_TRUE(text.ok()) << text.status();
+      sources[file.substr(file.find('/') + 1)] = text.value_or("");
+    }
+    return Compile(sources, {"-g", "--release", "8"});
+  }
+  std::string Root(const std::string& name) { return testing::SourceDir() + "/examples/" + name; }
+};
+
+TEST_F(ExampleTest, BankShowsTheChecksumAndNeverTheAuditKey) {
+  std::string classes = CompileExample(
+      "bank", {"src/bank/Account.java", "src/bank/AuditService.java",
+               "src/bank/InsufficientFundsException.java", "test/bank/AccountTest.java"});
+  Observed o = Observe(classes, "bank.AccountTest",
+                       {"bank.Account#deposit", "bank.Account#withdraw", "bank.Account#<init>"},
+                       {"--tests-src", Root("bank") + "/test"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_THAT(testing::ReadTree(o.out), Not(HasSubstr("AK-7f3e9c1d")));
+  v1::Observation deposit;
+  for (const v1::Observation& obs : Of(o, "deposit")) {
+    if (obs.test_id() == "bank.AccountTest#depositIncreasesBalance") deposit = obs;
+  }
+  const v1::ObjectState* before = State(deposit.pre(), deposit.receiver().ref());
+  const v1::ObjectState* after = State(deposit.post(), deposit.receiver().ref());
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(FieldOf(before, "balance")->int_value(), 100);
+  EXPECT_EQ(FieldOf(after, "balance")->int_value(), 150);
+  EXPECT_EQ(FieldOf(before, "checksum")->int_value(), 100);
+  EXPECT_EQ(FieldOf(after, "checksum")->int_value(), 31 * 100 + 50);
+  EXPECT_TRUE(FieldOf(after, "auditKey")->has_redacted());
+  // The constructor ran in @BeforeEach; the listener attributes it to the test.
+  for (const v1::Observation& obs : Of(o, "<init>")) {
+    EXPECT_THAT(obs.test_id(), ::testing::StartsWith("bank.AccountTest#"));
+    EXPECT_NE(obs.test_id(), "bank.AccountTest#openAccount");
+  }
+  bool threw = false;
+  for (const v1::Observation& obs : Of(o, "withdraw")) {
+    threw |= obs.outcome().thrown().class_name() == "bank.InsufficientFundsException";
+  }
+  EXPECT_TRUE(threw);
+  EXPECT_EQ(o.summary.tests_excluded(), 1);
+}
+
+TEST_F(ExampleTest, LoanRecordsTheStateOfEachApplicationAcrossCalls) {
+  std::string classes = CompileExample(
+      "loan", {"src/loan/LoanApplication.java", "test/loan/LoanApplicationTest.java"});
+  Observed o = Observe(classes, "loan.LoanApplicationTest",
+                       {"loan.LoanApplication#submit", "loan.LoanApplication#review",
+                        "loan.LoanApplication#sendBack", "loan.LoanApplication#approve",
+                        "loan.LoanApplication#lend"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  // The states one application went through, in call order.
+  auto state_name = [](const google::protobuf::RepeatedPtrField<v1::ObjectState>& states,
+                       uint64_t id) -> std::string {
+    const v1::Value* state = FieldOf(State(states, id), "state");
+    if (state == nullptr) return "?";
+    const v1::Value* name = FieldOf(State(states, state->ref()), "name");
+    return name == nullptr ? "?" : name->string_value();
+  };
+  std::vector<std::string> path;
+  uint64_t application = 0;
+  for (const v1::Observation& obs : o.observations) {
+    if (obs.test_id() != "loan.LoanApplicationTest#sentBackForAnotherReview") continue;
+    if (application == 0) application = obs.receiver().ref();
+    EXPECT_EQ(obs.receiver().ref(), application);  // One object id across calls.
+    path.push_back(obs.method().name() + ":" + state_name(obs.pre(), application) + "->" +
+                   state_name(obs.post(), application));
+  }
+  EXPECT_THAT(path, ::testing::ElementsAre("submit:BEFORE_SUBMISSION->SUBMITTED",
+                                           "review:SUBMITTED->UNDER_REVIEW",
+                                           "sendBack:UNDER_REVIEW->SUBMITTED",
+                                           "review:SUBMITTED->UNDER_REVIEW",
+                                           "approve:UNDER_REVIEW->APPROVED"));
+}
+
+}  // namespace
+}  // namespace tracespec

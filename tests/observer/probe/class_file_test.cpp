@@ -1,0 +1,223 @@
+// Tests for observer/probe/class_file.h: parsing javac output, parameter
+// names, byte-exact round trips, and rewritten classes that the real JVM
+// verifies and runs (with a stand-in hooks class written in Java that logs
+// what the rewritten code reports).
+#include "observer/probe/class_file.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
+#include "common/subprocess.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec::probe {
+namespace {
+
+using ::testing::ElementsAre;
+
+constexpr char kSubject[] = R"(package q;
+public class Subject {
+  private int total;
+  public Subject(int start, long big) {
+    super();
+    int k = 0;
+    for (int i = 0; i < start; i++) k += i;
+    switch (start) {
+      case 0: k += 100; break;
+      case 1: k += 200; break;
+      case 2: k += 300; break;
+      default: k -= 1;
+    }
+    total = k + (int) big;
+  }
+  public int sum(int[] a, double scale) {
+    int s = 0;
+    for (int x : a) s += x;
+    return (int) (s * scale) + total;
+  }
+  public static String pick(boolean b, char c, String s) {
+    try {
+      if (b) throw new IllegalStateException();
+      return s + c;
+    } catch (IllegalStateException e) {
+      return "caught";
+    }
+  }
+  public static long fail(long x) { throw new ArithmeticException("x"); }
+  public synchronized void touch(byte b, short s, float f) { total += b + s + (int) f; }
+}
+)";
+
+constexpr char kMain[] = R"(package q;
+public class Main {
+  public static void main(String[] args) {
+    Subject s = new Subject(3, 10L);
+    System.out.println(s.sum(new int[] {1, 2, 3}, 2.0));
+    System.out.println(Subject.pick(false, 'x', "a"));
+    System.out.println(Subject.pick(true, 'y', "b"));
+    try { Subject.fail(5); } catch (ArithmeticException e) { System.out.println("fail threw"); }
+    s.touch((byte) 1, (short) 2, 3.5f);
+    System.out.println(s.sum(new int[0], 1.0));
+    System.out.println(new Subject(1, 0L).sum(new int[0], 1.0));
+    System.out.println("log:" + tracespec.probe.Hooks.log);
+  }
+}
+)";
+
+// Logs every hook call; stands in for the probe's native hooks class.
+constexpr char kHooks[] = R"(package tracespec.probe;
+public final class Hooks {
+  public static final StringBuilder log = new StringBuilder();
+  static void put(String s) { log.append(s).append(' '); }
+  public static void argZ(boolean v) { put("Z" + v); }
+  public static void argB(byte v) { put("B" + v); }
+  public static void argC(char v) { put("C" + v); }
+  public static void argS(short v) { put("S" + v); }
+  public static void argI(int v) { put("I" + v); }
+  public static void argJ(long v) { put("J" + v); }
+  public static void argF(float v) { put("F" + v); }
+  public static void argD(double v) { put("D" + v); }
+  public static void argL(Object v) { put("L" + (v instanceof int[] ? "int[]" : String.valueOf(v))); }
+  public static void enter(Object r, int id) { put("enter" + id + (r == null ? "" : "+this")); }
+  public static void enterJvmti(Object r, int id) { put("enterJvmti" + id + (r == null ? "" : "+this")); }
+  public static void exitZ(boolean v) { put("=" + v); }
+  public static void exitB(byte v) { put("=" + v); }
+  public static void exitC(char v) { put("=" + v); }
+  public static void exitS(short v) { put("=" + v); }
+  public static void exitI(int v) { put("=" + v); }
+  public static void exitJ(long v) { put("=" + v); }
+  public static void exitF(float v) { put("=" + v); }
+  public static void exitD(double v) { put("=" + v); }
+  public static void exitL(Object v) { put("=" + v); }
+  public static void exitV() { put("=void"); }
+  public static void exitThrown(Throwable t) { put("!" + t.getClass().getSimpleName()); }
+}
+)";
+
+std::string RunMain(const std::string& classes) {
+  auto run = RunSubprocess({"java", "-cp", classes, "q.Main"});
+  EXPECT_TRUE(run.ok()) << run.status();
+  if (!run.ok()) return "";
+  EXPECT_TRUE(run->Succeeded()) << run->stdout_data << run->stderr_data;
+  return run->stdout_data;
+}
+
+int FindMethod(const ClassFile& cls, const std::string& name) {
+  for (int i = 0; i < cls.method_count(); ++i) {
+    if (cls.Facts(i).name == name) return i;
+  }
+  return -1;
+}
+
+TEST(ClassFileTest, DescriptorsAndKinds) {
+  MethodType type;
+  ASSERT_TRUE(ParseMethodDescriptor("(IJ[Ljava/lang/String;D[[Z)Lq/X;", &type));
+  EXPECT_THAT(type.params, ElementsAre("I", "J", "[Ljava/lang/String;", "D", "[[Z"));
+  EXPECT_EQ(type.ret, "Lq/X;");
+  EXPECT_EQ(type.ParamSlots(), 7);
+  EXPECT_FALSE(ParseMethodDescriptor("(I", &type));
+  EXPECT_FALSE(ParseMethodDescriptor("(L;)V", &type));
+  EXPECT_EQ(KindOf("[I"), 'L');
+  EXPECT_EQ(KindOf("Ljava/lang/Object;"), 'L');
+  EXPECT_EQ(KindOf("J"), 'J');
+}
+
+TEST(ClassFileTest, RejectsNonClassFiles) {
+  ClassFile cls;
+  std::string error;
+  const uint8_t junk[] = {0xCA, 0xFE, 0xBA, 0xBE, 0, 0};
+  EXPECT_FALSE(cls.Parse(junk, sizeof junk, &error));
+  EXPECT_EQ(error, "truncated class file");
+  const uint8_t text[] = {'h', 'e', 'l', 'l', 'o'};
+  EXPECT_FALSE(cls.Parse(text, sizeof text, &error));
+  EXPECT_THAT(error, ::testing::HasSubstr("bad magic"));
+}
+
+class RewriteTest : public ::testing::Test {
+ protected:
+  std::string Compile(const std::vector<std::string>& javac_args) {
+    return testing::CompileJava(
+        dir_, {{"q/Subject.java", kSubject}, {"q/Main.java", kMain},
+               {"tracespec/probe/Hooks.java", kHooks}},
+        javac_args);
+  }
+  ClassFile Load(const std::string& classes, std::string* bytes) {
+    auto data = ReadFile(classes + "/q/Subject.class");
+    EXPECT_TRUE(data.ok());
+    *bytes = data.value_or("");
+    ClassFile cls;
+    std::string error;
+    EXPECT_TRUE(cls.Parse(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(), &error))
+        << error;
+    return cls;
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(RewriteTest, RoundTripIsByteExactAndNamesComeFromDebugInfo) {
+  std::string bytes;
+  ClassFile cls = Load(Compile({"-g"}), &bytes);
+  EXPECT_EQ(cls.name(), "q/Subject");
+  EXPECT_FALSE(cls.is_interface());
+  EXPECT_EQ(cls.Serialize(), bytes);
+  MethodFacts sum = cls.Facts(FindMethod(cls, "sum"));
+  EXPECT_EQ(sum.descriptor, "([ID)I");
+  EXPECT_TRUE(sum.has_code);
+  EXPECT_THAT(sum.param_names, ElementsAre("a", "scale"));
+  EXPECT_THAT(cls.Facts(FindMethod(cls, "<init>")).param_names, ElementsAre("start", "big"));
+}
+
+TEST_F(RewriteTest, NamesFromMethodParametersOrNone) {
+  std::string bytes;
+  ClassFile with = Load(Compile({"-g:none", "-parameters"}), &bytes);
+  EXPECT_THAT(with.Facts(FindMethod(with, "pick")).param_names, ElementsAre("b", "c", "s"));
+  testing::TempDir other;
+  std::string classes = testing::CompileJava(other, {{"q/Subject.java", kSubject}}, {"-g:none"});
+  auto data = ReadFile(classes + "/q/Subject.class");
+  ASSERT_TRUE(data.ok());
+  ClassFile without;
+  std::string error;
+  ASSERT_TRUE(without.Parse(reinterpret_cast<const uint8_t*>(data->data()), data->size(), &error));
+  EXPECT_THAT(without.Facts(FindMethod(without, "pick")).param_names, ElementsAre("", "", ""));
+}
+
+TEST_F(RewriteTest, RewrittenClassVerifiesRunsAndReportsToTheHooks) {
+  for (const char* debug : {"-g", "-g:none"}) {
+    SCOPED_TRACE(debug);
+    std::string classes = Compile({debug});
+    std::string original_output = RunMain(classes);
+    std::string bytes;
+    ClassFile cls = Load(classes, &bytes);
+    std::string error;
+    int count = cls.method_count();
+    ASSERT_TRUE(cls.AddWrapper(FindMethod(cls, "sum"), 1, &error)) << error;
+    ASSERT_TRUE(cls.AddWrapper(FindMethod(cls, "pick"), 2, &error)) << error;
+    ASSERT_TRUE(cls.AddWrapper(FindMethod(cls, "fail"), 3, &error)) << error;
+    ASSERT_TRUE(cls.AddWrapper(FindMethod(cls, "touch"), 4, &error)) << error;
+    ASSERT_TRUE(cls.InsertPrologue(FindMethod(cls, "<init>"), 40000, &error)) << error;
+    EXPECT_EQ(cls.method_count(), count + 4);
+    EXPECT_FALSE(cls.AddWrapper(FindMethod(cls, "<init>"), 5, &error));
+    MethodFacts body = cls.Facts(FindMethod(cls, "sum$tracespec"));
+    EXPECT_EQ(body.access & (kAccPrivate | kAccSynthetic), kAccPrivate | kAccSynthetic);
+    EXPECT_EQ(cls.Facts(FindMethod(cls, "touch")).access & kAccSynchronized, kAccSynchronized);
+    EXPECT_EQ(cls.Facts(FindMethod(cls, "touch$tracespec")).access & kAccSynchronized, 0);
+    ASSERT_TRUE(WriteFileAtomic(classes + "/q/Subject.class", cls.Serialize()).ok());
+
+    std::string output = RunMain(classes);
+    std::string functional = output.substr(0, output.find("log:"));
+    EXPECT_EQ(functional, original_output.substr(0, original_output.find("log:")));
+    EXPECT_EQ(output.substr(output.find("log:")),
+              "log:I3 J10 enterJvmti40000 "
+              "Lint[] D2.0 enter1+this =24 "
+              "Zfalse Cx La enter2 =ax "
+              "Ztrue Cy Lb enter2 =caught "
+              "J5 enter3 !ArithmeticException "
+              "B1 S2 F3.5 enter4+this =void "
+              "Lint[] D1.0 enter1+this =18 "
+              "I1 J0 enterJvmti40000 Lint[] D1.0 enter1+this =200 \n");
+  }
+}
+
+}  // namespace
+}  // namespace tracespec::probe
