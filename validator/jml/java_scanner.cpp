@@ -712,6 +712,26 @@ absl::Status Parser::ParseFieldRest(TypeDecl* decl, const Modifiers& mods, TypeR
   }
 }
 
+absl::Status Parser::ParseTrailingHeader(Modifiers mods, MethodDecl* m) {
+  m->mods = std::move(mods);
+  if (IsOp("<")) {
+    TS_ASSIGN_OR_RETURN(m->type_params, ParseTypeParams());
+  }
+  if (Peek().kind == TokenKind::kIdentifier && IsOp("(", 1)) {
+    m->is_constructor = true;
+    m->span = Peek().span;
+    m->name = Next().text;
+  } else {
+    TS_ASSIGN_OR_RETURN(m->return_type, ParseType(/*allow_void=*/true));
+    m->span = Peek().span;
+    TS_ASSIGN_OR_RETURN(m->name, ExpectIdentifier("a method name"));
+  }
+  TS_RETURN_IF_ERROR(ParseMethodRest(m, false));
+  if (!AtEnd()) return Unexpected("the end of the text", "after the method declaration");
+  if (!m->errors.empty()) return m->errors.front();
+  return absl::OkStatus();
+}
+
 absl::Status Parser::ParseSpecText(MethodSpec* spec, std::unique_ptr<MethodDecl>* method) {
   Modifiers mods;
   while (true) {
@@ -729,27 +749,16 @@ absl::Status Parser::ParseSpecText(MethodSpec* spec, std::unique_ptr<MethodDecl>
                              "' clause belongs to a class; put it in a .java or .jml file"));
   }
   if (!AtEnd()) {
+    // A method declaration may follow; without a specification before it,
+    // the text is more likely a mistyped clause, and is reported as such.
+    size_t header_start = pos_;
     auto m = std::make_unique<MethodDecl>();
-    m->mods = std::move(mods);
-    if (IsOp("<")) {
-      TS_ASSIGN_OR_RETURN(m->type_params, ParseTypeParams());
+    absl::Status st = ParseTrailingHeader(std::move(mods), m.get());
+    if (!st.ok()) {
+      if (!spec->empty()) return st;
+      set_pos(header_start);
+      return Unexpected("a specification clause such as requires or ensures", "");
     }
-    if (Peek().kind == TokenKind::kIdentifier && IsOp("(", 1)) {
-      m->is_constructor = true;
-      m->span = Peek().span;
-      m->name = Next().text;
-    } else {
-      absl::StatusOr<TypeRef> type = ParseType(/*allow_void=*/true);
-      if (!type.ok()) {
-        return spec->empty() ? Unexpected("a specification clause", "") : type.status();
-      }
-      m->return_type = *std::move(type);
-      m->span = Peek().span;
-      TS_ASSIGN_OR_RETURN(m->name, ExpectIdentifier("a method name"));
-    }
-    TS_RETURN_IF_ERROR(ParseMethodRest(m.get(), false));
-    if (!AtEnd()) return Unexpected("the end of the text", "after the method declaration");
-    if (!m->errors.empty()) return m->errors.front();
     *method = std::move(m);
   }
   if (spec->empty())

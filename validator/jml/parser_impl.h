@@ -82,6 +82,8 @@ class Parser {
   absl::Status ParseSpecText(MethodSpec* spec, std::unique_ptr<MethodDecl>* method);
   absl::StatusOr<std::vector<TypeParam>> ParseTypeParams();
   absl::Status ParseMethodRest(MethodDecl* m, bool in_annotation);
+  // The method declaration that may follow a specification text.
+  absl::Status ParseTrailingHeader(Modifiers mods, MethodDecl* m);
 
  private:
   // Expressions.

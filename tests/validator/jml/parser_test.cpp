@@ -450,6 +450,11 @@ TEST(ParserTest, SpecErrorPositionsAndMessages) {
        "Account.jml:1:13: expected ';' at the end of the assignable clause, found '('"},
       {"requires a; also", "Account.jml:1:17: expected a specification clause, found end of input"},
       {"", "Account.jml:1:1: empty specification: expected requires, ensures, ..."},
+      {"x > 0",
+       "Account.jml:1:1: expected a specification clause such as requires or ensures, found 'x'"},
+      {"requires x > 0; int f(int x",
+       "Account.jml:1:28: expected ',' or ')' in the parameter list, found end of "
+       "input"},
       {"invariant x > 0;",
        "Account.jml:1:1: a 'invariant' clause belongs to a class; put it in a .java or .jml file"},
       {"behavior {| requires a; also |}",
