@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit status: 0 success, 2 bad usage, 3 bad input, 4 environment "
-      "(missing JVM, I/O), 5 internal error, 10 a check found a violation.");
+      "(missing JVM, I/O), 5 internal error, 10 a check found a violation, "
+      "11 a check could not decide.");
   int exit_code = kExitOk;
   app.parse_complete_callback([&] {
     tracespec::SetVerbosity(quiet     ? tracespec::Verbosity::kQuiet
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
                                       : tracespec::Verbosity::kNormal);
   });
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
+  AddVerifyCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);
