@@ -109,7 +109,10 @@ class MethodRun {
         if (index + 1 >= static_cast<int>(code_.instructions.size())) {
           return Malformed(ins.pc, "execution falls off the end of the code");
         }
-        if (pending_.count(next_pc) || targets_.count(next_pc)) {
+        // Straight-line execution continues only while this state is the one
+        // with the smallest offset (a back edge may have queued an earlier one).
+        if (targets_.count(next_pc) ||
+            (!pending_.empty() && pending_.begin()->first <= next_pc)) {
           pending_[next_pc].push_back(std::move(*next_));
           break;
         }

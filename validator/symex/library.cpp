@@ -402,8 +402,32 @@ absl::StatusOr<CallResult> ArrayCopyModel(LibCall& c) {
   raise(bad_bounds, "java/lang/ArrayIndexOutOfBoundsException");
   if (!exceptions.empty()) result.exceptional = impl.MergeExits(std::move(exceptions));
   if (JavaOps::IsFalse(g)) return result;
+  // Element-wise copy of at most `rows` elements (the destination's length
+  // when known, else the array bound L; longer copies are a bound), reading
+  // the source before writing so that overlapping copies behave as if through
+  // a temporary array.
+  int rows = impl.options.max_array;
+  for (const z3::expr& known : {m.ArrayLength(dest), m.ArrayLength(src)}) {
+    if (auto v = JavaOps::BvValue(known)) {
+      rows = static_cast<int32_t>(*v);
+      break;
+    }
+  }
+  if (rows > 4096) {
+    impl.AddObligation(ObligationKind::kUnsupported, g, c.site,
+                       "System.arraycopy of more than 4096 elements");
+    return result;
+  }
+  z3::expr longer = ops.Lt(ops.Int(rows), length);
+  z3::expr cut = ops.And(g, longer);
+  if (!JavaOps::IsFalse(cut)) {
+    impl.AddObligation(ObligationKind::kBound, cut, c.site,
+                       absl::StrCat("System.arraycopy of more than ", rows,
+                                    " elements (the array bound L)"));
+    g = ops.And(g, ops.Not(longer));
+    if (JavaOps::IsFalse(g)) return result;
+  }
   Heap heap = c.s.heap;
-  z3::context& ctx = ops.ctx();
   for (ElemKind kind : {ElemKind::kBoolean, ElemKind::kByte, ElemKind::kChar, ElemKind::kShort,
                         ElemKind::kInt, ElemKind::kLong, ElemKind::kFloat, ElemKind::kDouble,
                         ElemKind::kRef}) {
@@ -415,12 +439,15 @@ absl::StatusOr<CallResult> ArrayCopyModel(LibCall& c) {
     z3::expr contents = impl.ContentArray(heap, kind);
     z3::expr src_row = impl.Select(contents, src);
     z3::expr dest_row = impl.Select(contents, dest);
-    z3::expr j = ctx.constant(absl::StrCat("copy!", impl.fresh_counter++).c_str(), ops.IntSort());
-    z3::expr in_range = ops.And(ops.Le(dest_pos, j), ops.Lt(j, ops.Add(dest_pos, length)));
-    z3::expr body = ops.Ite(in_range, z3::select(src_row, ops.Add(ops.Sub(j, dest_pos), src_pos)),
-                            z3::select(dest_row, j));
-    z3::expr copied = z3::lambda(j, body);
-    heap.contents.insert_or_assign(static_cast<int>(kind), impl.Store(contents, dest, copied));
+    z3::expr row = dest_row;
+    for (int i = 0; i < rows; ++i) {
+      z3::expr offset = ops.Int(i);
+      z3::expr to = ops.Add(dest_pos, offset);
+      z3::expr copied = impl.Select(src_row, ops.Add(src_pos, offset));
+      z3::expr kept = impl.Select(dest_row, to);
+      row = impl.Store(row, to, ops.Ite(ops.Lt(offset, length), copied, kept));
+    }
+    heap.contents.insert_or_assign(static_cast<int>(kind), impl.Store(contents, dest, row));
   }
   result.normal = ExitState{g, std::move(heap), std::nullopt};
   return result;

@@ -5,8 +5,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <set>
-#include <unordered_set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -18,6 +16,7 @@
 #include "validator/classfile/class_path.h"
 #include "validator/symex/machine.h"
 #include "validator/symex/replay.h"
+#include "validator/symex/solver.h"
 
 namespace tracespec::symex {
 
@@ -119,109 +118,11 @@ absl::StatusOr<const MethodInfo*> FindTarget(const Program& program, const Class
   return matches[0];
 }
 
-// Symbols (uninterpreted constants and functions) of a term, and whether it
-// uses arrays or floating point.
-struct TermInfo {
-  std::set<unsigned> symbols;
-  bool arrays = false;
-  bool floats = false;
-};
-
-void Scan(const z3::expr& e, std::unordered_set<unsigned>& seen, TermInfo& info) {
-  std::vector<z3::expr> work = {e};
-  while (!work.empty()) {
-    z3::expr t = work.back();
-    work.pop_back();
-    if (!seen.insert(Z3_get_ast_id(t.ctx(), t)).second) continue;
-    Z3_sort_kind sort = t.get_sort().sort_kind();
-    if (sort == Z3_ARRAY_SORT) info.arrays = true;
-    if (sort == Z3_FLOATING_POINT_SORT || sort == Z3_ROUNDING_MODE_SORT) info.floats = true;
-    if (t.is_app()) {
-      z3::func_decl d = t.decl();
-      if (d.decl_kind() == Z3_OP_UNINTERPRETED) {
-        info.symbols.insert(Z3_get_ast_id(t.ctx(), d));
-        if (t.num_args() > 0) info.arrays = true;  // treat functions like arrays
-      }
-      for (unsigned i = 0; i < t.num_args(); ++i) work.push_back(t.arg(i));
-    } else if (t.is_quantifier()) {
-      info.arrays = true;
-      work.push_back(t.body());
-    }
-  }
-}
-
-// Decides `query` together with the axioms that share symbols with it
-// (directly or through other axioms); the others constrain unrelated parts
-// of the heap and are satisfiable on their own. Queries without arrays go
-// to the bit-vector solver.
 z3::check_result Check(z3::context& ctx, Machine& machine, const z3::expr& query,
-                       Clock::time_point deadline, std::optional<z3::model>* model,
-                       bool all_axioms = false) {
-  if (JavaOps::IsFalse(query)) return z3::unsat;
-  double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-  if (left <= 0) return z3::unknown;
-  std::unordered_set<unsigned> seen;
-  TermInfo info;
-  Scan(query, seen, info);
-  const std::vector<z3::expr>& axioms = machine.axioms();
-  std::vector<TermInfo> axiom_info(axioms.size());
-  for (size_t i = 0; i < axioms.size(); ++i) {
-    std::unordered_set<unsigned> local;
-    Scan(axioms[i], local, axiom_info[i]);
-  }
-  std::vector<bool> used(axioms.size(), all_axioms);
-  for (bool grew = !all_axioms; grew;) {
-    grew = false;
-    for (size_t i = 0; i < axioms.size(); ++i) {
-      if (used[i]) continue;
-      bool shares = false;
-      for (unsigned s : axiom_info[i].symbols) {
-        if (info.symbols.count(s)) {
-          shares = true;
-          break;
-        }
-      }
-      if (!shares) continue;
-      used[i] = true;
-      grew = true;
-      info.symbols.insert(axiom_info[i].symbols.begin(), axiom_info[i].symbols.end());
-      info.arrays |= axiom_info[i].arrays;
-      info.floats |= axiom_info[i].floats;
-    }
-  }
-  auto run = [&](z3::solver& solver) {
-    z3::params params(ctx);
-    params.set("timeout", static_cast<unsigned>(std::max(1.0, std::ceil(left * 1000))));
-    solver.set(params);
-    for (size_t i = 0; i < axioms.size(); ++i) {
-      if (used[i]) solver.add(axioms[i]);
-    }
-    solver.add(query);
-    if (const char* dump = std::getenv("TRACESPEC_DUMP_SMT2")) {
-      static int n = 0;
-      std::FILE* f = std::fopen(absl::StrCat(dump, ".", n++, ".smt2").c_str(), "w");
-      if (f) {
-        std::fputs(solver.to_smt2().c_str(), f);
-        std::fclose(f);
-      }
-    }
-    auto begin = Clock::now();
-    z3::check_result r = solver.check();
-    Debug(absl::StrCat("verify: solver ", r == z3::sat ? "sat" : r == z3::unsat ? "unsat" : "unknown",
-                       " in ", std::chrono::duration<double>(Clock::now() - begin).count(),
-                       " s (", axioms.size(), " axioms, ", std::count(used.begin(), used.end(), true),
-                       " relevant)"));
-    if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
-    return r;
-  };
-  // Z3's SMT core (as configured for QF_AUFBV) beats eager bit-blasting on
-  // the division-heavy, deeply merged formulas symbolic execution produces.
-  if (!info.floats) {
-    z3::solver solver(ctx, "QF_AUFBV");
-    return run(solver);
-  }
-  z3::solver solver(ctx);
-  return run(solver);
+                       Clock::time_point deadline, std::optional<z3::model>* model) {
+  SolveResult r = Solve(ctx, machine.axioms(), query, deadline, model != nullptr);
+  if (r.model && model != nullptr) *model = std::move(r.model);
+  return r.result;
 }
 
 z3::expr Any(const JavaOps& ops, const std::vector<Obligation>& obligations,
@@ -417,12 +318,6 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
     std::optional<z3::model> model;
     z3::check_result r = Check(ctx, machine, violation, deadline, &model);
     if (r == z3::sat) {
-      // The counterexample reads parts of the heap the query did not need:
-      // ask again with every axiom for a model of the whole state.
-      std::optional<z3::model> full;
-      if (Check(ctx, machine, violation, deadline, &full, /*all_axioms=*/true) == z3::sat) {
-        model = std::move(full);
-      }
       result.verdict = Verdict::kFailed;
       FillCounterexample(machine, *model, *entry, *run->exceptional, harness, first_trace,
                          &result);
