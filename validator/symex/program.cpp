@@ -519,6 +519,8 @@ CallTarget Program::ResolveSpecial(absl::string_view owner, absl::string_view na
 
 CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name,
                                   absl::string_view descriptor) const {
+  std::string unmodelled;  // a library class on the way that may declare the method
+  bool unknown_library_class = false;  // one other than Object (whose methods we know)
   for (const ClassInfo* c : SuperChain(start)) {
     if (c->is_missing()) {
       return Unsupported(absl::StrCat("call of ", JavaMethodName(start->name, name, descriptor),
@@ -527,9 +529,9 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
     if (c->is_library()) {
       std::string key = absl::StrCat(c->name, ".", name, descriptor);
       if (IsModelledLibraryMethod(key)) return Library(key);
-      if (c->closed || c->name == "java/lang/Object") {
-        return Unsupported(NotModelled(c->name, name, descriptor));
-      }
+      if (c->closed) return Unsupported(NotModelled(c->name, name, descriptor));
+      if (unmodelled.empty()) unmodelled = c->name;
+      unknown_library_class |= c->name != "java/lang/Object";
       continue;
     }
     const MethodInfo* m = FindDeclaredMethod(c, name, descriptor);
@@ -570,6 +572,10 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
     }
     if (!overridden) specific.push_back(m);
   }
+  if (specific.size() == 1 && unknown_library_class) {
+    // A class method of the library superclass would win over the default.
+    return Unsupported(NotModelled(unmodelled, name, descriptor));
+  }
   if (specific.size() == 1) {
     CallTarget t;
     t.kind = CallTarget::Kind::kBytecode;
@@ -579,6 +585,11 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
   if (specific.size() > 1) {
     return Unsupported(absl::StrCat("ambiguous default methods for ",
                                     JavaMethodName(start->name, name, descriptor)));
+  }
+  if (!unmodelled.empty()) {
+    // The method may be declared by a library class (java.lang.Object's
+    // toString, ...) for which there is no model.
+    return Unsupported(NotModelled(unmodelled, name, descriptor));
   }
   return Unsupported(absl::StrCat("no implementation of ",
                                   JavaMethodName(start->name, name, descriptor)));

@@ -175,7 +175,7 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
   if (out.result == z3::sat && want_model && formulas.size() - 1 < axioms.size()) {
     // A counterexample reads parts of the heap the query did not need: a
     // model of every axiom describes the whole state.
-    z3::solver solver = info.floats ? z3::solver(ctx) : z3::solver(ctx, "QF_AUFBV");
+    z3::solver solver(ctx);  // the other axioms may use any theory
     z3::params params(ctx);
     params.set("timeout", Milliseconds(deadline));
     solver.set(params);
