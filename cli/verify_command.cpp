@@ -1,5 +1,6 @@
 // `tracespec verify`: flags -> symex::Verify -> report and exit status.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -86,7 +87,9 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
     std::fputs(report.c_str(), stdout);
     std::fflush(stdout);
     if (!flags->emit_driver.empty() && result->verdict == symex::Verdict::kFailed) {
-      absl::Status written = WriteFileAtomic(flags->emit_driver, result->driver);
+      std::string parent = std::filesystem::path(flags->emit_driver).parent_path().string();
+      absl::Status written = parent.empty() ? absl::OkStatus() : MakeDirs(parent);
+      if (written.ok()) written = WriteFileAtomic(flags->emit_driver, result->driver);
       if (!written.ok()) {
         *exit_code = ReportError(written);
         return;
