@@ -783,6 +783,13 @@ absl::StatusOr<v1::Observation> Machine::BuildObservation(const z3::model& model
                                                           const EntryState& entry,
                                                           const ExitState& exit,
                                                           bool exceptional) {
+  return BuildObservation(model, entry, exit, exceptional, {}, nullptr);
+}
+
+absl::StatusOr<v1::Observation> Machine::BuildObservation(
+    const z3::model& model, const EntryState& entry, const ExitState& exit, bool exceptional,
+    const std::vector<std::pair<Value, std::string>>& extra_roots,
+    std::vector<uint64_t>* root_ids) {
   const MethodInfo& method = *entry.method;
   v1::Observation obs;
   obs.set_format_version(v1::FORMAT_VERSION_1);
@@ -799,6 +806,10 @@ absl::StatusOr<v1::Observation> Machine::BuildObservation(const z3::model& model
   if (entry.receiver) *obs.mutable_receiver() = graph.Convert(*entry.receiver, "Ljava/lang/Object;");
   for (size_t i = 0; i < entry.args.size(); ++i) {
     *obs.add_args() = graph.Convert(entry.args[i], method.signature.params[i]);
+  }
+  for (const auto& [value, descriptor] : extra_roots) {
+    v1::Value v = graph.Convert(value, descriptor);
+    if (root_ids != nullptr) root_ids->push_back(v.kind_case() == v1::Value::kRef ? v.ref() : 0);
   }
   graph.Walk(entry.heap, /*is_pre=*/true, obs.mutable_pre());
   v1::Outcome* outcome = obs.mutable_outcome();

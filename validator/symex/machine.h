@@ -256,6 +256,13 @@ class Machine {
                                                               const EntryState& entry,
                                                               const ExitState& exit,
                                                               bool exceptional);
+  // The same, also describing in `pre` the objects that `extra_roots`
+  // (value, descriptor) refer to, e.g. static fields' input values; their
+  // object ids (0 for null or a primitive) go to `root_ids`.
+  absl::StatusOr<tracespec::v1::Observation> BuildObservation(
+      const z3::model& model, const EntryState& entry, const ExitState& exit, bool exceptional,
+      const std::vector<std::pair<Value, std::string>>& extra_roots,
+      std::vector<uint64_t>* root_ids);
   // Evaluates a value in a model as Java source text ("42", "-0.0f",
   // "Float.NaN", "null", "#3" for objects).
   std::string FormatValue(const z3::model& model, const Value& value,

@@ -171,7 +171,7 @@ std::string MethodDriver(const v1::Observation& observation,
   for (const StaticSetting& s : statics) {
     absl::StrAppend(&body, "    set(null, ", JavaString(s.owner), ", ", JavaString(s.name), ", ",
                     s.descriptor[0] == 'L' || s.descriptor[0] == '['
-                        ? std::string("null")
+                        ? (s.object == 0 ? std::string("null") : absl::StrCat("o", s.object))
                         : JavaLiteral(s.descriptor, s.bits),
                     ");\n");
   }

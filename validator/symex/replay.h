@@ -24,7 +24,8 @@ struct StaticSetting {
   std::string owner;  // binary class name
   std::string name;
   std::string descriptor;
-  uint64_t bits = 0;
+  uint64_t bits = 0;     // primitives
+  uint64_t object = 0;   // references: the object's id in the observation, 0 for null
 };
 
 // Source of class `driver_class` (default package) replaying `observation`.

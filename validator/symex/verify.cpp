@@ -192,9 +192,33 @@ void FillCounterexample(Machine& machine, const z3::model& model, const EntrySta
     out->driver_class = "Verifier";
     return;
   }
-  auto observation = machine.BuildObservation(model, entry, exit, /*exceptional=*/true);
+  // Static fields that got input values (and hold them on this path) are set
+  // by the driver too; the objects they refer to join the pre-state.
+  std::vector<const InputEvent*> statics;
+  std::vector<std::pair<Value, std::string>> roots;
+  for (const InputEvent& in : machine.inputs()) {
+    if (in.source != InputEvent::Source::kStatic || in.field == nullptr) continue;
+    if (!model.eval(in.guard, true).is_true()) continue;
+    statics.push_back(&in);
+    roots.emplace_back(in.value, in.descriptor);
+  }
+  std::vector<uint64_t> root_ids;
+  auto observation =
+      machine.BuildObservation(model, entry, exit, /*exceptional=*/true, roots, &root_ids);
   if (!observation.ok()) return;
-  // Receiver and arguments as inputs, in Java syntax.
+  std::vector<StaticSetting> settings;
+  for (size_t i = 0; i < statics.size(); ++i) {
+    const FieldInfo& f = *statics[i]->field;
+    settings.push_back(StaticSetting{classfile::InternalToBinary(f.owner), f.name, f.descriptor,
+                                     EvalValueBits(model, statics[i]->value), root_ids[i]});
+    if (classfile::IsReference(f.descriptor)) {
+      for (InputValue& v : out->inputs) {
+        if (v.source == f.DisplayName()) {
+          v.text = root_ids[i] == 0 ? "null" : absl::StrCat("#", root_ids[i]);
+        }
+      }
+    }
+  }
   // Objects are named by their observation ids (#1, #2, ...).
   auto text = [&](const v1::Value& v, const std::string& fallback) {
     if (v.kind_case() == v1::Value::kRef) return absl::StrCat("#", v.ref());
@@ -213,20 +237,10 @@ void FillCounterexample(Machine& machine, const z3::model& model, const EntrySta
                                         machine.FormatValue(model, entry.args[i], d)),
                                    EvalValueBits(model, entry.args[i]), std::nullopt});
   }
-  std::vector<StaticSetting> statics;
-  for (const InputValue& v : out->inputs) {
-    for (const InputEvent& in : machine.inputs()) {
-      if (in.source == InputEvent::Source::kStatic && in.name == v.source && in.field != nullptr) {
-        statics.push_back(StaticSetting{classfile::InternalToBinary(in.field->owner),
-                                        in.field->name, in.field->descriptor, v.bits});
-        break;
-      }
-    }
-  }
   described.insert(described.end(), out->inputs.begin(), out->inputs.end());
   out->inputs = std::move(described);
   out->driver_class = "TracespecReplay";
-  out->driver = MethodDriver(*observation, statics, out->driver_class);
+  out->driver = MethodDriver(*observation, settings, out->driver_class);
   out->observation = std::move(*observation);
   (void)program;
 }
