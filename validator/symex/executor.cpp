@@ -170,7 +170,6 @@ class MethodRun {
                                          impl_.options.unwind, " iterations"));
         return;
       }
-      if (to > from) loop_end_[to] = std::max(loop_end_[to], from);
     }
     pending_[to].push_back(std::move(s));
   }
@@ -977,13 +976,24 @@ absl::Status MethodRun::Invoke(const Instruction& ins, State s) {
       impl_.program.Dispatch(ref.class_name, ref.name, ref.descriptor);
   z3::expr type = m_.TypeOf(args[0].e);
   std::vector<ExitState> normals, exceptionals;
+  z3::expr covered = ops_.False();
   for (const DispatchCase& c : cases) {
     State t = s;
-    t.guard = ops_.And(s.guard, impl_.TypeIn(type, c.type_ids));
+    z3::expr selects = impl_.TypeIn(type, c.type_ids);
+    covered = ops_.Or(covered, selects);
+    t.guard = ops_.And(s.guard, selects);
     if (JavaOps::IsFalse(t.guard)) continue;
     TS_ASSIGN_OR_RETURN(CallResult r, impl_.Call(c.target, t, site, args, true));
     if (r.normal) normals.push_back(std::move(*r.normal));
     if (r.exceptional) exceptionals.push_back(std::move(*r.exceptional));
+  }
+  // A receiver outside the closed world (an opaque object passed as a
+  // supertype) selects nothing known: never dropped silently.
+  z3::expr uncovered = ops_.And(s.guard, ops_.Not(covered));
+  if (!JavaOps::IsFalse(uncovered)) {
+    impl_.AddObligation(ObligationKind::kUnsupported, uncovered, site,
+                        absl::StrCat("call of ", classfile::InternalToBinary(ref.class_name), ".",
+                                     ref.name, " on an object of a class outside the class path"));
   }
   std::optional<ExitState> normal, exceptional;
   if (!normals.empty()) normal = impl_.MergeExits(std::move(normals));
@@ -1241,6 +1251,29 @@ absl::StatusOr<std::optional<State>> Machine::Impl::Initialize(State state, cons
       }
       run = std::move(*after);
     }
+  }
+  // Static fields with a ConstantValue attribute get it before <clinit>
+  // runs (JVM spec §5.5 step 6); javac emits no code for them.
+  for (const FieldInfo* f : program.StaticFields(&cls)) {
+    if (f->decl == nullptr || f->decl->constant_value_index == 0) continue;
+    const classfile::CpEntry& c = cls.file->pool.at(f->decl->constant_value_index);
+    std::optional<Value> v;
+    switch (c.tag) {
+      case classfile::CpTag::kInteger:
+        v = Value{Kind::kInt, ops.Int(static_cast<int32_t>(c.bits32))};
+        break;
+      case classfile::CpTag::kFloat: v = Value{Kind::kFloat, ops.FloatBits(c.bits32)}; break;
+      case classfile::CpTag::kLong:
+        v = Value{Kind::kLong, ops.Long(static_cast<int64_t>(c.bits64))};
+        break;
+      case classfile::CpTag::kDouble: v = Value{Kind::kDouble, ops.DoubleBits(c.bits64)}; break;
+      case classfile::CpTag::kString:
+        v = Value{Kind::kRef,
+                  StringLiteral(cls.file->pool.StringValue(f->decl->constant_value_index))};
+        break;
+      default: break;
+    }
+    if (v) m.WriteStatic(run.heap, *f, *v);
   }
   const MethodInfo* clinit = program.FindDeclaredMethod(&cls, "<clinit>", "()V");
   if (clinit != nullptr && clinit->has_code()) {

@@ -189,6 +189,9 @@ absl::Status Program::Build() {
   std::function<bool(ClassInfo*, int)> needs = [&](ClassInfo* cls, int depth) -> bool {
     if (cls->origin != ClassInfo::Origin::kClassPath || depth > 512) return false;
     if (cls->has_clinit) return true;
+    for (const FieldInfo* f : cls->fields) {
+      if (f->is_static && f->decl != nullptr && f->decl->constant_value_index != 0) return true;
+    }
     if (cls->is_interface) return false;
     auto it = classes_.find(cls->super_name);
     return it != classes_.end() && needs(it->second.get(), depth + 1);

@@ -15,6 +15,8 @@ const char* kAccount = R"java(
 package bank;
 
 public class Account {
+  static final int FEE = 3;
+  static int opened;
   private int balance;
   private int checksum;
   private Account backup;
@@ -159,7 +161,7 @@ TEST_F(MachineTest, ExceptionalExitAndObligations) {
   for (const Obligation& o : result->obligations) {
     if (o.kind == ObligationKind::kException && o.detail == "java.lang.IllegalStateException") {
       raised = true;
-      EXPECT_EQ(m.sites()[o.site].line, 10u);  // the throw (line 1 of kAccount is empty)
+      EXPECT_EQ(m.sites()[o.site].line, 12u);  // the throw (line 1 of kAccount is empty)
     }
   }
   EXPECT_TRUE(raised);
@@ -231,6 +233,23 @@ TEST_F(MachineTest, AliasedReceiverFields) {
   ASSERT_TRUE(result->exceptional);
   EXPECT_EQ(Solve(m, ops.And(result->exceptional->guard, ops.Eq(backup, ops.Null()))).result,
             z3::sat);
+}
+
+TEST_F(MachineTest, StaticsAfterInitialisation) {
+  Machine m(ctx_, *program_, ExecOptions{});
+  auto entry = m.CreateEntry(Method("withdraw"));
+  ASSERT_TRUE(entry.ok());
+  // The constant is set by class preparation; the mutable static is an input.
+  const FieldInfo& fee = *program_->ResolveField("bank/Account", "FEE", "I");
+  Value v = m.ReadStatic(entry->heap, fee);
+  ASSERT_TRUE(JavaOps::BvValue(v.e).has_value());
+  EXPECT_EQ(*JavaOps::BvValue(v.e), 3u);
+  const FieldInfo& opened = *program_->ResolveField("bank/Account", "opened", "I");
+  Value input = m.ReadStatic(entry->heap, opened);
+  EXPECT_FALSE(JavaOps::BvValue(input.e).has_value());
+  ASSERT_EQ(m.inputs().size(), 1u);
+  EXPECT_EQ(m.inputs()[0].source, InputEvent::Source::kStatic);
+  EXPECT_EQ(m.inputs()[0].name, "bank.Account.opened");
 }
 
 // Replaces calls of fee() by its contract: 0 <= \result <= amount.
