@@ -33,13 +33,6 @@ bool IsFpValue(const z3::expr& e) {
   }
 }
 
-bool AllValues(std::initializer_list<const z3::expr*> es) {
-  for (const z3::expr* e : es) {
-    if (!IsFpValue(*e) && !e->is_numeral()) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Kind KindOfDescriptor(char first) {

@@ -481,10 +481,10 @@ void Machine::Assume(EntryState& entry, const z3::expr& condition) const {
 
 absl::Status Machine::EnsureInitialized(EntryState& entry, const ClassInfo& cls) {
   State s{entry.guard, entry.heap, {}, {}};
-  std::vector<Obligation> scratch;
-  if (impl_->obligations == nullptr) impl_->obligations = &scratch;
-  TS_ASSIGN_OR_RETURN(std::optional<State> after, impl_->Initialize(std::move(s), cls, 0));
-  if (impl_->obligations == &scratch) impl_->obligations = nullptr;
+  impl_->obligations = &entry.obligations;
+  auto initialized = impl_->Initialize(std::move(s), cls, 0);
+  impl_->obligations = nullptr;
+  TS_ASSIGN_OR_RETURN(std::optional<State> after, std::move(initialized));
   if (!after.has_value()) {
     entry.guard = ops_.False();
     return absl::OkStatus();
@@ -499,7 +499,7 @@ absl::StatusOr<EntryState> Machine::CreateEntry(const MethodInfo& method) {
     return absl::InvalidArgumentError(
         absl::StrCat("method ", method.DisplayName(), " has no bytecode (abstract or native)"));
   }
-  EntryState entry{nullptr, ops_.True(), {}, std::nullopt, {}, {}};
+  EntryState entry{nullptr, ops_.True(), {}, std::nullopt, {}, {}, {}};
   entry.method = &method;
   entry.guard = ops_.True();
   TS_RETURN_IF_ERROR(EnsureInitialized(entry, *method.owner));
@@ -530,7 +530,7 @@ absl::StatusOr<EntryState> Machine::CreateHarnessEntry(const MethodInfo& main) {
   if (!main.has_code()) {
     return absl::InvalidArgumentError(absl::StrCat(main.DisplayName(), " has no bytecode"));
   }
-  EntryState entry{nullptr, ops_.True(), {}, std::nullopt, {}, {}};
+  EntryState entry{nullptr, ops_.True(), {}, std::nullopt, {}, {}, {}};
   entry.method = &main;
   entry.guard = ops_.True();
   TS_RETURN_IF_ERROR(EnsureInitialized(entry, *main.owner));
@@ -551,6 +551,7 @@ absl::StatusOr<EntryState> Machine::CreateHarnessEntry(const MethodInfo& main) {
 absl::StatusOr<ExecutionResult> Machine::Execute(const EntryState& entry,
                                                  CallInterceptor* interceptor) {
   ExecutionResult result;
+  result.obligations = entry.obligations;
   impl_->interceptor = interceptor;
   impl_->obligations = &result.obligations;
   const MethodInfo& method = *entry.method;
@@ -800,8 +801,8 @@ absl::StatusOr<v1::Observation> Machine::BuildObservation(
   ref->set_jvm_descriptor(method.descriptor);
   ref->set_is_static(method.is_static());
   for (const std::string& n : entry.arg_names) ref->add_param_names(n);
-  // Axioms added while reading the model must not leak into later queries
-  // that were built before; they are facts, so keeping them is harmless.
+  // Reading the model may add typing axioms; they are facts, so later
+  // queries may keep them.
   GraphBuilder graph(*this, *impl_, model);
   if (entry.receiver) *obs.mutable_receiver() = graph.Convert(*entry.receiver, "Ljava/lang/Object;");
   for (size_t i = 0; i < entry.args.size(); ++i) {

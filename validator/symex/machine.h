@@ -114,6 +114,9 @@ struct EntryState {
   std::optional<Value> receiver;  // instance methods
   std::vector<Value> args;        // one per declared parameter
   std::vector<std::string> arg_names;
+  // Obligations raised while building the entry (class initialisation);
+  // Execute reports them with its own.
+  std::vector<Obligation> obligations;
 };
 
 // One way out of a method.

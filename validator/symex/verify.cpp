@@ -149,7 +149,6 @@ const Obligation* Witness(const z3::model& model, const std::vector<Obligation>&
 void FillCounterexample(Machine& machine, const z3::model& model, const EntryState& entry,
                         const ExitState& exit, bool harness, size_t first_trace,
                         VerifyResult* out) {
-  const Program& program = machine.program();
   out->exception_class = machine.TypeNameIn(model, exit.value->e);
   // Where the escaping exception was created.
   auto site = Eval(model, machine.OriginSite(exit.value->e));
@@ -242,7 +241,6 @@ void FillCounterexample(Machine& machine, const z3::model& model, const EntrySta
   out->driver_class = "TracespecReplay";
   out->driver = MethodDriver(*observation, settings, out->driver_class);
   out->observation = std::move(*observation);
-  (void)program;
 }
 
 }  // namespace
