@@ -319,6 +319,15 @@ bool Program::IsSubclassOrImplements(const ClassInfo* cls, absl::string_view tar
 
 bool Program::IsAssignable(absl::string_view from, absl::string_view to) const {
   if (from == to || to == "java/lang/Object") return true;
+  auto key = std::make_pair(std::string(from), std::string(to));
+  auto cached = assignable_cache_.find(key);
+  if (cached != assignable_cache_.end()) return cached->second;
+  bool result = IsAssignableUncached(from, to);
+  assignable_cache_.emplace(std::move(key), result);
+  return result;
+}
+
+bool Program::IsAssignableUncached(absl::string_view from, absl::string_view to) const {
   bool from_array = !from.empty() && from[0] == '[';
   bool to_array = !to.empty() && to[0] == '[';
   if (from_array) {
@@ -352,10 +361,13 @@ bool Program::HierarchyKnown(absl::string_view type) const {
 }
 
 std::vector<int> Program::ConcreteSubtypes(absl::string_view type) const {
+  auto cached = subtypes_cache_.find(std::string(type));
+  if (cached != subtypes_cache_.end()) return cached->second;
   std::vector<int> out;
   for (const TypeInfo& t : types_) {
     if (t.opaque ? t.name == type : IsAssignable(t.name, type)) out.push_back(t.id);
   }
+  subtypes_cache_.emplace(std::string(type), out);
   return out;
 }
 

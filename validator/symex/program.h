@@ -2,7 +2,8 @@
 // path plus built-in models of the java.lang classes such code uses, the
 // concrete runtime types (classes and array types) numbered as type ids,
 // fields numbered for the heap, and method resolution and dynamic dispatch
-// (JVM spec §5.4.3, §6.5 invokevirtual). No Z3 here.
+// (JVM spec §5.4.3, §6.5 invokevirtual). No Z3 here. Not thread-safe: type
+// queries are cached.
 #ifndef TRACESPEC_VALIDATOR_SYMEX_PROGRAM_H_
 #define TRACESPEC_VALIDATOR_SYMEX_PROGRAM_H_
 
@@ -180,6 +181,7 @@ class Program {
   void NoteDescriptor(absl::string_view descriptor);
   void AssignTypeIds();
   bool IsSubclassOrImplements(const ClassInfo* cls, absl::string_view target) const;
+  bool IsAssignableUncached(absl::string_view from, absl::string_view to) const;
   CallTarget SelectInClass(const ClassInfo* start, absl::string_view name,
                            absl::string_view descriptor) const;
   FieldInfo* AddField(const std::string& owner, const std::string& name,
@@ -192,6 +194,8 @@ class Program {
   std::map<std::string, int> type_ids_;
   std::vector<int> opaque_types_;
   std::vector<std::string> array_types_;  // collected during loading
+  mutable std::map<std::string, std::vector<int>> subtypes_cache_;
+  mutable std::map<std::pair<std::string, std::string>, bool> assignable_cache_;
 };
 
 }  // namespace tracespec::symex
