@@ -635,17 +635,10 @@ int Code::IndexOfPc(uint32_t pc) const {
 }
 
 uint32_t Code::LineOf(uint32_t pc) const {
-  uint32_t line = 0;
-  uint32_t best = 0;
-  bool found = false;
-  for (const LineNumber& ln : lines) {
-    if (ln.start_pc <= pc && (!found || ln.start_pc >= best)) {
-      best = ln.start_pc;
-      line = ln.line;
-      found = true;
-    }
-  }
-  return line;
+  // `lines` is sorted by start_pc: the last entry starting at or before pc.
+  auto it = std::upper_bound(lines.begin(), lines.end(), pc,
+                             [](uint32_t p, const LineNumber& ln) { return p < ln.start_pc; });
+  return it == lines.begin() ? 0 : std::prev(it)->line;
 }
 
 const Method* ClassFile::FindMethod(absl::string_view name, absl::string_view descriptor) const {

@@ -99,8 +99,14 @@ class MethodRun {
       int index = code_.IndexOfPc(pc);
       if (index < 0) return Malformed(pc, "jump into the middle of an instruction");
       impl_.AddTrace(TraceEvent{s.guard, impl_.SiteOf(method_, pc)});
+      uint32_t line = code_.LineOf(pc);
       while (true) {
         const Instruction& ins = code_.instructions[index];
+        if (uint32_t l = code_.LineOf(ins.pc); l != line) {
+          // Each source line of the block joins the path.
+          line = l;
+          impl_.AddTrace(TraceEvent{s.guard, impl_.SiteOf(method_, ins.pc)});
+        }
         next_.reset();
         ++impl_.steps;
         TS_RETURN_IF_ERROR(Step(ins, std::move(s)));

@@ -505,7 +505,14 @@ absl::StatusOr<EntryState> Machine::CreateEntry(const MethodInfo& method) {
   TS_RETURN_IF_ERROR(EnsureInitialized(entry, *method.owner));
   const classfile::ClassFile& file = *method.owner->file;
   entry.arg_names = file.ParameterNames(*method.method);
-  if (!method.is_static()) {
+  if (method.name == "<init>") {
+    // A constructor runs on a new object whose fields hold their defaults.
+    if (method.owner->type_id == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(method.DisplayName(), ": the class cannot be instantiated"));
+    }
+    entry.receiver = Value{Kind::kRef, impl_->Allocate(method.owner->type_id, std::nullopt, 0)};
+  } else if (!method.is_static()) {
     z3::expr self = impl_->FreshConst("this", ops_.RefSort());
     const ClassInfo& cls = *method.owner;
     std::vector<int> ids;

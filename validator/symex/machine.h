@@ -196,9 +196,10 @@ class Machine {
   const ExecOptions& options() const { return options_; }
 
   // (a) The entry state of `method` with free inputs: receiver (non-null,
-  // of the method's class), parameters (references may be null or alias),
-  // everything reachable from them, static fields after initialisation. The
-  // method's class is initialised first.
+  // of the method's class; for a constructor a new object with default
+  // fields), parameters (references may be null or alias), everything
+  // reachable from them, static fields after initialisation. The method's
+  // class is initialised first.
   absl::StatusOr<EntryState> CreateEntry(const MethodInfo& method);
   // The entry of `main(String[])` for the SV-COMP harness: no free inputs
   // besides Verifier.nondet*(), args is an empty String[], every static
