@@ -18,12 +18,15 @@ enum ExitCode : int {
   kExitEnvironment = 4,  // missing JVM, unreadable path, I/O failure
   kExitInternal = 5,     // a bug: please report
   kExitCheckFailed = 10, // a check ran and found a violation
+  kExitUnknown = 11,     // a check could not decide (bound reached, timeout, unsupported)
 };
 
 // `tracespec ctl MODEL FORMULA...` (cli/ctl_command.cpp).
 void AddCtlCommand(CLI::App& app, int* exit_code);
 // `tracespec protocol mine ...` (cli/protocol_command.cpp).
 void AddProtocolCommand(CLI::App& app, int* exit_code);
+// `tracespec verify`: bounded model checking of Java bytecode.
+void AddVerifyCommand(CLI::App& app, int* exit_code);
 
 // Prints "tracespec: error: <message>" and maps the status to an exit code.
 int ReportError(const absl::Status& status);

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit status: 0 success, 2 bad usage, 3 bad input, 4 environment "
-      "(missing JVM, I/O), 5 internal error, 10 a check found a violation.");
+      "(missing JVM, I/O), 5 internal error, 10 a check found a violation, "
+      "11 a check could not decide.");
   int exit_code = kExitOk;
   app.parse_complete_callback([&] {
     tracespec::SetVerbosity(quiet     ? tracespec::Verbosity::kQuiet
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   AddCtlCommand(app, &exit_code);
   AddProtocolCommand(app, &exit_code);
   AddObserveCommand(app, &exit_code);
+  AddVerifyCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

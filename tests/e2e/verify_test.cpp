@@ -1,0 +1,168 @@
+// End-to-end tests of `tracespec verify`: a bug planted in a correct program
+// flips the verdict and its counterexample replays on the real JVM; bad
+// input gives clear errors and the documented exit statuses.
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "common/files.h"
+#include "common/subprocess.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec {
+namespace {
+
+const char* kThermostat = R"java(
+package plant;
+
+import org.sosy_lab.sv_benchmarks.Verifier;
+
+public class Thermostat {
+  static final int MIN = 5;
+  static final int MAX = 30;
+  private int target = 20;
+  private boolean heating;
+
+  void adjust(int delta) {
+    int next = target + delta;
+    if (next < MIN) next = MIN;
+    if (next > MAX) next = MAX;
+    target = next;
+  }
+
+  void sense(int temperature) {
+    heating = temperature < target;
+  }
+
+  public static void main(String[] args) {
+    Thermostat t = new Thermostat();
+    for (int step = 0; step < 4; step++) {
+      int delta = Verifier.nondetInt();
+      Verifier.assume(delta > -100 && delta < 100);
+      t.adjust(delta);
+      t.sense(Verifier.nondetInt());
+      assert t.target >= MIN && t.target <= MAX; // INVARIANT
+    }
+  }
+}
+)java";
+
+class VerifyE2eTest : public ::testing::Test {
+ protected:
+  std::string Compile(const std::string& source) {
+    return testing::CompileJava(dir_, {{"plant/Thermostat.java", source}}, {"-g"},
+                                TRACESPEC_VERIFIER_CLASSES_DIR);
+  }
+  SubprocessResult Verify(const std::string& classes, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"verify", "--classpath",
+                                     classes + ":" + TRACESPEC_VERIFIER_CLASSES_DIR, "--class",
+                                     "plant.Thermostat"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return testing::RunTracespec(args);
+  }
+  testing::TempDir dir_;
+};
+
+TEST_F(VerifyE2eTest, PlantedBugFlipsTheVerdictAndReplays) {
+  std::string correct = Compile(kThermostat);
+  ASSERT_FALSE(correct.empty());
+  SubprocessResult ok = Verify(correct, {});
+  EXPECT_EQ(ok.exit_code, 0) << ok.stdout_data << ok.stderr_data;
+  EXPECT_TRUE(absl::StartsWith(ok.stdout_data, "VERIFICATION SUCCESSFUL"));
+
+  // The planted bug: the upper clamp is lost.
+  std::string buggy_source =
+      absl::StrReplaceAll(kThermostat, {{"if (next > MAX) next = MAX;", "if (next > MAX) next--;"}});
+  ASSERT_NE(buggy_source, kThermostat);
+  testing::TempDir other;
+  std::string buggy = testing::CompileJava(other, {{"plant/Thermostat.java", buggy_source}},
+                                           {"-g"}, TRACESPEC_VERIFIER_CLASSES_DIR);
+  std::string driver = other.path() + "/replay/Verifier.java";
+  SubprocessResult bad = Verify(buggy, {"--emit-driver", driver});
+  EXPECT_EQ(bad.exit_code, 10) << bad.stdout_data << bad.stderr_data;
+  EXPECT_TRUE(absl::StartsWith(bad.stdout_data, "VERIFICATION FAILED"));
+  int line = 0;
+  {
+    int n = 1;
+    for (char ch : buggy_source.substr(0, buggy_source.find("// INVARIANT"))) n += ch == '\n';
+    line = n;
+  }
+  EXPECT_TRUE(absl::StrContains(bad.stdout_data, absl::StrCat("Thermostat.java:", line, ", bytecode")))
+      << bad.stdout_data;
+  auto javac = RunSubprocess({"javac", "-d", other.path() + "/replay", driver});
+  ASSERT_TRUE(javac.ok() && javac->Succeeded()) << (javac.ok() ? javac->stderr_data : "");
+  auto java = RunSubprocess(
+      {"java", "-ea", "-cp", other.path() + "/replay:" + buggy, "plant.Thermostat"});
+  ASSERT_TRUE(java.ok());
+  EXPECT_TRUE(absl::StrContains(java->stderr_data,
+                                "Exception in thread \"main\" java.lang.AssertionError"))
+      << java->stderr_data;
+  EXPECT_TRUE(absl::StrContains(java->stderr_data, absl::StrCat("Thermostat.java:", line)))
+      << java->stderr_data;
+}
+
+TEST_F(VerifyE2eTest, MethodModeJsonCarriesAnObservation) {
+  std::string classes = Compile(kThermostat);
+  SubprocessResult r = Verify(classes, {"--method", "adjust", "--json"});
+  // adjust() has no assertion: nothing to violate.
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "\"verdict\":\"SUCCESSFUL\""));
+  std::string source = absl::StrReplaceAll(
+      kThermostat, {{"    target = next;\n", "    target = next;\n    assert target != 17;\n"}});
+  testing::TempDir other;
+  std::string mutated = testing::CompileJava(other, {{"plant/Thermostat.java", source}}, {"-g"},
+                                             TRACESPEC_VERIFIER_CLASSES_DIR);
+  SubprocessResult f = testing::RunTracespec(
+      {"verify", "--classpath", mutated + ":" + TRACESPEC_VERIFIER_CLASSES_DIR, "--class",
+       "plant.Thermostat", "--method", "adjust", "--json"});
+  EXPECT_EQ(f.exit_code, 10) << f.stdout_data << f.stderr_data;
+  EXPECT_TRUE(absl::StrContains(f.stdout_data, "\"observation\":{"));
+  EXPECT_TRUE(absl::StrContains(f.stdout_data, "\"source\":\"COUNTEREXAMPLE\""));
+  EXPECT_TRUE(absl::StrContains(f.stdout_data, "\"class_name\":\"plant.Thermostat\""));
+}
+
+TEST_F(VerifyE2eTest, BadInputIsAClearError) {
+  std::string classes = Compile(kThermostat);
+  // A truncated class file.
+  std::string path = classes + "/plant/Thermostat.class";
+  auto bytes = ReadFile(path);
+  ASSERT_TRUE(bytes.ok());
+  ASSERT_TRUE(WriteFileAtomic(path, bytes->substr(0, bytes->size() / 2)).ok());
+  SubprocessResult truncated = Verify(classes, {});
+  EXPECT_EQ(truncated.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(truncated.stderr_data, "Thermostat.class: byte "))
+      << truncated.stderr_data;
+  ASSERT_TRUE(WriteFileAtomic(path, *bytes).ok());
+  SubprocessResult missing = testing::RunTracespec(
+      {"verify", "--classpath", classes, "--class", "plant.Nothing"});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(missing.stderr_data, "class plant.Nothing not found"));
+  SubprocessResult method = Verify(classes, {"--method", "nosuch"});
+  EXPECT_EQ(method.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(method.stderr_data, "has no method nosuch"));
+  SubprocessResult unwind = Verify(classes, {"--unwind", "0"});
+  EXPECT_EQ(unwind.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(unwind.stderr_data, "--unwind 0 is outside"));
+  SubprocessResult array = Verify(classes, {"--max-array", "-1"});
+  EXPECT_EQ(array.exit_code, 3);
+  SubprocessResult cp = testing::RunTracespec(
+      {"verify", "--classpath", dir_.path() + "/none.jar", "--class", "X"});
+  EXPECT_EQ(cp.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(cp.stderr_data, "none.jar: class path entry does not exist"));
+  SubprocessResult property = Verify(classes, {"--property", "liveness"});
+  EXPECT_EQ(property.exit_code, 2);
+}
+
+TEST_F(VerifyE2eTest, HelpDocumentsTheExitStatuses) {
+  SubprocessResult help = testing::RunTracespec({"verify", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(absl::StrContains(help.stdout_data, "0 VERIFICATION SUCCESSFUL"));
+  EXPECT_TRUE(absl::StrContains(help.stdout_data, "10 VERIFICATION FAILED"));
+  EXPECT_TRUE(absl::StrContains(help.stdout_data, "11 UNKNOWN"));
+  EXPECT_TRUE(absl::StrContains(help.stdout_data, "--emit-driver"));
+}
+
+}  // namespace
+}  // namespace tracespec

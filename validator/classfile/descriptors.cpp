@@ -1,0 +1,84 @@
+// Descriptor parsing; see descriptors.h.
+#include "validator/classfile/descriptors.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "validator/classfile/class_file.h"
+
+namespace tracespec::classfile {
+
+size_t FieldDescriptorLength(absl::string_view d) {
+  size_t i = 0;
+  while (i < d.size() && d[i] == '[') ++i;
+  if (i > 255 || i >= d.size()) return 0;
+  switch (d[i]) {
+    case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z':
+      return i + 1;
+    case 'L': {
+      size_t end = d.find(';', i);
+      if (end == absl::string_view::npos || end == i + 1) return 0;
+      return end + 1;
+    }
+    default:
+      return 0;
+  }
+}
+
+bool IsFieldDescriptor(absl::string_view d) {
+  return !d.empty() && FieldDescriptorLength(d) == d.size();
+}
+
+absl::StatusOr<MethodDescriptor> ParseMethodDescriptor(absl::string_view d) {
+  auto bad = [&] {
+    return absl::InvalidArgumentError(absl::StrCat("malformed method descriptor \"", d, "\""));
+  };
+  if (d.empty() || d[0] != '(') return bad();
+  MethodDescriptor out;
+  size_t i = 1;
+  while (i < d.size() && d[i] != ')') {
+    size_t n = FieldDescriptorLength(d.substr(i));
+    if (n == 0) return bad();
+    out.params.emplace_back(d.substr(i, n));
+    i += n;
+  }
+  if (i >= d.size()) return bad();
+  absl::string_view ret = d.substr(i + 1);
+  if (ret != "V" && !IsFieldDescriptor(ret)) return bad();
+  out.ret = std::string(ret);
+  return out;
+}
+
+std::string DescriptorToJava(absl::string_view d) {
+  size_t dims = 0;
+  while (dims < d.size() && d[dims] == '[') ++dims;
+  absl::string_view base = d.substr(dims);
+  std::string out;
+  if (base == "B") out = "byte";
+  else if (base == "C") out = "char";
+  else if (base == "D") out = "double";
+  else if (base == "F") out = "float";
+  else if (base == "I") out = "int";
+  else if (base == "J") out = "long";
+  else if (base == "S") out = "short";
+  else if (base == "Z") out = "boolean";
+  else if (base == "V") out = "void";
+  else if (base.size() >= 2 && base[0] == 'L' && base.back() == ';')
+    out = InternalToBinary(base.substr(1, base.size() - 2));
+  else out = std::string(base);
+  for (size_t i = 0; i < dims; ++i) out += "[]";
+  return out;
+}
+
+std::string ClassNameToDescriptor(absl::string_view internal_name) {
+  if (!internal_name.empty() && internal_name[0] == '[') return std::string(internal_name);
+  return absl::StrCat("L", internal_name, ";");
+}
+
+std::string DescriptorToClassName(absl::string_view descriptor) {
+  if (descriptor.size() >= 2 && descriptor[0] == 'L' && descriptor.back() == ';') {
+    return std::string(descriptor.substr(1, descriptor.size() - 2));
+  }
+  return std::string(descriptor);
+}
+
+}  // namespace tracespec::classfile

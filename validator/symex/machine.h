@@ -1,0 +1,295 @@
+// The symbolic executor: runs decoded bytecode on Z3 terms, BMC style — one
+// pass over each method in bytecode order, forking at branches and merging
+// the states that meet at a join (the path condition becomes a disjunction,
+// values become if-then-else terms), loops unwound to a bound, calls inlined.
+// No solver is called during execution; the caller decides what to ask.
+//
+// This is the API the JML checks (validator/check) and the protocol explorer
+// build on. It exposes Z3 types and is meant for validator/ code only; the
+// public face of the validator hides it. The memory model and the meaning of
+// every result are documented in validator/README.md.
+//
+// Typical use:
+//   z3::context ctx;
+//   Machine machine(ctx, program, options);
+//   TS_ASSIGN_OR_RETURN(EntryState entry, machine.CreateEntry(*method));
+//   machine.Assume(entry, precondition_over(entry));
+//   TS_ASSIGN_OR_RETURN(ExecutionResult result, machine.Execute(entry));
+//   z3::solver solver(ctx);
+//   for (const z3::expr& axiom : machine.axioms()) solver.add(axiom);
+//   solver.add(entry.guard && result.normal->guard && !postcondition);
+//   if (solver.check() == z3::sat) machine.BuildObservation(solver.get_model(), ...);
+#ifndef TRACESPEC_VALIDATOR_SYMEX_MACHINE_H_
+#define TRACESPEC_VALIDATOR_SYMEX_MACHINE_H_
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tracespec/v1/observation.pb.h"
+#include "validator/symex/java_ops.h"
+#include "validator/symex/program.h"
+#include "z3++.h"
+
+namespace tracespec::symex {
+
+struct ExecOptions {
+  // Loop bound k: a loop's back edge may be taken at most k times per entry
+  // of the loop; the (k+1)-th traversal becomes an unwinding obligation.
+  int unwind = 4;
+  // Recursion bound: at most this many activations of one method on the
+  // inlined call stack; -1 means `unwind`.
+  int recursion = -1;
+  // L: input arrays (parameters, fields of inputs) have length 0..L, and a
+  // multianewarray with a symbolic outer dimension creates at most L rows.
+  int max_array = 4;
+  // Calls nested deeper than this are reported as a bound (never silently cut).
+  int max_call_depth = 64;
+  // The receiver of CreateEntry has exactly the method's class (when that
+  // class is concrete) rather than any concrete subclass.
+  bool exact_receiver_type = true;
+  // After a class's <clinit> has run, give its non-final static fields fresh
+  // input values (method mode: "any state after class initialisation").
+  // Off in harness mode, where statics evolve from their defaults.
+  bool havoc_statics_after_init = true;
+  // Execution stops with DeadlineExceeded after this point in time.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+};
+
+// A place in the bytecode.
+struct Site {
+  const MethodInfo* method = nullptr;
+  uint32_t pc = 0;
+  uint32_t line = 0;  // 0 when the class file has no line table
+  std::string instruction;  // e.g. "idiv", "invokevirtual pkg.C.m(int)"
+  // "pkg.C.m(int) (C.java:12, bytecode 7: idiv)"
+  std::string Describe() const;
+};
+
+enum class ObligationKind {
+  // An exception is raised here (implicit runtime exception, a library
+  // model's exception, or athrow). Raised is not escaped: handlers may catch it.
+  kException,
+  // A loop needs more than `unwind` iterations (the unwinding assertion).
+  kUnwinding,
+  // A method needs more than `recursion` activations.
+  kRecursion,
+  // Another bound was hit (call depth, multianewarray rows beyond L).
+  kBound,
+  // A construct without a model is reached (library method, missing class,
+  // invokedynamic other than string concatenation, ...): the path is cut.
+  kUnsupported,
+};
+const char* ObligationKindName(ObligationKind kind);
+
+struct Obligation {
+  ObligationKind kind;
+  z3::expr condition;  // the path condition under which this point is reached
+  int site = 0;        // index into Machine::sites()
+  // Exception class (binary name) for kException; what is unsupported or
+  // which bound was hit otherwise.
+  std::string detail;
+};
+
+// The heap of one state. Components absent from the maps still hold their
+// initial value (Machine::Initial*); read and write through the Machine.
+struct Heap {
+  std::map<int, z3::expr> fields;    // instance field id -> (Ref -> stored value)
+  std::map<int, z3::expr> statics;   // static field id -> stored value
+  std::map<int, z3::expr> contents;  // ElemKind -> (Ref -> (Int -> stored value))
+  std::map<std::string, z3::expr> initialized;  // class -> has <clinit> run
+};
+
+// The state at the entry of the analysed method, with handles to its inputs.
+struct EntryState {
+  const MethodInfo* method = nullptr;
+  // Assumptions on the inputs (true at first; Machine::Assume strengthens it).
+  z3::expr guard;
+  Heap heap;
+  std::optional<Value> receiver;  // instance methods
+  std::vector<Value> args;        // one per declared parameter
+  std::vector<std::string> arg_names;
+  // Obligations raised while building the entry (class initialisation);
+  // Execute reports them with its own.
+  std::vector<Obligation> obligations;
+};
+
+// One way out of a method.
+struct ExitState {
+  z3::expr guard;  // path condition (includes the entry guard)
+  Heap heap;
+  // Normal exit: the return value (absent for void). Exceptional exit: the
+  // exception object (a reference); Machine::TypeOf gives its class.
+  std::optional<Value> value;
+};
+
+struct ExecutionResult {
+  std::optional<ExitState> normal;
+  std::optional<ExitState> exceptional;
+  // Every obligation raised while executing (also those of inlined callees
+  // and static initialisers), in execution order.
+  std::vector<Obligation> obligations;
+};
+
+// A call of a class-path method the caller wants to handle itself (e.g. by a
+// callee contract) instead of inlining it.
+struct CallSite {
+  const MethodInfo* callee = nullptr;
+  int site = 0;
+  z3::expr guard;                 // path condition at the call
+  const Heap* heap = nullptr;     // heap before the call
+  std::optional<Value> receiver;  // instance methods (non-null here)
+  std::vector<Value> args;
+};
+
+struct CallOutcome {
+  // Normal return: guard (a strengthening of CallSite::guard), heap after,
+  // return value (absent for void).
+  std::optional<ExitState> normal;
+  // Exceptional return; value is the exception reference.
+  std::optional<ExitState> exceptional;
+};
+
+class CallInterceptor {
+ public:
+  virtual ~CallInterceptor() = default;
+  // Returns an outcome to use it instead of inlining `call`, or nullopt to
+  // let the machine inline the callee.
+  virtual absl::StatusOr<std::optional<CallOutcome>> Intercept(class Machine& machine,
+                                                               const CallSite& call) = 0;
+};
+
+// A value read from an input (Verifier.nondet*(), a static field's value
+// after class initialisation), in execution order.
+struct InputEvent {
+  enum class Source { kNondet, kStatic };
+  Source source;
+  Value value;
+  z3::expr guard;
+  int site = 0;
+  std::string descriptor;  // JVM type of the value
+  std::string name;        // "nondetInt" or the field "pkg.C.f"
+  const FieldInfo* field = nullptr;
+};
+
+// Where the executed code went: one record per executed basic block.
+struct TraceEvent {
+  z3::expr guard;
+  int site;
+};
+
+class Machine {
+ public:
+  Machine(z3::context& ctx, const Program& program, ExecOptions options);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  z3::context& ctx() const { return ctx_; }
+  const JavaOps& ops() const { return ops_; }
+  const Program& program() const { return program_; }
+  const ExecOptions& options() const { return options_; }
+
+  // (a) The entry state of `method` with free inputs: receiver (non-null,
+  // of the method's class; for a constructor a new object with default
+  // fields), parameters (references may be null or alias), everything
+  // reachable from them, static fields after initialisation. The method's
+  // class is initialised first.
+  absl::StatusOr<EntryState> CreateEntry(const MethodInfo& method);
+  // The entry of `main(String[])` for the SV-COMP harness: no free inputs
+  // besides Verifier.nondet*(), args is an empty String[], every static
+  // field starts at its default and <clinit> runs on first use.
+  absl::StatusOr<EntryState> CreateHarnessEntry(const MethodInfo& main);
+
+  // (b) Adds an assumption over the entry state.
+  void Assume(EntryState& entry, const z3::expr& condition) const;
+  // Runs the initialisation of `cls` on the entry state (so that a spec can
+  // read its static fields before the call).
+  absl::Status EnsureInitialized(EntryState& entry, const ClassInfo& cls);
+
+  // (c) Executes the entry's method. Calls of class-path methods are inlined
+  // unless `interceptor` handles them.
+  absl::StatusOr<ExecutionResult> Execute(const EntryState& entry,
+                                          CallInterceptor* interceptor = nullptr);
+
+  // Heap access with the machine's memory model (also usable on entry and
+  // exit heaps from specs). Reads of input objects add their typing axioms.
+  Value ReadField(const Heap& heap, const z3::expr& ref, const FieldInfo& field);
+  Value ReadStatic(const Heap& heap, const FieldInfo& field) const;
+  z3::expr ArrayLength(const z3::expr& ref);
+  // Element `index` of the array `ref` whose static type is
+  // `array_descriptor` (e.g. "[I"; for "[B" boolean arrays are handled too).
+  Value ReadElement(const Heap& heap, const z3::expr& ref, const z3::expr& index,
+                    absl::string_view array_descriptor);
+  void WriteField(Heap& heap, const z3::expr& ref, const FieldInfo& field, const Value& value);
+  void WriteStatic(Heap& heap, const FieldInfo& field, const Value& value);
+  void WriteElement(Heap& heap, const z3::expr& ref, const z3::expr& index,
+                    absl::string_view array_descriptor, const Value& value);
+  // The runtime type id of a non-null reference (a TypeSort term).
+  z3::expr TypeOf(const z3::expr& ref) const;
+  // ref != null and its runtime type is assignable to `type` (class internal
+  // name or array descriptor). `unknown`, when given, receives the condition
+  // under which the answer depends on a class missing from the class path.
+  z3::expr InstanceOf(const z3::expr& ref, absl::string_view type,
+                      z3::expr* unknown = nullptr) const;
+  // The site (index into sites()) where the exception object `ref` was
+  // created, as a term; 0 when unknown (e.g. an input object).
+  z3::expr OriginSite(const z3::expr& ref) const;
+  // A fresh unconstrained value (for havoc and callee contracts). Fresh
+  // references are treated as inputs of static type `descriptor`.
+  Value Fresh(const std::string& descriptor, const std::string& name);
+  // Allocates a new object of class `cls` (fields at their defaults).
+  z3::expr NewObject(const ClassInfo& cls);
+
+  // Background facts every query must include: typing of input objects,
+  // defaults of allocated objects, bounds of input arrays.
+  const std::vector<z3::expr>& axioms() const { return axioms_; }
+  const std::vector<Site>& sites() const { return sites_; }
+  const std::vector<InputEvent>& inputs() const { return inputs_; }
+  const std::vector<TraceEvent>& trace() const { return trace_; }
+
+  // (e) A concrete Observation from a model of (entry guard & exit guard &
+  // ...): args, receiver, pre-state (objects reachable from them at entry),
+  // post-state and outcome; source = COUNTEREXAMPLE.
+  absl::StatusOr<tracespec::v1::Observation> BuildObservation(const z3::model& model,
+                                                              const EntryState& entry,
+                                                              const ExitState& exit,
+                                                              bool exceptional);
+  // The same, also describing in `pre` the objects that `extra_roots`
+  // (value, descriptor) refer to, e.g. static fields' input values; their
+  // object ids (0 for null or a primitive) go to `root_ids`.
+  absl::StatusOr<tracespec::v1::Observation> BuildObservation(
+      const z3::model& model, const EntryState& entry, const ExitState& exit, bool exceptional,
+      const std::vector<std::pair<Value, std::string>>& extra_roots,
+      std::vector<uint64_t>* root_ids);
+  // Evaluates a value in a model as Java source text ("42", "-0.0f",
+  // "Float.NaN", "null", "#3" for objects).
+  std::string FormatValue(const z3::model& model, const Value& value,
+                          absl::string_view descriptor) const;
+  // The binary class name of the runtime type of `ref` in `model`.
+  std::string TypeNameIn(const z3::model& model, const z3::expr& ref) const;
+
+  // Implementation detail shared with the instruction semantics.
+  class Impl;
+
+ private:
+  z3::context& ctx_;
+  const Program& program_;
+  ExecOptions options_;
+  JavaOps ops_;
+  std::vector<z3::expr> axioms_;
+  std::vector<Site> sites_;
+  std::vector<InputEvent> inputs_;
+  std::vector<TraceEvent> trace_;
+  std::unique_ptr<Impl> impl_;
+  friend class Impl;
+};
+
+}  // namespace tracespec::symex
+
+#endif  // TRACESPEC_VALIDATOR_SYMEX_MACHINE_H_

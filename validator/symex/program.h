@@ -1,0 +1,203 @@
+// The closed world the symbolic executor works in: every class on the class
+// path plus built-in models of the java.lang classes such code uses, the
+// concrete runtime types (classes and array types) numbered as type ids,
+// fields numbered for the heap, and method resolution and dynamic dispatch
+// (JVM spec §5.4.3, §6.5 invokevirtual). No Z3 here. Not thread-safe: type
+// queries are cached.
+#ifndef TRACESPEC_VALIDATOR_SYMEX_PROGRAM_H_
+#define TRACESPEC_VALIDATOR_SYMEX_PROGRAM_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "validator/classfile/class_file.h"
+#include "validator/classfile/class_path.h"
+#include "validator/classfile/descriptors.h"
+
+namespace tracespec::symex {
+
+// How a value of a field descriptor or array component is stored in the heap.
+enum class ElemKind : uint8_t { kBoolean, kByte, kChar, kShort, kInt, kLong, kFloat, kDouble, kRef };
+ElemKind ElemKindOf(absl::string_view descriptor);
+
+struct ClassInfo;
+
+struct FieldInfo {
+  int id = 0;              // dense, 0-based
+  std::string owner;       // declaring class (internal name)
+  std::string name;
+  std::string descriptor;
+  bool is_static = false;
+  bool is_final = false;
+  bool is_synthetic = false;
+  const classfile::Field* decl = nullptr;          // null for library fields
+  const classfile::ClassFile* owner_file = nullptr;
+  ElemKind kind() const { return ElemKindOf(descriptor); }
+  // "pkg.C.name"
+  std::string DisplayName() const;
+};
+
+struct MethodInfo {
+  const ClassInfo* owner = nullptr;
+  const classfile::Method* method = nullptr;  // the class-file method
+  std::string name;
+  std::string descriptor;
+  classfile::MethodDescriptor signature;
+  bool is_static() const { return method->is_static(); }
+  bool has_code() const { return method->code.has_value(); }
+  const classfile::Code& code() const { return *method->code; }
+  // "pkg.C.name(int,long)"
+  std::string DisplayName() const;
+  // Source file of the owner ("Main.java"), or the class's simple name.
+  std::string SourceFile() const;
+};
+
+struct ClassInfo {
+  enum class Origin { kClassPath, kLibrary, kMissing };
+  std::string name;  // internal form
+  std::string super_name;
+  std::vector<std::string> interfaces;
+  Origin origin = Origin::kClassPath;
+  const classfile::ClassFile* file = nullptr;
+  bool is_interface = false;
+  bool is_abstract = false;
+  // Library classes only: methods not listed in the library models are
+  // unknown (they may override anything), so dispatch stops here.
+  bool closed = false;
+  // Library classes that exist but cannot be instantiated (Math, System).
+  bool no_instances = false;
+  std::vector<const FieldInfo*> fields;  // declared here, instance and static
+  std::vector<std::unique_ptr<MethodInfo>> methods;  // class-path classes only
+  int type_id = 0;  // 0 unless instantiable
+  bool has_clinit = false;
+  bool needs_initialization = false;  // has <clinit> or static fields
+  bool is_library() const { return origin == Origin::kLibrary; }
+  bool is_missing() const { return origin == Origin::kMissing; }
+  std::string binary_name() const { return classfile::InternalToBinary(name); }
+};
+
+// One concrete runtime type.
+struct TypeInfo {
+  int id = 0;
+  std::string name;       // "pkg/C" for classes, "[I" / "[Lpkg/C;" for arrays
+  bool is_array = false;
+  std::string component;  // arrays: component descriptor ("I", "Lpkg/C;", "[I")
+  ElemKind elem = ElemKind::kRef;  // arrays: how elements are stored
+  const ClassInfo* cls = nullptr;  // classes
+  bool opaque = false;    // a class missing from the class path
+  // "pkg.C" or "int[]"
+  std::string DisplayName() const;
+};
+
+// The outcome of resolving or selecting a method.
+struct CallTarget {
+  enum class Kind { kBytecode, kLibrary, kUnsupported };
+  Kind kind = Kind::kUnsupported;
+  const MethodInfo* method = nullptr;  // kBytecode
+  std::string library_key;             // kLibrary: "java/lang/Math.abs(I)I"
+  std::string reason;                  // kUnsupported
+};
+
+// A set of receiver types that select the same target.
+struct DispatchCase {
+  CallTarget target;
+  std::vector<int> type_ids;
+};
+
+class Program {
+ public:
+  // Loads every class of `class_path` (a malformed one is an error naming its
+  // file and byte offset) and builds the type universe.
+  static absl::StatusOr<std::unique_ptr<Program>> Load(classfile::ClassPath class_path);
+
+  // Any class the program knows about (class path, library model, or a name
+  // referenced but missing); nullptr for names never seen.
+  const ClassInfo* FindClass(absl::string_view internal_name) const;
+  // A method declared in `cls` with this name and descriptor.
+  const MethodInfo* FindDeclaredMethod(const ClassInfo* cls, absl::string_view name,
+                                       absl::string_view descriptor) const;
+  // Methods of class-path classes named `name` in class `cls` (any descriptor).
+  std::vector<const MethodInfo*> FindMethodsByName(const ClassInfo* cls,
+                                                   absl::string_view name) const;
+
+  int type_count() const { return static_cast<int>(types_.size()); }  // ids 1..count
+  const TypeInfo& Type(int id) const { return types_[id - 1]; }
+  // Type id of a concrete class ("pkg/C") or array type ("[I"); 0 if none.
+  int TypeIdOf(absl::string_view name) const;
+  // Concrete types assignable to `type` (a class internal name or an array
+  // descriptor). Opaque (missing) classes are included only when `type` is
+  // itself that class.
+  std::vector<int> ConcreteSubtypes(absl::string_view type) const;
+  // Ids of the opaque types (missing classes referenced by the program).
+  const std::vector<int>& OpaqueTypes() const { return opaque_types_; }
+  // Whether a value of runtime type `from` is assignable to `to` (JVM spec
+  // §6.5 checkcast rules). Both are class internal names or array
+  // descriptors.
+  bool IsAssignable(absl::string_view from, absl::string_view to) const;
+  // Whether the supertypes of `type` are all known (no missing class on the
+  // way up), so IsAssignable gives exact answers for it.
+  bool HierarchyKnown(absl::string_view type) const;
+
+  int field_count() const { return static_cast<int>(fields_.size()); }
+  const FieldInfo& Field(int id) const { return *fields_[id]; }
+  // Field resolution (JVM spec §5.4.3.2) starting at class `owner`.
+  const FieldInfo* ResolveField(absl::string_view owner, absl::string_view name,
+                                absl::string_view descriptor) const;
+  // All instance fields of objects of class `cls`, inherited ones included,
+  // sorted by (declaring class, name).
+  std::vector<const FieldInfo*> InstanceFields(const ClassInfo* cls) const;
+  std::vector<const FieldInfo*> StaticFields(const ClassInfo* cls) const;
+
+  // invokestatic / invokespecial resolution. `caller` is the class of the
+  // calling method (for invokespecial on a superclass method).
+  CallTarget ResolveStatic(absl::string_view owner, absl::string_view name,
+                           absl::string_view descriptor) const;
+  CallTarget ResolveSpecial(absl::string_view owner, absl::string_view name,
+                            absl::string_view descriptor) const;
+  // invokevirtual / invokeinterface: the receiver's possible runtime types
+  // (concrete subtypes of `owner`) grouped by the method each selects.
+  std::vector<DispatchCase> Dispatch(absl::string_view owner, absl::string_view name,
+                                     absl::string_view descriptor) const;
+  // Method selection for one runtime type.
+  CallTarget Select(int type_id, absl::string_view name, absl::string_view descriptor) const;
+
+  // Whether `cls` is Throwable or a subclass.
+  bool IsThrowable(const ClassInfo* cls) const;
+  // Superclass chain starting at `cls` (inclusive), stopping at a missing class.
+  std::vector<const ClassInfo*> SuperChain(const ClassInfo* cls) const;
+
+  classfile::ClassPath& class_path() { return class_path_; }
+
+ private:
+  Program() = default;
+  absl::Status Build();
+  void AddLibraryClasses();
+  ClassInfo* AddClass(std::unique_ptr<ClassInfo> cls);
+  void NoteReferencedName(const std::string& name);
+  void NoteDescriptor(absl::string_view descriptor);
+  void AssignTypeIds();
+  bool IsSubclassOrImplements(const ClassInfo* cls, absl::string_view target) const;
+  bool IsAssignableUncached(absl::string_view from, absl::string_view to) const;
+  CallTarget SelectInClass(const ClassInfo* start, absl::string_view name,
+                           absl::string_view descriptor) const;
+  FieldInfo* AddField(const std::string& owner, const std::string& name,
+                      const std::string& descriptor, bool is_static, bool is_final);
+
+  classfile::ClassPath class_path_;
+  std::map<std::string, std::unique_ptr<ClassInfo>> classes_;
+  std::vector<std::unique_ptr<FieldInfo>> fields_;
+  std::vector<TypeInfo> types_;
+  std::map<std::string, int> type_ids_;
+  std::vector<int> opaque_types_;
+  std::vector<std::string> array_types_;  // collected during loading
+  mutable std::map<std::string, std::vector<int>> subtypes_cache_;
+  mutable std::map<std::pair<std::string, std::string>, bool> assignable_cache_;
+};
+
+}  // namespace tracespec::symex
+
+#endif  // TRACESPEC_VALIDATOR_SYMEX_PROGRAM_H_

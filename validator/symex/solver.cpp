@@ -1,0 +1,197 @@
+// Solving with relevant axioms and a two-engine portfolio; see solver.h.
+#include "validator/symex/solver.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <unordered_set>
+
+#include "absl/strings/str_cat.h"
+#include "common/log.h"
+#include "validator/symex/java_ops.h"
+
+namespace tracespec::symex {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Symbols (uninterpreted constants and functions) of a term, and whether it
+// uses arrays, functions or floating point.
+struct TermInfo {
+  std::set<unsigned> symbols;
+  bool arrays = false;
+  bool floats = false;
+};
+
+void Scan(const z3::expr& e, TermInfo& info) {
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> work = {e};
+  while (!work.empty()) {
+    z3::expr t = work.back();
+    work.pop_back();
+    if (!seen.insert(Z3_get_ast_id(t.ctx(), t)).second) continue;
+    Z3_sort_kind sort = t.get_sort().sort_kind();
+    if (sort == Z3_ARRAY_SORT) info.arrays = true;
+    if (sort == Z3_FLOATING_POINT_SORT || sort == Z3_ROUNDING_MODE_SORT) info.floats = true;
+    if (t.is_app()) {
+      z3::func_decl d = t.decl();
+      if (d.decl_kind() == Z3_OP_UNINTERPRETED) {
+        info.symbols.insert(Z3_get_ast_id(t.ctx(), d));
+        if (t.num_args() > 0) info.arrays = true;
+      }
+      for (unsigned i = 0; i < t.num_args(); ++i) work.push_back(t.arg(i));
+    } else if (t.is_quantifier()) {
+      info.arrays = true;
+      work.push_back(t.body());
+    }
+  }
+}
+
+unsigned Milliseconds(Clock::time_point deadline) {
+  double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+  return static_cast<unsigned>(std::max(1.0, std::ceil(left * 1000)));
+}
+
+void MaybeDump(z3::solver& solver) {
+  if (const char* dump = std::getenv("TRACESPEC_DUMP_SMT2")) {
+    static std::atomic<int> n{0};
+    std::FILE* f = std::fopen(absl::StrCat(dump, ".", n++, ".smt2").c_str(), "w");
+    if (f != nullptr) {
+      std::fputs(solver.to_smt2().c_str(), f);
+      std::fclose(f);
+    }
+  }
+}
+
+// Pure bit-vector problems: Z3's SMT core is best on most formulas the
+// executor builds, eager bit-blasting on some others (long chains of
+// merged arithmetic). They take turns with growing time slices, each
+// keeping its own solver state between turns. (Racing them in two threads
+// was tried: on a loaded two-core machine the core slowed down 25-fold.)
+z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formulas,
+                           Clock::time_point deadline, std::optional<z3::model>* model) {
+  z3::solver core(ctx, "QF_AUFBV");
+  z3::tactic bb = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") &
+                  z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "bit-blast") &
+                  z3::tactic(ctx, "sat");
+  z3::solver blaster = bb.mk_solver();
+  for (const z3::expr& f : formulas) {
+    core.add(f);
+    blaster.add(f);
+  }
+  MaybeDump(core);
+  const double slices[] = {2, 2, 8, 8};
+  for (int turn = 0;; ++turn) {
+    bool use_core = turn % 2 == 0 || turn >= 4;
+    z3::solver& solver = use_core ? core : blaster;
+    auto slice_end = turn < 4 ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
+                                                                      Clock::duration>(
+                                                                      std::chrono::duration<double>(
+                                                                          slices[turn])))
+                              : deadline;
+    z3::params params(ctx);
+    params.set("timeout", Milliseconds(slice_end));
+    solver.set(params);
+    z3::check_result r = z3::unknown;
+    try {
+      r = solver.check();
+    } catch (const z3::exception&) {
+      r = z3::unknown;
+    }
+    if (r != z3::unknown) {
+      if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
+      return r;
+    }
+    if (Clock::now() >= deadline || turn >= 4) return z3::unknown;
+  }
+}
+
+z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formulas,
+                           const TermInfo& info, Clock::time_point deadline,
+                           std::optional<z3::model>* model) {
+  if (!info.arrays && !info.floats) return Alternate(ctx, formulas, deadline, model);
+  // Z3's SMT core (as configured for QF_AUFBV) handles arrays and the
+  // division-heavy, deeply merged formulas well; floating point goes to the
+  // default solver.
+  z3::solver solver = info.floats ? z3::solver(ctx) : z3::solver(ctx, "QF_AUFBV");
+  z3::params params(ctx);
+  params.set("timeout", Milliseconds(deadline));
+  solver.set(params);
+  for (const z3::expr& f : formulas) solver.add(f);
+  MaybeDump(solver);
+  z3::check_result r = solver.check();
+  if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
+  return r;
+}
+
+}  // namespace
+
+SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
+                  Clock::time_point deadline, bool want_model) {
+  SolveResult out;
+  if (JavaOps::IsFalse(query)) {
+    out.result = z3::unsat;
+    return out;
+  }
+  if (Clock::now() >= deadline) return out;
+  TermInfo info;
+  Scan(query, info);
+  std::vector<TermInfo> axiom_info(axioms.size());
+  for (size_t i = 0; i < axioms.size(); ++i) Scan(axioms[i], axiom_info[i]);
+  std::vector<bool> used(axioms.size(), false);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t i = 0; i < axioms.size(); ++i) {
+      if (used[i]) continue;
+      bool shares = false;
+      for (unsigned s : axiom_info[i].symbols) {
+        if (info.symbols.count(s)) {
+          shares = true;
+          break;
+        }
+      }
+      if (!shares) continue;
+      used[i] = true;
+      grew = true;
+      info.symbols.insert(axiom_info[i].symbols.begin(), axiom_info[i].symbols.end());
+      info.arrays |= axiom_info[i].arrays;
+      info.floats |= axiom_info[i].floats;
+    }
+  }
+  std::vector<z3::expr> formulas;
+  for (size_t i = 0; i < axioms.size(); ++i) {
+    if (used[i]) formulas.push_back(axioms[i]);
+  }
+  formulas.push_back(query);
+  auto begin = Clock::now();
+  out.result = SolveOnce(ctx, formulas, info, deadline, want_model ? &out.model : nullptr);
+  Debug(absl::StrCat("solver: ", out.result == z3::sat ? "sat" : out.result == z3::unsat ? "unsat"
+                                                                                          : "unknown",
+                     " in ", std::chrono::duration<double>(Clock::now() - begin).count(), " s (",
+                     formulas.size() - 1, " of ", axioms.size(), " axioms",
+                     info.arrays ? ", arrays" : "", info.floats ? ", floating point" : "", ")"));
+  if (out.result == z3::sat && want_model && formulas.size() - 1 < axioms.size()) {
+    // A counterexample reads parts of the heap the query did not need: a
+    // model of every axiom describes the whole state.
+    z3::solver solver(ctx);  // the other axioms may use any theory
+    z3::params params(ctx);
+    params.set("timeout", Milliseconds(deadline));
+    solver.set(params);
+    for (const z3::expr& f : axioms) solver.add(f);
+    solver.add(query);
+    // Pin the inputs the first model chose so the second search is short.
+    for (unsigned i = 0; i < out.model->num_consts(); ++i) {
+      z3::func_decl d = out.model->get_const_decl(i);
+      if (d.range().sort_kind() == Z3_BV_SORT || d.range().sort_kind() == Z3_BOOL_SORT ||
+          d.range().sort_kind() == Z3_FLOATING_POINT_SORT) {
+        solver.add(d() == out.model->get_const_interp(d));
+      }
+    }
+    if (solver.check() == z3::sat) out.model.emplace(solver.get_model());
+  }
+  return out;
+}
+
+}  // namespace tracespec::symex

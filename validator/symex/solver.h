@@ -1,0 +1,30 @@
+// Deciding the formulas the executor builds: the query together with the
+// background axioms it depends on (axioms sharing no symbol with it are
+// left out: they constrain other parts of the heap and are satisfiable on
+// their own); pure bit-vector queries alternate between Z3's SMT core and
+// eager bit-blasting in growing time slices.
+// Internal to validator/ (exposes Z3 types).
+#ifndef TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
+#define TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "z3++.h"
+
+namespace tracespec::symex {
+
+struct SolveResult {
+  z3::check_result result = z3::unknown;
+  // For sat with want_model: a model of the query and of every axiom (so the
+  // whole heap can be read from it).
+  std::optional<z3::model> model;
+};
+
+SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
+                  std::chrono::steady_clock::time_point deadline, bool want_model);
+
+}  // namespace tracespec::symex
+
+#endif  // TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
