@@ -419,14 +419,17 @@ class Templates {
       std::vector<size_t> obs = Known(ts);
       std::vector<size_t> distinct;
       std::set<std::vector<__int128>> seen;
+      constexpr __int128 kSolvable = static_cast<__int128>(1) << 40;  // products stay in 128 bits
       for (size_t i : obs) {
         std::vector<__int128> key;
+        bool small = true;
         for (int t : ts) {
           __int128 v;
           AsInt(Val(t, i), &v);
           key.push_back(v);
+          small &= v < kSolvable && v > -kSolvable;
         }
-        if (seen.insert(key).second) distinct.push_back(i);
+        if (small && seen.insert(key).second) distinct.push_back(i);
       }
       return std::make_pair(obs, distinct);
     };
@@ -501,13 +504,18 @@ class Templates {
           if (distinct.size() < need + 1) continue;
           for (size_t s = 0; s + need <= distinct.size() && s < 4 && !done; ++s) {
             __int128 m[3][4];
+            bool small = true;
             for (size_t r = 0; r < need; ++r) {
               size_t i = distinct[s + r];
+              __int128 yv;
+              AsInt(Val(y, i), &yv);
+              small &= yv < (static_cast<__int128>(1) << 40) && yv > -(static_cast<__int128>(1) << 40);
               AsInt(Val(x, i), &m[r][0]);
               AsInt(Val(z, i), &m[r][1]);
               m[r][2] = 1;
               AsInt(Val(y, i), &m[r][3]);
             }
+            if (!small) continue;
             __int128 a, b, c = 0;
             if (!with_c) {
               __int128 det = m[0][0] * m[1][1] - m[0][1] * m[1][0];

@@ -254,7 +254,14 @@ class RoundBuilder {
         std::string pre = canonical(absl::StrJoin(parts, " && "), Position::kPrecondition);
         clause(label, absl::StrCat("requires ", pre, ";"), "precondition", 0, "", false);
       }
-      frame(label, normal);
+      // A behavior case also covers the calls that threw an unguarded
+      // exception: its frame must include what they changed.
+      std::vector<size_t> covered = normal;
+      for (const ExceptionCase& ec : cases) {
+        if (!ec.guard) covered.insert(covered.end(), ec.group.begin(), ec.group.end());
+      }
+      std::sort(covered.begin(), covered.end());
+      frame(label, covered);
       normal_pool = std::make_unique<CandidatePool>(&ctx, &vocab, normal, Position::kPostcondition,
                                                     &banned, options_.max_candidates);
       facts(label, normal, "", normal_pool.get());

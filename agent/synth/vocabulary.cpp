@@ -271,9 +271,13 @@ class Builder {
       const Term& term = vocab_.terms[t];
       if (!term.input) continue;
       for (size_t i = 0; i < ctx_->size(); ++i) {
-        std::string key = term.values[i].DebugString();
+        const EvalValue& v = term.values[i];
+        std::string key = v.DebugString();
         vocab_.term_keys[t].push_back(key);
-        absl::StrAppend(&vocab_.input_keys[i], key, ";");
+        // Object identities tell calls apart only for clauses about that
+        // object (this.audit == audit); for the rest, another object with
+        // the same contents is the same input.
+        absl::StrAppend(&vocab_.input_keys[i], v.kind == EvalValue::Kind::kRef ? "ref" : key, ";");
       }
     }
     // Array contents count as inputs too.

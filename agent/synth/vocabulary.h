@@ -95,7 +95,8 @@ struct Vocabulary {
   std::vector<Term> terms;
   std::vector<ArrayTerm> arrays;
   std::vector<Atom> atoms;
-  // Per observation: a key of all input values (support counting).
+  // Per observation: a key of all input values (support counting);
+  // references count by kind, not identity.
   std::vector<std::string> input_keys;
   // Per term index (inputs only, else empty): per observation, the value's
   // rendering (support counting by the inputs a clause uses).

@@ -5,6 +5,8 @@
 // deterministic.
 #include "agent/synth/synthesizer.h"
 
+#include <random>
+
 #include "agent/prompt/answer.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -266,6 +268,71 @@ TEST(SynthesizerTest, ObservationsOfOtherMethodsAreIgnored) {
   auto r = Synthesize(in);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->stats.observations, 5);
+}
+
+TEST(SynthesizerTest, RandomBehaviourAlwaysGivesACheckedAdmittingContract) {
+  // Arbitrary (seeded) results, exceptions and array changes: whatever the
+  // templates find must check and admit every observation.
+  std::mt19937 rng(20260512);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int round = 0; round < 40; ++round) {
+    std::vector<v1::Observation> obs;
+    int calls = pick(1, 8);
+    for (int k = 0; k < calls; ++k) {
+      testing::Call c("r.R", "m", "([IIJ)I", {"a", "x", "y"}, false);
+      std::vector<int> a(pick(0, 4));
+      for (int& v : a) v = pick(-3, 3);
+      std::vector<int> after = a;
+      if (!after.empty() && pick(0, 3) == 0) after[0] = pick(-3, 3);
+      c.IntArray(a, &after).Arg(testing::I(pick(-5, 5))).Arg(testing::L(pick(-2, 2)));
+      int f = pick(-2, 2);
+      c.Receiver({{"f", {"I", testing::I(f)}}, {"g", {"D", testing::D(pick(0, 3) * 0.5)}}},
+                 {{"f", {"I", testing::I(pick(0, 1) ? f : pick(-2, 2))}},
+                  {"g", {"D", testing::D(pick(0, 3) * 0.5)}}});
+      switch (pick(0, 4)) {
+        case 0:
+          c.Throws(pick(0, 1) ? "java.lang.IllegalArgumentException" : "r.Oops");
+          break;
+        default:
+          c.Returns(testing::I(pick(-4, 4)));
+      }
+      obs.push_back(c);
+    }
+    SynthesisResult r = Synth(obs);
+    testing::ExpectAdmitsAll(r.jml, obs);
+    EXPECT_EQ(Synth(obs).jml, r.jml);
+    if (HasFailure()) {
+      ADD_FAILURE() << "round " << round;
+      break;
+    }
+  }
+  // Static, floating point, booleans, strings, double arrays.
+  const double kValues[] = {0.0, -0.0, 0.5, -1.25, 273.15, 1e300};
+  for (int round = 0; round < 40; ++round) {
+    std::vector<v1::Observation> obs;
+    int calls = pick(1, 8);
+    for (int k = 0; k < calls; ++k) {
+      testing::Call c("r.S", "h", "(DZLjava/lang/String;[D)D", {"d", "z", "s", "v"}, true);
+      std::vector<double> v(pick(0, 3));
+      for (double& e : v) e = kValues[pick(0, 5)];
+      c.Arg(testing::D(kValues[pick(0, 5)]))
+          .Arg(testing::B(pick(0, 1)))
+          .Arg(pick(0, 4) ? testing::S(std::string(pick(0, 3), 'q')) : testing::Null())
+          .DoubleArray(v);
+      if (pick(0, 4) == 0) {
+        c.Throws("java.lang.ArithmeticException");
+      } else {
+        c.Returns(testing::D(kValues[pick(0, 5)]));
+      }
+      obs.push_back(c);
+    }
+    SynthesisResult r = Synth(obs);
+    testing::ExpectAdmitsAll(r.jml, obs);
+    if (HasFailure()) {
+      ADD_FAILURE() << "static round " << round;
+      break;
+    }
+  }
 }
 
 TEST(SynthesizerTest, BadInputIsAnError) {

@@ -325,6 +325,23 @@ TEST_F(ObservationEvalTest, CallsOfJdkMethodsAndStrings) {
   EXPECT_EQ(Holds(o, "f", "boxed + 1 == 42 && boxed.intValue() == 41"), kT);
 }
 
+TEST_F(ObservationEvalTest, RemainingOperatorsAndJmlConstructs) {
+  v1::Observation o = StaticCall(3, 5, 0, 0, u'a');
+  EXPECT_EQ(Holds(o, "f", "+x == 3 && -(-x) == 3"), kT);
+  EXPECT_EQ(Holds(o, "f", "(x > 5 <== false) && (x > 5 <=!=> x > 2) && (x > 5 <==> x > 6)"), kT);
+  EXPECT_EQ(Holds(o, "f", "(x > 2 ? y : 0L) == 5L && (b ? 1 : 2.5) == 1.0"), kT);
+  EXPECT_EQ(Holds(o, "f", "(\\lblpos ok x == 3)"), kT);
+  EXPECT_EQ(Holds(o, "f", "\\nonnullelements(a)"), kT);
+  EXPECT_EQ(Holds(o, "f", "\\not_modified(a[0], a[2])"), kT);
+  EXPECT_EQ(Holds(o, "f", "\\old(x, Here) == 3"), kT);
+  EXPECT_EQ(Holds(o, "f", "(\\bigint) Long.MAX_VALUE + 1 > Long.MAX_VALUE"), kT);
+  EXPECT_EQ(Holds(o, "f", "(\\bigint) x * 1000000000000L * 1000000000000L > 0"), kT);
+  EXPECT_EQ(Holds(o, "f", "\\fresh(a)"), kF);  // a exists in the pre-state
+  v1::Observation made = StaticCall(3, 5, 0, 0, u'a');
+  made.mutable_outcome()->mutable_returned()->set_int_value(3);
+  EXPECT_EQ(Holds(made, "f", "(\\real) x == 3"), kU);
+}
+
 TEST_F(ObservationEvalTest, TypesAndInstanceof) {
   v1::Observation o = Deposit(5);
   EXPECT_EQ(Holds(o, "deposit", "this instanceof Account && \\typeof(this) == \\type(Account)"),
