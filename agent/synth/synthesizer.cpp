@@ -11,6 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/ascii.h"
 #include "agent/synth/candidates.h"
 #include "agent/synth/context.h"
 #include "agent/synth/guards.h"
@@ -86,6 +88,28 @@ std::string BehaviourKey(const v1::Observation& o) {
 }
 
 std::string JavaName(const std::string& binary) { return prompt::JavaTypeFromBinaryName(binary); }
+
+// A clause to leave out, as the key the synthesizer bans by: the canonical
+// predicate of "ensures P;", "requires P;", "signals (E e) P;" or of a bare
+// predicate ("//@" and the keyword may be given).
+std::string BanKey(absl::string_view text) {
+  text = absl::StripAsciiWhitespace(text);
+  absl::ConsumePrefix(&text, "//@");
+  text = absl::StripAsciiWhitespace(text);
+  for (absl::string_view keyword : {"ensures ", "requires ", "signals "}) {
+    if (absl::ConsumePrefix(&text, keyword)) {
+      if (keyword == "signals " && absl::StartsWith(text, "(")) {
+        size_t close = text.find(')');
+        if (close != absl::string_view::npos) text.remove_prefix(close + 1);
+      }
+      break;
+    }
+  }
+  text = absl::StripAsciiWhitespace(text);
+  absl::ConsumeSuffix(&text, ";");
+  absl::StatusOr<jml::ExprPtr> e = jml::ParseExpressionText(text);
+  return e.ok() ? jml::PrintExpr(**e) : std::string(text);
+}
 
 std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
 
@@ -535,7 +559,8 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
                      sig.method_name, sig.jvm_descriptor, " to synthesize from"));
   }
 
-  std::set<std::string> banned(input.banned.begin(), input.banned.end());
+  std::set<std::string> banned;
+  for (const std::string& b : input.banned) banned.insert(BanKey(b));
   std::vector<std::string> dropped;  // hypotheses about what the oracle refuted
   RoundBuilder builder(sig, method, options, input.classpath);
   int rounds = 0;

@@ -60,7 +60,8 @@ struct SynthesisInput {
   // Behaviours the validator reported (counterexamples); they prune like
   // observations.
   std::vector<v1::Observation> counterexamples;
-  // Clauses to leave out (canonical predicate text), e.g. refuted earlier.
+  // Clauses to leave out, e.g. refuted earlier: "ensures P;", "requires P;"
+  // (a guard), "signals (E e) P;" or the bare predicate P.
   std::vector<std::string> banned;
   // Classes of the analysed code (the class-file reader's view), consulted
   // before the JDK classes and what the observations show. May be null.
