@@ -175,7 +175,7 @@ TEST(SynthesizerTest, BannedClausesGiveWayToTheNextBest) {
   EXPECT_THAT(r.jml, HasSubstr("ensures \\result == \\old(balance) + amount;"));
   testing::ExpectAdmitsAll(r.jml, obs);
   // A banned guard: the next separating predicate takes its place.
-  SynthesisResult g = Synth(obs, {}, {}, {"amount <= 0"});
+  SynthesisResult g = Synth(obs, {}, {}, {"//@ requires amount<=0;"});
   EXPECT_THAT(g.jml, Not(HasSubstr("requires amount <= 0;")));
   EXPECT_THAT(g.jml, HasSubstr("requires amount < 0"));
 }
