@@ -1,12 +1,15 @@
 // The one interface every model client implements — the remote
 // chat-completions client, its decorators (retries, the audited egress gate)
-// and the built-in synthesizer — so the refinement loop cannot tell them
-// apart. Stack, innermost first:
+// and the built-in synthesizer (agent/synth) — so the refinement loop cannot
+// tell them apart. Stack, innermost first:
 //   OpenAiCompatibleClient (libcurl) <- RetryingClient <- AuditedClient
+// Header-only (CMake target tracespec_llm_client): using it does not link
+// libcurl.
 #ifndef TRACESPEC_AGENT_GATEWAY_LLM_CLIENT_H_
 #define TRACESPEC_AGENT_GATEWAY_LLM_CLIENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,8 +17,18 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "agent/prompt/chat.h"
+#include "agent/prompt/inputs.h"
 
 namespace tracespec::gateway {
+
+// What the messages were built from, for clients that answer in the process
+// (the built-in synthesizer reads observations, not prose). In-process only:
+// never serialised, never sent, never audited.
+struct LocalInputs {
+  std::shared_ptr<const prompt::PromptInputs> inputs;
+  // The validator's feedback of every earlier round, oldest first.
+  std::vector<prompt::ValidationFeedback> feedback;
+};
 
 struct LlmRequest {
   std::vector<prompt::ChatMessage> messages;
@@ -28,6 +41,9 @@ struct LlmRequest {
   // What the request is for ("bank.Account#deposit round 1 stage 2"); goes
   // into the audit log, never over the network.
   std::string label;
+  // Structured inputs for in-process clients; remote clients ignore it (it
+  // changes no byte of EncodeRequest). Null when not given.
+  std::shared_ptr<const LocalInputs> local;
 };
 
 struct TokenUsage {

@@ -6,33 +6,15 @@
 
 #include <string>
 
+#include "tests/testing/call_builder.h"
 #include "tracespec/v1/observation.pb.h"
 
 namespace tracespec::testing {
 
-inline v1::Value IntValue(int v) {
-  v1::Value value;
-  value.set_int_value(v);
-  return value;
-}
-
-inline v1::Value StringValue(const std::string& v) {
-  v1::Value value;
-  value.set_string_value(v);
-  return value;
-}
-
-inline v1::Value RefValue(uint64_t id) {
-  v1::Value value;
-  value.set_ref(id);
-  return value;
-}
-
-inline v1::Value RedactedValue() {
-  v1::Value value;
-  value.mutable_redacted();
-  return value;
-}
+inline v1::Value IntValue(int v) { return I(v); }
+inline v1::Value StringValue(const std::string& v) { return S(v); }
+inline v1::Value RefValue(uint64_t id) { return Ref(id); }
+inline v1::Value RedactedValue() { return Hidden(); }
 
 inline void AddField(v1::ObjectState* state, const std::string& name, const std::string& type,
                      const v1::Value& value) {

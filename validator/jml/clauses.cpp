@@ -43,15 +43,6 @@ void Enumerate(const SpecCase& c, const std::string& location, std::vector<Claus
   }
 }
 
-void CollectConjuncts(const Expr& e, std::vector<const Expr*>* out) {
-  if (e.kind == ExprKind::kBinary && e.binary_op == BinaryOp::kAnd) {
-    CollectConjuncts(*e.operands[0], out);
-    CollectConjuncts(*e.operands[1], out);
-    return;
-  }
-  out->push_back(&e);
-}
-
 bool IsVar(const Expr& e, const std::string& name) {
   return e.kind == ExprKind::kName && e.name == name;
 }
@@ -85,6 +76,15 @@ std::vector<ClauseRef> EnumerateClauses(const MethodSpec& spec) {
         &out);
   }
   return out;
+}
+
+void CollectConjuncts(const Expr& e, std::vector<const Expr*>* out) {
+  if (e.kind == ExprKind::kBinary && e.binary_op == BinaryOp::kAnd) {
+    CollectConjuncts(*e.operands[0], out);
+    CollectConjuncts(*e.operands[1], out);
+    return;
+  }
+  out->push_back(&e);
 }
 
 bool MentionsName(const Expr& e, const std::string& name) {

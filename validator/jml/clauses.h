@@ -54,6 +54,9 @@ struct QuantifiedVarBounds {
 // One entry per bound variable of `quantifier` (a kQuantifier expression).
 std::vector<QuantifiedVarBounds> ExtractBounds(const Expr& quantifier);
 
+// The top-level conjuncts of `e` (operands of nested &&), left to right.
+void CollectConjuncts(const Expr& e, std::vector<const Expr*>* out);
+
 // True when `e` mentions the simple name `name` (not as a field name).
 bool MentionsName(const Expr& e, const std::string& name);
 

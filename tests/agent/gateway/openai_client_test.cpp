@@ -85,6 +85,37 @@ TEST(OpenAiClientTest, SendsTheEncodedRequestAndReadsTheAnswer) {
   EXPECT_FALSE(absl::StrContains(received[0].body, "label stays local"));
 }
 
+TEST(OpenAiClientTest, LocalInputsNeverChangeTheBytesSent) {
+  // The structured inputs for in-process clients ride along in the request;
+  // the remote client neither encodes nor sends them.
+  FakeLlmServer server("{\"responses\":[" + ContentEntry("//@ ensures true;") + "]}");
+  ASSERT_TRUE(server.running());
+  auto client = Client(server.base_url());
+  LlmRequest plain = Request();
+  LlmRequest with_local = Request();
+  auto local = std::make_shared<LocalInputs>();
+  auto inputs = std::make_shared<prompt::PromptInputs>();
+  inputs->signature.class_name = "zz.LocalOnlyClass";
+  inputs->tests.push_back({"zz.LocalOnlyTest", "local-only-test-source"});
+  v1::Observation o;
+  o.set_test_id("zz.LocalOnlyTest#localOnlyMarker");
+  inputs->observations.push_back(o);
+  local->inputs = inputs;
+  local->feedback.push_back({{"local-only-diagnostic"}, {o}});
+  with_local.local = local;
+  auto a = client->EncodeRequest(plain);
+  auto b = client->EncodeRequest(with_local);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+  ASSERT_TRUE(client->Complete(with_local).ok());
+  auto received = server.Received();
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0].body, *a);
+  for (const char* marker : {"LocalOnly", "local-only", "localOnlyMarker"}) {
+    EXPECT_FALSE(absl::StrContains(received[0].body, marker)) << marker;
+  }
+}
+
 TEST(OpenAiClientTest, SlowAnswerTimesOut) {
   FakeLlmServer server("{\"responses\":[" + ContentEntry("late", "\"delay\":3") + "]}");
   ASSERT_TRUE(server.running());

@@ -1,0 +1,1430 @@
+// Candidate testing and the postcondition templates; see candidates.h.
+// Every template proposes JML text; the text is parsed, type-checked and
+// evaluated on each observation of the group with exact Java semantics
+// (validator/jml/observation_eval.h), so a template may guess freely: only
+// what every observation agrees with survives. Constants are derived from
+// the observed values (exact solving for linear relations, shortest
+// decimals for floating-point constants) before the text is built.
+#include "agent/synth/candidates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <numeric>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "validator/jml/printer.h"
+
+namespace tracespec::synth {
+
+using jml::EvalState;
+using jml::EvalValue;
+using jml::Truth;
+using jml::Type;
+using Position = jml::TypeChecker::Position;
+
+// ---- The pool ----
+
+CandidatePool::CandidatePool(SynthContext* ctx, const Vocabulary* vocab, std::vector<size_t> group,
+                             Position position, const std::set<std::string>* banned,
+                             int max_candidates)
+    : ctx_(ctx),
+      vocab_(vocab),
+      group_(std::move(group)),
+      position_(position),
+      banned_(banned),
+      max_candidates_(max_candidates) {}
+
+bool CandidatePool::Offer(const Candidate& c) {
+  if (full()) return false;
+  const jml::Expr* e = ctx_->Compile(c.text, position_);
+  if (e == nullptr) return false;
+  std::string canonical = jml::PrintExpr(*e);
+  auto seen = seen_.find(canonical);
+  if (seen != seen_.end()) return seen->second;
+  ++offered_;
+  if (banned_ != nullptr && banned_->count(canonical)) {
+    banned_hits_.push_back(canonical);
+    seen_[canonical] = false;
+    return false;
+  }
+  const jml::Expr* antecedent = nullptr;
+  if (e->kind == jml::ExprKind::kBinary && e->binary_op == jml::BinaryOp::kImplies)
+    antecedent = e->operands[0].get();
+  Verdict v;
+  std::set<std::string> keys;
+  for (size_t i : group_) {
+    Truth t = ctx_->Truth(*e, i, EvalState::kPost);
+    if (t == Truth::kFalse) {
+      v.falsified = true;
+      break;
+    }
+    if (t == Truth::kUnknown) {
+      ++v.unknown;
+      continue;
+    }
+    if (antecedent != nullptr && ctx_->Truth(*antecedent, i, EvalState::kPost) != Truth::kTrue)
+      continue;
+    std::string key;
+    if (c.inputs.empty()) {
+      key = vocab_->input_keys[i];
+    } else {
+      for (int t_index : c.inputs) absl::StrAppend(&key, vocab_->term_keys[t_index][i], ";");
+    }
+    keys.insert(std::move(key));
+  }
+  v.support = static_cast<int>(keys.size());
+  v.accepted = !v.falsified && v.support >= c.min_support;
+  seen_[canonical] = v.accepted;
+  Candidate stored = c;
+  stored.text = canonical;
+  if (v.accepted) {
+    accepted_.push_back(
+        AcceptedCandidate{std::move(stored), v, static_cast<int>(accepted_.size())});
+  } else if (!v.falsified && v.support > 0) {
+    unsupported_.emplace_back(std::move(stored), v);
+  }
+  return v.accepted;
+}
+
+std::string ClauseText(const std::string& predicate, const std::string& exception) {
+  if (exception.empty()) return absl::StrCat("ensures ", predicate, ";");
+  return absl::StrCat("signals (", exception, " e) ", predicate, ";");
+}
+
+// ---- Templates ----
+
+namespace {
+
+// Family ranks (output order and preference between defining clauses).
+enum Rank {
+  kRankConstant = 10,
+  kRankEquality = 20,
+  kRankOutputEquality = 21,
+  kRankNegation = 25,
+  kRankLinearSimple = 30,
+  kRankLinear = 35,
+  kRankProduct = 36,
+  kRankDivMod = 40,
+  kRankFloating = 45,
+  kRankConditional = 50,
+  kRankAggregate = 55,
+  kRankIndex = 56,
+  kRankIndexFirst = 57,
+  kRankBoolean = 60,
+  kRankBooleanPair = 62,
+  kRankMembership = 65,
+  kRankArrayBound = 70,
+  kRankCompare = 75,
+  kRankCompareZero = 76,
+  kRankImplication = 80,
+  kRankArrayOut = 85,
+  kRankElementwise = 86,
+  kRankPermutation = 87,
+  kRankReference = 90,
+};
+
+std::string Int128Text(__int128 v) {
+  if (v >= INT64_MIN && v <= INT64_MAX) return absl::StrCat(static_cast<int64_t>(v));
+  return "0";
+}
+
+// An integer literal of y's arithmetic type (long gets the L suffix).
+std::string IntLit(__int128 v, bool is_long) {
+  if (!is_long && v == INT32_MIN) return "Integer.MIN_VALUE";
+  if (is_long && v == INT64_MIN) return "Long.MIN_VALUE";
+  return absl::StrCat(Int128Text(v), is_long ? "L" : "");
+}
+
+__int128 WrapTo(__int128 v, bool is_long) {
+  unsigned __int128 u = static_cast<unsigned __int128>(v);
+  if (is_long) return static_cast<int64_t>(static_cast<uint64_t>(u));
+  return static_cast<int32_t>(static_cast<uint32_t>(u));
+}
+
+std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
+
+// a*x terms joined: "31 * \old(checksum) + amount - 7".
+std::string LinearText(const std::vector<std::pair<__int128, std::string>>& terms, __int128 c,
+                       bool is_long) {
+  std::string out;
+  for (const auto& [a, x] : terms) {
+    if (a == 0) continue;
+    __int128 mag = a < 0 ? -a : a;
+    std::string part = mag == 1 ? x : absl::StrCat(IntLit(mag, is_long), " * ", x);
+    if (out.empty()) {
+      out = a < 0 ? absl::StrCat("-", mag == 1 ? x : part) : part;
+      if (a < 0 && mag == 1) out = absl::StrCat("-", x);
+    } else {
+      absl::StrAppend(&out, a < 0 ? " - " : " + ", part);
+    }
+  }
+  if (c != 0 || out.empty()) {
+    if (out.empty()) {
+      out = IntLit(c, is_long);
+    } else {
+      absl::StrAppend(&out, c < 0 ? " - " : " + ", IntLit(c < 0 ? -c : c, is_long));
+    }
+  }
+  return out;
+}
+
+// The shortest decimal (1..17 significant digits) whose double satisfies
+// `works`, as a JML literal; nullopt when none does.
+template <typename F>
+std::optional<std::string> NiceConstant(F v, const std::function<bool(F)>& works) {
+  if (!std::isfinite(v)) return std::nullopt;
+  for (int digits = 1; digits <= 17; ++digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.*g", digits, static_cast<double>(v));
+    F parsed = std::is_same_v<F, float> ? static_cast<F>(std::strtof(buf, nullptr))
+                                        : static_cast<F>(std::strtod(buf, nullptr));
+    if (!works(parsed)) continue;
+    std::string text = buf;
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";
+    if (std::is_same_v<F, float>) text += "f";
+    return text;
+  }
+  return std::nullopt;
+}
+
+class Templates {
+ public:
+  Templates(CandidatePool* pool, bool allow_result)
+      : pool_(pool),
+        ctx_(pool->context()),
+        v_(pool->vocabulary()),
+        group_(pool->group()),
+        allow_result_(allow_result) {
+    std::map<std::string, int> by_text;
+    for (size_t t = 0; t < v_.terms.size(); ++t) by_text[v_.terms[t].text] = static_cast<int>(t);
+    for (size_t t = 0; t < v_.terms.size(); ++t) {
+      const Term& term = v_.terms[t];
+      if (term.input) {
+        inputs_.push_back(static_cast<int>(t));
+        continue;
+      }
+      bool is_result = term.text.rfind("\\result", 0) == 0;
+      if (is_result && !allow_result_) continue;
+      bool changes = is_result;
+      auto old = by_text.find(absl::StrCat("\\old(", term.text, ")"));
+      if (old == by_text.end()) {
+        changes = true;
+      } else {
+        for (size_t i : group_) {
+          const EvalValue& a = term.values[i];
+          const EvalValue& b = v_.terms[old->second].values[i];
+          if (a.known() && b.known() && !a.Identical(b)) changes = true;
+        }
+      }
+      if (changes) outputs_.push_back(static_cast<int>(t));
+    }
+  }
+
+  void Run() {
+    for (int y : outputs_) {
+      const Term& out = v_.terms[y];
+      if (out.shape == TermShape::kScalar) {
+        Constant(y);
+        Equalities(y);
+        if (IsIntegralType(out.type)) {
+          Linear(y);
+          Products(y);
+          DivMod(y);
+        }
+        if (IsFloatingType(out.type)) Floating(y);
+        if (IsNumericType(out.type)) {
+          Conditional(y);
+          ArrayFacts(y);
+          Membership(y);
+          Comparisons(y);
+        }
+        if (out.type.IsBoolean()) Booleans(y);
+      } else if (out.shape == TermShape::kString) {
+        StringFacts(y);
+      } else {
+        ReferenceFacts(y);
+      }
+      if (pool_->full()) return;
+    }
+    ArrayOutputs();
+  }
+
+ private:
+  // ---- helpers ----
+
+  const EvalValue& Val(int term, size_t obs) const { return v_.terms[term].values[obs]; }
+
+  // Group observations where every listed term is known.
+  std::vector<size_t> Known(std::initializer_list<int> terms) const {
+    std::vector<size_t> out;
+    for (size_t i : group_) {
+      bool ok = true;
+      for (int t : terms) ok &= Val(t, i).known();
+      if (ok) out.push_back(i);
+    }
+    return out;
+  }
+
+  std::string Guarded(int y, const std::string& core) const {
+    const std::string& g = v_.terms[y].guard;
+    return g.empty() ? core : absl::StrCat(g, " ==> ", core);
+  }
+
+  bool Offer(int y, const std::string& core, const char* family, int rank, bool defining,
+             std::vector<int> inputs, int min_support = 2, const std::string& target = "") {
+    Candidate c;
+    c.text = Guarded(y, core);
+    c.family = family;
+    c.rank = rank;
+    c.target = target.empty() ? v_.terms[y].text : target;
+    c.defining = defining;
+    c.min_support = min_support;
+    c.inputs = std::move(inputs);
+    return pool_->Offer(c);
+  }
+
+  bool Compatible(const Term& a, const Term& b) const {
+    if (a.type.IsBoolean() || b.type.IsBoolean()) return a.type.IsBoolean() && b.type.IsBoolean();
+    return IsNumericType(a.type) && IsNumericType(b.type);
+  }
+
+  static bool AsInt(const EvalValue& v, __int128* out) { return v.AsInteger(out); }
+
+  // ---- scalar families ----
+
+  void Constant(int y) {
+    const EvalValue* first = nullptr;
+    for (size_t i : group_) {
+      const EvalValue& v = Val(y, i);
+      if (!v.known()) continue;
+      if (first == nullptr) {
+        first = &v;
+      } else if (!first->Identical(v)) {
+        return;
+      }
+    }
+    if (first == nullptr) return;
+    const std::string& y_text = v_.terms[y].text;
+    if (first->kind == EvalValue::Kind::kBoolean) {
+      Offer(y, first->i != 0 ? y_text : absl::StrCat("!", y_text), "constant", kRankConstant,
+            true, {});
+      return;
+    }
+    std::string lit = first->ToJml();
+    if (lit.empty()) return;
+    if ((first->kind == EvalValue::Kind::kDouble && std::isnan(first->d)) ||
+        (first->kind == EvalValue::Kind::kFloat && std::isnan(first->f))) {
+      Offer(y, absl::StrCat(y_text, " != ", y_text), "constant", kRankConstant, true, {});
+      return;
+    }
+    Offer(y, absl::StrCat(y_text, " == ", lit), "constant", kRankConstant, true, {});
+  }
+
+  void Equalities(int y) {
+    const Term& out = v_.terms[y];
+    // With inputs, then with other outputs (\result == balance).
+    for (int pass = 0; pass < 2; ++pass) {
+      const std::vector<int>& others = pass == 0 ? inputs_ : outputs_;
+      for (int x : others) {
+        if (x == y) continue;
+        const Term& in = v_.terms[x];
+        if (in.shape != TermShape::kScalar || !Compatible(out, in)) continue;
+        if (pass == 1 && x > y) continue;  // each pair once, the later one defined
+        bool eq = true, neg = IsNumericType(out.type) && !out.type.Is(Type::Kind::kChar);
+        int count = 0;
+        for (size_t i : Known({y, x})) {
+          ++count;
+          const EvalValue& a = Val(y, i);
+          const EvalValue& b = Val(x, i);
+          if (a.kind == EvalValue::Kind::kBoolean || b.kind == EvalValue::Kind::kBoolean) {
+            eq &= a.kind == b.kind && a.i == b.i;
+            neg = false;
+          } else {
+            eq &= CompareValues(a, b) == 0;
+            neg &= CompareValues(a, Negated(b)) == 0;
+          }
+          if (!eq && !neg) break;
+        }
+        if (count == 0) continue;
+        std::vector<int> uses = {x};
+        if (pass == 1) uses.clear();
+        if (eq) {
+          Offer(y, absl::StrCat(out.text, " == ", in.text), "equality",
+                pass == 0 ? kRankEquality : kRankOutputEquality, true, uses);
+        } else if (neg) {
+          Offer(y, absl::StrCat(out.text, " == -", in.text), "negation", kRankNegation, true, uses);
+        }
+      }
+    }
+  }
+
+  std::vector<int> IntegralInputs(int y) const {
+    std::vector<int> out;
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape == TermShape::kScalar && IsIntegralType(t.type) && x != y) out.push_back(x);
+    }
+    return out;
+  }
+
+  // y == a*x + b*z + c with integer coefficients, solved exactly on a few
+  // observations and confirmed on all (with y's wrap-around).
+  void Linear(int y) {
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs = IntegralInputs(y);
+    auto fits = [&](const std::vector<std::pair<int, __int128>>& coef, __int128 c,
+                    const std::vector<size_t>& obs) {
+      for (size_t i : obs) {
+        __int128 sum = c, yi;
+        AsInt(Val(y, i), &yi);
+        for (const auto& [t, a] : coef) {
+          __int128 xi;
+          AsInt(Val(t, i), &xi);
+          sum += a * xi;
+        }
+        if (WrapTo(sum, is_long) != yi) return false;
+      }
+      return true;
+    };
+    auto offer = [&](const std::vector<std::pair<int, __int128>>& coef, __int128 c, int rank,
+                     int min_support) {
+      std::vector<std::pair<__int128, std::string>> terms;
+      std::vector<int> uses;
+      for (const auto& [t, a] : coef) {
+        terms.emplace_back(a, v_.terms[t].text);
+        uses.push_back(t);
+      }
+      // Previous values read first: f == \old(f) + x, \result == \old(f) + x.
+      std::stable_partition(terms.begin(), terms.end(), [&](const auto& term) {
+        return term.second == absl::StrCat("\\old(", out.text, ")");
+      });
+      std::stable_partition(terms.begin(), terms.end(), [&](const auto& term) {
+        return term.second.rfind("\\old(", 0) == 0;
+      });
+      if (terms.size() == 2 && terms[0].first < 0 && terms[1].first > 0) {
+        std::swap(terms[0], terms[1]);
+      }
+      Offer(y, absl::StrCat(out.text, " == ", LinearText(terms, c, is_long)),
+            rank == kRankLinearSimple ? "linear" : "linear-solved", rank, true, uses, min_support);
+    };
+    // Distinct points per term set.
+    auto points = [&](std::initializer_list<int> ts) {
+      std::vector<size_t> obs = Known(ts);
+      std::vector<size_t> distinct;
+      std::set<std::vector<__int128>> seen;
+      constexpr __int128 kSolvable = static_cast<__int128>(1) << 40;  // products stay in 128 bits
+      for (size_t i : obs) {
+        std::vector<__int128> key;
+        bool small = true;
+        for (int t : ts) {
+          __int128 v;
+          AsInt(Val(t, i), &v);
+          key.push_back(v);
+          small &= v < kSolvable && v > -kSolvable;
+        }
+        if (small && seen.insert(key).second) distinct.push_back(i);
+      }
+      return std::make_pair(obs, distinct);
+    };
+    bool found_one = false;
+    // One input: y == x + c (simple), y == a*x + c (solved).
+    for (int x : xs) {
+      auto [obs, distinct] = points({y, x});
+      if (obs.empty()) continue;
+      __int128 y0, x0;
+      AsInt(Val(y, obs[0]), &y0);
+      AsInt(Val(x, obs[0]), &x0);
+      __int128 c = y0 - x0;
+      if (c != 0 && fits({{x, 1}}, c, obs)) {
+        offer({{x, 1}}, c, kRankLinearSimple, 2);
+        found_one = true;
+        continue;
+      }
+      // Two points with different x.
+      std::vector<size_t> d2;
+      {
+        std::set<__int128> xvals;
+        for (size_t i : obs) {
+          __int128 xi;
+          AsInt(Val(x, i), &xi);
+          if (xvals.insert(xi).second) d2.push_back(i);
+        }
+      }
+      if (d2.size() < 3) continue;
+      __int128 y1, x1;
+      AsInt(Val(y, d2[1]), &y1);
+      AsInt(Val(x, d2[1]), &x1);
+      AsInt(Val(y, d2[0]), &y0);
+      AsInt(Val(x, d2[0]), &x0);
+      if (x1 == x0 || (y1 - y0) % (x1 - x0) != 0) continue;
+      __int128 a = (y1 - y0) / (x1 - x0);
+      if (a == 0 || a == 1 || a > 1024 || a < -1024) continue;
+      __int128 c2 = y0 - a * x0;
+      if (fits({{x, a}}, c2, obs)) {
+        offer({{x, a}}, c2, kRankLinear, 3);
+        found_one = true;
+      }
+    }
+    if (found_one) return;
+    // Two inputs: y == x ± z (simple), y == a*x + b*z [+ c] (solved).
+    for (size_t p = 0; p < xs.size(); ++p) {
+      for (size_t q = p + 1; q < xs.size(); ++q) {
+        if (pool_->full()) return;
+        int x = xs[p], z = xs[q];
+        auto [obs, distinct] = points({x, z});
+        if (distinct.size() < 2) continue;
+        bool done = false;
+        for (int sa : {1, -1}) {
+          for (int sb : {1, -1}) {
+            if (done || (sa == -1 && sb == -1)) continue;
+            __int128 y0, x0, z0;
+            AsInt(Val(y, obs[0]), &y0);
+            AsInt(Val(x, obs[0]), &x0);
+            AsInt(Val(z, obs[0]), &z0);
+            __int128 c = y0 - sa * x0 - sb * z0;
+            if (c >= -1 && c <= 1 && fits({{x, sa}, {z, sb}}, c, obs)) {
+              offer(sa == -1 ? std::vector<std::pair<int, __int128>>{{z, sb}, {x, sa}}
+                             : std::vector<std::pair<int, __int128>>{{x, sa}, {z, sb}},
+                    c, kRankLinearSimple, 2);
+              done = true;
+            }
+          }
+        }
+        if (done) continue;
+        // Solve a*x + b*z (+ c) from distinct points; try a few choices.
+        for (int with_c = 0; with_c < 2 && !done; ++with_c) {
+          size_t need = with_c ? 3 : 2;
+          if (distinct.size() < need + 1) continue;
+          for (size_t s = 0; s + need <= distinct.size() && s < 4 && !done; ++s) {
+            __int128 m[3][4];
+            bool small = true;
+            for (size_t r = 0; r < need; ++r) {
+              size_t i = distinct[s + r];
+              __int128 yv;
+              AsInt(Val(y, i), &yv);
+              small &= yv < (static_cast<__int128>(1) << 40) && yv > -(static_cast<__int128>(1) << 40);
+              AsInt(Val(x, i), &m[r][0]);
+              AsInt(Val(z, i), &m[r][1]);
+              m[r][2] = 1;
+              AsInt(Val(y, i), &m[r][3]);
+            }
+            if (!small) continue;
+            __int128 a, b, c = 0;
+            if (!with_c) {
+              __int128 det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+              if (det == 0) continue;
+              __int128 na = m[0][3] * m[1][1] - m[0][1] * m[1][3];
+              __int128 nb = m[0][0] * m[1][3] - m[0][3] * m[1][0];
+              if (na % det != 0 || nb % det != 0) continue;
+              a = na / det;
+              b = nb / det;
+            } else {
+              auto det3 = [](__int128 A[3][3]) {
+                return A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+                       A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                       A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+              };
+              __int128 A[3][3], D;
+              for (int r = 0; r < 3; ++r)
+                for (int k = 0; k < 3; ++k) A[r][k] = m[r][k];
+              D = det3(A);
+              if (D == 0) continue;
+              __int128 sol[3];
+              bool integral = true;
+              for (int col = 0; col < 3; ++col) {
+                __int128 B[3][3];
+                for (int r = 0; r < 3; ++r)
+                  for (int k = 0; k < 3; ++k) B[r][k] = k == col ? m[r][3] : m[r][k];
+                __int128 n = det3(B);
+                if (n % D != 0) {
+                  integral = false;
+                  break;
+                }
+                sol[col] = n / D;
+              }
+              if (!integral) continue;
+              a = sol[0];
+              b = sol[1];
+              c = sol[2];
+            }
+            if (a == 0 || b == 0 || a > 1024 || a < -1024 || b > 1024 || b < -1024) continue;
+            if (fits({{x, a}, {z, b}}, c, obs)) {
+              offer({{x, a}, {z, b}}, c, kRankLinear, static_cast<int>(need) + 1);
+              done = true;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // Whether y == f(x, z), wrapped to y's type, on every observation of
+  // `obs` (f may refuse an argument).
+  bool Fits2(int y, int x, int z, const std::vector<size_t>& obs, bool is_long,
+             const std::function<std::optional<__int128>(__int128, __int128)>& f) const {
+    for (size_t i : obs) {
+      __int128 a, b, r;
+      AsInt(Val(x, i), &a);
+      AsInt(Val(z, i), &b);
+      AsInt(Val(y, i), &r);
+      std::optional<__int128> got = f(a, b);
+      if (!got || WrapTo(*got, is_long) != r) return false;
+    }
+    return true;
+  }
+
+  // y == x * z, y == x * x.
+  void Products(int y) {
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs = IntegralInputs(y);
+    for (size_t p = 0; p < xs.size(); ++p) {
+      for (size_t q = p; q < xs.size(); ++q) {
+        int x = xs[p], z = xs[q];
+        std::vector<size_t> obs = Known({y, x, z});
+        if (obs.size() < 2) continue;
+        if (!Fits2(y, x, z, obs, is_long, [](__int128 a, __int128 b) { return a * b; })) continue;
+        Offer(y, absl::StrCat(out.text, " == ", v_.terms[x].text, " * ", v_.terms[z].text),
+              "product", kRankProduct, true, {x, z}, 3);
+      }
+    }
+  }
+
+  // y == x % k, x / k, (x + a) % k + b, x % z, x / z.
+  void DivMod(int y) {
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs = IntegralInputs(y);
+    static const int kDivisors[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 100, 1000};
+    for (int x : xs) {
+      std::vector<size_t> obs = Known({y, x});
+      if (obs.size() < 4) continue;
+      auto check = [&](const std::function<std::optional<__int128>(__int128)>& f) {
+        return Fits2(y, x, x, obs, is_long, [&](__int128 a, __int128) { return f(a); });
+      };
+      const std::string& xt = v_.terms[x].text;
+      bool found = false;
+      for (int k : kDivisors) {
+        if (check([k](__int128 a) { return a % k; })) {
+          Offer(y, absl::StrCat(out.text, " == ", xt, " % ", IntLit(k, is_long)), "mod",
+                kRankDivMod, true, {x}, 4);
+          found = true;
+          break;
+        }
+      }
+      for (int k : kDivisors) {
+        if (found) break;
+        if (check([k](__int128 a) { return a / k; })) {
+          Offer(y, absl::StrCat(out.text, " == ", xt, " / ", IntLit(k, is_long)), "div",
+                kRankDivMod, true, {x}, 4);
+          found = true;
+        }
+      }
+      for (int k = 2; k <= 16 && !found; ++k) {
+        for (int a = -2; a <= 2 && !found; ++a) {
+          for (int b = -2; b <= 2 && !found; ++b) {
+            if (a == 0 && b == 0) continue;
+            if (check([=](__int128 v) { return (v + a) % k + b; })) {
+              std::string inner = a == 0 ? xt
+                                         : absl::StrCat("(", xt, a < 0 ? " - " : " + ",
+                                                        IntLit(a < 0 ? -a : a, is_long), ")");
+              std::string text = absl::StrCat(inner, " % ", IntLit(k, is_long));
+              if (b != 0)
+                text = absl::StrCat(text, b < 0 ? " - " : " + ", IntLit(b < 0 ? -b : b, is_long));
+              Offer(y, absl::StrCat(out.text, " == ", text), "mod", kRankDivMod, true, {x}, 5);
+              found = true;
+            }
+          }
+        }
+      }
+    }
+    for (int x : xs) {
+      for (int z : xs) {
+        if (x == z) continue;
+        std::vector<size_t> obs = Known({y, x, z});
+        if (obs.size() < 3) continue;
+        if (x < z) {
+          if (Fits2(y, x, z, obs, is_long,
+                    [&](__int128 a, __int128 b) { return WrapTo(a + b, is_long) / 2; })) {
+            Offer(y,
+                  absl::StrCat(out.text, " == (", v_.terms[x].text, " + ", v_.terms[z].text,
+                               ") / ", IntLit(2, is_long)),
+                  "div", kRankDivMod, true, {x, z}, 3);
+          }
+        }
+        for (int op = 0; op < 2; ++op) {
+          auto f = [op](__int128 a, __int128 b) -> std::optional<__int128> {
+            if (b == 0 || b == -1) return std::nullopt;
+            return op == 0 ? a % b : a / b;
+          };
+          if (!Fits2(y, x, z, obs, is_long, f)) continue;
+          Offer(y, absl::StrCat(out.text, " == ", v_.terms[x].text, op == 0 ? " % " : " / ",
+                                v_.terms[z].text),
+                op == 0 ? "mod" : "div", kRankDivMod, true, {x, z}, 3);
+        }
+      }
+    }
+  }
+
+  // Exact floating-point forms: y == x + k, x * k, (x - k) * p / q, ...
+  void Floating(int y) {
+    const Term& out = v_.terms[y];
+    if (out.type.Is(Type::Kind::kFloat)) {
+      FloatingForms<float>(y);
+    } else {
+      FloatingForms<double>(y);
+    }
+  }
+
+  template <typename F>
+  static bool ToF(const EvalValue& v, F* out) {
+    switch (v.kind) {
+      case EvalValue::Kind::kFloat:
+        *out = static_cast<F>(v.f);
+        return true;
+      case EvalValue::Kind::kDouble:
+        if (std::is_same_v<F, float>) return false;
+        *out = static_cast<F>(v.d);
+        return true;
+      case EvalValue::Kind::kInt:
+      case EvalValue::Kind::kLong:
+        *out = static_cast<F>(v.i);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  template <typename F>
+  void FloatingForms(int y) {
+    const Term& out = v_.terms[y];
+    const bool is_float = std::is_same_v<F, float>;
+    std::vector<int> xs;
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape != TermShape::kScalar || !IsNumericType(t.type) || t.type.Is(Type::Kind::kChar))
+        continue;
+      if (is_float && t.type.Is(Type::Kind::kDouble)) continue;
+      xs.push_back(x);
+    }
+    auto same = [](F a, F b) {
+      return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+    };
+    for (int x : xs) {
+      std::vector<size_t> obs = Known({y, x});
+      std::vector<std::pair<F, F>> pts;
+      std::set<F> xvals;
+      for (size_t i : obs) {
+        F xv, yv;
+        if (!ToF<F>(Val(x, i), &xv) || !ToF<F>(Val(y, i), &yv)) continue;
+        pts.emplace_back(xv, yv);
+        xvals.insert(xv);
+      }
+      if (pts.size() < 2 || xvals.size() < 2) continue;
+      const std::string& xt = v_.terms[x].text;
+      bool x_integral = IsIntegralType(v_.terms[x].type);
+      const std::string int_suffix = x_integral ? (is_float ? ".0f" : ".0") : "";
+      auto all = [&](const std::function<F(F)>& f) {
+        for (const auto& [xv, yv] : pts) {
+          if (!same(f(xv), yv)) return false;
+        }
+        return true;
+      };
+      bool found = false;
+      auto offer = [&](const std::string& rhs) {
+        Offer(y, absl::StrCat(out.text, " == ", rhs), "floating", kRankFloating, true, {x}, 2);
+        found = true;
+      };
+      F x0 = pts[0].first, y0 = pts[0].second;
+      // One constant.
+      struct One {
+        const char* shape;  // X and K placeholders
+        F (*apply)(F, F);
+        F (*guess)(F, F);  // k from (x, y)
+      };
+      static const One kOne[] = {
+          {"X + K", [](F x, F k) { return x + k; }, [](F x, F y) { return y - x; }},
+          {"X * K", [](F x, F k) { return x * k; }, [](F x, F y) { return y / x; }},
+          {"X / K", [](F x, F k) { return x / k; }, [](F x, F y) { return x / y; }},
+          {"K - X", [](F x, F k) { return k - x; }, [](F x, F y) { return y + x; }},
+          {"K / X", [](F x, F k) { return k / x; }, [](F x, F y) { return y * x; }},
+      };
+      for (const One& form : kOne) {
+        if (found) break;
+        F k0 = form.guess(x0, y0);
+        if (k0 == 0 || !std::isfinite(k0)) continue;
+        std::optional<std::string> k = NiceConstant<F>(
+            k0, [&](F k) { return all([&](F xv) { return form.apply(xv, k); }); });
+        if (!k) continue;
+        std::string text = form.shape;
+        std::string ks = *k;
+        std::string sign_x = xt;
+        if (std::string(form.shape) == "X + K" && ks[0] == '-') {
+          text = absl::StrCat(xt, " - ", ks.substr(1));
+        } else {
+          text = absl::StrReplaceAll(text, {{"X", xt}, {"K", ks}});
+        }
+        offer(text);
+      }
+      if (found) continue;
+      // Two constants from two points with different x.
+      F x1 = x0, y1 = y0;
+      for (const auto& [xv, yv] : pts) {
+        if (xv != x0) {
+          x1 = xv;
+          y1 = yv;
+          break;
+        }
+      }
+      F m0 = (y1 - y0) / (x1 - x0);
+      F k0 = y0 - m0 * x0;
+      if (!std::isfinite(m0) || m0 == 0) continue;
+      // p/q approximations of the slope.
+      std::vector<std::pair<int, int>> fractions;
+      for (int q = 1; q <= 20; ++q) {
+        double p = std::round(static_cast<double>(m0) * q);
+        if (p == 0 || std::fabs(p) > 1000 || p == q) continue;
+        if (std::gcd(static_cast<int>(std::fabs(p)), q) != 1) continue;  // 10/6 is 5/3
+        if (std::fabs(p / q - m0) <= 1e-6 * std::max(1.0, std::fabs(static_cast<double>(m0))))
+          fractions.emplace_back(static_cast<int>(p), q);
+      }
+      auto signed_term = [](const std::string& head, const std::string& k) {
+        if (k[0] == '-') return absl::StrCat(head, " - ", k.substr(1));
+        return absl::StrCat(head, " + ", k);
+      };
+      // Two-constant forms; the one whose constants read shortest wins
+      // ((f - 32.0) * 5 / 9 rather than f * 5 / 9 - 17.77777777777778).
+      std::vector<std::pair<size_t, std::string>> forms;
+      auto keep = [&](const std::string& text, size_t constant_length) {
+        forms.emplace_back(constant_length, text);
+      };
+      for (const auto& [p, q] : fractions) {
+        std::string ps = absl::StrCat(p, int_suffix), qs = absl::StrCat(q);
+        F pf = static_cast<F>(p), qf = static_cast<F>(q);
+        std::string ratio = q == 1 ? absl::StrCat(" * ", ps) : absl::StrCat(" * ", ps, " / ", qs);
+        std::optional<std::string> k = NiceConstant<F>(k0, [&](F k) {
+          return all([&](F xv) { return xv * pf / qf + k; });
+        });
+        if (k) keep(signed_term(absl::StrCat(xt, ratio), *k), k->size() + ps.size() + qs.size());
+        F c0 = k0 / (pf / qf);
+        std::optional<std::string> c = NiceConstant<F>(c0, [&](F c) {
+          return all([&](F xv) { return (xv + c) * pf / qf; });
+        });
+        if (c) keep(absl::StrCat(Paren(signed_term(xt, *c)), ratio), c->size() + ps.size() + qs.size());
+      }
+      // x * m + k and (x + c) / d with decimal m, d.
+      for (int digits = 1; digits <= 17; ++digits) {
+        char buf[64];
+        std::snprintf(buf, sizeof(buf), "%.*g", digits, static_cast<double>(m0));
+        F m = static_cast<F>(std::strtod(buf, nullptr));
+        std::string ms = buf;
+        if (ms.find_first_of(".e") == std::string::npos) ms += ".0";
+        if (is_float) ms += "f";
+        std::optional<std::string> k = NiceConstant<F>(y0 - m * x0, [&](F k) {
+          return all([&](F xv) { return xv * m + k; });
+        });
+        if (k) {
+          keep(signed_term(absl::StrCat(xt, " * ", ms), *k), k->size() + ms.size());
+          break;
+        }
+        std::snprintf(buf, sizeof(buf), "%.*g", digits, 1.0 / static_cast<double>(m0));
+        F d = static_cast<F>(std::strtod(buf, nullptr));
+        std::string ds = buf;
+        if (ds.find_first_of(".e") == std::string::npos) ds += ".0";
+        if (is_float) ds += "f";
+        std::optional<std::string> c = NiceConstant<F>(y0 * d - x0, [&](F c) {
+          return all([&](F xv) { return (xv + c) / d; });
+        });
+        if (c) {
+          keep(absl::StrCat(Paren(signed_term(xt, *c)), " / ", ds), c->size() + ds.size());
+          break;
+        }
+      }
+      if (!forms.empty()) {
+        std::stable_sort(forms.begin(), forms.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        offer(forms[0].second);
+      }
+    }
+    // Two floating inputs: x op z, (x + z) / 2.
+    for (size_t p = 0; p < xs.size(); ++p) {
+      for (size_t q = 0; q < xs.size(); ++q) {
+        if (p == q) continue;
+        int x = xs[p], z = xs[q];
+        std::vector<size_t> obs = Known({y, x, z});
+        if (obs.size() < 2) continue;
+        struct Two {
+          const char* op;
+          F (*apply)(F, F);
+          bool symmetric;
+        };
+        static const Two kTwo[] = {
+            {" + ", [](F a, F b) { return a + b; }, true},
+            {" - ", [](F a, F b) { return a - b; }, false},
+            {" * ", [](F a, F b) { return a * b; }, true},
+            {" / ", [](F a, F b) { return a / b; }, false},
+        };
+        // Whether y == f(x, z) in F on every observation.
+        auto fits = [&](const std::function<F(F, F)>& f) {
+          for (size_t i : obs) {
+            F a, b, r;
+            if (!ToF<F>(Val(x, i), &a) || !ToF<F>(Val(z, i), &b) || !ToF<F>(Val(y, i), &r))
+              return false;
+            if (!same(f(a, b), r)) return false;
+          }
+          return true;
+        };
+        for (const Two& form : kTwo) {
+          if (form.symmetric && q < p) continue;
+          if (fits(form.apply)) {
+            Offer(y, absl::StrCat(out.text, " == ", v_.terms[x].text, form.op, v_.terms[z].text),
+                  "floating", kRankFloating, true, {x, z}, 2);
+          }
+        }
+        if (q > p && fits([](F a, F b) { return (a + b) / 2; })) {
+          Offer(y,
+                absl::StrCat(out.text, " == (", v_.terms[x].text, " + ", v_.terms[z].text,
+                             ") / 2"),
+                "floating", kRankFloating, true, {x, z}, 2);
+        }
+      }
+    }
+  }
+
+  // y == (A ? e1 : e2) with A a pre-state atom and e1, e2 inputs, their
+  // negations or constants (abs, max, min, clamps of one side).
+  void Conditional(int y) {
+    const Term& out = v_.terms[y];
+    std::vector<size_t> obs = Known({y});
+    if (obs.size() < 3) return;
+    struct Simple {
+      std::string text;
+      int term = -1;
+      bool negate = false;
+    };
+    std::vector<Simple> simple;
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape != TermShape::kScalar || !IsNumericType(t.type) || !Compatible(out, t)) continue;
+      simple.push_back({t.text, x, false});
+      if (!t.type.Is(Type::Kind::kChar)) simple.push_back({absl::StrCat("-", t.text), x, true});
+    }
+    auto matches = [&](const Simple& s, size_t i) {
+      const EvalValue& yv = Val(y, i);
+      const EvalValue& xv = Val(s.term, i);
+      __int128 a, b;
+      if (AsInt(yv, &a) && AsInt(xv, &b)) return s.negate ? a == -b : a == b;
+      double yd = yv.kind == EvalValue::Kind::kDouble  ? yv.d
+                  : yv.kind == EvalValue::Kind::kFloat ? yv.f
+                                                       : std::nan("");
+      double xd = xv.kind == EvalValue::Kind::kDouble  ? xv.d
+                  : xv.kind == EvalValue::Kind::kFloat ? xv.f
+                  : AsInt(xv, &b)                      ? static_cast<double>(b)
+                                                       : std::nan("");
+      return s.negate ? yd == -xd : yd == xd;
+    };
+    // The first simple expression matching y on every observation of a side.
+    auto pick = [&](const std::vector<size_t>& side) -> std::optional<std::string> {
+      for (const Simple& s : simple) {
+        bool ok = true;
+        for (size_t i : side) ok &= Val(s.term, i).known() && matches(s, i);
+        if (ok) return s.text;
+      }
+      const EvalValue& first = Val(y, side[0]);
+      for (size_t i : side) {
+        if (!first.Identical(Val(y, i))) return std::nullopt;
+      }
+      std::string lit = first.ToJml();
+      if (lit.empty()) return std::nullopt;
+      return lit;
+    };
+    int tried = 0;
+    for (const Atom& a : v_.atoms) {
+      if (!a.splits || a.pre.find("\\forall") != std::string::npos ||
+          a.pre.find("\\exists") != std::string::npos || a.pre.find('%') != std::string::npos)
+        continue;
+      if (++tried > 80 || pool_->full()) break;
+      std::vector<size_t> t_side, f_side;
+      bool unknown = false;
+      for (size_t i : obs) {
+        if (a.truth[i] == Truth::kTrue) {
+          t_side.push_back(i);
+        } else if (a.truth[i] == Truth::kFalse) {
+          f_side.push_back(i);
+        } else {
+          unknown = true;
+        }
+      }
+      if (unknown || t_side.empty() || f_side.empty()) continue;
+      std::optional<std::string> e1 = pick(t_side), e2 = pick(f_side);
+      if (!e1 || !e2 || *e1 == *e2) continue;
+      Offer(y, absl::StrCat(out.text, " == (", a.post, " ? ", *e1, " : ", *e2, ")"),
+            "conditional", kRankConditional, true, {}, 3);
+    }
+  }
+
+  // y == x || y == z.
+  void Membership(int y) {
+    const Term& out = v_.terms[y];
+    std::vector<int> xs;
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape == TermShape::kScalar && Compatible(out, t) && !t.type.IsBoolean())
+        xs.push_back(x);
+    }
+    for (size_t p = 0; p < xs.size(); ++p) {
+      for (size_t q = p + 1; q < xs.size(); ++q) {
+        std::vector<size_t> obs = Known({y, xs[p], xs[q]});
+        if (obs.size() < 2) continue;
+        bool ok = true, only_p = true, only_q = true;
+        for (size_t i : obs) {
+          bool mp = CompareValues(Val(y, i), Val(xs[p], i)) == 0;
+          bool mq = CompareValues(Val(y, i), Val(xs[q], i)) == 0;
+          ok &= mp || mq;
+          only_p &= mp;
+          only_q &= mq;
+        }
+        if (!ok || only_p || only_q) continue;
+        Offer(y,
+              absl::StrCat(out.text, " == ", v_.terms[xs[p]].text, " || ", out.text, " == ",
+                           v_.terms[xs[q]].text),
+              "membership", kRankMembership, false, {xs[p], xs[q]}, 2);
+      }
+    }
+  }
+
+  static EvalValue Negated(const EvalValue& v) {
+    switch (v.kind) {
+      case EvalValue::Kind::kInt:
+      case EvalValue::Kind::kLong:
+        return EvalValue::Bigint(-static_cast<__int128>(v.i));
+      case EvalValue::Kind::kFloat:
+        return EvalValue::Float(-v.f);
+      case EvalValue::Kind::kDouble:
+        return EvalValue::Double(-v.d);
+      default:
+        return EvalValue::Unknown("not a number");
+    }
+  }
+
+  // -1, 0, 1 for numeric values; 2 when not comparable.
+  static int CompareValues(const EvalValue& a, const EvalValue& b) {
+    __int128 x, y;
+    if (AsInt(a, &x) && AsInt(b, &y)) return x < y ? -1 : (x > y ? 1 : 0);
+    auto d = [](const EvalValue& v, double* out) {
+      __int128 i;
+      if (v.kind == EvalValue::Kind::kDouble) {
+        *out = v.d;
+      } else if (v.kind == EvalValue::Kind::kFloat) {
+        *out = v.f;
+      } else if (v.AsInteger(&i)) {
+        *out = static_cast<double>(i);
+      } else {
+        return false;
+      }
+      return !std::isnan(*out);
+    };
+    double p, q;
+    if (!d(a, &p) || !d(b, &q)) return 2;
+    return p < q ? -1 : (p > q ? 1 : 0);
+  }
+
+  // The strongest of y > x, y >= x, y < x, y <= x that holds (also x = 0).
+  void Comparisons(int y) {
+    const Term& out = v_.terms[y];
+    if (out.type.Is(Type::Kind::kChar)) return;
+    auto compare = [&](const std::string& rhs, const std::function<EvalValue(size_t)>& value,
+                       std::vector<int> uses, int rank) {
+      bool gt = true, ge = true, lt = true, le = true, any = false;
+      for (size_t i : group_) {
+        EvalValue yv = Val(y, i), xv = value(i);
+        if (!yv.known() || !xv.known()) continue;
+        int c = CompareValues(yv, xv);
+        if (c == 2) return;
+        any = true;
+        gt &= c > 0;
+        ge &= c >= 0;
+        lt &= c < 0;
+        le &= c <= 0;
+      }
+      if (!any || (ge && le)) return;  // equal everywhere: an equality's business
+      const char* op = gt ? ">" : ge ? ">=" : lt ? "<" : le ? "<=" : nullptr;
+      if (op == nullptr) return;
+      Offer(y, absl::StrCat(out.text, " ", op, " ", rhs), "comparison", rank, false,
+            std::move(uses), 2);
+    };
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape != TermShape::kScalar || !IsNumericType(t.type) || t.type.Is(Type::Kind::kChar))
+        continue;
+      compare(t.text, [&](size_t i) { return Val(x, i); }, {x}, kRankCompare);
+    }
+    std::string zero = out.type.Is(Type::Kind::kFloat)    ? "0.0f"
+                       : out.type.Is(Type::Kind::kDouble) ? "0.0"
+                                                          : "0";
+    compare(zero, [](size_t) { return EvalValue::Int(0); }, {}, kRankCompareZero);
+  }
+
+  // Boolean outputs: y <==> A, y <==> A && B / A || B, y ==> A, A ==> y.
+  void Booleans(int y) {
+    const Term& out = v_.terms[y];
+    std::vector<size_t> obs = Known({y});
+    bool has_true = false, has_false = false;
+    for (size_t i : obs) (Val(y, i).i != 0 ? has_true : has_false) = true;
+    if (!has_true || !has_false) return;
+    auto agree = [&](const Atom& a, bool negated) {
+      for (size_t i : obs) {
+        Truth t = a.truth[i];
+        if (t == Truth::kUnknown) return false;
+        if (((t == Truth::kTrue) != negated) != (Val(y, i).i != 0)) return false;
+      }
+      return true;
+    };
+    bool equivalence = false;
+    for (const Atom& a : v_.atoms) {
+      if (!a.splits || pool_->full()) continue;
+      for (bool negated : {false, true}) {
+        if (!agree(a, negated)) continue;
+        Offer(y, absl::StrCat(out.text, " <==> ", Paren(negated ? a.neg_post : a.post)),
+              "boolean", kRankBoolean, true, {}, 2);
+        equivalence = true;
+      }
+    }
+    if (equivalence) return;
+    // Pairs: y <==> A && B (A, B true wherever y is), y <==> A || B.
+    std::vector<const Atom*> necessary, sufficient;
+    for (const Atom& a : v_.atoms) {
+      if (!a.splits) continue;
+      bool nec = true, suf = true, nec_strict = false, suf_strict = false;
+      for (size_t i : obs) {
+        bool yv = Val(y, i).i != 0;
+        Truth t = a.truth[i];
+        if (yv && t != Truth::kTrue) nec = false;
+        if (!yv && t != Truth::kFalse) suf = false;
+        if (!yv && t == Truth::kTrue) nec_strict = true;
+        if (yv && t == Truth::kFalse) suf_strict = true;
+      }
+      if (nec && nec_strict) necessary.push_back(&a);
+      if (suf && suf_strict) sufficient.push_back(&a);
+    }
+    // A && B from necessary atoms, A || B from sufficient ones.
+    int pairs = 0;
+    for (bool conjunction : {true, false}) {
+      const std::vector<const Atom*>& list = conjunction ? necessary : sufficient;
+      for (size_t p = 0; p < list.size() && pairs < 800; ++p) {
+        for (size_t q = p + 1; q < list.size() && pairs < 800; ++q, ++pairs) {
+          bool ok = true;
+          for (size_t i : obs) {
+            bool a = list[p]->truth[i] == Truth::kTrue, b = list[q]->truth[i] == Truth::kTrue;
+            ok &= (conjunction ? a && b : a || b) == (Val(y, i).i != 0);
+          }
+          if (!ok) continue;
+          Offer(y,
+                absl::StrCat(out.text, " <==> ", Paren(list[p]->post),
+                             conjunction ? " && " : " || ", Paren(list[q]->post)),
+                "boolean", kRankBooleanPair, true, {}, 3);
+          equivalence = true;
+        }
+      }
+    }
+    if (equivalence) return;
+    // One-way facts, the two best of each direction.
+    int n = 0;
+    for (const Atom* a : necessary) {
+      if (n++ >= 2) break;
+      Offer(y, absl::StrCat(out.text, " ==> ", Paren(a->post)), "implication", kRankImplication,
+            false, {}, 2);
+    }
+    n = 0;
+    for (const Atom* a : sufficient) {
+      if (n++ >= 2) break;
+      Offer(y, absl::StrCat(Paren(a->post), " ==> ", out.text), "implication", kRankImplication,
+            false, {}, 2);
+    }
+  }
+
+  // Facts relating a scalar output to an input array: bounds (max/min),
+  // membership, sum, counts, index results.
+  void ArrayFacts(int y) {
+    const Term& out = v_.terms[y];
+    if (!out.guard.empty()) return;  // elements of tuple results
+    for (const ArrayTerm& a : v_.arrays) {
+      if (!a.input || !IsNumericType(a.element_type)) continue;
+      if (pool_->full()) return;
+      std::string el = a.changes ? a.old_element : a.element;
+      std::string len = a.changes ? a.old_length : a.length;
+      if (out.text == len) continue;
+      std::string range = absl::StrCat("0 <= $i && $i < ", len);
+      auto quant = [&](const char* q, const std::string& body) {
+        return absl::StrCat("(", q, " int $i; ", range, "; ", body, ")");
+      };
+      std::string ei = At(el, "$i");
+      bool compatible = IsNumericType(out.type) && !out.type.Is(Type::Kind::kChar);
+      if (compatible) {
+        Offer(y, absl::StrCat(out.text, " == ", quant("\\sum", ei)), "array-sum", kRankAggregate,
+              true, {}, 2);
+        for (const char* op : {">=", "<="}) {
+          Offer(y, quant("\\forall", absl::StrCat(out.text, " ", op, " ", ei)), "array-bound",
+                kRankArrayBound, false, {}, 2);
+        }
+        Offer(y, quant("\\exists", absl::StrCat(out.text, " == ", ei)), "array-member",
+              kRankArrayBound, false, {}, 2);
+      }
+      if (!IsIntegralType(out.type)) continue;
+      // Element predicates: == input, == 0, > 0, < 0, even.
+      std::vector<std::pair<std::string, std::string>> preds;  // P(@), !P(@)
+      for (int x : inputs_) {
+        const Term& t = v_.terms[x];
+        if (t.shape != TermShape::kScalar || !IsNumericType(t.type) || t.text == len) continue;
+        preds.emplace_back(absl::StrCat("@ == ", t.text), absl::StrCat("@ != ", t.text));
+      }
+      preds.emplace_back("@ == 0", "@ != 0");
+      preds.emplace_back("@ > 0", "@ <= 0");
+      preds.emplace_back("@ < 0", "@ >= 0");
+      preds.emplace_back("@ % 2 == 0", "@ % 2 != 0");
+      // The first predicate that counts, and the first that the index
+      // points at (then: absent when -1, and the first such index).
+      for (const auto& [p, np] : preds) {
+        if (Offer(y, absl::StrCat(out.text, " == ", quant("\\num_of", At(p, ei))),
+                  "array-count", kRankAggregate, true, {}, 2)) {
+          break;
+        }
+      }
+      for (const auto& [p, np] : preds) {
+        std::string npi = At(np, ei);
+        std::string at_y = At(p, At(el, out.text));
+        if (!Offer(y,
+                   absl::StrCat(out.text, " == -1 || 0 <= ", out.text, " && ", out.text, " < ",
+                                len, " && ", at_y),
+                   "array-index", kRankIndex, false, {}, 2)) {
+          continue;
+        }
+        Offer(y, absl::StrCat(out.text, " == -1 ==> ", quant("\\forall", npi)), "array-index",
+              kRankIndex, false, {}, 1);
+        Offer(y, absl::StrCat("(\\forall int $i; 0 <= $i && $i < ", out.text, "; ", npi, ")"),
+              "array-index", kRankIndexFirst, false, {}, 2);
+        break;
+      }
+    }
+  }
+
+  // Outputs that are arrays: non-null, sorted, element-wise relations with
+  // input arrays and scalars, permutations.
+  void ArrayOutputs() {
+    for (const ArrayTerm& r : v_.arrays) {
+      if (!r.output || !r.changes) continue;
+      if (r.is_result && !allow_result_) continue;
+      if (pool_->full()) return;
+      std::string target = absl::StrCat(r.name, "[]");
+      std::string range = absl::StrCat("0 <= $i && $i < ", r.length);
+      auto forall = [&](const std::string& body) {
+        return absl::StrCat("(\\forall int $i; ", range, "; ", body, ")");
+      };
+      auto offer = [&](const std::string& text, const char* family, int rank, bool defining) {
+        Candidate c;
+        c.text = text;
+        c.family = family;
+        c.rank = rank;
+        c.target = target;
+        c.defining = defining;
+        c.min_support = 2;
+        pool_->Offer(c);
+      };
+      if (r.is_result) {
+        Candidate c;
+        c.text = "\\result != null";
+        c.family = "reference";
+        c.rank = kRankArrayOut;
+        c.target = "\\result";
+        c.min_support = 2;
+        pool_->Offer(c);
+      }
+      if (r.tuple) continue;  // its elements are terms of their own
+      std::string ri = At(r.element, "$i");
+      if (IsNumericType(r.element_type)) {
+        for (const char* op : {"<=", "<", ">=", ">"}) {
+          offer(absl::StrCat("(\\forall int $i; 0 <= $i && $i + 1 < ", r.length, "; ", ri, " ", op,
+                             " ", At(r.element, "$i + 1"), ")"),
+                "array-sorted", kRankArrayOut, false);
+        }
+      }
+      for (const ArrayTerm& x : v_.arrays) {
+        if (!x.input) continue;
+        bool same_kind = (IsNumericType(x.element_type) && IsNumericType(r.element_type)) ||
+                         x.element_type == r.element_type;
+        if (!same_kind) continue;
+        std::string xe = x.changes || &x == &r ? x.old_element : x.element;
+        std::string xl = x.changes || &x == &r ? x.old_length : x.length;
+        offer(forall(absl::StrCat(ri, " == ", At(xe, "$i"))), "array-copy", kRankElementwise,
+              true);
+        offer(forall(absl::StrCat(ri, " == ", At(xe, absl::StrCat(xl, " - 1 - $i")))),
+              "array-reverse", kRankElementwise, true);
+        if (IsNumericType(r.element_type) && !r.element_type.Is(Type::Kind::kChar)) {
+          offer(forall(absl::StrCat(ri, " == -", At(xe, "$i"))), "array-map", kRankElementwise,
+                true);
+        }
+        if (IsNumericType(r.element_type) && x.element_type == r.element_type) {
+          offer(forall(absl::StrCat("(\\num_of int $j; 0 <= $j && $j < ", r.length, "; ",
+                                    At(r.element, "$j"), " == ", ri,
+                                    ") == (\\num_of int $j; 0 <= $j && $j < ", xl, "; ", At(xe, "$j"),
+                                    " == ", ri, ")")),
+                "array-permutation", kRankPermutation, false);
+        }
+      }
+      for (int x : inputs_) {
+        const Term& t = v_.terms[x];
+        if (t.shape != TermShape::kScalar) continue;
+        bool ok = (IsNumericType(t.type) && IsNumericType(r.element_type)) ||
+                  (t.type.IsBoolean() && r.element_type.IsBoolean());
+        if (!ok) continue;
+        offer(forall(absl::StrCat(ri, " == ", t.text)), "array-fill", kRankElementwise, true);
+      }
+      if (IsIntegralType(r.element_type)) {
+        offer(forall(absl::StrCat(ri, " == $i")), "array-fill", kRankElementwise, true);
+        offer(forall(absl::StrCat(ri, " == 0")), "array-fill", kRankElementwise, true);
+      }
+    }
+  }
+
+  // Offers `y == null` when every observation has it null; sets whether
+  // none has.
+  bool AlwaysNull(int y, const std::vector<size_t>& obs, bool* none_null) {
+    bool all_null = true;
+    *none_null = true;
+    for (size_t i : obs) {
+      bool n = Val(y, i).kind == EvalValue::Kind::kNull;
+      all_null &= n;
+      *none_null &= !n;
+    }
+    if (all_null) {
+      Offer(y, absl::StrCat(v_.terms[y].text, " == null"), "reference", kRankReference, true, {});
+    }
+    return all_null;
+  }
+
+  void StringFacts(int y) {
+    const Term& out = v_.terms[y];
+    std::vector<size_t> obs = Known({y});
+    bool none_null = false;
+    if (obs.empty() || AlwaysNull(y, obs, &none_null)) return;
+    if (!none_null) return;
+    bool constant = true;
+    for (size_t i : obs) constant &= Val(y, i).str == Val(y, obs[0]).str;
+    if (constant) {
+      Offer(y, absl::StrCat(out.text, ".equals(", Val(y, obs[0]).ToJml(), ")"), "constant",
+            kRankConstant, true, {});
+    }
+    std::vector<int> strings;
+    for (int x : inputs_) {
+      if (v_.terms[x].shape != TermShape::kString) continue;
+      strings.push_back(x);
+      Offer(y, absl::StrCat(out.text, ".equals(", v_.terms[x].text, ")"), "equality",
+            kRankEquality, true, {x});
+    }
+    for (int x : strings) {
+      for (int z : strings) {
+        if (x == z) continue;
+        Offer(y,
+              absl::StrCat(out.text, ".equals(", v_.terms[x].text, " + ", v_.terms[z].text, ")"),
+              "concatenation", kRankLinearSimple, true, {x, z});
+      }
+    }
+    if (out.text.rfind("\\result", 0) != 0) {
+      Offer(y, absl::StrCat(out.text, " != null"), "reference", kRankReference, false, {});
+    } else {
+      Offer(y, "\\result != null", "reference", kRankReference, false, {});
+    }
+  }
+
+  void ReferenceFacts(int y) {
+    const Term& out = v_.terms[y];
+    std::vector<size_t> obs = Known({y});
+    bool none_null = false;
+    if (obs.empty() || AlwaysNull(y, obs, &none_null)) return;
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape != TermShape::kReference) continue;
+      Offer(y, absl::StrCat(out.text, " == ", t.text), "identity", kRankEquality, true, {x});
+    }
+    if (!out.type.IsArray() || out.text != "\\result") {
+      if (none_null && out.text.rfind("\\result", 0) == 0) {
+        Offer(y, absl::StrCat(out.text, " != null"), "reference", kRankReference, false, {});
+      } else if (none_null) {
+        Offer(y, absl::StrCat(out.text, " != null"), "reference", kRankReference, false, {});
+      }
+    }
+    if (allow_result_ && out.text != "\\result" && v_.terms[y].type.IsClass()) {
+      // A field set to the result (fluent setters, factories).
+      for (const Term& t : v_.terms) {
+        if (t.text == "\\result" && t.shape == TermShape::kReference && t.type == out.type) {
+          Offer(y, absl::StrCat(out.text, " == \\result"), "identity", kRankOutputEquality, true,
+                {});
+        }
+      }
+    }
+  }
+
+  CandidatePool* pool_;
+  SynthContext* ctx_;
+  const Vocabulary& v_;
+  const std::vector<size_t>& group_;
+  bool allow_result_;
+  std::vector<int> inputs_;
+  std::vector<int> outputs_;
+};
+
+}  // namespace
+
+void OfferTemplates(CandidatePool* pool, bool allow_result) {
+  Templates(pool, allow_result).Run();
+}
+
+std::vector<AcceptedCandidate> SelectClauses(const std::vector<AcceptedCandidate>& accepted) {
+  std::vector<const AcceptedCandidate*> order;
+  for (const AcceptedCandidate& a : accepted) order.push_back(&a);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const AcceptedCandidate* a, const AcceptedCandidate* b) {
+                     if (a->candidate.rank != b->candidate.rank)
+                       return a->candidate.rank < b->candidate.rank;
+                     return a->sequence < b->sequence;
+                   });
+  std::set<std::string> defined;
+  for (const AcceptedCandidate* a : order) {
+    if (a->candidate.defining && !a->candidate.target.empty()) defined.insert(a->candidate.target);
+  }
+  // Targets with a fact better than bounds and comparisons: an index
+  // property (or a definition) makes them redundant; bounds over an array
+  // make plain comparisons redundant.
+  std::map<std::string, int> best_rank;
+  for (const AcceptedCandidate* a : order) {
+    if (a->candidate.target.empty()) continue;
+    auto it = best_rank.find(a->candidate.target);
+    if (it == best_rank.end() || a->candidate.rank < it->second)
+      best_rank[a->candidate.target] = a->candidate.rank;
+  }
+  std::set<std::string> kept_defining;
+  std::vector<AcceptedCandidate> out;
+  for (const AcceptedCandidate* a : order) {
+    const Candidate& c = a->candidate;
+    if (!c.target.empty() && defined.count(c.target)) {
+      if (!c.defining) continue;
+      if (!kept_defining.insert(c.target).second) continue;
+    }
+    auto best = best_rank.find(c.target);
+    if (best != best_rank.end() && c.rank < kRankArrayOut) {
+      if (best->second < kRankMembership && c.rank >= kRankMembership) continue;
+      if (best->second < kRankCompare && c.rank >= kRankCompare) continue;
+    }
+    out.push_back(*a);
+  }
+  return out;
+}
+
+}  // namespace tracespec::synth

@@ -1,0 +1,212 @@
+// Guards of exceptional cases and observed frames; see guards.h.
+#include "agent/synth/guards.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "validator/jml/printer.h"
+
+namespace tracespec::synth {
+
+using jml::EvalState;
+using jml::EvalValue;
+using jml::Truth;
+using Position = jml::TypeChecker::Position;
+
+namespace {
+
+std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
+
+std::string Canonical(SynthContext* ctx, const std::string& text) {
+  const jml::Expr* e = ctx->Compile(text, Position::kPrecondition);
+  return e == nullptr ? text : jml::PrintExpr(*e);
+}
+
+bool Banned(SynthContext* ctx, const std::set<std::string>& banned, const std::string& pre) {
+  return banned.count(Canonical(ctx, pre)) > 0;
+}
+
+bool AllAre(const Atom& a, const std::vector<size_t>& obs, Truth want) {
+  for (size_t i : obs) {
+    if (a.truth[i] != want) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
+                               const std::vector<size_t>& positives,
+                               const std::vector<size_t>& negatives,
+                               const std::set<std::string>& banned) {
+  std::vector<const Atom*> atoms;
+  for (const Atom& a : vocab.atoms) {
+    if (a.splits) atoms.push_back(&a);
+  }
+  // One atom: the first family that separates; within it, an equality when
+  // the exceptional calls all sit on one value (b == 0), else the largest
+  // region (x <= 0 before x < 0).
+  std::vector<const Atom*> family;
+  for (const Atom* a : atoms) {
+    if (!family.empty() && a->family != family[0]->family) break;
+    if (!AllAre(*a, positives, Truth::kTrue) || !AllAre(*a, negatives, Truth::kFalse)) continue;
+    if (Banned(ctx, banned, a->pre)) continue;
+    family.push_back(a);
+  }
+  if (!family.empty()) {
+    const Atom* chosen = family[0];
+    for (const Atom* a : family) {
+      if (a->pre.find(" == ") != std::string::npos && a->pre.find("\\") == std::string::npos) {
+        chosen = a;
+        break;
+      }
+    }
+    Guard g{Canonical(ctx, chosen->pre), Canonical(ctx, chosen->neg_pre), {}, false};
+    for (const Atom* a : family) {
+      if (a != chosen) g.alternatives.push_back(Canonical(ctx, a->pre));
+    }
+    return g;
+  }
+  // Two atoms: A || B (each false on every negative), A && B (each true on
+  // every positive).
+  std::vector<const Atom*> partial, necessary;
+  for (const Atom* a : atoms) {
+    if (Banned(ctx, banned, a->pre)) continue;
+    if (AllAre(*a, negatives, Truth::kFalse)) {
+      bool some = false;
+      for (size_t i : positives) some |= a->truth[i] == Truth::kTrue;
+      if (some) partial.push_back(a);
+    }
+    if (AllAre(*a, positives, Truth::kTrue)) necessary.push_back(a);
+  }
+  for (size_t p = 0; p < partial.size(); ++p) {
+    for (size_t q = p + 1; q < partial.size(); ++q) {
+      bool covers = true;
+      for (size_t i : positives) {
+        covers &= partial[p]->truth[i] == Truth::kTrue || partial[q]->truth[i] == Truth::kTrue;
+      }
+      if (!covers) continue;
+      std::string pre = absl::StrCat(Paren(partial[p]->pre), " || ", Paren(partial[q]->pre));
+      if (Banned(ctx, banned, pre)) continue;
+      return Guard{Canonical(ctx, pre),
+                   Canonical(ctx, absl::StrCat(Paren(partial[p]->neg_pre), " && ",
+                                               Paren(partial[q]->neg_pre))),
+                   {}, false};
+    }
+  }
+  for (size_t p = 0; p < necessary.size(); ++p) {
+    for (size_t q = p + 1; q < necessary.size(); ++q) {
+      bool separates = true;
+      for (size_t i : negatives) {
+        separates &=
+            necessary[p]->truth[i] == Truth::kFalse || necessary[q]->truth[i] == Truth::kFalse;
+      }
+      if (!separates) continue;
+      std::string pre = absl::StrCat(Paren(necessary[p]->pre), " && ", Paren(necessary[q]->pre));
+      if (Banned(ctx, banned, pre)) continue;
+      return Guard{Canonical(ctx, pre),
+                   Canonical(ctx, absl::StrCat(Paren(necessary[p]->neg_pre), " || ",
+                                               Paren(necessary[q]->neg_pre))),
+                   {}, false};
+    }
+  }
+  // A threshold on one numeric input.
+  for (const Term& t : vocab.terms) {
+    if (!t.input || t.pre_text.empty() || t.shape != TermShape::kScalar || t.type.IsBoolean())
+      continue;
+    const EvalValue* pos_min = nullptr;
+    const EvalValue* pos_max = nullptr;
+    const EvalValue* neg_min = nullptr;
+    const EvalValue* neg_max = nullptr;
+    bool ok = true;
+    auto less = [](const EvalValue& a, const EvalValue& b) {
+      __int128 x, y;
+      if (a.AsInteger(&x) && b.AsInteger(&y)) return x < y;
+      double p = a.kind == EvalValue::Kind::kDouble ? a.d : a.f;
+      double q = b.kind == EvalValue::Kind::kDouble ? b.d : b.f;
+      return p < q;
+    };
+    auto track = [&](const std::vector<size_t>& obs, const EvalValue** lo, const EvalValue** hi) {
+      for (size_t i : obs) {
+        const EvalValue& v = t.values[i];
+        if (!v.known() || v.ToJml().empty() || (v.kind == EvalValue::Kind::kDouble && std::isnan(v.d)) ||
+            (v.kind == EvalValue::Kind::kFloat && std::isnan(v.f))) {
+          ok = false;
+          return;
+        }
+        if (*lo == nullptr || less(v, **lo)) *lo = &v;
+        if (*hi == nullptr || less(**hi, v)) *hi = &v;
+      }
+    };
+    track(positives, &pos_min, &pos_max);
+    track(negatives, &neg_min, &neg_max);
+    if (!ok || pos_min == nullptr || neg_min == nullptr) continue;
+    std::string pre, neg;
+    if (less(*neg_max, *pos_min)) {
+      pre = absl::StrCat(t.pre_text, " > ", neg_max->ToJml());
+      neg = absl::StrCat(t.pre_text, " <= ", neg_max->ToJml());
+    } else if (less(*pos_max, *neg_min)) {
+      pre = absl::StrCat(t.pre_text, " < ", neg_min->ToJml());
+      neg = absl::StrCat(t.pre_text, " >= ", neg_min->ToJml());
+    } else {
+      continue;
+    }
+    if (ctx->Compile(pre, Position::kPrecondition) == nullptr || Banned(ctx, banned, pre))
+      continue;
+    return Guard{pre, neg, {}, true};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> ChangedLocations(SynthContext* ctx,
+                                                         const std::vector<size_t>& group) {
+  const jml::MethodContext& m = ctx->method();
+  std::set<std::string> params(m.param_names.begin(), m.param_names.end());
+  std::set<std::string> out;
+  for (size_t i : group) {
+    const v1::Observation& o = ctx->observations()[i];
+    // Names of the pre-state objects, shortest first: this, parameters,
+    // then one field hop from each.
+    std::map<uint64_t, std::string> names;
+    std::map<uint64_t, const v1::ObjectState*> pre;
+    for (const v1::ObjectState& s : o.pre()) pre[s.id()] = &s;
+    std::vector<std::pair<uint64_t, std::string>> roots;
+    if (!m.method.is_static && o.receiver().kind_case() == v1::Value::kRef)
+      roots.emplace_back(o.receiver().ref(), "this");
+    for (int k = 0; k < o.args_size() && k < static_cast<int>(m.param_names.size()); ++k) {
+      if (o.args(k).kind_case() == v1::Value::kRef) roots.emplace_back(o.args(k).ref(), m.param_names[k]);
+    }
+    for (const auto& [id, name] : roots) names.emplace(id, name);
+    for (const auto& [id, name] : roots) {
+      auto it = pre.find(id);
+      if (it == pre.end()) continue;
+      for (const v1::Field& f : it->second->fields()) {
+        if (f.value().kind_case() != v1::Value::kRef || f.name().find('$') != std::string::npos)
+          continue;
+        std::string field_name =
+            name == "this" ? (params.count(f.name()) ? absl::StrCat("this.", f.name()) : f.name())
+                           : absl::StrCat(name, ".", f.name());
+        names.emplace(f.value().ref(), field_name);
+      }
+    }
+    for (const jml::ChangedLocation& ch : ctx->Changes(i)) {
+      if (!ch.certain) continue;
+      auto it = names.find(ch.object);
+      if (it == names.end()) return std::nullopt;
+      const std::string& base = it->second;
+      if (ch.field.empty()) {
+        if (base == "this") return std::nullopt;
+        out.insert(absl::StrCat(base, "[*]"));
+      } else if (base == "this") {
+        out.insert(params.count(ch.field) ? absl::StrCat("this.", ch.field) : ch.field);
+      } else {
+        out.insert(absl::StrCat(base, ".", ch.field));
+      }
+    }
+  }
+  return std::vector<std::string>(out.begin(), out.end());
+}
+
+}  // namespace tracespec::synth

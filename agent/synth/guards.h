@@ -1,0 +1,47 @@
+// Internal to tracespec_synth: separating exceptional calls from the others
+// (guards of exceptional_behavior cases) and naming what a call changed
+// (assignable clauses).
+#ifndef TRACESPEC_AGENT_SYNTH_GUARDS_H_
+#define TRACESPEC_AGENT_SYNTH_GUARDS_H_
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "agent/synth/context.h"
+#include "agent/synth/vocabulary.h"
+
+namespace tracespec::synth {
+
+struct Guard {
+  std::string pre;      // in requires: "amount <= 0", "a == null || a.length == 0"
+  std::string neg_pre;  // its negation, for the normal case
+  // Other guards that separate the same observations equally well (for
+  // hypotheses: the evidence does not decide between them).
+  std::vector<std::string> alternatives;
+  // A threshold read off the observed values (x > 100): weaker evidence.
+  bool threshold = false;
+};
+
+// A predicate over the pre-state true on every observation in `positives`
+// and false on every one in `negatives`: one atom, else a disjunction or a
+// conjunction of two, else a threshold on one input. Among atoms of one
+// family (same terms) the one with the largest region wins (x <= 0 before
+// x < 0 before x == 0); families in vocabulary order (parameters first).
+// Guards whose requires clause is in `banned` are skipped.
+std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
+                               const std::vector<size_t>& positives,
+                               const std::vector<size_t>& negatives,
+                               const std::set<std::string>& banned);
+
+// The locations the calls in `group` were seen to change, as assignable
+// store references ("balance", "p.count", "a[*]"), sorted; empty for
+// nothing. nullopt when a change happened in an object the contract cannot
+// name (then the clause is left out: JML's default \everything).
+std::optional<std::vector<std::string>> ChangedLocations(SynthContext* ctx,
+                                                         const std::vector<size_t>& group);
+
+}  // namespace tracespec::synth
+
+#endif  // TRACESPEC_AGENT_SYNTH_GUARDS_H_

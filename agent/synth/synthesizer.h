@@ -1,0 +1,117 @@
+// The built-in synthesizer: JML contracts from observations alone, without
+// a model and without anything leaving the process. Templates instantiated
+// over the values the observations record propose candidate clauses; each
+// is evaluated on every observation with exact Java semantics
+// (validator/jml/observation_eval.h) and kept only when none refutes it and
+// enough distinct calls support it; exceptional calls get
+// exceptional_behavior cases whose guard separates them from the others;
+// the frame is what the calls were seen to change. Houdini pruning then
+// asks an optional oracle (the validator) and drops the clauses it refutes,
+// adding its counterexamples to the observations, until a fixpoint.
+// Deterministic: the same inputs give the same bytes (work is budgeted in
+// evaluation steps, not time).
+//
+//   synth::SynthesisInput in;
+//   in.signature = ...;               // or left empty: taken from observations
+//   in.observations = observations;
+//   absl::StatusOr<synth::SynthesisResult> r = synth::Synthesize(in, {}, &oracle);
+//   r->jml         // "//@ public normal_behavior\n//@   requires ...;\n..."
+//   r->hypotheses  // what the evidence suggests but does not support
+#ifndef TRACESPEC_AGENT_SYNTH_SYNTHESIZER_H_
+#define TRACESPEC_AGENT_SYNTH_SYNTHESIZER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "agent/prompt/signature.h"
+#include "agent/synth/oracle.h"
+#include "tracespec/v1/observation.pb.h"
+#include "validator/jml/type_env.h"
+
+namespace tracespec::synth {
+
+struct SynthesisOptions {
+  // Terms (values the templates relate) and pre-state atoms considered.
+  int max_terms = 48;
+  int max_atoms = 240;
+  // Candidate clauses tested per spec case.
+  int max_candidates = 6000;
+  // Evaluation steps per synthesis round (all candidates on all
+  // observations); past it, the remaining templates are skipped.
+  int64_t work_budget = 40'000'000;
+  // Oracle consultations (Houdini rounds).
+  int max_oracle_rounds = 8;
+  int max_hypotheses = 12;
+  // Ensures clauses per spec case.
+  int max_clauses = 24;
+  // Use observations marked `excluded` (they never leave the process; the
+  // contract stays local).
+  bool use_excluded = true;
+};
+
+struct SynthesisInput {
+  // The method; when class or method name is empty it is taken from the
+  // first observation.
+  prompt::MethodSignature signature;
+  // Observations of the method (others are ignored).
+  std::vector<v1::Observation> observations;
+  // Behaviours the validator reported (counterexamples); they prune like
+  // observations.
+  std::vector<v1::Observation> counterexamples;
+  // Clauses to leave out, e.g. refuted earlier: "ensures P;", "requires P;"
+  // (a guard), "signals (E e) P;" or the bare predicate P.
+  std::vector<std::string> banned;
+  // Classes of the analysed code (the class-file reader's view), consulted
+  // before the JDK classes and what the observations show. May be null.
+  const jml::TypeEnvironment* classpath = nullptr;
+};
+
+// One clause of the result.
+struct SynthesizedClause {
+  std::string case_label;  // "normal_behavior", "exceptional_behavior java.lang.ArithmeticException"
+  std::string text;        // canonical clause, "ensures \result >= 0;"
+  std::string family;      // template family; "guard", "frame", "exceptions" for structure
+  int support = 0;         // distinct calls it held on (0 for structure)
+  int line = 0;            // 1-based line in SynthesisResult::jml
+};
+
+struct SynthesisStats {
+  int observations = 0;      // of the method, used
+  int normal = 0;            // returned
+  int exceptional = 0;       // threw
+  int counterexamples = 0;   // from the input and the oracle
+  int terms = 0;
+  int atoms = 0;
+  int candidates_tested = 0;
+  int clauses = 0;           // in the result
+  int oracle_rounds = 0;
+  int64_t work = 0;          // evaluation steps, last round
+  bool budget_exhausted = false;
+};
+
+struct SynthesisResult {
+  // The contract as JML annotation lines (ContractAnswer::jml form), type
+  // checked, admitting every observation it was built from.
+  std::string jml;
+  std::vector<std::string> hypotheses;
+  std::vector<SynthesizedClause> clauses;
+  SynthesisStats stats;
+  // With an oracle: its last verdict ("PASS", "FAIL: ...", ...), else empty.
+  std::string oracle_verdict;
+};
+
+// Synthesizes a contract. Errors: no observation of the method, a
+// signature that does not fit the observations.
+absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
+                                           const SynthesisOptions& options = {},
+                                           ConsistencyOracle* oracle = nullptr);
+
+// The result as the structured answer remote models give
+// ({"contract": ..., "hypotheses": [...]}, tracespec.v1.ModelAnswer).
+std::string AnswerJson(const SynthesisResult& result);
+
+}  // namespace tracespec::synth
+
+#endif  // TRACESPEC_AGENT_SYNTH_SYNTHESIZER_H_

@@ -1,0 +1,517 @@
+// Terms and atoms of the built-in synthesizer; see vocabulary.h.
+#include "agent/synth/vocabulary.h"
+
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+
+namespace tracespec::synth {
+
+using jml::EvalState;
+using jml::EvalValue;
+using jml::Truth;
+using jml::Type;
+using Position = jml::TypeChecker::Position;
+
+std::string At(const std::string& pattern, const std::string& index) {
+  return absl::StrReplaceAll(pattern, {{"@", index}});
+}
+
+namespace {
+
+class Builder {
+ public:
+  Builder(SynthContext* ctx, const VocabularyOptions& options) : ctx_(ctx), options_(options) {
+    for (size_t i = 0; i < ctx_->size(); ++i) {
+      if (OutcomeOf(ctx_->observations()[i]) == OutcomeKind::kNormal) normal_.push_back(i);
+    }
+  }
+
+  Vocabulary Build() {
+    const jml::MethodContext& m = ctx_->method();
+    bool ctor = m.method.is_constructor;
+    std::set<std::string> param_names(m.param_names.begin(), m.param_names.end());
+    // Parameters.
+    for (size_t i = 0; i < m.param_names.size() && i < m.method.params.size(); ++i) {
+      const std::string& p = m.param_names[i];
+      const Type& t = m.method.params[i];
+      if (IsScalarType(t)) {
+        AddTerm(TermShape::kScalar, p, p, t, true, "");
+      } else if (IsStringType(t)) {
+        AddTerm(TermShape::kString, p, p, t, true, "");
+        AddTerm(TermShape::kScalar, absl::StrCat(p, ".length()"), absl::StrCat(p, ".length()"),
+                Type::Int(), true, "");
+      } else if (t.IsArray()) {
+        AddTerm(TermShape::kReference, p, p, t, true, "");
+        ArrayTerm a;
+        a.name = p;
+        a.element = absl::StrCat(p, "[@]");
+        a.old_element = absl::StrCat("\\old(", p, "[@])");
+        a.pre_element = a.element;
+        a.length = a.old_length = a.pre_length = absl::StrCat(p, ".length");
+        a.element_type = t.ElementType();
+        a.input = true;
+        a.output = true;
+        AddArray(std::move(a));
+        AddTerm(TermShape::kScalar, absl::StrCat(p, ".length"), absl::StrCat(p, ".length"),
+                Type::Int(), true, "");
+      } else if (t.IsClass()) {
+        AddTerm(TermShape::kReference, p, p, t, true, "");
+        AddObjectFields(t.class_name(), p, /*pre=*/true);
+      }
+    }
+    // Receiver fields.
+    if (!m.method.is_static) {
+      const jml::ClassInfo* cls = ctx_->env().FindClass(m.class_name);
+      if (cls != nullptr) {
+        for (const jml::FieldInfo& f : cls->fields) {
+          if (f.is_static || f.name.find('$') != std::string::npos) continue;
+          std::string name = param_names.count(f.name) ? absl::StrCat("this.", f.name) : f.name;
+          AddField(f, name, /*pre=*/!ctor);
+        }
+      }
+    }
+    // The result.
+    const Type& r = m.method.result;
+    if (!ctor && !r.IsVoid()) {
+      if (IsScalarType(r)) {
+        AddTerm(TermShape::kScalar, "\\result", "", r, false, "");
+      } else if (IsStringType(r)) {
+        AddTerm(TermShape::kString, "\\result", "", r, false, "");
+        AddTerm(TermShape::kScalar, "\\result.length()", "", Type::Int(), false,
+                "\\result != null");
+      } else if (r.IsArray()) {
+        AddTerm(TermShape::kReference, "\\result", "", r, false, "");
+        ArrayTerm a;
+        a.name = "\\result";
+        a.element = "\\result[@]";
+        a.length = a.old_length = "\\result.length";
+        a.element_type = r.ElementType();
+        a.output = true;
+        a.changes = true;
+        a.is_result = true;
+        AddArray(std::move(a));
+        AddTerm(TermShape::kScalar, "\\result.length", "", Type::Int(), false, "");
+        // A result of one fixed, small length is a tuple: its elements get
+        // terms of their own (\result[0] == celsius + 273.15).
+        int fixed = FixedLength("\\result.length");
+        if (fixed > 0 && fixed <= options_.max_indexed_elements) vocab_.arrays.back().tuple = true;
+        if (IsScalarType(r.ElementType()) && fixed > 0) {
+          for (int k = 0; k < fixed && k < options_.max_indexed_elements; ++k) {
+            AddTerm(TermShape::kScalar, absl::StrCat("\\result[", k, "]"), "", r.ElementType(),
+                    false, absl::StrCat("\\result != null && \\result.length >= ", k + 1));
+          }
+        }
+      } else if (r.IsClass()) {
+        AddTerm(TermShape::kReference, "\\result", "", r, false, "");
+        AddObjectFields(r.class_name(), "\\result", /*pre=*/false);
+      }
+    }
+    ComputeChanges();
+    BuildKeys();
+    BuildAtoms();
+    return std::move(vocab_);
+  }
+
+ private:
+  std::vector<EvalValue> Values(const std::string& text, Position position, EvalState at) {
+    std::vector<EvalValue> out;
+    const jml::Expr* e = ctx_->Compile(text, position);
+    if (e == nullptr) return out;
+    for (size_t i = 0; i < ctx_->size(); ++i) out.push_back(ctx_->Value(*e, i, at));
+    return out;
+  }
+
+  bool AddTerm(TermShape shape, const std::string& text, const std::string& pre_text,
+               const Type& type, bool input, const std::string& guard) {
+    if (static_cast<int>(vocab_.terms.size()) >= options_.max_terms) return false;
+    if (ctx_->Compile(text, Position::kPostcondition) == nullptr) return false;
+    if (input && !pre_text.empty() && ctx_->Compile(pre_text, Position::kPrecondition) == nullptr)
+      return false;
+    Term t;
+    t.shape = shape;
+    t.text = text;
+    t.pre_text = pre_text;
+    t.type = type;
+    t.input = input;
+    t.guard = guard;
+    t.changes = !input && text.rfind("\\result", 0) == 0;
+    t.values = Values(text, Position::kPostcondition, EvalState::kPost);
+    bool any = false;
+    for (const EvalValue& v : t.values) any |= v.known();
+    if (!any) return false;
+    vocab_.terms.push_back(std::move(t));
+    return true;
+  }
+
+  // The length all normal observations agree on (0 when they do not).
+  int FixedLength(const std::string& text) {
+    const jml::Expr* e = ctx_->Compile(text, Position::kPostcondition);
+    if (e == nullptr) return 0;
+    int length = -1;
+    for (size_t i : normal_) {
+      EvalValue v = ctx_->Value(*e, i, EvalState::kPost);
+      if (v.kind != EvalValue::Kind::kInt || (length >= 0 && v.i != length)) return 0;
+      length = static_cast<int>(v.i);
+    }
+    return length < 0 ? 0 : length;
+  }
+
+  void AddArray(ArrayTerm a) {
+    if (ctx_->Compile(a.length, Position::kPostcondition) == nullptr) return;
+    if (!IsScalarType(a.element_type) && !IsStringType(a.element_type)) return;
+    vocab_.arrays.push_back(std::move(a));
+  }
+
+  // Scalar and string fields of objects of class `cls` reached through
+  // `base` (a parameter or \result).
+  void AddObjectFields(const std::string& cls, const std::string& base, bool pre) {
+    const jml::ClassInfo* info = ctx_->env().FindClass(cls);
+    if (info == nullptr) return;
+    for (const jml::FieldInfo& f : info->fields) {
+      if (f.is_static || f.name.find('$') != std::string::npos) continue;
+      std::string post = absl::StrCat(base, ".", f.name);
+      TermShape shape;
+      if (IsScalarType(f.type)) {
+        shape = TermShape::kScalar;
+      } else if (IsStringType(f.type)) {
+        shape = TermShape::kString;
+      } else {
+        continue;
+      }
+      if (pre) AddTerm(shape, absl::StrCat("\\old(", post, ")"), post, f.type, true, "");
+      AddTerm(shape, post, "", f.type, false, "");
+    }
+  }
+
+  void AddField(const jml::FieldInfo& f, const std::string& name, bool pre) {
+    const Type& t = f.type;
+    std::string old = absl::StrCat("\\old(", name, ")");
+    if (IsScalarType(t) || IsStringType(t)) {
+      TermShape shape = IsStringType(t) ? TermShape::kString : TermShape::kScalar;
+      if (pre) AddTerm(shape, old, name, t, true, "");
+      AddTerm(shape, name, "", t, false, "");
+    } else if (t.IsArray()) {
+      if (pre) AddTerm(TermShape::kReference, old, name, t, true, "");
+      AddTerm(TermShape::kReference, name, "", t, false, "");
+      ArrayTerm a;
+      a.name = name;
+      a.element = absl::StrCat(name, "[@]");
+      a.old_element = absl::StrCat("\\old(", name, "[@])");
+      a.pre_element = pre ? a.element : "";
+      a.length = absl::StrCat(name, ".length");
+      a.old_length = pre ? absl::StrCat("\\old(", name, ".length)") : a.length;
+      a.pre_length = pre ? a.length : "";
+      a.element_type = t.ElementType();
+      a.input = pre;
+      a.output = true;
+      std::string old_length = a.old_length, pre_length = a.pre_length;
+      AddArray(std::move(a));
+      if (pre) AddTerm(TermShape::kScalar, old_length, pre_length, Type::Int(), true, "");
+      AddTerm(TermShape::kScalar, absl::StrCat(name, ".length"), "", Type::Int(), false, "");
+    } else if (t.IsClass()) {
+      if (pre) AddTerm(TermShape::kReference, old, name, t, true, "");
+      AddTerm(TermShape::kReference, name, "", t, false, "");
+    }
+  }
+
+  // Which outputs change: a field term differs from its \old on some normal
+  // observation; array contents differ between the states.
+  void ComputeChanges() {
+    std::map<std::string, const Term*> by_text;
+    for (const Term& t : vocab_.terms) by_text[t.text] = &t;
+    for (Term& t : vocab_.terms) {
+      if (t.input || t.changes) continue;
+      auto it = by_text.find(absl::StrCat("\\old(", t.text, ")"));
+      if (it == by_text.end()) {
+        t.changes = true;  // no pre-state counterpart (constructors, fields of \result)
+        continue;
+      }
+      for (size_t i : normal_) {
+        const EvalValue& a = t.values[i];
+        const EvalValue& b = it->second->values[i];
+        if (a.known() && b.known() && !a.Identical(b)) {
+          t.changes = true;
+          break;
+        }
+      }
+    }
+    for (ArrayTerm& a : vocab_.arrays) {
+      if (a.is_result || !a.input) {
+        a.changes = true;
+        continue;
+      }
+      const jml::Expr* len = ctx_->Compile(a.length, Position::kPostcondition);
+      for (size_t i : normal_) {
+        EvalValue n = ctx_->Value(*len, i, EvalState::kPost);
+        __int128 count;
+        if (!n.AsInteger(&count)) continue;
+        for (int k = 0; k < count && k < 64 && !a.changes; ++k) {
+          const jml::Expr* now = ctx_->Compile(At(a.element, std::to_string(k)),
+                                               Position::kPostcondition);
+          const jml::Expr* then = ctx_->Compile(At(a.old_element, std::to_string(k)),
+                                                Position::kPostcondition);
+          if (now == nullptr || then == nullptr) break;
+          EvalValue x = ctx_->Value(*now, i, EvalState::kPost);
+          EvalValue y = ctx_->Value(*then, i, EvalState::kPost);
+          if (x.known() && y.known() && !x.Identical(y)) a.changes = true;
+        }
+        if (a.changes) break;
+      }
+    }
+  }
+
+  void BuildKeys() {
+    vocab_.term_keys.resize(vocab_.terms.size());
+    vocab_.input_keys.assign(ctx_->size(), "");
+    for (size_t t = 0; t < vocab_.terms.size(); ++t) {
+      const Term& term = vocab_.terms[t];
+      if (!term.input) continue;
+      for (size_t i = 0; i < ctx_->size(); ++i) {
+        const EvalValue& v = term.values[i];
+        std::string key = v.DebugString();
+        vocab_.term_keys[t].push_back(key);
+        // Object identities tell calls apart only for clauses about that
+        // object (this.audit == audit); for the rest, another object with
+        // the same contents is the same input.
+        absl::StrAppend(&vocab_.input_keys[i], v.kind == EvalValue::Kind::kRef ? "ref" : key, ";");
+      }
+    }
+    // Array contents count as inputs too.
+    for (const ArrayTerm& a : vocab_.arrays) {
+      if (!a.input) continue;
+      const jml::Expr* len = ctx_->Compile(a.old_length, Position::kPostcondition);
+      for (size_t i = 0; i < ctx_->size(); ++i) {
+        std::string key = "[";
+        EvalValue n = len ? ctx_->Value(*len, i, EvalState::kPost) : EvalValue();
+        __int128 count = 0;
+        if (n.AsInteger(&count)) {
+          for (int k = 0; k < count && k < 16; ++k) {
+            const jml::Expr* el =
+                ctx_->Compile(At(a.old_element, std::to_string(k)), Position::kPostcondition);
+            if (el) absl::StrAppend(&key, ctx_->Value(*el, i, EvalState::kPost).DebugString(), ",");
+          }
+        }
+        absl::StrAppend(&vocab_.input_keys[i], key, "];");
+      }
+    }
+  }
+
+  void AddAtom(const std::string& pre, const std::string& post, const std::string& neg_pre,
+               const std::string& neg_post, int family, int order, bool noteworthy = false) {
+    if (static_cast<int>(vocab_.atoms.size()) >= options_.max_atoms) return;
+    if (!seen_atoms_.insert(pre).second) return;
+    const jml::Expr* e = ctx_->Compile(pre, Position::kPrecondition);
+    if (e == nullptr) return;
+    Atom a;
+    a.pre = pre;
+    a.post = post;
+    a.neg_pre = neg_pre;
+    a.neg_post = neg_post;
+    a.family = family;
+    a.order = order;
+    a.noteworthy = noteworthy;
+    bool has_true = false, has_false = false;
+    for (size_t i = 0; i < ctx_->size(); ++i) {
+      Truth t = ctx_->Truth(*e, i, EvalState::kPre);
+      has_true |= t == Truth::kTrue;
+      has_false |= t == Truth::kFalse;
+      a.truth.push_back(t);
+    }
+    a.splits = has_true && has_false;
+    if (!has_true) return;
+    vocab_.atoms.push_back(std::move(a));
+  }
+
+  static std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
+
+  void BuildAtoms() {
+    struct Op {
+      const char* op;
+      const char* neg;
+    };
+    // Largest region first: a guard search that finds several separating
+    // atoms of one family takes the first (see guards.cpp).
+    static const Op kOps[] = {{"!=", "=="}, {"<=", ">"}, {">=", "<"},
+                              {"<", ">="},  {">", "<="}, {"==", "!="}};
+    std::vector<const Term*> inputs;
+    bool boolean_output = false;
+    for (const Term& t : vocab_.terms) {
+      if (t.input && !t.pre_text.empty()) inputs.push_back(&t);
+      if (!t.input && t.shape == TermShape::kScalar && t.type.IsBoolean()) boolean_output = true;
+    }
+    int family = 0;
+    int order = 0;
+    // Comparisons with zero and boolean inputs.
+    for (const Term* t : inputs) {
+      ++family;
+      if (t->shape == TermShape::kScalar && t->type.IsBoolean()) {
+        AddAtom(t->pre_text, t->text, absl::StrCat("!", t->pre_text), absl::StrCat("!", t->text),
+                family, order++);
+        continue;
+      }
+      if (t->shape == TermShape::kScalar && IsNumericType(t->type) &&
+          !t->type.Is(Type::Kind::kChar)) {
+        std::string zero = t->type.Is(Type::Kind::kFloat)    ? "0.0f"
+                           : t->type.Is(Type::Kind::kDouble) ? "0.0"
+                                                             : "0";
+        for (const Op& op : kOps) {
+          AddAtom(absl::StrCat(t->pre_text, " ", op.op, " ", zero),
+                  absl::StrCat(t->text, " ", op.op, " ", zero),
+                  absl::StrCat(t->pre_text, " ", op.neg, " ", zero),
+                  absl::StrCat(t->text, " ", op.neg, " ", zero), family, order++);
+        }
+        continue;
+      }
+      if (t->shape != TermShape::kScalar) {
+        bool has_null = false;
+        for (const EvalValue& v : t->values) has_null |= v.kind == EvalValue::Kind::kNull;
+        if (has_null) {
+          AddAtom(absl::StrCat(t->pre_text, " == null"), absl::StrCat(t->text, " == null"),
+                  absl::StrCat(t->pre_text, " != null"), absl::StrCat(t->text, " != null"),
+                  family, order++);
+        }
+      }
+    }
+    // Array predicates.
+    for (const ArrayTerm& a : vocab_.arrays) {
+      if (!a.input || a.pre_element.empty()) continue;
+      ++family;
+      std::string post_el = a.changes ? a.old_element : a.element;
+      std::string post_len = a.changes ? a.old_length : a.length;
+      auto forall = [](const std::string& len, const std::string& body, bool pairs) {
+        return absl::StrCat("(\\forall int $i; 0 <= $i && $i ", pairs ? "+ 1 " : "", "< ", len, "; ",
+                            body, ")");
+      };
+      auto exists = [](const std::string& len, const std::string& body) {
+        return absl::StrCat("(\\exists int $i; 0 <= $i && $i < ", len, "; ", body, ")");
+      };
+      if (IsNumericType(a.element_type)) {
+        for (const char* op : {"<=", "<", ">=", ">"}) {
+          std::string pre = forall(a.pre_length,
+                                   absl::StrCat(At(a.pre_element, "$i"), " ", op, " ",
+                                                At(a.pre_element, "$i + 1")),
+                                   true);
+          std::string post = forall(
+              post_len, absl::StrCat(At(post_el, "$i"), " ", op, " ", At(post_el, "$i + 1")), true);
+          AddAtom(pre, post, absl::StrCat("!", pre), absl::StrCat("!", post), family, order++,
+                  /*noteworthy=*/true);
+        }
+        for (const char* op : {"> 0", ">= 0", "== 0"}) {
+          std::string pre = forall(a.pre_length, absl::StrCat(At(a.pre_element, "$i"), " ", op),
+                                   false);
+          std::string post = forall(post_len, absl::StrCat(At(post_el, "$i"), " ", op), false);
+          AddAtom(pre, post, absl::StrCat("!", pre), absl::StrCat("!", post), family, order++);
+        }
+      }
+      if (IsScalarType(a.element_type)) {
+        std::string pre = forall(a.pre_length,
+                                 absl::StrCat(At(a.pre_element, "$i"), " == ",
+                                              At(a.pre_element, absl::StrCat(a.pre_length,
+                                                                             " - 1 - $i"))),
+                                 false);
+        std::string post = forall(
+            post_len,
+            absl::StrCat(At(post_el, "$i"), " == ", At(post_el, absl::StrCat(post_len, " - 1 - $i"))),
+            false);
+        AddAtom(pre, post, absl::StrCat("!", pre), absl::StrCat("!", post), family, order++);
+        std::string dup_pre = absl::StrCat(
+            "(\\exists int $i, $j; 0 <= $i && $i < $j && $j < ", a.pre_length, "; ",
+            At(a.pre_element, "$i"), " == ", At(a.pre_element, "$j"), ")");
+        std::string dup_post = absl::StrCat("(\\exists int $i, $j; 0 <= $i && $i < $j && $j < ",
+                                            post_len, "; ", At(post_el, "$i"), " == ",
+                                            At(post_el, "$j"), ")");
+        AddAtom(dup_pre, dup_post, absl::StrCat("!", dup_pre), absl::StrCat("!", dup_post),
+                family, order++);
+        for (const Term* t : inputs) {
+          if (t->shape != TermShape::kScalar || t->text == a.length || t->text == a.old_length)
+            continue;
+          bool compatible = (IsNumericType(t->type) && IsNumericType(a.element_type)) ||
+                            (t->type.IsBoolean() && a.element_type.IsBoolean());
+          if (!compatible) continue;
+          std::string pre2 =
+              exists(a.pre_length, absl::StrCat(At(a.pre_element, "$i"), " == ", t->pre_text));
+          std::string post2 = exists(post_len, absl::StrCat(At(post_el, "$i"), " == ", t->text));
+          AddAtom(pre2, post2, absl::StrCat("!", pre2), absl::StrCat("!", post2), family,
+                  order++);
+        }
+      }
+    }
+    // String predicates.
+    for (const Term* t : inputs) {
+      if (t->shape != TermShape::kString) continue;
+      ++family;
+      auto pal = [](const std::string& s) {
+        return absl::StrCat("(\\forall int $i; 0 <= $i && $i < ", s, ".length(); ", s,
+                            ".charAt($i) == ", s, ".charAt(", s, ".length() - 1 - $i))");
+      };
+      AddAtom(pal(t->pre_text), pal(t->text), absl::StrCat("!", pal(t->pre_text)),
+              absl::StrCat("!", pal(t->text)), family, order++);
+    }
+    // Comparisons between inputs (many: room is kept for the number
+    // predicates after them).
+    int reserve = 0;
+    for (const Term* t : inputs) {
+      reserve += t->shape == TermShape::kScalar && IsIntegralType(t->type) ? 2 : 0;
+    }
+    for (size_t a = 0; a < inputs.size(); ++a) {
+      for (size_t b = a + 1; b < inputs.size(); ++b) {
+        const Term* x = inputs[a];
+        const Term* y = inputs[b];
+        if (x->shape != TermShape::kScalar || y->shape != TermShape::kScalar) continue;
+        if (!IsNumericType(x->type) || !IsNumericType(y->type)) continue;
+        ++family;
+        for (const Op& op : kOps) {
+          if (static_cast<int>(vocab_.atoms.size()) + reserve >= options_.max_atoms) break;
+          AddAtom(absl::StrCat(x->pre_text, " ", op.op, " ", y->pre_text),
+                  absl::StrCat(x->text, " ", op.op, " ", y->text),
+                  absl::StrCat(x->pre_text, " ", op.neg, " ", y->pre_text),
+                  absl::StrCat(x->text, " ", op.neg, " ", y->text), family, order++);
+        }
+      }
+    }
+    // Number predicates.
+    for (const Term* t : inputs) {
+      if (t->shape != TermShape::kScalar || !IsIntegralType(t->type)) continue;
+      if (absl::EndsWith(t->text, ".length") || absl::EndsWith(t->text, ".length)") ||
+          absl::EndsWith(t->text, ".length()"))
+        continue;  // properties of lengths are coincidences, not contracts
+      ++family;
+      const char* var = t->type.Is(Type::Kind::kLong) ? "long" : "int";
+      AddAtom(absl::StrCat(t->pre_text, " % 2 == 0"), absl::StrCat(t->text, " % 2 == 0"),
+              absl::StrCat(t->pre_text, " % 2 != 0"), absl::StrCat(t->text, " % 2 != 0"), family,
+              order++);
+      auto prime = [&](const std::string& x) {
+        return absl::StrCat(x, " > 1 && (\\forall ", var, " $d; 2 <= $d && $d < ", x, "; ", x,
+                            " % $d != 0)");
+      };
+      // Primality costs a loop up to the value: only for boolean results
+      // (isPrime) and moderate values.
+      bool moderate = true;
+      for (const EvalValue& v : t->values) {
+        __int128 x;
+        if (v.AsInteger(&x) && (x > 1000000 || x < -1000000)) moderate = false;
+      }
+      if (!boolean_output || !moderate) continue;
+      AddAtom(prime(t->pre_text), prime(t->text), absl::StrCat("!", Paren(prime(t->pre_text))),
+              absl::StrCat("!", Paren(prime(t->text))), family, order++);
+    }
+  }
+
+  SynthContext* ctx_;
+  const VocabularyOptions& options_;
+  std::vector<size_t> normal_;
+  Vocabulary vocab_;
+  std::set<std::string> seen_atoms_;
+};
+
+}  // namespace
+
+Vocabulary BuildVocabulary(SynthContext* ctx, const VocabularyOptions& options) {
+  return Builder(ctx, options).Build();
+}
+
+}  // namespace tracespec::synth
