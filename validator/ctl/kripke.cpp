@@ -174,7 +174,15 @@ absl::Status KripkeBuilder::AddLabel(absl::string_view prop, uint32_t state, int
   return absl::OkStatus();
 }
 
-void KripkeBuilder::AddInitial(uint32_t state) { initial_.push_back(state); }
+void KripkeBuilder::AddInitial(uint32_t state, absl::string_view action) {
+  initial_.push_back(state);
+  if (!action.empty()) initial_actions_[state].emplace_back(action);
+}
+
+std::string Kripke::InitialAction(uint32_t s) const {
+  auto it = initial_actions_.find(s);
+  return it == initial_actions_.end() ? "" : it->second;
+}
 
 absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
   Kripke k;
@@ -310,6 +318,11 @@ absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
   for (uint32_t s : initial_)
     if (seen.InsertNew(s)) init.push_back(s);
   k.initial_ = std::move(init);
+  for (auto& [state, actions] : initial_actions_) {
+    std::sort(actions.begin(), actions.end());
+    actions.erase(std::unique(actions.begin(), actions.end()), actions.end());
+    k.initial_actions_[state] = absl::StrJoin(actions, ", ");
+  }
   return k;
 }
 
