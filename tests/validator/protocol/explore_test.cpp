@@ -95,11 +95,31 @@ public class Misc {
 }
 )java";
 
+const char* kInherited = R"java(
+package p;
+
+public class Switch {
+  protected boolean on;
+  public void toggle() { on = !on; }
+  public void reset() { on = true; }
+}
+)java";
+
+const char* kDerived = R"java(
+package p;
+
+public class QuietSwitch extends Switch {
+  @Override public void reset() { on = false; }
+  public boolean isOn() { return on; }
+}
+)java";
+
 class ExploreTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*dir_, {{"p/Door.java", kDoor}, {"p/Misc.java", kMisc}}, {"-g"}));
+    classes_ = new std::string(testing::CompileJava(*dir_, {{"p/Door.java", kDoor}, {"p/Misc.java", kMisc}, {"p/Switch.java", kInherited},
+                                                      {"p/QuietSwitch.java", kDerived}}, {"-g"}));
   }
   static void TearDownTestSuite() {
     delete classes_;
@@ -250,6 +270,16 @@ TEST_F(ExploreTest, FieldsThatCannotBeStateFields) {
   ExploreOptions o = Options("p.Misc", {"flag"});
   o.methods = {"fly"};
   EXPECT_THAT(std::string(ExploreProtocol(o).status().message()), HasSubstr("p.Misc has no public instance method 'fly'"));
+}
+
+TEST_F(ExploreTest, InheritedMethodsAndFieldsUnlessOverridden) {
+  auto e = ExploreProtocol(Options("p.QuietSwitch", {"on"}));
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_THAT(e->methods, ::testing::UnorderedElementsAre("reset()", "isOn()", "toggle()"));
+  EXPECT_THAT(Transitions(*e), ::testing::UnorderedElementsAre(
+                                   "on=false -[toggle]-> on=true", "on=true -[toggle]-> on=false",
+                                   "on=false -[reset]-> on=false", "on=true -[reset]-> on=false",
+                                   "on=false -[isOn]-> on=false", "on=true -[isOn]-> on=true"));
 }
 
 TEST_F(ExploreTest, ComparisonWithAMinedGraphAndCallSequences) {
