@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status.h"
+#include "validator/ctl/closure.h"
 
 namespace tracespec::ctl {
 
@@ -90,15 +91,8 @@ std::optional<StateSet> Kripke::Proposition(absl::string_view name) const {
 
 StateSet Kripke::Reachable() const {
   StateSet seen(num_states_);
-  std::vector<uint32_t> queue;
-  queue.reserve(num_states_);
-  for (uint32_t s : initial_)
-    if (seen.InsertNew(s)) queue.push_back(s);
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const uint32_t s = queue[head];
-    for (const uint32_t* t = SuccBegin(s); t != SuccEnd(s); ++t)
-      if (seen.InsertNew(*t)) queue.push_back(*t);
-  }
+  for (uint32_t s : initial_) seen.Insert(s);
+  Close(*this, Direction::kForward, nullptr, &seen);
   return seen;
 }
 
