@@ -1,6 +1,8 @@
 // Protocol checks and exploration reports; see report.h.
 #include "validator/protocol/report.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -106,21 +108,31 @@ std::string RenderExploreText(const ExploreReport& report) {
   if (!e.incomplete.empty())
     absl::StrAppend(&out, "INCOMPLETE: the exploration of these calls was cut; transitions may be missing:\n",
                     Lines(e.incomplete, "  "));
-  out += "transitions the implementation allows (other fields, arguments and statics free):\n";
-  for (const Transition& t : g.transitions) {
-    std::string mark;
-    if (report.mined) mark = report.mined->graph.transitions.count(t) ? "  [tested]" : "  [never exercised]";
-    absl::StrAppend(&out, "  ", TransitionText(t), mark, "\n");
-  }
-  if (const ProtocolComparison* c = report.comparison) {
+  const ProtocolComparison* c = report.comparison;
+  absl::StrAppend(&out, "transitions the implementation allows (other fields, arguments and statics free): ",
+                  g.transitions.size(), "\n");
+  if (!c) {
+    for (const Transition& t : g.transitions) absl::StrAppend(&out, "  ", TransitionText(t), "\n");
+  } else {
     const MinedProtocol& m = *report.mined;
+    std::vector<Transition> tested, changing, keeping;
+    for (const Transition& t : g.transitions) {
+      if (m.graph.transitions.count(t)) tested.push_back(t);
+    }
+    for (const std::vector<Transition>* list : {&c->untested, &c->untested_unobserved_method})
+      for (const Transition& t : *list) (t.from == t.to ? keeping : changing).push_back(t);
+    std::sort(changing.begin(), changing.end());
+    std::sort(keeping.begin(), keeping.end());
     absl::StrAppend(&out, "compared with the observations in ", report.observations, " (", m.calls, " calls on ",
                     m.objects, " objects in ", m.tests, " tests):\n");
-    absl::StrAppend(&out, "  allowed by the implementation but never exercised by the tests: ", c->untested.size(),
-                    "\n", Lines(TransitionTexts(c->untested), "    "));
+    absl::StrAppend(&out, "  exercised by the tests: ", tested.size(), "\n", Lines(TransitionTexts(tested), "    "));
+    absl::StrAppend(&out, "  never exercised, changing the state: ", changing.size(), "\n",
+                    Lines(TransitionTexts(changing), "    "));
+    absl::StrAppend(&out, "  never exercised, keeping the state: ", keeping.size(), "\n",
+                    Lines(TransitionTexts(keeping), "    "));
     if (!c->unobserved_methods.empty())
       absl::StrAppend(&out, "  methods never observed (perhaps not recorded; ", c->untested_unobserved_method.size(),
-                      " transitions): ", absl::StrJoin(c->unobserved_methods, ", "), "\n");
+                      " of the transitions above): ", absl::StrJoin(c->unobserved_methods, ", "), "\n");
     if (!c->unvisited_states.empty())
       absl::StrAppend(&out, "  reachable states no tested object was in: ", absl::StrJoin(c->unvisited_states, " "),
                       "\n");
