@@ -154,7 +154,9 @@ void AddProtocolCommand(CLI::App& app, int* exit_code) {
   mine->add_option("--classpath", mine_flags->classpath,
                    "Read the class here to declare every value of boolean and enum state fields as a "
                    "proposition, also values never observed");
-  mine->add_option("--out", mine_flags->out, "Write the model here (text format) instead of stdout");
+  mine->add_option("--out", mine_flags->out,
+                   "Write the model here (text format); without it the model goes to stdout, unless --check "
+                   "is given");
   mine->footer(
       "Exit status: 0 model written (and every --check formula holds), 10 a --check formula fails, "
       "3 bad input.");
