@@ -23,7 +23,7 @@ enum ExitCode : int {
 
 // `tracespec ctl MODEL FORMULA...` (cli/ctl_command.cpp).
 void AddCtlCommand(CLI::App& app, int* exit_code);
-// `tracespec protocol mine ...` (cli/protocol_command.cpp).
+// `tracespec protocol mine|explore ...` (cli/protocol_command.cpp).
 void AddProtocolCommand(CLI::App& app, int* exit_code);
 // `tracespec verify`: bounded model checking of Java bytecode.
 void AddVerifyCommand(CLI::App& app, int* exit_code);

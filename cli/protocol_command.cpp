@@ -1,5 +1,6 @@
-// `tracespec protocol mine`: builds a class protocol (a Kripke structure for
-// `tracespec ctl`) from recorded observations.
+// `tracespec protocol mine|explore`: builds a class protocol (a Kripke
+// structure for `tracespec ctl`) from recorded observations or from the
+// bytecode, optionally checks CTL formulas on it and compares the two.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -9,36 +10,129 @@
 #include "common/files.h"
 #include "common/log.h"
 #include "common/status.h"
+#include "validator/protocol/compare.h"
+#include "validator/protocol/explore.h"
 #include "validator/protocol/mine.h"
+#include "validator/protocol/report.h"
 
 namespace tracespec::cli {
 
 namespace {
 
-struct MineFlags {
-  std::string observations;
+// Flags both subcommands share.
+struct CommonFlags {
   std::string class_name;
   std::vector<std::string> state_fields;
   std::string out;
+  std::vector<std::string> checks;
+  std::vector<std::string> fair;
 };
 
-absl::Status RunMine(const MineFlags& flags) {
-  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> observations,
-                      protocol::ReadObservationsFrom(flags.observations));
+struct MineFlags : CommonFlags {
+  std::string observations;
+  std::string classpath;
+};
+
+struct ExploreFlags : CommonFlags {
+  std::string classpath;
+  std::string observations;
+  std::vector<std::string> methods;
+  protocol::ExploreOptions options;
+  bool json = false;
+};
+
+void Print(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+absl::StatusOr<protocol::MinedProtocol> Mine(const std::string& observations, const std::string& classpath,
+                                             const CommonFlags& flags) {
+  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> recorded, protocol::ReadObservationsFrom(observations));
   protocol::MineOptions options;
   options.class_name = flags.class_name;
   options.state_fields = flags.state_fields;
-  options.source = flags.observations;
-  TS_ASSIGN_OR_RETURN(protocol::MinedProtocol mined, protocol::MineProtocol(observations, options));
+  options.source = observations;
+  if (!classpath.empty()) {
+    TS_ASSIGN_OR_RETURN(options.domains,
+                        protocol::StateFieldDomains(classpath, flags.class_name, flags.state_fields));
+  }
+  TS_ASSIGN_OR_RETURN(protocol::MinedProtocol mined, protocol::MineProtocol(recorded, options));
   for (const std::string& s : mined.skipped) Warn(absl::StrCat("skipped ", s));
   for (const std::string& g : mined.gaps) Info(absl::StrCat("gap: ", g));
-  Info(absl::StrCat(flags.class_name, ": ", mined.model.num_states(), " abstract states, ",
-                    mined.calls, " calls on ", mined.objects, " objects in ", mined.tests, " tests"));
-  if (flags.out.empty()) {
-    std::fwrite(mined.text.data(), 1, mined.text.size(), stdout);
-    return absl::OkStatus();
+  return mined;
+}
+
+// Exit status of a run: formulas failing first, then an incomplete model.
+int Verdict(const protocol::ProtocolCheck* check, bool complete) {
+  if (check && !check->report.all_hold) return kExitCheckFailed;
+  return complete ? kExitOk : kExitUnknown;
+}
+
+absl::StatusOr<int> RunMine(const MineFlags& flags) {
+  TS_ASSIGN_OR_RETURN(protocol::MinedProtocol mined, Mine(flags.observations, flags.classpath, flags));
+  Info(absl::StrCat(flags.class_name, ": ", mined.model.num_states(), " abstract states, ", mined.calls,
+                    " calls on ", mined.objects, " objects in ", mined.tests, " tests"));
+  if (!flags.out.empty()) {
+    TS_RETURN_IF_ERROR(WriteFileAtomic(flags.out, mined.text));
+  } else if (flags.checks.empty()) {
+    Print(mined.text);
   }
-  return WriteFileAtomic(flags.out, mined.text);
+  if (flags.checks.empty()) return kExitOk;
+  TS_ASSIGN_OR_RETURN(protocol::ProtocolCheck check,
+                      protocol::CheckProtocol(mined.model, mined.graph, flags.checks, flags.fair));
+  Print(protocol::RenderCheckText(mined.model, check));
+  return Verdict(&check, /*complete=*/true);
+}
+
+absl::StatusOr<int> RunExplore(ExploreFlags& flags) {
+  protocol::ExploreOptions& options = flags.options;
+  options.class_path = flags.classpath;
+  options.class_name = flags.class_name;
+  options.state_fields = flags.state_fields;
+  options.methods = flags.methods;
+  TS_ASSIGN_OR_RETURN(protocol::ExploredProtocol explored, protocol::ExploreProtocol(options));
+  protocol::ExploreReport report;
+  report.explored = &explored;
+  protocol::MinedProtocol mined;
+  protocol::ProtocolComparison comparison;
+  if (!flags.observations.empty()) {
+    TS_ASSIGN_OR_RETURN(mined, Mine(flags.observations, flags.classpath, flags));
+    comparison = protocol::CompareProtocols(explored.graph, mined.graph);
+    report.mined = &mined;
+    report.comparison = &comparison;
+    report.observations = flags.observations;
+  }
+  protocol::ProtocolCheck check;
+  if (!flags.checks.empty()) {
+    TS_ASSIGN_OR_RETURN(check, protocol::CheckProtocol(explored.model, explored.graph, flags.checks, flags.fair));
+    report.check = &check;
+  }
+  if (!flags.out.empty()) TS_RETURN_IF_ERROR(WriteFileAtomic(flags.out, explored.text));
+  if (flags.json) {
+    Print(protocol::RenderExploreJson(report));
+  } else {
+    Print(protocol::RenderExploreText(report));
+    if (flags.out.empty()) Print(absl::StrCat("\nmodel (text format; --out writes it to a file):\n", explored.text));
+  }
+  return Verdict(report.check, explored.incomplete.empty());
+}
+
+void AddCommonOptions(CLI::App* cmd, CommonFlags* flags) {
+  cmd->add_option("--class", flags->class_name, "Binary class name, e.g. loan.LoanApplication")->required();
+  cmd->add_option("--state-fields", flags->state_fields,
+                  "Comma-separated instance fields whose values make the abstract state")
+      ->delimiter(',')
+      ->required();
+  cmd->add_option("--check", flags->checks,
+                  "Check this CTL formula on the model (repeatable; propositions are the states' names and "
+                  "field=value); evidence is also shown as a call sequence");
+  cmd->add_option("--fair", flags->fair, "Fairness constraint for --check (repeatable), as in `tracespec ctl`");
+}
+
+template <typename Flags, typename Run>
+void SetCallback(CLI::App* cmd, std::shared_ptr<Flags> flags, int* exit_code, Run run) {
+  cmd->callback([flags, exit_code, run] {
+    absl::StatusOr<int> code = run(*flags);
+    *exit_code = code.ok() ? *code : ReportError(code.status());
+  });
 }
 
 }  // namespace
@@ -46,24 +140,68 @@ absl::Status RunMine(const MineFlags& flags) {
 void AddProtocolCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand("protocol", "Class protocols as state machines for `tracespec ctl`");
   cmd->require_subcommand(1);
-  auto flags = std::make_shared<MineFlags>();
+
+  auto mine_flags = std::make_shared<MineFlags>();
   CLI::App* mine = cmd->add_subcommand(
       "mine",
       "Mine a class's protocol from observations: abstract states are the values of the named "
       "fields, transitions the observed calls between them (constructors give the initial states)");
-  mine->add_option("--observations", flags->observations,
-                   "Observation file (.pb or .jsonl) or a directory of them")
+  mine->add_option("--observations", mine_flags->observations,
+                   "Observation file (.pb or .jsonl) or a directory of them (a .jsonl beside a .pb of the "
+                   "same name is the same data and is skipped)")
       ->required();
-  mine->add_option("--class", flags->class_name, "Binary class name, e.g. bank.Loan")->required();
-  mine->add_option("--state-fields", flags->state_fields,
-                   "Comma-separated fields whose values make the abstract state (primitive, String or enum)")
-      ->delimiter(',')
+  AddCommonOptions(mine, mine_flags.get());
+  mine->add_option("--classpath", mine_flags->classpath,
+                   "Read the class here to declare every value of boolean and enum state fields as a "
+                   "proposition, also values never observed");
+  mine->add_option("--out", mine_flags->out,
+                   "Write the model here (text format); without it the model goes to stdout, unless --check "
+                   "is given");
+  mine->footer(
+      "Exit status: 0 model written (and every --check formula holds), 10 a --check formula fails, "
+      "3 bad input.");
+  SetCallback(mine, mine_flags, exit_code, [](MineFlags& f) { return RunMine(f); });
+
+  auto explore_flags = std::make_shared<ExploreFlags>();
+  CLI::App* explore = cmd->add_subcommand(
+      "explore",
+      "Explore a class's protocol from its bytecode: every public method (and constructor, for the "
+      "initial states) runs symbolically from every reachable abstract state, with the other fields, "
+      "the arguments and static fields free, and the solver lists every abstract state each normal "
+      "or exceptional exit can lead to (label m or m!Exception). The graph over-approximates what "
+      "real objects can do; it never misses a transition within the loop bound");
+  explore->add_option("--classpath,--cp", explore_flags->classpath, "Directories and jars, ':'-separated")
       ->required();
-  mine->add_option("--out", flags->out, "Write the model here (text format) instead of stdout");
-  mine->callback([flags, exit_code] {
-    absl::Status status = RunMine(*flags);
-    *exit_code = status.ok() ? kExitOk : ReportError(status);
-  });
+  AddCommonOptions(explore, explore_flags.get());
+  explore->add_option("--methods", explore_flags->methods,
+                      "Explore only these public methods (comma-separated names; default: all)")
+      ->delimiter(',');
+  explore->add_option("--observations", explore_flags->observations,
+                      "Observations to compare with (file or directory, as for `protocol mine`): lists the "
+                      "transitions the implementation allows that the tests never exercised");
+  explore->add_option("--unwind", explore_flags->options.unwind,
+                      "First loop and recursion bound k (default 2); doubled while a deeper iteration is "
+                      "reachable, up to --max-unwind");
+  explore->add_option("--max-unwind", explore_flags->options.max_unwind,
+                      "Largest loop bound (default 16); calls still cut there are reported as incomplete");
+  explore->add_option("--max-array", explore_flags->options.max_array,
+                      "Bound L on the length of input arrays (default 4)");
+  explore->add_option("--max-states", explore_flags->options.max_states,
+                      "At most this many abstract states (default 64), else the state fields are reported "
+                      "as not bounded");
+  explore->add_option("--max-values", explore_flags->options.max_values,
+                      "At most this many post-states per call from one state (default 16), else not bounded");
+  explore->add_option("--timeout", explore_flags->options.timeout_seconds,
+                      "Time limit in seconds (default 300)");
+  explore->add_option("--out", explore_flags->out, "Write the model here (text format of `tracespec ctl`)");
+  explore->add_flag("--json", explore_flags->json, "Print the report as one JSON document (with the model)");
+  explore->footer(
+      "State fields may be boolean, enum (constants and null) or integral (values found by the "
+      "exploration, which stops when they are not bounded). Exit status: 0 explored completely (and "
+      "every --check formula holds), 10 a --check formula fails, 11 some call's exploration was cut "
+      "(bound, unsupported construct, solver), 3 bad input (class, field, unbounded values), "
+      "4 timeout.");
+  SetCallback(explore, explore_flags, exit_code, [](ExploreFlags& f) { return RunExplore(f); });
 }
 
 }  // namespace tracespec::cli

@@ -78,9 +78,11 @@ std::string Names(const Kripke& model, const std::vector<uint32_t>& states, size
   return out;
 }
 
-// "a -> b -[act]-> c"
-std::string PathText(const Kripke& model, const std::vector<uint32_t>& states) {
-  std::string out;
+// "a -> b -[act]-> c", or "[create] a -> ..." when `initial_action` names
+// what created the first state.
+std::string PathText(const Kripke& model, const std::vector<uint32_t>& states,
+                     const std::string& initial_action = "") {
+  std::string out = initial_action.empty() ? "" : absl::StrCat("[", initial_action, "] ");
   for (size_t i = 0; i < states.size(); ++i) {
     if (i > 0) {
       const std::string action = model.Action(states[i - 1], states[i]);
@@ -105,14 +107,16 @@ void RenderExplanation(const Kripke& model, const Explanation& e, int depth, std
   absl::StrAppend(out, pad, "[", e.formula, (e.holds ? " holds" : " fails"), " in ",
                   model.StateName(e.state), "] ", e.reason, "\n");
   const Trace& t = e.trace;
+  // A top-level trace starts in an initial state: show what created it.
+  const std::string created = !t.empty() && depth == 1 ? model.InitialAction(t.states[0]) : "";
   if (!t.empty()) {
     if (!t.is_lasso()) {
-      absl::StrAppend(out, pad, "  path: ", PathText(model, t.states), "\n");
+      absl::StrAppend(out, pad, "  path: ", PathText(model, t.states, created), "\n");
     } else {
       if (t.claim_end < static_cast<int>(t.states.size()) - 1)
         absl::StrAppend(out, pad, "  witness ends in ", model.StateName(t.states[t.claim_end]),
                         " (step ", t.claim_end, "); the rest continues it on a fair path\n");
-      absl::StrAppend(out, pad, "  lasso prefix: ", PathText(model, Prefix(t)), "\n", pad,
+      absl::StrAppend(out, pad, "  lasso prefix: ", PathText(model, Prefix(t), created), "\n", pad,
                       "  lasso cycle:  ", PathText(model, Cycle(t)), " (repeats forever)\n");
     }
   }
@@ -134,7 +138,7 @@ void WriteStates(Writer& w, const Kripke& model, const std::vector<uint32_t>& st
   w.EndArray();
 }
 
-void WriteExplanation(Writer& w, const Kripke& model, const Explanation& e) {
+void WriteExplanation(Writer& w, const Kripke& model, const Explanation& e, bool top) {
   w.StartObject();
   w.Key("formula");
   WriteString(w, e.formula);
@@ -150,6 +154,10 @@ void WriteExplanation(Writer& w, const Kripke& model, const Explanation& e) {
     w.StartObject();
     w.Key("states");
     WriteStates(w, model, t.states, t.states.size());
+    if (top && !model.InitialAction(t.states[0]).empty()) {
+      w.Key("initial_action");
+      WriteString(w, model.InitialAction(t.states[0]));
+    }
     if (model.has_actions()) {
       w.Key("actions");
       w.StartArray();
@@ -172,7 +180,7 @@ void WriteExplanation(Writer& w, const Kripke& model, const Explanation& e) {
   if (!e.children.empty()) {
     w.Key("children");
     w.StartArray();
-    for (const Explanation& c : e.children) WriteExplanation(w, model, c);
+    for (const Explanation& c : e.children) WriteExplanation(w, model, c, /*top=*/false);
     w.EndArray();
   }
   w.EndObject();
@@ -248,7 +256,7 @@ std::string RenderJson(const Kripke& model, const CheckReport& report) {
     WriteStates(w, model, r.failing_initial_states, kListLimit);
     w.Key("evidence");
     w.StartArray();
-    for (const Explanation& e : r.evidence) WriteExplanation(w, model, e);
+    for (const Explanation& e : r.evidence) WriteExplanation(w, model, e, /*top=*/true);
     w.EndArray();
     w.EndObject();
   }

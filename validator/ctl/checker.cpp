@@ -6,88 +6,48 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status.h"
+#include "validator/ctl/closure.h"
 
 namespace tracespec::ctl {
 
 namespace {
 
-// Adds to `result` every state from which a state of `result` is reachable
-// along the rows `off`/`adj` (reverse rows: backward reachability; forward
-// rows: forward reachability), through states of `through` only (any state
-// when null). `result` is the seed and the answer. The search starts from
-// the states of `start` (all of `result` when null; `start` must be part of
-// `result` and every other state of `result` must already be closed).
-void Closure(const Kripke& model, const uint32_t* off, const uint32_t* adj, const StateSet* through,
-             StateSet* result, const StateSet* start = nullptr) {
-  HugeArray<uint32_t> queue(model.num_states());
-  uint32_t tail = 0;
-  (start ? start : result)->ForEach([&](uint32_t s) { queue[tail++] = s; });
-  // The queue says which rows come next: prefetch their offsets, then their
-  // rows, so that the random accesses of a large graph overlap.
-  constexpr uint32_t kAhead = 16;
-  for (uint32_t head = 0; head < tail; ++head) {
-    if (head + kAhead < tail) __builtin_prefetch(&off[queue[head + kAhead]]);
-    if (head + kAhead / 2 < tail) __builtin_prefetch(&adj[off[queue[head + kAhead / 2]]]);
-    const uint32_t t = queue[head];
-    for (uint32_t i = off[t], end = off[t + 1]; i < end; ++i) {
-      const uint32_t p = adj[i];
-      if (through && !through->Contains(p)) continue;
-      if (result->InsertNew(p)) queue[tail++] = p;
-    }
-  }
-}
-
-// Backward reachability of `result` through `through`. When the seed covers
-// most states, one sequential pull sweep (does a state outside the set have a
-// successor inside?) finds the states next to the set, and only those are
-// searched from; otherwise the search starts from every seed.
-void BackwardClosure(const Kripke& model, const StateSet* through, StateSet* result) {
-  const uint32_t n = model.num_states();
-  if (result->Count() * 2 <= n) {
-    Closure(model, model.rev_offsets(), model.rev_sources(), through, result);
-    return;
-  }
-  const uint32_t* off = model.fwd_offsets();
-  const uint32_t* tgt = model.fwd_targets();
-  StateSet added(n);
-  const uint64_t* in = result->data();
-  const uint64_t* allowed = through ? through->data() : nullptr;
-  for (size_t w = 0; w < result->num_words(); ++w) {
-    uint64_t candidates = ~in[w] & (allowed ? allowed[w] : ~uint64_t{0});
-    if (w + 1 == result->num_words() && n % 64 != 0) candidates &= (uint64_t{1} << (n % 64)) - 1;
-    for (; candidates; candidates &= candidates - 1) {
-      const uint32_t x = static_cast<uint32_t>(w * 64 + __builtin_ctzll(candidates));
-      for (uint32_t i = off[x], end = off[x + 1]; i < end; ++i) {
-        if (result->Contains(tgt[i])) {
-          added.Insert(x);
-          break;
-        }
-      }
-    }
-  }
-  result->UnionWith(added);
-  // Everything else that reaches the set reaches one of the added states.
-  Closure(model, model.rev_offsets(), model.rev_sources(), through, result, &added);
-}
-
-}  // namespace
-
-namespace {
-
-// A state of `within` with a successor and a predecessor in `within` (so it
-// may lie on a cycle), looking at the first few members only; n if none.
+// A pivot for a forward-backward round: among a sample of `within` (its
+// highest members and members spread over the rest), the state with the most
+// in- times out-edges, ties broken towards the highest, that has a successor
+// and a predecessor in `within` (so it may lie on a cycle). Well-connected
+// states lie in the giant component of a random graph; in graphs numbered in
+// search order, high states tend to reach little besides their own
+// component. n when `within` is empty.
 uint32_t PickPivot(const Kripke& model, const StateSet& within) {
-  int looked = 0;
-  for (size_t w = 0; w < within.num_words() && looked < 64; ++w) {
-    for (uint64_t bits = within.data()[w]; bits && looked < 64; bits &= bits - 1, ++looked) {
-      const uint32_t s = static_cast<uint32_t>(w * 64 + __builtin_ctzll(bits));
-      bool out = false, in = false;
-      for (const uint32_t* t = model.SuccBegin(s); t != model.SuccEnd(s) && !out; ++t) out = within.Contains(*t);
-      for (const uint32_t* t = model.PredBegin(s); t != model.PredEnd(s) && !in; ++t) in = within.Contains(*t);
-      if (out && in) return s;
+  const uint32_t n = model.num_states();
+  const size_t words = within.num_words();
+  uint32_t best = n;
+  uint64_t best_score = 0;
+  auto consider = [&](uint32_t s) {
+    const uint64_t score = (uint64_t{model.OutDegree(s)} * (model.PredEnd(s) - model.PredBegin(s)) + 1) * 2;
+    if (score < best_score || (score == best_score && s < best)) return;
+    bool out = false, in = false;
+    for (const uint32_t* t = model.SuccBegin(s); t != model.SuccEnd(s) && !out; ++t) out = within.Contains(*t);
+    for (const uint32_t* t = model.PredBegin(s); t != model.PredEnd(s) && !in; ++t) in = within.Contains(*t);
+    const uint64_t real = out && in ? score : 1;  // fallback: any member
+    if (real > best_score || (real == best_score && s > best)) {
+      best = s;
+      best_score = real;
     }
-  }
-  return model.num_states();
+  };
+  // The highest members, then the highest member of every step-th word.
+  int looked = 0;
+  for (size_t w = words; w-- > 0 && looked < 64;)
+    for (uint64_t bits = within.data()[w]; bits && looked < 64; ++looked) {
+      const int bit = 63 - __builtin_clzll(bits);
+      bits &= ~(uint64_t{1} << bit);
+      consider(static_cast<uint32_t>(w * 64 + bit));
+    }
+  const size_t step = words / 4096 + 1;
+  for (size_t w = 0; w < words; w += step)
+    if (const uint64_t bits = within.data()[w]) consider(static_cast<uint32_t>(w * 64 + 63 - __builtin_clzll(bits)));
+  return best;
 }
 
 }  // namespace
@@ -99,6 +59,57 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
   const uint32_t* off = model.fwd_offsets();
   const uint32_t* tgt = model.fwd_targets();
   constexpr uint32_t kDone = std::numeric_limits<uint32_t>::max();
+  *fair_states = StateSet(n);
+  if (scc) {
+    scc->component.assign(n, kDone);
+    scc->fair.clear();
+  }
+  StateSet rest = within;
+  // Forward-backward rounds: the component of a pivot is what the pivot
+  // reaches and what reaches it, found with two closures (sequential sweeps
+  // and prefetched searches) instead of a depth-first search chasing one
+  // cache miss after another (pivots: PickPivot). A round pays when its component is at least half of what the pivot reaches
+  // and 1/64 of the states (each round costs O(|S|/64) for its sets); rounds
+  // go on while they pay, allowing two that do not. Still linear.
+  for (int misses = 0; misses < 2;) {
+    const uint32_t pivot = PickPivot(model, rest);
+    if (pivot >= n) break;
+    StateSet forward(n);
+    forward.Insert(pivot);
+    Close(model, Direction::kForward, &rest, &forward);
+    StateSet component(n);
+    component.Insert(pivot);
+    Close(model, Direction::kBackward, &forward, &component);
+    const uint64_t size = component.Count();
+    bool fair = size > 1 || model.HasTransition(pivot, pivot);
+    for (const StateSet& f : fairness) fair = fair && f.Intersects(component);
+    if (fair) fair_states->UnionWith(component);
+    if (scc) {
+      const uint32_t id = static_cast<uint32_t>(scc->fair.size());
+      component.ForEach([&](uint32_t s) { scc->component[s] = id; });
+      scc->fair.push_back(fair);
+    }
+    rest.Subtract(component);
+    if (size * 2 < forward.Count() || size * 64 < n) ++misses;
+  }
+  // Trimming what is left: a state without a successor, or without a
+  // predecessor, left in `rest` lies on no cycle inside it: a component of
+  // its own, not fair. (A self-loop is both, so such states stay.)
+  {
+    StateSet kept = rest;
+    Prune(model, Direction::kForward, &kept);
+    Prune(model, Direction::kBackward, &kept);
+    if (scc) {
+      rest.Subtract(kept);
+      rest.ForEach([&](uint32_t s) {
+        scc->component[s] = static_cast<uint32_t>(scc->fair.size());
+        scc->fair.push_back(false);
+      });
+    }
+    rest = std::move(kept);
+  }
+  if (rest.Empty()) return;
+
   // index 0 = not visited yet; kDone = assigned to a component. A visited
   // state that is not done is on Tarjan's stack.
   struct Entry {
@@ -121,34 +132,6 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
       __builtin_prefetch(&off[tgt[i]]);
     }
   };
-  *fair_states = StateSet(n);
-  if (scc) {
-    scc->component.assign(n, kDone);
-    scc->fair.clear();
-  }
-  // One round of the forward-backward algorithm first: the component of a
-  // pivot is what the pivot reaches and what reaches it. Large graphs usually
-  // have one giant component, which two prefetched breadth-first searches
-  // find much faster than a depth-first search chasing one cache miss after
-  // another; Tarjan then handles what is left. Still linear: two searches.
-  StateSet rest = within;
-  const uint32_t pivot = PickPivot(model, within);
-  if (pivot < n) {
-    StateSet forward(n);
-    forward.Insert(pivot);
-    Closure(model, model.fwd_offsets(), model.fwd_targets(), &within, &forward);
-    StateSet component(n);
-    component.Insert(pivot);
-    Closure(model, model.rev_offsets(), model.rev_sources(), &forward, &component);
-    bool fair = component.Count() > 1 || model.HasTransition(pivot, pivot);
-    for (const StateSet& f : fairness) fair = fair && f.Intersects(component);
-    if (fair) fair_states->UnionWith(component);
-    if (scc) {
-      component.ForEach([&](uint32_t s) { scc->component[s] = 0; });
-      scc->fair.push_back(fair);
-    }
-    rest.Subtract(component);
-  }
   rest.ForEach([&](uint32_t root) {
     if (entry[root].index != 0) return;
     ++counter;
@@ -208,41 +191,6 @@ void ComputeFairSccs(const Kripke& model, const StateSet& within,
 }
 
 namespace {
-
-// EG f without fairness as a greatest fixpoint with successor counters:
-// repeatedly drop f-states none of whose successors is left. What remains is
-// exactly EG f (every remaining state has a remaining successor, so an
-// infinite f-path starts there). Linear, and mostly sequential sweeps.
-StateSet UnfairEg(const Kripke& model, const StateSet& f) {
-  const uint32_t n = model.num_states();
-  const uint32_t* foff = model.fwd_offsets();
-  const uint32_t* tgt = model.fwd_targets();
-  const uint32_t* roff = model.rev_offsets();
-  const uint32_t* src = model.rev_sources();
-  StateSet result = f;
-  HugeArray<uint32_t> count(n, 0);
-  HugeArray<uint32_t> queue;
-  f.ForEach([&](uint32_t s) {
-    uint32_t c = 0;
-    for (uint32_t i = foff[s], end = foff[s + 1]; i < end; ++i) c += f.Contains(tgt[i]);
-    count[s] = c;
-    if (c == 0) {
-      result.Erase(s);
-      queue.push_back(s);
-    }
-  });
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const uint32_t t = queue[head];
-    for (uint32_t i = roff[t], end = roff[t + 1]; i < end; ++i) {
-      const uint32_t p = src[i];
-      if (result.Contains(p) && --count[p] == 0) {
-        result.Erase(p);
-        queue.push_back(p);
-      }
-    }
-  }
-  return result;
-}
 
 StateSet Not(StateSet s) {
   s.Complement();
@@ -327,22 +275,27 @@ StateSet Checker::Ex(const StateSet& f) const {
 StateSet Checker::Eu(const StateSet& f, const StateSet& g) const {
   StateSet result = g;
   if (has_fairness()) result.IntersectWith(fair_);
-  BackwardClosure(model_, &f, &result);
+  Close(model_, Direction::kBackward, &f, &result);
   return result;
 }
 
 StateSet Checker::Ef(const StateSet& f) const {
   StateSet result = f;
   if (has_fairness()) result.IntersectWith(fair_);
-  BackwardClosure(model_, nullptr, &result);
+  Close(model_, Direction::kBackward, nullptr, &result);
   return result;
 }
 
 StateSet Checker::Eg(const StateSet& f) const {
-  if (fairness_.empty()) return UnfairEg(model_, f);
+  if (fairness_.empty()) {
+    // The greatest fixpoint: drop f-states without a successor left.
+    StateSet result = f;
+    Prune(model_, Direction::kForward, &result);
+    return result;
+  }
   StateSet result;
   ComputeFairSccs(model_, f, fairness_, &result, nullptr);
-  BackwardClosure(model_, &f, &result);
+  Close(model_, Direction::kBackward, &f, &result);
   return result;
 }
 

@@ -2,17 +2,20 @@
 // fairness constraints (CTL_F). Each sub-formula gets the set of states where
 // it holds, in O(|S| + |R|) per operator:
 //   EX f      backward marking from the (fair) f-states
-//   E[f U g]  backward search from the (fair) g-states through f-states
+//   E[f U g]  backward closure from the (fair) g-states through f-states
+//             (closure.h: sequential pull sweeps where they pay, a
+//             prefetched push queue elsewhere)
 //   EG f      with fairness: strongly connected components of the
-//             f-restricted graph (the component of one pivot by a forward and
-//             a backward search, the rest by an iterative Tarjan: no
-//             recursion), keeping
-//             the non-trivial SCCs that meet every fairness set, then backward
-//             search within f. Without fairness every non-trivial SCC is fair
-//             and the same set is the greatest fixpoint of "f-states with a
-//             successor in the set", computed with successor counters (one
-//             sequential sweep plus a removal queue, several times faster on
-//             large graphs than Tarjan's random-access depth-first search).
+//             f-restricted graph (forward-backward rounds with closures for
+//             the large components, trimming, then an iterative Tarjan for the
+//             rest: no recursion), keeping the non-trivial SCCs that meet
+//             every fairness set, then backward closure within f. Without
+//             fairness every non-trivial SCC is fair and the same set is the
+//             greatest fixpoint of "f-states with a successor in the set"
+//             (closure.h Prune: a sweep that stops at each state's first
+//             successor inside, then successor counters and a removal queue
+//             if anything has to go), several times faster on large graphs
+//             than Tarjan's random-access depth-first search.
 //   AX, AF, AG, A[U] by duality:  AX f = !EX !f,  AF f = !EG !f,
 //             AG f = !E[true U !f],  A[f U g] = !(E[!g U !f & !g] | EG !g)
 // With fairness constraints F1..Fk (CTL formulas, evaluated without
@@ -43,10 +46,12 @@ struct SccResult {
   std::vector<bool> fair;
 };
 
-// One forward-backward round (the component of a pivot state), then an
-// iterative Tarjan over the rest of `within`. When `component` is null only
-// the states of fair components are returned (in `fair_states`), which is what
-// EG needs; otherwise component ids are filled in as well.
+// Forward-backward rounds (the component of a well-connected pivot state)
+// while they pay, trimming of states without a successor or predecessor
+// left, then an iterative Tarjan over the rest of `within`. When `component`
+// is null only the states of fair components are returned (in
+// `fair_states`), which is what EG needs; otherwise component ids are filled
+// in as well.
 void ComputeFairSccs(const Kripke& model, const StateSet& within,
                      const std::vector<StateSet>& fairness, StateSet* fair_states,
                      SccResult* component);

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status.h"
+#include "validator/ctl/closure.h"
 
 namespace tracespec::ctl {
 
@@ -90,15 +91,8 @@ std::optional<StateSet> Kripke::Proposition(absl::string_view name) const {
 
 StateSet Kripke::Reachable() const {
   StateSet seen(num_states_);
-  std::vector<uint32_t> queue;
-  queue.reserve(num_states_);
-  for (uint32_t s : initial_)
-    if (seen.InsertNew(s)) queue.push_back(s);
-  for (size_t head = 0; head < queue.size(); ++head) {
-    const uint32_t s = queue[head];
-    for (const uint32_t* t = SuccBegin(s); t != SuccEnd(s); ++t)
-      if (seen.InsertNew(*t)) queue.push_back(*t);
-  }
+  for (uint32_t s : initial_) seen.Insert(s);
+  Close(*this, Direction::kForward, nullptr, &seen);
   return seen;
 }
 
@@ -174,7 +168,15 @@ absl::Status KripkeBuilder::AddLabel(absl::string_view prop, uint32_t state, int
   return absl::OkStatus();
 }
 
-void KripkeBuilder::AddInitial(uint32_t state) { initial_.push_back(state); }
+void KripkeBuilder::AddInitial(uint32_t state, absl::string_view action) {
+  initial_.push_back(state);
+  if (!action.empty()) initial_actions_[state].emplace_back(action);
+}
+
+std::string Kripke::InitialAction(uint32_t s) const {
+  auto it = initial_actions_.find(s);
+  return it == initial_actions_.end() ? "" : it->second;
+}
 
 absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
   Kripke k;
@@ -310,6 +312,11 @@ absl::StatusOr<Kripke> KripkeBuilder::Build(DeadlockPolicy policy) && {
   for (uint32_t s : initial_)
     if (seen.InsertNew(s)) init.push_back(s);
   k.initial_ = std::move(init);
+  for (auto& [state, actions] : initial_actions_) {
+    std::sort(actions.begin(), actions.end());
+    actions.erase(std::unique(actions.begin(), actions.end()), actions.end());
+    k.initial_actions_[state] = absl::StrJoin(actions, ", ");
+  }
   return k;
 }
 

@@ -8,6 +8,7 @@
 #define TRACESPEC_VALIDATOR_CTL_KRIPKE_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -77,6 +78,10 @@ class Kripke {
 
   const std::vector<uint32_t>& initial_states() const { return initial_; }
   void set_initial_states(std::vector<uint32_t> states) { initial_ = std::move(states); }
+  // The action that creates initial state `s` (e.g. the constructor call of a
+  // class protocol), or "" when it has none. Several are joined with ", ".
+  std::string InitialAction(uint32_t s) const;
+  bool has_initial_actions() const { return !initial_actions_.empty(); }
   // States that had no successor and got a self-loop (DeadlockPolicy::kSelfLoop).
   const std::vector<uint32_t>& self_loops_added() const { return self_loops_added_; }
 
@@ -100,6 +105,7 @@ class Kripke {
   std::vector<std::string> label_names_;
   std::vector<StateSet> label_states_;
   std::vector<uint32_t> initial_;
+  std::map<uint32_t, std::string> initial_actions_;
   std::vector<uint32_t> self_loops_added_;
 };
 
@@ -126,7 +132,8 @@ class KripkeBuilder {
   absl::Status AddLabel(absl::string_view prop, uint32_t state, int line = 0);
   // Declares a proposition that may hold nowhere.
   absl::Status DeclareLabel(absl::string_view prop, int line = 0);
-  void AddInitial(uint32_t state);
+  // `state` is initial; `action`, when not empty, names what creates it.
+  void AddInitial(uint32_t state, absl::string_view action = "");
 
   // Builds the structure. Deadlock states are an error (FailedPrecondition)
   // naming them and the line that declared the first under kError, and get a self-loop under
@@ -146,6 +153,7 @@ class KripkeBuilder {
   std::unordered_map<std::string, int32_t> action_index_;
   std::unordered_map<std::string, std::pair<int, std::vector<uint32_t>>> labels_;
   std::vector<uint32_t> initial_;
+  std::map<uint32_t, std::vector<std::string>> initial_actions_;
 };
 
 }  // namespace tracespec::ctl

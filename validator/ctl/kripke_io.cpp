@@ -51,8 +51,13 @@ absl::Status Tokenize(absl::string_view line, int number, const std::string& sou
       out->push_back({Token::kColon, ":", column});
       ++i;
     } else if (c == '[') {
-      const size_t close = line.find(']', i);
-      if (close == absl::string_view::npos)
+      // Brackets nest, so actions such as `new C(int[])` need no quoting.
+      size_t close = i + 1;
+      for (int depth = 1; close < line.size(); ++close) {
+        if (line[close] == '[') ++depth;
+        if (line[close] == ']' && --depth == 0) break;
+      }
+      if (close >= line.size())
         return InputError(source, number, column, "action '[' without closing ']'");
       out->push_back({Token::kAction,
                       std::string(absl::StripAsciiWhitespace(line.substr(i + 1, close - i - 1))),
@@ -238,10 +243,16 @@ absl::StatusOr<Kripke> ParseKripkeText(absl::string_view text, const std::string
     const int n = line.number;
     if (IsKeywordToken(t[0], "states")) continue;
     if (IsKeywordToken(t[0], "init")) {
-      if (t.size() < 2) return InputError(source, n, t[0].column, "`init` needs at least one state");
-      for (size_t i = 1; i < t.size(); ++i) {
+      size_t end = t.size();
+      std::string action;
+      if (t.back().kind == Token::kAction) {
+        action = t.back().text;
+        --end;
+      }
+      if (end < 2) return InputError(source, n, t[0].column, "`init` needs at least one state");
+      for (size_t i = 1; i < end; ++i) {
         TS_ASSIGN_OR_RETURN(uint32_t s, Resolve(b, t[i], n));
-        b.AddInitial(s);
+        b.AddInitial(s, action);
       }
       continue;
     }
@@ -454,9 +465,15 @@ std::string WriteKripkeText(const Kripke& model, const std::vector<std::string>&
     for (uint32_t i = s; i < n && i < s + 16; ++i) absl::StrAppend(&out, " ", QuoteName(model.StateName(i)));
     out += "\n";
   }
-  out += "init";
-  for (uint32_t s : model.initial_states()) absl::StrAppend(&out, " ", QuoteName(model.StateName(s)));
-  out += "\n";
+  // Initial states grouped by the action that creates them.
+  std::map<std::string, std::vector<uint32_t>> init_by_action;
+  for (uint32_t s : model.initial_states()) init_by_action[model.InitialAction(s)].push_back(s);
+  for (const auto& [action, states] : init_by_action) {
+    out += "init";
+    for (uint32_t s : states) absl::StrAppend(&out, " ", QuoteName(model.StateName(s)));
+    if (!action.empty()) absl::StrAppend(&out, " [", action, "]");
+    out += "\n";
+  }
   for (size_t l = 0; l < model.num_labels(); ++l) {
     absl::StrAppend(&out, "label ", QuoteName(model.label_name(l)), ":");
     model.label_states(l).ForEach(
@@ -495,8 +512,10 @@ std::string ToDot(const Kripke& model, const DotView& view) {
   int init_index = 0;
   for (uint32_t s : model.initial_states()) {
     if (!shown.Contains(s)) continue;
+    const std::string action = model.InitialAction(s);
     absl::StrAppend(&out, "  __init", init_index, " [shape=point];\n  __init", init_index, " -> ",
-                    DotQuote(model.StateName(s)), ";\n");
+                    DotQuote(model.StateName(s)),
+                    action.empty() ? "" : absl::StrCat(" [label=", DotQuote(action), "]"), ";\n");
     ++init_index;
   }
   shown.ForEach([&](uint32_t s) {

@@ -4,6 +4,8 @@
 // declaration per line, `#` starts a comment:
 //   states s0 s1 s2 s3 s4        # declares states (several lines allowed)
 //   init s0                      # initial states (at least one overall)
+//   init s0 [new Loan()]         # initial states with the action that
+//                                # creates them (display only)
 //   label g: s3                  # proposition g holds in s3 (`label p:` alone
 //                                # declares p holding nowhere)
 //   s2 -> s1 s3                  # transitions s2->s1 and s2->s3

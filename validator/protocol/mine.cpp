@@ -76,6 +76,7 @@ struct Call {
   bool constructor;
   std::string pre, post;  // abstract states (pre empty for constructors)
   std::string action;
+  std::string call;  // how the call is shown: "lend(int)", "new Loan()"
   std::string where;
 };
 
@@ -92,6 +93,15 @@ absl::StatusOr<std::vector<v1::Observation>> ReadObservationsFrom(const std::str
   }
   closedir(dir);
   std::sort(files.begin(), files.end());
+  // `tracespec observe` writes the same observations twice, as X.pb and as
+  // X.jsonl (a view for people): read the .pb only.
+  const std::set<std::string> names(files.begin(), files.end());
+  files.erase(std::remove_if(files.begin(), files.end(),
+                             [&](const std::string& f) {
+                               return absl::EndsWith(f, ".jsonl") &&
+                                      names.count(f.substr(0, f.size() - 6) + ".pb");
+                             }),
+              files.end());
   if (files.empty()) return absl::NotFoundError(absl::StrCat("no .pb or .jsonl observation files in ", path));
   std::vector<v1::Observation> all;
   for (const std::string& file : files) {
@@ -106,13 +116,16 @@ absl::StatusOr<MinedProtocol> MineProtocol(const std::vector<v1::Observation>& o
   if (options.state_fields.empty()) return absl::InvalidArgumentError("no state fields named");
   MinedProtocol mined;
   std::set<std::string> fields_seen;
-  std::map<std::string, std::vector<std::string>> state_parts;  // name -> "f=v" per field
+  ProtocolGraph& graph = mined.graph;
+  graph.state_fields = options.state_fields;
+  graph.domains = options.domains;
+  std::map<std::string, std::vector<std::string>> values_of;  // state name -> field values
   // Abstract state of the receiver in one object graph; "" with a reason in
   // *missing when a field is not recorded.
   auto abstract = [&](const v1::ObjectState& object,
-                      const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph,
+                      const google::protobuf::RepeatedPtrField<v1::ObjectState>& objects,
                       std::string* missing) -> absl::StatusOr<std::string> {
-    std::vector<std::string> parts;
+    std::vector<std::string> values;
     for (const std::string& field : options.state_fields) {
       const v1::Field* f = FindField(object, field);
       if (!f) {
@@ -120,12 +133,12 @@ absl::StatusOr<MinedProtocol> MineProtocol(const std::vector<v1::Observation>& o
         return std::string();
       }
       fields_seen.insert(field);
-      absl::StatusOr<std::string> text = ValueText(f->value(), graph);
+      absl::StatusOr<std::string> text = ValueText(f->value(), objects);
       if (!text.ok()) return absl::InvalidArgumentError(absl::StrCat("field '", field, "' ", text.status().message()));
-      parts.push_back(absl::StrCat(field, "=", *text));
+      values.push_back(*std::move(text));
     }
-    std::string name = absl::StrJoin(parts, ",");
-    state_parts.emplace(name, std::move(parts));
+    std::string name = graph.NameOf(values);
+    values_of.emplace(name, std::move(values));
     return name;
   };
 
@@ -150,10 +163,9 @@ absl::StatusOr<MinedProtocol> MineProtocol(const std::vector<v1::Observation>& o
     call.constructor = obs.method().name() == "<init>";
     call.where = where;
     call.action = obs.method().name();
-    if (obs.outcome().kind_case() == v1::Outcome::kThrown) {
-      std::string thrown = obs.outcome().thrown().class_name();
-      absl::StrAppend(&call.action, "!", thrown.substr(thrown.rfind('.') + 1));
-    }
+    call.call = CallText(obs.method().class_name(), obs.method().name(), obs.method().jvm_descriptor());
+    if (obs.outcome().kind_case() == v1::Outcome::kThrown)
+      call.action = ExceptionalAction(call.action, obs.outcome().thrown().class_name());
     if (!post || (!call.constructor && !pre)) {
       mined.skipped.push_back(absl::StrCat(where, ": the receiver's state was not recorded"));
       continue;
@@ -183,8 +195,7 @@ absl::StatusOr<MinedProtocol> MineProtocol(const std::vector<v1::Observation>& o
           " observations of the class in ", options.source,
           " (check its name and the recording policy)"));
 
-  std::set<std::string> states, initial, tests;
-  std::set<std::tuple<std::string, std::string, std::string>> transitions;
+  std::set<std::string> tests;
   for (auto& [key, calls] : objects) {
     std::stable_sort(calls.begin(), calls.end(),
                      [](const Call& a, const Call& b) { return a.sequence < b.sequence; });
@@ -196,38 +207,31 @@ absl::StatusOr<MinedProtocol> MineProtocol(const std::vector<v1::Observation>& o
       if (call.constructor) {
         // The outermost constructor (entered first) gives the initial state;
         // this(...) / super(...) chains enter later.
-        if (!constructed) initial.insert(call.post);
+        if (!constructed) graph.initial[call.post].insert(call.call);
         constructed = true;
         ++mined.constructions;
-        states.insert(call.post);
         previous = &call;
         continue;
       }
-      if (!constructed && !previous) initial.insert(call.pre);
+      if (!constructed && !previous) graph.initial[call.pre];
       if (previous && previous->post != call.pre)
         mined.gaps.push_back(absl::StrCat(call.where, ": starts in ", call.pre, " but the previous call on the object ended in ",
                                           previous->post));
-      states.insert(call.pre);
-      states.insert(call.post);
-      transitions.emplace(call.pre, call.post, call.action);
+      graph.transitions.insert({call.pre, call.post, call.action});
+      graph.calls.emplace(call.action.substr(0, call.action.find('!')), call.call);
       ++mined.calls;
       previous = &call;
     }
   }
   mined.tests = static_cast<int>(tests.size());
-
-  ctl::KripkeBuilder builder(options.source);
-  for (const std::string& s : states) TS_RETURN_IF_ERROR(builder.AddState(s).status());
-  for (const std::string& s : initial) builder.AddInitial(*builder.FindState(s));
-  if (options.state_fields.size() > 1) {
-    for (const std::string& s : states) {
-      for (const std::string& part : state_parts[s])
-        TS_RETURN_IF_ERROR(builder.AddLabel(part, *builder.FindState(s)));
-    }
+  // The states: those of the transitions and the initial states.
+  for (const Transition& t : graph.transitions) {
+    graph.AddState(values_of[t.from]);
+    graph.AddState(values_of[t.to]);
   }
-  for (const auto& [from, to, action] : transitions)
-    builder.AddTransition(*builder.FindState(from), *builder.FindState(to), builder.InternAction(action));
-  TS_ASSIGN_OR_RETURN(mined.model, std::move(builder).Build(ctl::DeadlockPolicy::kSelfLoop));
+  for (const auto& [state, constructors] : graph.initial) graph.AddState(values_of[state]);
+
+  TS_ASSIGN_OR_RETURN(mined.model, BuildModel(graph, options.source));
   std::vector<std::string> header = {
       absl::StrCat("Protocol of ", options.class_name, " mined by tracespec from ", options.source),
       absl::StrCat(mined.calls, " calls and ", mined.constructions, " constructions on ", mined.objects,

@@ -17,10 +17,14 @@
 // fields include the string `name`). Other references and redacted values
 // cannot be abstract state and are errors.
 //
-// The model: one state per abstract state, named `f=v` (one field) or
-// `f=v,g=w` (several, in the order given); with several fields, one
-// proposition per field value (`state=APPROVED`, `approved=true`). States
-// and transitions are sorted, so the output does not depend on input order.
+// The model (naming in model.h): one state per abstract state, named `f=v`
+// (one field) or `f=v,g=w` (several, in the order given); with several
+// fields, one proposition per field value (`state=APPROVED`,
+// `approved=true`); initial states carry the observed constructor calls.
+// When the fields' domains are known (MineOptions::domains, e.g. from the
+// class file), values never observed become propositions that hold nowhere.
+// States and transitions are sorted, so the output does not depend on input
+// order.
 #ifndef TRACESPEC_VALIDATOR_PROTOCOL_MINE_H_
 #define TRACESPEC_VALIDATOR_PROTOCOL_MINE_H_
 
@@ -30,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "tracespec/v1/observation.pb.h"
 #include "validator/ctl/kripke.h"
+#include "validator/protocol/model.h"
 
 namespace tracespec::protocol {
 
@@ -40,6 +45,9 @@ struct MineOptions {
   std::vector<std::string> state_fields;
   // Name of the observation source, for the model's header and messages.
   std::string source;
+  // Optional, parallel to state_fields: every value each field can take
+  // (text as in state names); see ProtocolGraph::domains.
+  std::vector<std::vector<std::string>> domains;
 };
 
 struct MinedProtocol {
@@ -48,6 +56,8 @@ struct MinedProtocol {
   ctl::Kripke model;
   // The model in the text format of validator/ctl, with a header comment.
   std::string text;
+  // The graph the model was built from (for comparisons and call rendering).
+  ProtocolGraph graph;
   int calls = 0;          // observations that gave a transition
   int constructions = 0;  // constructor observations
   int objects = 0;
@@ -63,7 +73,8 @@ absl::StatusOr<MinedProtocol> MineProtocol(const std::vector<v1::Observation>& o
                                            const MineOptions& options);
 
 // Observations from a file (.pb or .jsonl), or from every .pb and .jsonl file
-// directly inside a directory (in name order).
+// directly inside a directory (in name order; X.jsonl is skipped when X.pb
+// exists, as `tracespec observe` writes both).
 absl::StatusOr<std::vector<v1::Observation>> ReadObservationsFrom(const std::string& path);
 
 }  // namespace tracespec::protocol

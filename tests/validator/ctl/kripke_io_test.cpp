@@ -74,6 +74,23 @@ TEST(KripkeText, QuotedNamesRoundTrip) {
   EXPECT_TRUE(ParseKripkeText(text, "q2", DeadlockPolicy::kError).ok());
 }
 
+TEST(KripkeText, InitialStatesCarryTheActionThatCreatesThem) {
+  constexpr char kText[] = "states a b c\ninit a [new C(int[])]\ninit b [new C()]\ninit a [new C()]\ninit c\n"
+                           "a -> b [m(int[][])]\nb -> c\nc -> a\n";
+  auto m = ParseKripkeText(kText, "init.kripke", DeadlockPolicy::kError);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->InitialAction(0), "new C(), new C(int[])");  // brackets nest
+  EXPECT_EQ(m->InitialAction(1), "new C()");
+  EXPECT_EQ(m->InitialAction(2), "");
+  EXPECT_EQ(m->Action(0, 1), "m(int[][])");
+  const std::string written = WriteKripkeText(*m);
+  EXPECT_NE(written.find("init c\ninit b [new C()]\ninit a [new C(), new C(int[])]\n"), std::string::npos) << written;
+  auto again = ParseKripkeText(written, "again", DeadlockPolicy::kError);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(WriteKripkeText(*again), written);
+  EXPECT_NE(ToDot(*m).find("[label=\"new C()\"]"), std::string::npos);
+}
+
 TEST(KripkeText, BadInputNamesLineAndColumn) {
   EXPECT_EQ(ErrorOf(ParseKripkeText("states a b\ninit a\na -> b\nb -> c\n", "m.kripke", DeadlockPolicy::kError)),
             "m.kripke:4:6: unknown state 'c' (not declared by a `states` line)");

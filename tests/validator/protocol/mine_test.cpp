@@ -33,7 +33,7 @@ TEST(Mine, TwoFieldsGiveStatesPropositionsAndLabelledTransitions) {
             "# abstract state: (state, approved); transitions are labelled with the methods seen to take them\n"
             "states state=APPROVED,approved=true state=NEW,approved=false state=REVIEW,approved=false "
             "state=SUBMITTED,approved=false\n"
-            "init state=NEW,approved=false\n"
+            "init state=NEW,approved=false [new Loan()]\n"
             "label approved=false: state=NEW,approved=false state=REVIEW,approved=false "
             "state=SUBMITTED,approved=false\n"
             "label approved=true: state=APPROVED,approved=true\n"

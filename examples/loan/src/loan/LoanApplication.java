@@ -4,9 +4,10 @@ package loan;
  * A loan application moving through a review: BEFORE_SUBMISSION → submit →
  * SUBMITTED → review → UNDER_REVIEW → approve → APPROVED → lend. A reviewer
  * can send the application back for another review (UNDER_REVIEW →
- * SUBMITTED). Lending in any state but APPROVED does not fail: it puts the
- * application into the error state LENT_WITHOUT_APPROVAL, which the tests
- * never exercise and a protocol check should find.
+ * SUBMITTED). Every other call throws IllegalStateException and leaves the
+ * state as it was; in particular money is lent only after approval.
+ * LENT_WITHOUT_APPROVAL is the error state the protocol forbids ("AG !bad"):
+ * this class never enters it, the variant in examples/loan/buggy/ does.
  */
 public class LoanApplication {
   public enum State { BEFORE_SUBMISSION, SUBMITTED, UNDER_REVIEW, APPROVED, LENT_WITHOUT_APPROVAL }
@@ -46,13 +47,11 @@ public class LoanApplication {
     state = State.APPROVED;
   }
 
-  /** Pays out `amount`; see the class comment for what happens before approval. */
+  /** Pays out `amount` of an approved application; returns what is left to lend. */
   public int lend(int amount) {
+    require(State.APPROVED, "lend");
     if (amount <= 0 || amount > requested - lent) {
       throw new IllegalArgumentException("cannot lend " + amount);
-    }
-    if (state != State.APPROVED) {
-      state = State.LENT_WITHOUT_APPROVAL;
     }
     lent += amount;
     return requested - lent;
