@@ -1,0 +1,141 @@
+// The JML checks of one method against its bytecode and its recorded
+// observations (DESIGN.md §4, validator/README.md "JML checks"):
+//
+//   consistency — every pre-state satisfying a spec case's `requires` (and
+//     the class invariant) leads, within the bounds (loops unwound k times,
+//     input arrays of length <= L), only to post-states satisfying that
+//     case's ensures / signals / signals_only / assignable;
+//   coverage — every recorded observation is admitted by the specification
+//     (some case's requires holds on its pre-state and every case whose
+//     requires holds has its post-condition hold); the method is not run;
+//     fields the observation did not record are free.
+//
+// Every FAIL carries counterexamples as v1::Observation (source
+// COUNTEREXAMPLE) with a readable explanation; well-definedness problems
+// of clauses (null dereference, index out of bounds, division by zero) are
+// diagnostics with a counterexample of their own.
+//
+//   TS_ASSIGN_OR_RETURN(auto validator, check::Validator::Create(class_path));
+//   check::ValidateRequest request;
+//   request.method = "bank.Account#deposit";
+//   request.contract = "//@ ensures balance == \\old(balance) + amount;";
+//   TS_ASSIGN_OR_RETURN(check::ValidationReport report, validator->Validate(request));
+//   report.Bits()   // "11" when both checks pass
+#ifndef TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
+#define TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tracespec/v1/observation.pb.h"
+#include "validator/jml/span.h"
+#include "validator/jml/spec_source.h"
+
+namespace tracespec::check {
+
+enum class CheckStatus { kPass, kFail, kError, kUnknown, kSkipped };
+const char* CheckStatusName(CheckStatus status);  // "PASS", "FAIL", "ERROR", "UNKNOWN", "SKIPPED"
+
+// One finding about one clause (or about the contract as a whole when the
+// span is invalid).
+struct Diagnostic {
+  enum class Kind {
+    kViolated,        // the clause does not hold (consistency or coverage)
+    kWellDefinedness, // the clause may be undefined (null, index, division)
+    kSyntax,          // JML syntax error
+    kType,            // type error, missing field or method
+    kUnsupported,     // valid JML this checker does not handle
+    kNote,            // informational (assume used, loop invariants ignored, ...)
+  };
+  Kind kind = Kind::kNote;
+  jml::SourceSpan span;    // the clause, in the contract text
+  std::string clause;      // the clause's text ("ensures \result >= 0;")
+  std::string message;     // one line
+  // Indexes into CheckResult::counterexamples that show it (may be empty).
+  std::vector<int> counterexamples;
+};
+const char* DiagnosticKindName(Diagnostic::Kind kind);  // "violated", "well-definedness", ...
+
+struct CheckResult {
+  CheckStatus status = CheckStatus::kSkipped;
+  // One line: "PASS (complete)", "PASS (within bounds: loop at line 12 cut
+  // at k=5)", "FAIL: ensures \result >= 0 (line 3)", "2 of 3 observations
+  // admitted", ...
+  std::string summary;
+  // Consistency: whether the bounds covered every execution; otherwise the
+  // loops / recursions that were cut, e.g. "loop at line 12 cut at k=5".
+  bool complete = false;
+  std::vector<std::string> cuts;
+  std::vector<Diagnostic> diagnostics;
+  // Concrete behaviours: for consistency, executions of the bytecode the
+  // contract excludes; for coverage, the recorded observations it rejects.
+  std::vector<v1::Observation> counterexamples;
+  // One per counterexample: which clause, which values.
+  std::vector<std::string> explanations;
+  // Coverage: observations admitted / given.
+  int admitted = 0;
+  int total = 0;
+  double seconds = 0;
+};
+
+struct ValidateRequest {
+  // "pkg.C#m", "pkg.C#m(I)V" (overloads need the descriptor).
+  std::string method;
+  // The contract: a .jml file's or a Java source file's content, or a bare
+  // specification text (`//@ requires ...;` lines or unprefixed clauses).
+  std::string contract;
+  std::string contract_file = "<contract>";  // for messages; its extension picks the format
+  jml::ContractFormat format = jml::ContractFormat::kAuto;
+  // Coverage is SKIPPED when has_observations is false.
+  bool has_observations = false;
+  std::vector<v1::Observation> observations;
+  int unwind = 4;
+  int max_array = 4;
+  double timeout_seconds = 60;
+  bool check_loop_invariants = false;
+};
+
+struct ValidationReport {
+  std::string method;  // "bank.Account#deposit(I)V"
+  CheckResult consistency;
+  CheckResult coverage;
+  std::vector<Diagnostic> notes;  // about the contract as a whole
+  // The paper's 2-bit notation: consistency then coverage, '1' for PASS
+  // (coverage SKIPPED counts as '1'), e.g. "01".
+  std::string Bits() const;
+  bool Passed() const;  // both checks pass (or coverage skipped)
+};
+
+class Validator {
+ public:
+  // `class_path`: ':'-separated directories and jars. Classes are loaded
+  // lazily; a malformed class is an error when it is needed.
+  static absl::StatusOr<std::unique_ptr<Validator>> Create(const std::string& class_path);
+  virtual ~Validator() = default;
+
+  // Errors (status) are reserved for bad requests: unknown class or
+  // method, an observation of another method. A contract that does not
+  // parse or type-check is a report with both checks ERROR and diagnostics.
+  virtual absl::StatusOr<ValidationReport> Validate(const ValidateRequest& request) = 0;
+};
+
+// Text: one line per check ("consistency: PASS (complete)", "coverage: FAIL
+// (2 of 3 observations admitted)"), "result: 01", then diagnostics and
+// counterexamples readably.
+std::string FormatReportText(const ValidationReport& report);
+// One JSON document:
+// {"method":..., "result":"01",
+//  "consistency":{"status":"PASS","summary":...,"complete":true,"cuts":[...],
+//                 "diagnostics":[{"kind":...,"line":..,"column":..,"clause":..,"message":..,
+//                                 "counterexamples":[0]}],
+//                 "counterexamples":[<Observation in protobuf JSON>], "explanations":[...],
+//                 "seconds":..},
+//  "coverage":{... same, plus "admitted":n,"total":m},
+//  "notes":[diagnostics]}
+std::string FormatReportJson(const ValidationReport& report);
+
+}  // namespace tracespec::check
+
+#endif  // TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
