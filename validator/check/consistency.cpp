@@ -484,7 +484,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
           q.CheckDefined(undefined, where, cl, exit, false);
           if (q.result.diagnostics.size() > before) continue;
           q.Ask(ops.And(ops.And(where, defined), ops.Not(*p)), Diagnostic::Kind::kViolated, cl,
-                "violated", exit, false);
+                "does not hold", exit, false);
         }
         if (!spec.invariants.empty() && entry.receiver) {
           for (const jml::ClassClause* inv : spec.invariants) {
@@ -535,7 +535,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
         z3::expr ok = ops.False();
         for (const std::string& t : allowed) ok = ops.Or(ok, machine.InstanceOf(thrown, t));
         q.Ask(ops.And(where, ops.Not(ok)), Diagnostic::Kind::kViolated, only_clause,
-              only_clause != nullptr ? "violated"
+              only_clause != nullptr ? "does not hold"
                                      : "the exception is not allowed by the default signals_only "
                                        "(the throws clause and RuntimeException)",
               exit, true);
@@ -557,7 +557,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
           q.CheckDefined(undefined, ops.And(where, isa), cl, exit, true);
           if (q.result.diagnostics.size() > before) continue;
           q.Ask(ops.And(ops.And(where, isa), ops.And(defined, ops.Not(*p))),
-                Diagnostic::Kind::kViolated, cl, "violated", exit, true);
+                Diagnostic::Kind::kViolated, cl, "does not hold", exit, true);
         }
       }
       q.CheckFrame(assignable, where, post, exit, true);
