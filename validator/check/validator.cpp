@@ -186,7 +186,16 @@ class ValidatorImpl : public Validator {
     }
     auto mctx = src->Context();
     if (!mctx.ok()) return ContractProblem(std::move(report), mctx.status(), Diagnostic::Kind::kType, request);
-    jml::TypeChecker checker(src->environment());
+    // A .java/.jml file declares the class again: its JML members and
+    // modifiers are laid over the class files, which keep the last word
+    // on fields and types (the file need not declare them).
+    std::unique_ptr<jml::OverlayTypeEnvironment> overlay;
+    const jml::TypeEnvironment* env = &src->environment();
+    if (src->env != nullptr) {
+      overlay = std::make_unique<jml::OverlayTypeEnvironment>(*src->chain, *src->env);
+      env = overlay.get();
+    }
+    jml::TypeChecker checker(*env);
     auto checked = checker.CheckMethodSpec(*src->spec, *mctx);
     if (!checked.ok()) {
       Diagnostic::Kind kind = checked.status().code() == absl::StatusCode::kUnimplemented
@@ -205,7 +214,7 @@ class ValidatorImpl : public Validator {
     spec.context = &*mctx;
     spec.spec = src->spec;
     spec.cases = jml::FlattenSpecCases(*src->spec);
-    spec.env = &src->environment();
+    spec.env = env;
     if (src->type_decl != nullptr && src->env != nullptr) {
       auto class_checked = checker.CheckClassDecl(*src->type_decl, *src->env);
       if (!class_checked.ok()) {
