@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -318,6 +319,15 @@ class ConsistencyRun {
   double timeout_;
 };
 
+// Classes of the static fields an expression reads.
+void CollectStaticOwners(const jml::Expr& e, std::set<std::string>* out) {
+  if (e.sym.kind == jml::SymbolKind::kField && e.sym.is_static) out->insert(e.sym.owner);
+  for (const auto& op : e.operands) CollectStaticOwners(*op, out);
+  for (const jml::StoreRef& r : e.store_refs) {
+    if (r.expr) CollectStaticOwners(*r.expr, out);
+  }
+}
+
 bool IsExceptionalBehavior(jml::Behavior b) {
   return b == jml::Behavior::kExceptional || b == jml::Behavior::kExceptionalExample;
 }
@@ -361,6 +371,26 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     return entry_or.status();
   }
   symex::EntryState& entry = *entry_or;
+  // Classes whose static fields the specification reads are initialised in
+  // the entry state (their fields then hold any value after <clinit>).
+  std::set<std::string> owners;
+  for (const jml::FlatCase& c : spec.cases) {
+    for (const jml::Clause* cl : c.clauses) {
+      if (cl->pred) CollectStaticOwners(*cl->pred, &owners);
+    }
+  }
+  for (const jml::ClassClause* inv : spec.invariants) CollectStaticOwners(*inv->pred, &owners);
+  for (const std::string& owner : owners) {
+    const symex::ClassInfo* cls = program.FindClass(classfile::BinaryToInternal(owner));
+    if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) continue;
+    absl::Status init = machine.EnsureInitialized(entry, *cls);
+    if (!init.ok()) {
+      if (init.code() == absl::StatusCode::kDeadlineExceeded) {
+        return timeout_result("while initialising classes");
+      }
+      return init;
+    }
+  }
   auto run_or = machine.Execute(entry);
   if (!run_or.ok()) {
     if (run_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
@@ -388,6 +418,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   for (const jml::FlatCase& c : spec.cases) {
     z3::expr base = ops.And(entry.guard, implicit);
     Lowering pre_lowering(machine, mctx, pre_states, base, deadline);
+    pre_lowering.SetRepresents(&spec.represents);
     // Spec-case variables.
     std::vector<std::pair<std::string, Term>> case_vars;
     bool failed = false;
@@ -458,6 +489,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       st.post = &exit.heap;
       if (exit.value) st.result = exit.value;
       Lowering post(machine, mctx, st, where, deadline);
+      post.SetRepresents(&spec.represents);
       for (auto& [name, t] : case_vars) post.BindName(name, t);
       if (IsExceptionalBehavior(c.behavior)) {
         q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
@@ -513,6 +545,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       st.post = &exit.heap;
       st.thrown = thrown;
       Lowering post(machine, mctx, st, where, deadline);
+      post.SetRepresents(&spec.represents);
       for (auto& [name, t] : case_vars) post.BindName(name, t);
       if (IsNormalBehavior(c.behavior)) {
         q.Ask(where, Diagnostic::Kind::kViolated, nullptr,

@@ -73,6 +73,12 @@ class Lowering {
   absl::StatusOr<z3::expr> Predicate(const jml::Expr& e, bool in_post);
   absl::StatusOr<Term> Value(const jml::Expr& e, bool in_post);
 
+  // Model fields by name: the value of their `represents` clause (in the
+  // class of the method, evaluated with `this` the object read from).
+  void SetRepresents(const std::map<std::string, const jml::Expr*>* represents) {
+    represents_ = represents;
+  }
+
   // Binds the exception variable of a signals clause, a spec-case `old`
   // variable or a `forall` variable.
   void BindName(const std::string& name, Term value);
@@ -141,6 +147,8 @@ class Lowering {
   std::map<std::pair<const jml::Expr*, int>, Term> bound_;
   std::map<std::string, Term> named_;
   int fresh_ = 0;
+  const std::map<std::string, const jml::Expr*>* represents_ = nullptr;
+  int model_depth_ = 0;
 };
 
 // The JVM internal name or array descriptor of a JML reference type

@@ -227,6 +227,10 @@ class ValidatorImpl : public Validator {
         if (c.kind == jml::ClassClauseKind::kInvariant && c.pred && !c.mods.Has(jml::kModStatic)) {
           spec.invariants.push_back(&c);
         }
+        if (c.kind == jml::ClassClauseKind::kRepresents && c.target && c.pred &&
+            c.represents != jml::RepresentsKind::kSuchThat) {
+          spec.represents[c.target->name] = c.pred.get();
+        }
       }
     }
     if (src->method_decl != nullptr && !src->method_decl->body_annotations.empty()) {

@@ -112,11 +112,51 @@ public class M {
 }
 )java";
 
+const char* kAcc = R"java(
+package t;
+
+public class Acc {
+  static int limit = 100;
+  private int balance;
+
+  public void add(int x) {
+    if (balance + x > limit) {
+      throw new IllegalStateException("limit");
+    }
+    balance += x;
+  }
+
+  public static double toCelsius(double f) {
+    return (f - 32) * 5 / 9;
+  }
+}
+)java";
+
+// A contract in Java source form: spec_public, a model field with its
+// represents clause, an invariant, a static field.
+const char* kAccContract = R"java(
+package t;
+
+public class Acc {
+  static int limit;
+  private /*@ spec_public @*/ int balance;
+  //@ public model int money;
+  //@ private represents money = balance;
+  //@ public invariant balance >= 0;
+
+  //@ requires x >= 0 && limit >= 0 && balance <= limit - x;
+  //@ ensures money == \old(money) + x;
+  //@ assignable balance;
+  public void add(int x) {
+  }
+}
+)java";
+
 class ValidatorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}}, {"-g"}));
+    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}}, {"-g"}));
   }
   static void TearDownTestSuite() {
     delete classes_;
@@ -124,13 +164,13 @@ class ValidatorTest : public ::testing::Test {
   }
 
   ValidationReport Check(const std::string& method, const std::string& contract,
-                         int unwind = 5) {
+                         int unwind = 5, const std::string& file = "c.jml-text") {
     auto validator = Validator::Create(*classes_);
     EXPECT_TRUE(validator.ok()) << validator.status();
     ValidateRequest request;
-    request.method = absl::StrCat("t.M#", method);
+    request.method = absl::StrContains(method, '#') ? method : absl::StrCat("t.M#", method);
     request.contract = contract;
-    request.contract_file = "c.jml-text";
+    request.contract_file = file;
     request.unwind = unwind;
     request.timeout_seconds = 60;
     auto report = (*validator)->Validate(request);
@@ -349,6 +389,29 @@ TEST_F(ValidatorTest, ContractErrorsCarryPositions) {
   // Unsupported constructs: UNKNOWN with the construct named.
   r = Check("inc", "//@ ensures (* the next integer *);");
   EXPECT_EQ(r.consistency.status, CheckStatus::kUnknown) << Text(r);
+}
+
+TEST_F(ValidatorTest, JavaContractsWithInvariantsModelFieldsAndStatics) {
+  ValidationReport r = Check("t.Acc#add", kAccContract, 5, "Acc.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // Without the guard against overflow the invariant breaks at exit.
+  std::string weak = kAccContract;
+  weak.replace(weak.find("x >= 0 && limit >= 0 && balance <= limit - x"), 44,
+               "balance + x <= limit");
+  r = Check("t.Acc#add", weak, 5, "Acc.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(r.consistency.summary, HasSubstr("invariant balance >= 0"));
+  std::string wrong = kAccContract;
+  wrong.replace(wrong.find("+ x;"), 4, "+ x + 1;");
+  r = Check("t.Acc#add", wrong, 5, "Acc.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].span.line, 12);
+  // IEEE arithmetic and the Double predicates.
+  r = Check("t.Acc#toCelsius",
+            "//@ requires !Double.isNaN(f);\n//@ ensures \\result == (f - 32) * 5 / 9;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("t.Acc#toCelsius", "//@ ensures \\result == (f - 32) * 5 / 9;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);  // NaN != NaN
 }
 
 TEST_F(ValidatorTest, BadRequestsAreErrors) {
