@@ -73,9 +73,13 @@ class ConsistencyRun {
       NoteUnknown(absl::StrCat("timeout after ", timeout_, " s"));
       return;
     }
-    if (s.code() == absl::StatusCode::kUnimplemented) {
+    if (s.code() == absl::StatusCode::kOutOfRange) {
+      // Sound or UNKNOWN: a range the bounds cannot expand.
       d.kind = Diagnostic::Kind::kUnsupported;
       NoteUnknown(d.message);
+    } else if (s.code() == absl::StatusCode::kUnimplemented) {
+      d.kind = Diagnostic::Kind::kUnsupported;
+      error = true;
     } else {
       d.kind = Diagnostic::Kind::kType;
       error = true;
@@ -669,6 +673,12 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   } else if (q.error) {
     r.status = CheckStatus::kError;
     r.summary = "a clause cannot be checked";
+    for (const Diagnostic& d : r.diagnostics) {
+      if (d.kind == Diagnostic::Kind::kUnsupported || d.kind == Diagnostic::Kind::kType) {
+        r.summary = d.message;
+        break;
+      }
+    }
   } else if (q.unknown) {
     r.status = CheckStatus::kUnknown;
     std::vector<std::string> reasons(q.unknown_reasons.begin(), q.unknown_reasons.end());

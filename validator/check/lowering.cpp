@@ -988,9 +988,12 @@ absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
     return numeric;
   }
   if (kind != jml::QuantifierKind::kForall && kind != jml::QuantifierKind::kExists) {
-    return Unsupported(q, absl::StrCat(jml::QuantifierText(kind),
-                                       " over a range not bounded by constants or array lengths "
-                                       "within the cap (never truncated)"));
+    // Not an unsupported construct: this range is beyond what the bounds
+    // expand, and truncating it would be unsound.
+    return absl::OutOfRangeError(absl::StrCat(
+        q.span.ToString(), ": ", jml::QuantifierText(kind),
+        " over a range not bounded by constants or array lengths within the cap "
+        "(never truncated)"));
   }
   // A Z3 quantifier over the bound variables.
   z3::expr_vector vars(ops_.ctx());

@@ -68,7 +68,8 @@ class Lowering {
 
   // A boolean expression; unqualified reads go to the post-state when
   // `in_post` (and there is one), else to the pre-state. Unimplemented for
-  // constructs without a lowering (naming them, with position),
+  // constructs without a lowering (naming them, with position), OutOfRange
+  // for a generalized quantifier whose range cannot be expanded exactly,
   // InvalidArgument for expressions that cannot be given a meaning.
   absl::StatusOr<z3::expr> Predicate(const jml::Expr& e, bool in_post);
   absl::StatusOr<Term> Value(const jml::Expr& e, bool in_post);

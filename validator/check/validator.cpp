@@ -89,11 +89,10 @@ std::vector<Diagnostic> DiagnosticsOf(const absl::Status& status, Diagnostic::Ki
 }
 
 // A report whose checks could not run because the contract is ill-formed
-// (ERROR) or uses constructs the checker does not handle (UNKNOWN).
+// or uses constructs the checker does not handle (both ERROR).
 ValidationReport ContractProblem(ValidationReport report, const absl::Status& status,
                                  Diagnostic::Kind kind, const ValidateRequest& request) {
-  CheckStatus st = kind == Diagnostic::Kind::kUnsupported ? CheckStatus::kUnknown
-                                                          : CheckStatus::kError;
+  CheckStatus st = CheckStatus::kError;
   std::vector<Diagnostic> diagnostics = DiagnosticsOf(status, kind, request.contract_file);
   std::string first = diagnostics.empty() ? std::string(status.message())
                                           : diagnostics[0].message;

@@ -386,9 +386,13 @@ TEST_F(ValidatorTest, ContractErrorsCarryPositions) {
   EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kType);
   EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("cuont"));
   EXPECT_EQ(r.consistency.diagnostics[0].span.column, 13);
-  // Unsupported constructs: UNKNOWN with the construct named.
+  // Unsupported constructs: ERROR with the construct named.
   r = Check("inc", "//@ ensures (* the next integer *);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kUnknown) << Text(r);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kUnsupported);
+  r = Check("inc", "//@ ensures \\result == Math.signum((double) x);");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  EXPECT_THAT(r.consistency.summary, HasSubstr("java.lang.Math.signum"));
 }
 
 TEST_F(ValidatorTest, JavaContractsWithInvariantsModelFieldsAndStatics) {
