@@ -267,11 +267,11 @@ class ConsistencyRun {
       if (!model->eval(c.condition, true).is_true()) continue;
       if (c.field != nullptr && c.field->is_static) {
         named.push_back(absl::StrCat(c.field->DisplayName(), " changed from ",
-                                     machine_.FormatValue(*model, machine_.ReadStatic(entry_.heap, *c.field),
-                                                          c.field->descriptor),
+                                     Show(*model, machine_.ReadStatic(entry_.heap, *c.field),
+                                          c.field->descriptor),
                                      " to ",
-                                     machine_.FormatValue(*model, machine_.ReadStatic(exit.heap, *c.field),
-                                                          c.field->descriptor)));
+                                     Show(*model, machine_.ReadStatic(exit.heap, *c.field),
+                                          c.field->descriptor)));
         continue;
       }
       z3::expr ref = model->eval(c.object, true);
@@ -279,9 +279,8 @@ class ConsistencyRun {
       if (c.field != nullptr) {
         named.push_back(absl::StrCat(
             owner, ".", c.field->name, " changed from ",
-            machine_.FormatValue(*model, machine_.ReadField(entry_.heap, ref, *c.field), c.field->descriptor),
-            " to ",
-            machine_.FormatValue(*model, machine_.ReadField(exit.heap, ref, *c.field), c.field->descriptor)));
+            Show(*model, machine_.ReadField(entry_.heap, ref, *c.field), c.field->descriptor),
+            " to ", Show(*model, machine_.ReadField(exit.heap, ref, *c.field), c.field->descriptor)));
       } else {
         z3::expr idx = model->eval(*c.index, true);
         auto iv = symex::JavaOps::BvValue(idx);
@@ -291,6 +290,16 @@ class ConsistencyRun {
     std::string detail = absl::StrCat("not assignable: ", absl::StrJoin(named, "; "));
     Diagnostic::Kind kind = Diagnostic::Kind::kViolated;
     Violation(kind, assignable[0], detail, *model, exit, exceptional, detail);
+  }
+
+  // A value in a model; objects the execution created read "a new C".
+  std::string Show(const z3::model& model, const symex::Value& v, const std::string& descriptor) {
+    if (v.kind == symex::Kind::kRef &&
+        model.eval(ops_.Not(ops_.Eq(v.e, ops_.Null())), true).is_true() &&
+        !model.eval(machine_.ExistedAtEntry(v.e), true).is_true()) {
+      return absl::StrCat("a new ", machine_.TypeNameIn(model, v.e));
+    }
+    return machine_.FormatValue(model, v, descriptor);
   }
 
   // "this", a parameter, "this.f" for a reference field of the receiver,
