@@ -130,7 +130,7 @@ Term Lowering::Convert(const Term& t, const Type& to) const {
     const symex::FieldInfo* f = machine_.program().ResolveField(
         classfile::BinaryToInternal(from.class_name()), "value", prim.Descriptor());
     if (f == nullptr) return Term{to, t.e};
-    symex::Value v = const_cast<symex::Machine&>(machine_).ReadField(heap(), t.e, *f);
+    symex::Value v = machine_.ReadField(heap(), t.e, *f);
     return Convert(FromValue(v, prim), to);
   }
   if (to.IsBoolean() || from.IsBoolean()) return Term{to, t.e};

@@ -85,6 +85,10 @@ class Lowering {
     represents_ = represents;
   }
 
+  // Adds to what is known where clauses are evaluated (e.g. an earlier
+  // requires clause).
+  void Strengthen(const z3::expr& fact) { context_ = ops_.And(context_, fact); }
+
   // Binds the exception variable of a signals clause, a spec-case `old`
   // variable or a `forall` variable.
   void BindName(const std::string& name, Term value);
