@@ -135,6 +135,7 @@ class Lowering {
     std::vector<std::pair<int, Term>> values;  // bound var index -> value
   };
   absl::StatusOr<bool> ExpandRange(const jml::Expr& q, std::vector<Instance>* out);
+  // Whether hi - lo <= n where the solver can tell (66-bit operands).
   absl::StatusOr<bool> ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n);
 
   Term Convert(const Term& t, const jml::Type& to) const;
