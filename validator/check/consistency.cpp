@@ -44,6 +44,8 @@ class ConsistencyRun {
   std::vector<std::string> unknown_reasons;
   std::vector<symex::Obligation> extra_obligations;  // of inlined pure calls
   bool at_loop_head = false;  // the state shown is at a loop head, not an exit
+  // There: the live locals (value, descriptor), shown with the values.
+  std::map<std::string, std::pair<symex::Value, std::string>> loop_locals;
 
   // Solves `query`; on sat returns the model.
   std::optional<z3::model> Sat(const z3::expr& query, bool* undecided) {
@@ -112,6 +114,14 @@ class ConsistencyRun {
       }
     }
     if (at_loop_head) {
+      for (const auto& [name, local] : loop_locals) {
+        if (name == "this" || std::find(entry_.arg_names.begin(), entry_.arg_names.end(), name) !=
+                                  entry_.arg_names.end()) {
+          continue;  // shown above
+        }
+        parts.push_back(absl::StrCat(name, " = ",
+                                     machine_.FormatValue(model, local.first, local.second)));
+      }
       parts.push_back("at the loop head");
     } else if (exceptional) {
       parts.push_back(absl::StrCat("throws ", machine_.TypeNameIn(model, exit.value->e)));
@@ -381,14 +391,15 @@ class LoopSnapshots : public symex::LoopHeadObserver {
   std::vector<Snapshot> snapshots;
 };
 
-// The locals of `method` live at `pc`, by name, from the LocalVariableTable.
-std::map<std::string, symex::Value> LiveLocals(const symex::MethodInfo& method, uint32_t pc,
-                                               const std::vector<symex::Value>& slots) {
-  std::map<std::string, symex::Value> out;
+// The locals of `method` live at `pc` (value and descriptor), by name, from
+// the LocalVariableTable.
+std::map<std::string, std::pair<symex::Value, std::string>> LiveLocals(
+    const symex::MethodInfo& method, uint32_t pc, const std::vector<symex::Value>& slots) {
+  std::map<std::string, std::pair<symex::Value, std::string>> out;
   for (const classfile::LocalVariable& lv : method.code().locals) {
     if (pc < lv.start_pc || pc >= lv.start_pc + lv.length || lv.slot >= slots.size()) continue;
     if (slots[lv.slot].kind == symex::Kind::kNone) continue;
-    out.insert_or_assign(lv.name, slots[lv.slot]);
+    out.insert_or_assign(lv.name, std::make_pair(slots[lv.slot], lv.descriptor));
   }
   return out;
 }
@@ -678,7 +689,8 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       found = true;
       LowerStates st = pre_states;
       st.post = &snap.heap;
-      st.locals = LiveLocals(method, snap.pc, snap.locals);
+      q.loop_locals = LiveLocals(method, snap.pc, snap.locals);
+      for (const auto& [name, local] : q.loop_locals) st.locals.emplace(name, local.first);
       z3::expr where = ops.And(any_pre, snap.guard);
       Lowering lowering(machine, mctx, st, where, deadline);
       lowering.SetRepresents(&spec.represents);
