@@ -1,0 +1,112 @@
+// Validator reports as feedback and as oracle verdicts; see feedback.h.
+#include "agent/loop/feedback.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace tracespec::loop {
+namespace {
+
+std::string DiagnosticLine(absl::string_view check, const check::Diagnostic& d) {
+  std::string where = d.span.valid() ? absl::StrCat(" at line ", d.span.line) : "";
+  std::string clause = d.clause.empty() ? "" : absl::StrCat(": ", d.clause);
+  return absl::StrCat(check, ": ", check::DiagnosticKindName(d.kind), where, clause, ": ",
+                      d.message);
+}
+
+void AddCheck(absl::string_view name, const check::CheckResult& result,
+              prompt::ValidationFeedback* out) {
+  if (result.status != check::CheckStatus::kPass && result.status != check::CheckStatus::kSkipped &&
+      !result.summary.empty()) {
+    out->diagnostics.push_back(absl::StrCat(name, ": ", result.summary));
+  }
+  // Values of excluded observations stay local: their explanations, and
+  // messages about them alone, are not fed back.
+  auto excluded = [&](int i) {
+    return i >= 0 && static_cast<size_t>(i) < result.counterexamples.size() &&
+           result.counterexamples[i].excluded();
+  };
+  for (const check::Diagnostic& d : result.diagnostics) {
+    bool only_excluded = !d.counterexamples.empty();
+    for (int i : d.counterexamples) only_excluded = only_excluded && excluded(i);
+    if (only_excluded) {
+      check::Diagnostic shown = d;
+      shown.message = "fails on an observation that may not be shown";
+      out->diagnostics.push_back(DiagnosticLine(name, shown));
+    } else {
+      out->diagnostics.push_back(DiagnosticLine(name, d));
+    }
+  }
+  for (size_t i = 0; i < result.counterexamples.size(); ++i) {
+    if (i < result.explanations.size() && !result.explanations[i].empty() &&
+        !excluded(static_cast<int>(i))) {
+      out->diagnostics.push_back(
+          absl::StrCat(name, " counterexample ", out->counterexamples.size() + 1, ": ",
+                       result.explanations[i]));
+    }
+    out->counterexamples.push_back(result.counterexamples[i]);
+  }
+}
+
+bool Blocks(check::Diagnostic::Kind kind) {
+  return kind == check::Diagnostic::Kind::kSyntax || kind == check::Diagnostic::Kind::kType ||
+         kind == check::Diagnostic::Kind::kUnsupported;
+}
+
+}  // namespace
+
+prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& report) {
+  prompt::ValidationFeedback out;
+  AddCheck("consistency", report.consistency, &out);
+  AddCheck("coverage", report.coverage, &out);
+  for (const check::Diagnostic& d : report.notes) {
+    if (d.kind != check::Diagnostic::Kind::kNote) out.diagnostics.push_back(DiagnosticLine("contract", d));
+  }
+  return out;
+}
+
+bool NotCheckable(const check::ValidationReport& report) {
+  bool error = report.consistency.status == check::CheckStatus::kError ||
+               report.coverage.status == check::CheckStatus::kError;
+  if (!error) return false;
+  for (const check::CheckResult* r : {&report.consistency, &report.coverage}) {
+    for (const check::Diagnostic& d : r->diagnostics) {
+      if (Blocks(d.kind)) return true;
+    }
+  }
+  for (const check::Diagnostic& d : report.notes) {
+    if (Blocks(d.kind)) return true;
+  }
+  return false;
+}
+
+synth::OracleVerdict ValidatorOracle::Check(const std::string& contract) {
+  ++calls_;
+  check::ValidateRequest request = base_;
+  request.contract = contract;
+  request.has_observations = false;
+  request.observations.clear();
+  synth::OracleVerdict verdict;
+  absl::StatusOr<check::ValidationReport> report = validator_->Validate(request);
+  if (!report.ok()) {
+    verdict.kind = synth::OracleVerdict::Kind::kUnknown;
+    verdict.message = absl::StrCat("consistency: ", report.status().message());
+    return verdict;
+  }
+  const check::CheckResult& c = report->consistency;
+  verdict.message = absl::StrCat("consistency: ", c.summary);
+  switch (c.status) {
+    case check::CheckStatus::kPass: verdict.kind = synth::OracleVerdict::Kind::kPass; break;
+    case check::CheckStatus::kFail: verdict.kind = synth::OracleVerdict::Kind::kFail; break;
+    case check::CheckStatus::kError: verdict.kind = synth::OracleVerdict::Kind::kError; break;
+    default: verdict.kind = synth::OracleVerdict::Kind::kUnknown; break;
+  }
+  for (const check::Diagnostic& d : c.diagnostics) {
+    if (d.span.valid() && d.kind != check::Diagnostic::Kind::kNote) {
+      verdict.failing_clauses.push_back(d.span);
+    }
+  }
+  verdict.counterexamples = c.counterexamples;
+  return verdict;
+}
+
+}  // namespace tracespec::loop
