@@ -1,6 +1,9 @@
 // Validator reports as feedback and as oracle verdicts; see feedback.h.
 #include "agent/loop/feedback.h"
 
+#include <set>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 
 namespace tracespec::loop {
@@ -62,6 +65,32 @@ prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& rep
     if (d.kind != check::Diagnostic::Kind::kNote) out.diagnostics.push_back(DiagnosticLine("contract", d));
   }
   return out;
+}
+
+void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
+                          std::vector<v1::Observation>* counterexamples) {
+  std::set<std::pair<std::string, std::string>> redacted;
+  for (const v1::Observation& o : recorded) {
+    for (const auto* states : {&o.pre(), &o.post()}) {
+      for (const v1::ObjectState& state : *states) {
+        for (const v1::Field& f : state.fields()) {
+          if (f.value().has_redacted()) redacted.insert({state.class_name(), f.name()});
+        }
+      }
+    }
+  }
+  if (redacted.empty()) return;
+  for (v1::Observation& o : *counterexamples) {
+    for (auto* states : {o.mutable_pre(), o.mutable_post()}) {
+      for (v1::ObjectState& state : *states) {
+        for (v1::Field& f : *state.mutable_fields()) {
+          if (redacted.count({state.class_name(), f.name()}) > 0) {
+            f.mutable_value()->mutable_redacted();
+          }
+        }
+      }
+    }
+  }
 }
 
 bool NotCheckable(const check::ValidationReport& report) {

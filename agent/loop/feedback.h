@@ -17,6 +17,13 @@ namespace tracespec::loop {
 // the counterexamples of both checks (consistency first).
 prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& report);
 
+// Counterexamples of the consistency check are made up by the solver and
+// know nothing of the redaction policy: every field that the recorded
+// observations hold as redacted (same class, same name) is withheld in
+// them too, so that neither its name's value nor the value leaves.
+void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
+                          std::vector<v1::Observation>* counterexamples);
+
 // Whether the report says the contract never got checked: a syntax, type or
 // unsupported-construct diagnostic with a check in ERROR.
 bool NotCheckable(const check::ValidationReport& report);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
 #include "agent/gateway/gateway.h"
 #include "agent/loop/feedback.h"
 #include "agent/loop/method_inputs.h"
@@ -16,7 +17,6 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "observer/policy.h"
-#include "tracespec/v1/summary.pb.h"
 
 namespace tracespec::loop {
 namespace {
@@ -26,8 +26,15 @@ absl::StatusOr<v1::RedactionPolicy> RecordingPolicy(const InferOptions& options)
   if (!options.redaction_policy.empty()) return observer::LoadPolicy(options.redaction_policy);
   std::string summary_path = options.observations + "/summary.json";
   if (IsDirectory(options.observations) && FileExists(summary_path)) {
-    v1::ObserveSummary summary;
-    TS_RETURN_IF_ERROR(ReadJsonFile(summary_path, &summary));
+    v1::ObserveSummaryPolicy summary;
+    TS_ASSIGN_OR_RETURN(std::string text, ReadFile(summary_path));
+    google::protobuf::util::JsonParseOptions parse;
+    parse.ignore_unknown_fields = true;
+    auto parsed = google::protobuf::util::JsonStringToMessage(text, &summary, parse);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(summary_path, ": not an observe summary: ", parsed.message().ToString()));
+    }
     if (!summary.policy().empty() && summary.policy() != "built-in default") {
       if (!FileExists(summary.policy())) {
         return absl::NotFoundError(absl::StrCat(

@@ -328,6 +328,7 @@ class MethodRun {
     round->set_consistency(CheckLine(report->consistency));
     round->set_coverage(CheckLine(report->coverage));
     feedback = FeedbackFromReport(*report);
+    WithholdLikeRecorded(inputs_.prompt.observations, &feedback.counterexamples);
     for (const Repair& r : prepared->repairs) {
       feedback.diagnostics.push_back(absl::StrCat("repaired before checking: ", r.reason,
                                                   "; checked as `", r.repaired, "`"));
