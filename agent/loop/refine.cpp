@@ -109,9 +109,10 @@ std::string Indent(absl::string_view text, absl::string_view indent) {
   return out;
 }
 
-// "PASS (complete)": the summary, which starts with the status.
+// "PASS (complete)", as the report's text puts it.
 std::string CheckLine(const check::CheckResult& result) {
-  return result.summary.empty() ? check::CheckStatusName(result.status) : result.summary;
+  std::string status = check::CheckStatusName(result.status);
+  return result.summary.empty() ? status : absl::StrCat(status, " (", result.summary, ")");
 }
 
 class MethodRun {
