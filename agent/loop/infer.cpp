@@ -2,7 +2,9 @@
 #include "agent/loop/infer.h"
 
 #include <memory>
+#include <set>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 #include "agent/gateway/gateway.h"
@@ -45,6 +47,40 @@ absl::StatusOr<v1::RedactionPolicy> RecordingPolicy(const InferOptions& options)
     }
   }
   return observer::DefaultPolicy();
+}
+
+// The names anonymisation hides, which the gate then blocks (whole
+// identifiers, ignoring case). Identifiers of the tests that differ from a
+// hidden name only in case (a test's field `account` of class `Account`)
+// would be blocked without being renamed: they are renamed too.
+absl::StatusOr<std::vector<std::string>> HiddenNames(prompt::PromptInputs* inputs,
+                                                     const prompt::PromptOptions& options) {
+  TS_ASSIGN_OR_RETURN(prompt::PromptBuilder first, prompt::PromptBuilder::Create(*inputs, options));
+  std::vector<std::string> hidden = first.anonymizer()->OriginalNames();
+  std::set<std::string> exact(hidden.begin(), hidden.end());
+  std::set<std::string> folded;
+  for (const std::string& name : hidden) folded.insert(absl::AsciiStrToLower(name));
+  std::set<std::string> variants;
+  for (const prompt::TestSource& test : inputs->tests) {
+    const std::string& text = test.text;
+    for (size_t i = 0; i < text.size();) {
+      if (!absl::ascii_isalpha(text[i]) && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < text.size() && (absl::ascii_isalnum(text[j]) || text[j] == '_')) ++j;
+      std::string word = text.substr(i, j - i);
+      if (exact.count(word) == 0 && folded.count(absl::AsciiStrToLower(word)) > 0) {
+        variants.insert(word);
+      }
+      i = j;
+    }
+  }
+  if (variants.empty()) return hidden;
+  for (const std::string& v : variants) inputs->extra_names.fields.push_back(v);
+  TS_ASSIGN_OR_RETURN(prompt::PromptBuilder second, prompt::PromptBuilder::Create(*inputs, options));
+  return second.anonymizer()->OriginalNames();
 }
 
 absl::Status CheckOptions(const InferOptions& options) {
@@ -189,9 +225,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       config.observations = inputs->prompt.observations;
       config.implementation_sources = options.implementation_sources;
       if (options.anonymize) {
-        TS_ASSIGN_OR_RETURN(prompt::PromptBuilder builder,
-                            prompt::PromptBuilder::Create(inputs->prompt, refine.prompt));
-        config.extra_blocked_names = builder.anonymizer()->OriginalNames();
+        TS_ASSIGN_OR_RETURN(config.extra_blocked_names,
+                            HiddenNames(&inputs->prompt, refine.prompt));
       }
       if (options.dry_run) TS_RETURN_IF_ERROR(MakeDirs(config.dry_run_dir));
       absl::StatusOr<std::unique_ptr<gateway::LlmClient>> made =

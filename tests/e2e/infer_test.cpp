@@ -213,6 +213,39 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   EXPECT_THAT(broken.stdout_data, HasSubstr("BROKEN at line 2"));
 }
 
+TEST_F(InferE2eTest, AnonymisedRequestsCarryNoNameOfTheCodeAndAnswersAreMappedBack) {
+  // The right contract in the neutral names the prompt used (a1 = amount,
+  // f1 = audit, f3 = balance, f4 = checksum, f5/f6 = the audit service's fields).
+  testing::FakeLlmServer server(Script({testing::ContentEntry(
+      "```jml\n"
+      "//@ public normal_behavior\n"
+      "//@   requires a1 > 0 && f1 != null;\n"
+      "//@   assignable f3, f4, f1.f5, f1.f6;\n"
+      "//@   ensures f3 == \\old(f3) + a1;\n"
+      "//@ also\n"
+      "//@ public exceptional_behavior\n"
+      "//@   requires a1 <= 0;\n"
+      "//@   assignable \\nothing;\n"
+      "//@   signals_only IllegalArgumentException;\n"
+      "```\n")}));
+  std::string out = tmp_.path() + "/anonymous";
+  std::vector<std::string> flags = Remote(server);
+  flags.push_back("--anonymize");
+  SubprocessResult r = Infer(out, flags);
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 11)"));
+  ASSERT_EQ(server.Received().size(), 1u);
+  const std::string& body = server.Received()[0].body;
+  EXPECT_THAT(body, HasSubstr("public void m1(int a1)"));
+  for (const char* name : {"bank", "Account", "account", "deposit", "amount", "balance",
+                           "checksum", "AccountTest", "entries", "lastEntry"}) {
+    EXPECT_FALSE(absl::StrContains(body, name)) << name;
+  }
+  std::string jml = Read(out + "/bank.Account#deposit/Account.jml");
+  EXPECT_THAT(jml, HasSubstr("ensures balance == \\old(balance) + amount;"));
+  EXPECT_THAT(jml, HasSubstr("assignable balance, checksum, audit.entries, audit.lastEntry;"));
+}
+
 TEST_F(InferE2eTest, DryRunSendsNothingAndWritesTheRequest) {
   testing::FakeLlmServer server(Script({testing::ContentEntry(kRightAnswer)}));
   std::string out = tmp_.path() + "/dry";
