@@ -22,6 +22,27 @@ bool IsUndefinedReason(const std::string& why) {
   return false;
 }
 
+// The reason without the case label and object ids, so that observations
+// undecided for the same reason count together.
+std::string GeneralReason(const std::string& why) {
+  std::string out = why;
+  size_t label = out.find("): ");
+  if (absl::StartsWith(out, "case ") && label != std::string::npos) out = out.substr(label + 3);
+  std::string cleaned;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out.compare(i, 5, " of #") == 0) {
+      size_t j = i + 5;
+      while (j < out.size() && isdigit(static_cast<unsigned char>(out[j]))) ++j;
+      if (j > i + 5) {
+        i = j - 1;
+        continue;
+      }
+    }
+    cleaned += out[i];
+  }
+  return cleaned;
+}
+
 std::string Describe(const v1::Observation& o, int index) {
   std::string test = o.test_id().empty() ? "" : absl::StrCat(" of ", o.test_id());
   return absl::StrCat("observation ", index + 1, test);
@@ -52,17 +73,17 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
     bool undefined = false;
     for (const jml::CaseEval& c : eval.cases) {
       if (c.why.empty()) continue;
-      if (eval.admitted == jml::Truth::kFalse && c.pre != jml::Truth::kFalse &&
-          c.post == jml::Truth::kFalse) {
-        why = absl::StrCat(c.label, ": ", c.why);
-        break;
-      }
-      if (why.empty()) why = absl::StrCat(c.label, ": ", c.why);
-      if (eval.admitted == jml::Truth::kUnknown && IsUndefinedReason(c.why)) {
-        undefined = true;
-        why = absl::StrCat(c.label, ": ", c.why);
-        break;
-      }
+      if (why.empty()) why = absl::StrCat(c.label, ": ", c.why);  // fallback
+    }
+    for (const jml::CaseEval& c : eval.cases) {
+      if (c.why.empty() || c.pre == jml::Truth::kFalse) continue;
+      bool decides = eval.admitted == jml::Truth::kFalse
+                         ? c.post == jml::Truth::kFalse
+                         : c.pre == jml::Truth::kUnknown || c.post == jml::Truth::kUnknown;
+      if (!decides) continue;
+      why = absl::StrCat(c.label, ": ", c.why);
+      undefined = eval.admitted == jml::Truth::kUnknown && IsUndefinedReason(c.why);
+      break;
     }
     if (eval.admitted == jml::Truth::kFalse && why.empty()) {
       why = "no spec case's requires holds";
@@ -71,12 +92,7 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
       // Unrecorded values are free: the observation is admitted.
       ++r.admitted;
       ++undecided_total;
-      std::string reason = why;
-      size_t colon = reason.rfind('(');
-      if (colon != std::string::npos && reason.back() == ')') {
-        reason = reason.substr(colon + 1, reason.size() - colon - 2);
-      }
-      ++undecided[reason];
+      ++undecided[GeneralReason(why)];
       continue;
     }
     Diagnostic d;

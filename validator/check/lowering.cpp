@@ -2,6 +2,8 @@
 #include "validator/check/lowering.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <functional>
 
 #include "absl/strings/str_cat.h"
@@ -44,6 +46,17 @@ Type Promote(Type a, Type b) {
 
 std::string Text(const Expr& e) { return jml::PrintExpr(e); }
 
+// The value of a 66-bit numeral as a signed integer.
+std::optional<__int128> Signed66(const z3::expr& e) {
+  if (!e.is_numeral()) return std::nullopt;
+  std::string digits = Z3_get_numeral_string(e.ctx(), e);
+  unsigned __int128 v = 0;
+  for (char d : digits) v = v * 10 + static_cast<unsigned>(d - '0');
+  __int128 out = static_cast<__int128>(v);
+  if (v >> 65) out -= static_cast<__int128>(1) << 66;
+  return out;
+}
+
 }  // namespace
 
 std::string InternalTypeName(const Type& type) {
@@ -82,7 +95,8 @@ void Lowering::NoteUndefined(const z3::expr& bad, const Expr& where, const std::
   z3::expr c = ops_.And(guard_, bad);
   if (symex::JavaOps::IsFalse(c)) return;
   undefined_.push_back(Undefined{c, absl::StrCat(what, " in '", Text(where), "' (",
-                                                 where.span.ToString(), ")")});
+                                                 where.span.ToString(), ")"),
+                                 c, {}});
 }
 
 std::vector<Undefined> Lowering::TakeUndefined() {
@@ -127,7 +141,7 @@ Term Lowering::Convert(const Term& t, const Type& to) const {
     const symex::FieldInfo* f = machine_.program().ResolveField(
         classfile::BinaryToInternal(from.class_name()), "value", prim.Descriptor());
     if (f == nullptr) return Term{to, t.e};
-    symex::Value v = const_cast<symex::Machine&>(machine_).ReadField(heap(), t.e, *f);
+    symex::Value v = machine_.ReadField(heap(), t.e, *f);
     return Convert(FromValue(v, prim), to);
   }
   if (to.IsBoolean() || from.IsBoolean()) return Term{to, t.e};
@@ -271,6 +285,20 @@ Term Lowering::StaticConstant(const Expr& e, bool* found) {
     if (owner == "java.lang.Byte") return Term{Type::Byte(), ops_.Int(max ? INT8_MAX : INT8_MIN)};
     if (owner == "java.lang.Character") return Term{Type::Char(), ops_.Int(max ? 0xffff : 0)};
   }
+  bool is_double = owner == "java.lang.Double";
+  if (is_double || owner == "java.lang.Float") {
+    auto fp = [&](double d, float f) {
+      return is_double ? Term{Type::Double(), ops_.Double(d)} : Term{Type::Float(), ops_.Float(f)};
+    };
+    if (name == "NaN") return fp(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN());
+    if (name == "POSITIVE_INFINITY") return fp(HUGE_VAL, HUGE_VALF);
+    if (name == "NEGATIVE_INFINITY") return fp(-HUGE_VAL, -HUGE_VALF);
+    if (name == "MAX_VALUE") return fp(std::numeric_limits<double>::max(), std::numeric_limits<float>::max());
+    if (name == "MIN_VALUE") {
+      return fp(std::numeric_limits<double>::denorm_min(), std::numeric_limits<float>::denorm_min());
+    }
+    if (name == "MIN_NORMAL") return fp(std::numeric_limits<double>::min(), std::numeric_limits<float>::min());
+  }
   if (owner == "java.lang.Math" && name == "PI") return Term{Type::Double(), ops_.Double(3.141592653589793)};
   if (owner == "java.lang.Math" && name == "E") return Term{Type::Double(), ops_.Double(2.718281828459045)};
   *found = false;
@@ -310,8 +338,29 @@ absl::StatusOr<Term> Lowering::LowerField(const Expr& e) {
     return Term{Type::Int(), machine_.ArrayLength(a.e)};
   }
   if (e.sym.kind != SymbolKind::kField) return Unsupported(e, absl::StrCat("'", Text(e), "' as a value"));
+  if (e.sym.is_model && !e.sym.is_static && represents_ != nullptr &&
+      represents_->count(e.name) > 0 && model_depth_ < 16) {
+    // The model field's value: its represents clause, read from the object.
+    std::optional<symex::Value> object = states_.receiver;
+    if (e.kind == ExprKind::kFieldAccess && e.operands.size() == 1 &&
+        e.operands[0]->kind != ExprKind::kSuper) {
+      TS_ASSIGN_OR_RETURN(Term o, Lower(*e.operands[0]));
+      NoteUndefined(ops_.Eq(o.e, ops_.Null()), e, "null dereference");
+      object = symex::Value{symex::Kind::kRef, o.e};
+    }
+    if (!object) return jml::ErrorAt(e.span, "model field without an object");
+    std::optional<symex::Value> saved = states_.receiver;
+    states_.receiver = object;
+    ++model_depth_;
+    absl::StatusOr<Term> v = Lower(*represents_->at(e.name));
+    --model_depth_;
+    states_.receiver = saved;
+    TS_RETURN_IF_ERROR(v.status());
+    return Convert(*v, e.type);
+  }
   if (e.sym.is_model || e.sym.is_ghost) {
-    return Unsupported(e, absl::StrCat(e.sym.is_model ? "model" : "ghost", " field '", e.name, "'"));
+    return Unsupported(e, absl::StrCat(e.sym.is_model ? "model" : "ghost", " field '", e.name,
+                                       "'", e.sym.is_model ? " without a represents clause" : ""));
   }
   const symex::FieldInfo* field = machine_.program().ResolveField(
       classfile::BinaryToInternal(e.sym.owner), e.name, e.sym.descriptor);
@@ -624,10 +673,36 @@ absl::StatusOr<Term> Lowering::CallLibrary(const Expr& e, const std::vector<Term
     return Term{e.type, name == "max" ? ops_.Ite(lt, args[1].e, args[0].e)
                                       : ops_.Ite(lt, args[0].e, args[1].e)};
   }
-  if (owner == "java.lang.Integer" && name == "compare" && args.size() == 2) {
-    return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
+  if (math && name == "sqrt" && args.size() == 1) return Term{e.type, ops_.FSqrt(args[0].e)};
+  if (math && (name == "floorDiv" || name == "floorMod") && args.size() == 2 &&
+      !IsFp(args[0].type)) {
+    // Rounds the quotient towards negative infinity (Math.floorDiv/floorMod).
+    const z3::expr& x = args[0].e;
+    const z3::expr& y = args[1].e;
+    z3::expr zero = args[1].type.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
+    NoteUndefined(ops_.Eq(y, zero), e, "division by zero");
+    z3::expr q = ops_.Div(x, y);
+    z3::expr r = ops_.Rem(x, y);
+    z3::expr adjust = ops_.And(ops_.Not(ops_.Eq(r, zero)),
+                               ops_.Not(ops_.Eq(ops_.Lt(x, zero), ops_.Lt(y, zero))));
+    z3::expr one = args[1].type.Is(TK::kLong) ? ops_.Long(1) : ops_.Int(1);
+    if (name == "floorDiv") return Term{e.type, ops_.Ite(adjust, ops_.Sub(q, one), q)};
+    return Term{e.type, ops_.Ite(adjust, ops_.Add(r, y), r)};
   }
-  if (owner == "java.lang.Long" && name == "compare" && args.size() == 2) {
+  bool fp_box = owner == "java.lang.Double" || owner == "java.lang.Float";
+  if (fp_box && e.sym.is_static && args.size() == 1 && IsFp(args[0].type)) {
+    if (name == "isNaN") return Term{e.type, ops_.IsNaN(args[0].e)};
+    if (name == "isInfinite") return Term{e.type, ops_.IsInfinite(args[0].e)};
+    if (name == "isFinite") {
+      return Term{e.type, ops_.Not(ops_.Or(ops_.IsNaN(args[0].e), ops_.IsInfinite(args[0].e)))};
+    }
+  }
+  if (name == "compare" && args.size() == 2 && e.sym.is_static && !IsFp(args[0].type) &&
+      (owner == "java.lang.Integer" || owner == "java.lang.Long" || owner == "java.lang.Short" ||
+       owner == "java.lang.Byte" || owner == "java.lang.Character")) {
+    if (owner == "java.lang.Short" || owner == "java.lang.Byte" || owner == "java.lang.Character") {
+      return Term{e.type, ops_.Sub(args[0].e, args[1].e)};  // as the JDK does
+    }
     return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
   }
   return Unsupported(e, absl::StrCat("call of library method ", owner, ".", name, d,
@@ -642,7 +717,7 @@ absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {
     z3::expr len = machine_.ArrayLength(a.e);
     std::string desc = a.type.Descriptor();
     int cap = machine_.options().max_array;
-    TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(ops_.Long(0), ops_.I2L(len), cap));
+    TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(ops_.ctx().bv_val(0, 66), z3::sext(len, 34), cap));
     z3::expr all = ops_.True();
     if (small) {
       for (int j = 0; j < cap; ++j) {
@@ -704,9 +779,8 @@ absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {
 }
 
 absl::StatusOr<bool> Lowering::ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n) {
-  // Both 64-bit: widen so that hi - lo cannot wrap.
-  z3::expr l = z3::sext(lo, 2), h = z3::sext(hi, 2);
-  z3::expr too_many = z3::sgt(h - l, ops_.ctx().bv_val(static_cast<uint64_t>(n), 66));
+  // 66-bit operands: hi - lo cannot wrap.
+  z3::expr too_many = z3::sgt(hi - lo, ops_.ctx().bv_val(static_cast<uint64_t>(n), 66));
   too_many = too_many.simplify();
   if (too_many.is_false()) return true;
   if (too_many.is_true()) return false;
@@ -744,6 +818,31 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
     }
     return false;
   };
+  // A bound of variable k usable now: one that mentions only variables with
+  // values, or, through a bound that is another variable still without a
+  // value (i < j, j < n), that variable's bound, taken inclusively (i <= n):
+  // a superset of the values, which the range predicate then filters.
+  auto index_of = [&](const Expr& x) -> int {
+    if (x.kind != ExprKind::kName || x.sym.kind != SymbolKind::kBoundVar || x.sym.binder != &q) {
+      return -1;
+    }
+    return x.sym.index;
+  };
+  std::function<std::optional<jml::VarBound>(size_t, bool, int)> find_bound =
+      [&](size_t k, bool upper, int depth) -> std::optional<jml::VarBound> {
+    const std::vector<jml::VarBound>& list = upper ? bounds[k].upper : bounds[k].lower;
+    for (const jml::VarBound& b : list) {
+      if (!mentions_unbound(*b.expr)) return b;
+    }
+    if (depth >= static_cast<int>(n)) return std::nullopt;
+    for (const jml::VarBound& b : list) {
+      int m = index_of(*b.expr);
+      if (m < 0 || static_cast<size_t>(m) == k || done[m]) continue;
+      std::optional<jml::VarBound> via = find_bound(static_cast<size_t>(m), upper, depth + 1);
+      if (via) return jml::VarBound{via->expr, /*inclusive=*/true};
+    }
+    return std::nullopt;
+  };
   unsigned width = vt.Is(TK::kLong) ? 64 : 32;
   std::vector<std::pair<int, Term>> current;
   // Expands the remaining variables in an order where each one's bounds
@@ -763,41 +862,48 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
       if (vt.IsBoolean()) {
         values = {Term{vt, ops_.False()}, Term{vt, ops_.True()}};
       } else {
-        const jml::VarBound* lo = nullptr;
-        const jml::VarBound* hi = nullptr;
-        for (const auto& b : bounds[k].lower) {
-          if (!mentions_unbound(*b.expr)) { lo = &b; break; }
-        }
-        for (const auto& b : bounds[k].upper) {
-          if (!mentions_unbound(*b.expr)) { hi = &b; break; }
-        }
-        if (lo == nullptr || hi == nullptr) continue;
+        std::optional<jml::VarBound> lo = find_bound(k, /*upper=*/false, 0);
+        std::optional<jml::VarBound> hi = find_bound(k, /*upper=*/true, 0);
+        if (!lo || !hi) continue;
         TS_ASSIGN_OR_RETURN(Term lt, Lower(*lo->expr));
         TS_ASSIGN_OR_RETURN(Term ht, Lower(*hi->expr));
         if (!lt.type.IsNumeric() || !ht.type.IsNumeric() || lt.type.IsBigint() ||
             ht.type.IsBigint() || IsFp(lt.type) || IsFp(ht.type)) {
           continue;
         }
-        z3::expr l = Convert(lt, Type::Long()).e;
-        z3::expr h = Convert(ht, Type::Long()).e;
-        if (!lo->inclusive) l = l + ops_.Long(1);   // lo < i
-        if (hi->inclusive) h = h + ops_.Long(1);    // i <= hi
-        if (!lo->inclusive && symex::JavaOps::BvValue(l.simplify()) == uint64_t{0x8000000000000000ull}) continue;
+        // [l, h) in 66 bits, where neither the adjustments nor h - l wrap.
+        z3::context& c = ops_.ctx();
+        z3::expr l = z3::sext(Convert(lt, Type::Long()).e, 2);
+        z3::expr h = z3::sext(Convert(ht, Type::Long()).e, 2);
+        if (!lo->inclusive) l = l + c.bv_val(1, 66);  // lo < i
+        if (hi->inclusive) h = h + c.bv_val(1, 66);   // i <= hi
+        l = l.simplify();
+        h = h.simplify();
         int64_t size = cap;
-        auto lv = symex::JavaOps::BvValue(l.simplify());
-        auto hv = symex::JavaOps::BvValue(h.simplify());
+        auto lv = Signed66(l);
+        auto hv = Signed66(h);
         if (lv && hv) {
-          __int128 diff = static_cast<__int128>(static_cast<int64_t>(*hv)) -
-                          static_cast<int64_t>(*lv);
+          __int128 diff = *hv - *lv;
           if (diff > kConstantRangeCap) continue;
           size = diff < 0 ? 0 : static_cast<int64_t>(diff);
         } else {
-          TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(l, h, cap));
+          // The array cap first (ranges bounded by array lengths), then
+          // larger ones for ranges a precondition bounds (n <= 20).
+          bool small = false;
+          int64_t previous = -1;
+          for (int64_t n : {static_cast<int64_t>(cap), int64_t{16}, int64_t{64}, kConstantRangeCap}) {
+            if (n <= previous) continue;
+            previous = n;
+            TS_ASSIGN_OR_RETURN(small, ProvablyAtMost(l, h, n));
+            if (small) {
+              size = n;
+              break;
+            }
+          }
           if (!small) continue;
         }
         for (int64_t j = 0; j < size; ++j) {
-          z3::expr v = (l + ops_.Long(j)).simplify();
-          if (width == 32) v = v.extract(31, 0).simplify();
+          z3::expr v = (l + c.bv_val(static_cast<uint64_t>(j), 66)).extract(width - 1, 0).simplify();
           Term t{vt, v};
           if (!vt.Is(TK::kInt) && !vt.Is(TK::kLong)) t = Convert(Term{Type::Int(), v}, vt);
           values.push_back(t);
@@ -925,9 +1031,12 @@ absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
     return numeric;
   }
   if (kind != jml::QuantifierKind::kForall && kind != jml::QuantifierKind::kExists) {
-    return Unsupported(q, absl::StrCat(jml::QuantifierText(kind),
-                                       " over a range not bounded by constants or array lengths "
-                                       "within the cap (never truncated)"));
+    // Not an unsupported construct: this range is beyond what the bounds
+    // expand, and truncating it would be unsound.
+    return absl::OutOfRangeError(absl::StrCat(
+        q.span.ToString(), ": ", jml::QuantifierText(kind),
+        " over a range not bounded by constants or array lengths within the cap "
+        "(never truncated)"));
   }
   // A Z3 quantifier over the bound variables.
   z3::expr_vector vars(ops_.ctx());
@@ -966,6 +1075,9 @@ absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
   TS_RETURN_IF_ERROR(b.status());
   for (size_t i = mark; i < undefined_.size(); ++i) {
     undefined_[i].condition = z3::exists(vars, undefined_[i].condition);
+    for (size_t k = 0; k < q.bound_vars.size(); ++k) {
+      undefined_[i].vars.emplace_back(q.bound_vars[k].name, vars[static_cast<int>(k)]);
+    }
   }
   if (kind == jml::QuantifierKind::kForall) {
     return Term{Type::Boolean(), z3::forall(vars, z3::implies(range, *b))};

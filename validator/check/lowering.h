@@ -57,6 +57,11 @@ struct LowerStates {
 struct Undefined {
   z3::expr condition;
   std::string what;  // "null dereference in 'a.length'"
+  // The condition with the variables of enclosing Z3 quantifiers left free
+  // (equisatisfiable with `condition`), and those variables, so that a
+  // model shows the values for which the clause is undefined.
+  z3::expr open;
+  std::vector<std::pair<std::string, z3::expr>> vars;
 };
 
 class Lowering {
@@ -68,10 +73,21 @@ class Lowering {
 
   // A boolean expression; unqualified reads go to the post-state when
   // `in_post` (and there is one), else to the pre-state. Unimplemented for
-  // constructs without a lowering (naming them, with position),
+  // constructs without a lowering (naming them, with position), OutOfRange
+  // for a generalized quantifier whose range cannot be expanded exactly,
   // InvalidArgument for expressions that cannot be given a meaning.
   absl::StatusOr<z3::expr> Predicate(const jml::Expr& e, bool in_post);
   absl::StatusOr<Term> Value(const jml::Expr& e, bool in_post);
+
+  // Model fields by name: the value of their `represents` clause (in the
+  // class of the method, evaluated with `this` the object read from).
+  void SetRepresents(const std::map<std::string, const jml::Expr*>* represents) {
+    represents_ = represents;
+  }
+
+  // Adds to what is known where clauses are evaluated (e.g. an earlier
+  // requires clause).
+  void Strengthen(const z3::expr& fact) { context_ = ops_.And(context_, fact); }
 
   // Binds the exception variable of a signals clause, a spec-case `old`
   // variable or a `forall` variable.
@@ -119,6 +135,7 @@ class Lowering {
     std::vector<std::pair<int, Term>> values;  // bound var index -> value
   };
   absl::StatusOr<bool> ExpandRange(const jml::Expr& q, std::vector<Instance>* out);
+  // Whether hi - lo <= n where the solver can tell (66-bit operands).
   absl::StatusOr<bool> ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n);
 
   Term Convert(const Term& t, const jml::Type& to) const;
@@ -141,6 +158,8 @@ class Lowering {
   std::map<std::pair<const jml::Expr*, int>, Term> bound_;
   std::map<std::string, Term> named_;
   int fresh_ = 0;
+  const std::map<std::string, const jml::Expr*>* represents_ = nullptr;
+  int model_depth_ = 0;
 };
 
 // The JVM internal name or array descriptor of a JML reference type
