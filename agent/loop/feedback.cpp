@@ -4,6 +4,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 
 namespace tracespec::loop {
@@ -67,20 +68,46 @@ prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& rep
   return out;
 }
 
+namespace {
+
+bool IsWordChar(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '$'; }
+
+// `text` with every whole-identifier occurrence of a name in `names` replaced.
+std::string ReplaceNames(const std::string& text, const std::set<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (!IsWordChar(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && IsWordChar(text[j])) ++j;
+    std::string word = text.substr(i, j - i);
+    out += names.count(word) > 0 ? "<withheld>" : word;
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
 void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
-                          std::vector<v1::Observation>* counterexamples) {
+                          prompt::ValidationFeedback* feedback) {
   std::set<std::pair<std::string, std::string>> redacted;
+  std::set<std::string> names;
   for (const v1::Observation& o : recorded) {
     for (const auto* states : {&o.pre(), &o.post()}) {
       for (const v1::ObjectState& state : *states) {
         for (const v1::Field& f : state.fields()) {
-          if (f.value().has_redacted()) redacted.insert({state.class_name(), f.name()});
+          if (!f.value().has_redacted()) continue;
+          redacted.insert({state.class_name(), f.name()});
+          names.insert(f.name());
         }
       }
     }
   }
   if (redacted.empty()) return;
-  for (v1::Observation& o : *counterexamples) {
+  for (v1::Observation& o : feedback->counterexamples) {
     for (auto* states : {o.mutable_pre(), o.mutable_post()}) {
       for (v1::ObjectState& state : *states) {
         for (v1::Field& f : *state.mutable_fields()) {
@@ -91,6 +118,7 @@ void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
       }
     }
   }
+  for (std::string& line : feedback->diagnostics) line = ReplaceNames(line, names);
 }
 
 bool NotCheckable(const check::ValidationReport& report) {

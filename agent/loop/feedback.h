@@ -18,11 +18,13 @@ namespace tracespec::loop {
 prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& report);
 
 // Counterexamples of the consistency check are made up by the solver and
-// know nothing of the redaction policy: every field that the recorded
-// observations hold as redacted (same class, same name) is withheld in
-// them too, so that neither its name's value nor the value leaves.
+// know nothing of the redaction policy, and the validator's messages may
+// name any field: every field that the recorded observations hold as
+// redacted (same class, same name) is withheld in the counterexamples, and
+// its name is replaced by "<withheld>" in the diagnostics, so that neither
+// leaves (the gate would block the request otherwise).
 void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
-                          std::vector<v1::Observation>* counterexamples);
+                          prompt::ValidationFeedback* feedback);
 
 // Whether the report says the contract never got checked: a syntax, type or
 // unsupported-construct diagnostic with a check in ERROR.

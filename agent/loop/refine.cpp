@@ -329,11 +329,11 @@ class MethodRun {
     round->set_consistency(CheckLine(report->consistency));
     round->set_coverage(CheckLine(report->coverage));
     feedback = FeedbackFromReport(*report);
-    WithholdLikeRecorded(inputs_.prompt.observations, &feedback.counterexamples);
     for (const Repair& r : prepared->repairs) {
       feedback.diagnostics.push_back(absl::StrCat("repaired before checking: ", r.reason,
                                                   "; checked as `", r.repaired, "`"));
     }
+    WithholdLikeRecorded(inputs_.prompt.observations, &feedback);
     if (NotCheckable(*report)) {
       round->set_outcome(v1::ROUND_NOT_CHECKABLE);
       round->set_bits("00");

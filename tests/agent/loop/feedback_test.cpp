@@ -50,12 +50,16 @@ TEST(FeedbackTest, SolverCounterexamplesWithholdFieldsTheRecordingRedacted) {
   v1::Observation made_up = testing::Deposit("", 1, 0, 1);
   made_up.set_source(v1::COUNTEREXAMPLE);
   *made_up.mutable_pre(0)->mutable_fields(2)->mutable_value() = testing::StringValue("1234");
-  std::vector<v1::Observation> counterexamples = {made_up};
-  WithholdLikeRecorded(recorded, &counterexamples);
-  const v1::Field& pin = counterexamples[0].pre(0).fields(2);
+  prompt::ValidationFeedback feedback;
+  feedback.counterexamples = {made_up};
+  feedback.diagnostics = {"coverage: assignable: field 'pin' may have changed; pins ok"};
+  WithholdLikeRecorded(recorded, &feedback);
+  const v1::Field& pin = feedback.counterexamples[0].pre(0).fields(2);
   EXPECT_EQ(pin.name(), "pin");
   EXPECT_TRUE(pin.value().has_redacted());
-  EXPECT_EQ(counterexamples[0].pre(0).fields(0).value().int_value(), 0);  // balance stays
+  EXPECT_EQ(feedback.counterexamples[0].pre(0).fields(0).value().int_value(), 0);  // balance
+  EXPECT_EQ(feedback.diagnostics[0],
+            "coverage: assignable: field '<withheld>' may have changed; pins ok");
 }
 
 TEST(FeedbackTest, SyntaxAndTypeErrorsMakeACandidateUncheckable) {
