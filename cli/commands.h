@@ -36,6 +36,8 @@ int ReportError(const absl::Status& status);
 
 // `tracespec audit verify|show LOG` (audit_command.cpp).
 void AddAuditCommand(CLI::App& app, int* exit_code);
+// `tracespec infer` (cli/infer_command.cpp).
+void AddInferCommand(CLI::App& app, int* exit_code);
 // `tracespec observe` (cli/observe_command.cpp).
 void AddObserveCommand(CLI::App& app, int* exit_code);
 

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
   AddAuditCommand(app, &exit_code);
   AddCtlCommand(app, &exit_code);
+  AddInferCommand(app, &exit_code);
   AddProtocolCommand(app, &exit_code);
   AddObserveCommand(app, &exit_code);
   AddVerifyCommand(app, &exit_code);

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # The main job on the bank example: installs the dependencies, builds
-# tracespec, runs `tracespec observe` on examples/bank (the JUnit tests under
-# the JVMTI probe) and shows what one recorded call of deposit looks like.
+# tracespec, then runs the whole pipeline on examples/bank —
+#   1. `tracespec observe`: the JUnit tests under the JVMTI probe;
+#   2. `tracespec infer --builtin` for bank.Account#deposit and #withdraw:
+#      the built-in synthesizer proposes contracts from the observations, the
+#      validator checks each against the bytecode (consistency) and the
+#      observations (coverage), counterexamples go back, at most 3 rounds;
+#   3. prints the inferred contracts and each round's validation lines, as
+#      the run directory records them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 BUILD_DIR="${TRACESPEC_BUILD_DIR:-build}"
-OUT="$BUILD_DIR/demo/bank"
+OBSERVED="$BUILD_DIR/demo/bank"
+INFERRED="$BUILD_DIR/demo/bank-infer"
+# A fresh run directory: `infer` would otherwise continue the last run.
+rm -rf "$INFERRED"
 
 set -x
 "$BUILD_DIR/cli/tracespec" observe \
@@ -15,31 +24,20 @@ set -x
   --tests bank.AccountTest \
   --method 'bank.Account#deposit' --method 'bank.Account#withdraw' \
   --tests-src examples/bank/test \
-  --out "$OUT"
+  --out "$OBSERVED"
+"$BUILD_DIR/cli/tracespec" infer --builtin \
+  --classpath "$BUILD_DIR/examples/bank/classes" \
+  --method 'bank.Account#deposit' --method 'bank.Account#withdraw' \
+  --observations "$OBSERVED" --tests-src examples/bank/test \
+  --out "$INFERRED"
 set +x
 
-echo
-echo "One recorded call of deposit (from $OUT/observations.jsonl):"
-python3 - "$OUT/observations.jsonl" <<'PY'
-import json, sys
-
-def show(value):
-    kind, v = next(iter(value.items()))
-    return kind if kind in ("redacted", "null_value") else (f"#{v}" if kind == "ref" else json.dumps(v))
-
-for line in open(sys.argv[1]):
-    o = json.loads(line)
-    if o["method"]["name"] != "deposit" or "thrown" in o["outcome"]:
-        continue
-    names = o["method"].get("param_names", [])
-    args = ", ".join(f"{n}={show(a)}" for n, a in zip(names, o["args"]))
-    print(f"  test {o['test_id']}: deposit({args})")
-    before = {s["id"]: s for s in o["pre"]}
-    for after in o["post"]:
-        old = {f["name"]: f["value"] for f in before.get(after["id"], {}).get("fields", [])}
-        for f in after.get("fields", []):
-            print(f"    #{after['id']} {after['class_name']}.{f['name']}: "
-                  f"{show(old[f['name']]) if f['name'] in old else '?'} -> {show(f['value'])}")
-    print(f"    outcome: {next(iter(o['outcome']))}")
-    break
-PY
+for method in 'bank.Account#deposit' 'bank.Account#withdraw'; do
+  echo
+  echo "== $method: the inferred contract ($INFERRED/$method/Account.jml)"
+  cat "$INFERRED/$method/Account.jml"
+  for report in "$INFERRED/$method"/round-*/report.txt; do
+    echo "-- validation of $(basename "$(dirname "$report")") ($report):"
+    grep -E '^(consistency|coverage|result):' "$report" | head -3
+  done
+done

@@ -1,0 +1,53 @@
+// Turning the validator's report into what the model (and the built-in
+// synthesizer's Houdini pruning) is told: diagnostics as one line each,
+// counterexamples as observations.
+#ifndef TRACESPEC_AGENT_LOOP_FEEDBACK_H_
+#define TRACESPEC_AGENT_LOOP_FEEDBACK_H_
+
+#include <string>
+
+#include "agent/prompt/inputs.h"
+#include "agent/synth/oracle.h"
+#include "validator/check/validator.h"
+
+namespace tracespec::loop {
+
+// Diagnostics of both checks and the notes ("consistency: violated at line
+// 3: ensures ...: message"), the explanation of every counterexample, and
+// the counterexamples of both checks (consistency first).
+prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& report);
+
+// Counterexamples of the consistency check are made up by the solver and
+// know nothing of the redaction policy, and the validator's messages may
+// name any field: every field that the recorded observations hold as
+// redacted (same class, same name) is withheld in the counterexamples, and
+// its name is replaced by "<withheld>" in the diagnostics, so that neither
+// leaves (the gate would block the request otherwise).
+void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
+                          prompt::ValidationFeedback* feedback);
+
+// Whether the report says the contract never got checked: a syntax, type or
+// unsupported-construct diagnostic with a check in ERROR.
+bool NotCheckable(const check::ValidationReport& report);
+
+// The consistency check as the built-in synthesizer's oracle: PASS, FAIL
+// with the violated clauses' spans and the counterexamples, ERROR with the
+// clauses that could not be checked, UNKNOWN otherwise. Coverage is not
+// asked (the synthesizer admits every observation by construction).
+class ValidatorOracle : public synth::ConsistencyOracle {
+ public:
+  // `validator` must outlive the oracle; `base` gives the method and bounds.
+  ValidatorOracle(check::Validator* validator, check::ValidateRequest base)
+      : validator_(validator), base_(std::move(base)) {}
+  synth::OracleVerdict Check(const std::string& contract) override;
+  int calls() const { return calls_; }
+
+ private:
+  check::Validator* validator_;
+  check::ValidateRequest base_;
+  int calls_ = 0;
+};
+
+}  // namespace tracespec::loop
+
+#endif  // TRACESPEC_AGENT_LOOP_FEEDBACK_H_

@@ -1,0 +1,251 @@
+// `tracespec infer` as a library call; see infer.h.
+#include "agent/loop/infer.h"
+
+#include <memory>
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/json_util.h"
+#include "agent/gateway/gateway.h"
+#include "agent/loop/feedback.h"
+#include "agent/loop/method_inputs.h"
+#include "agent/loop/refine.h"
+#include "agent/loop/run_dir.h"
+#include "agent/synth/builtin_client.h"
+#include "common/files.h"
+#include "validator/check/classfile_env.h"
+#include "validator/classfile/class_path.h"
+#include "common/proto_io.h"
+#include "common/status.h"
+#include "observer/policy.h"
+
+namespace tracespec::loop {
+namespace {
+
+// The redaction policy the observations were recorded under.
+absl::StatusOr<v1::RedactionPolicy> RecordingPolicy(const InferOptions& options) {
+  if (!options.redaction_policy.empty()) return observer::LoadPolicy(options.redaction_policy);
+  std::string summary_path = options.observations + "/summary.json";
+  if (IsDirectory(options.observations) && FileExists(summary_path)) {
+    v1::ObserveSummaryPolicy summary;
+    TS_ASSIGN_OR_RETURN(std::string text, ReadFile(summary_path));
+    google::protobuf::util::JsonParseOptions parse;
+    parse.ignore_unknown_fields = true;
+    auto parsed = google::protobuf::util::JsonStringToMessage(text, &summary, parse);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(summary_path, ": not an observe summary: ", parsed.message().ToString()));
+    }
+    if (!summary.policy().empty() && summary.policy() != "built-in default") {
+      if (!FileExists(summary.policy())) {
+        return absl::NotFoundError(absl::StrCat(
+            summary_path, " names the redaction policy ", summary.policy(),
+            ", which is missing: give it with --redaction-policy"));
+      }
+      return observer::LoadPolicy(summary.policy());
+    }
+  }
+  return observer::DefaultPolicy();
+}
+
+// The names anonymisation hides, which the gate then blocks (whole
+// identifiers, ignoring case). Identifiers of the tests that differ from a
+// hidden name only in case (a test's field `account` of class `Account`)
+// would be blocked without being renamed: they are renamed too.
+absl::StatusOr<std::vector<std::string>> HiddenNames(prompt::PromptInputs* inputs,
+                                                     const prompt::PromptOptions& options) {
+  TS_ASSIGN_OR_RETURN(prompt::PromptBuilder first, prompt::PromptBuilder::Create(*inputs, options));
+  std::vector<std::string> hidden = first.anonymizer()->OriginalNames();
+  std::set<std::string> exact(hidden.begin(), hidden.end());
+  std::set<std::string> folded;
+  for (const std::string& name : hidden) folded.insert(absl::AsciiStrToLower(name));
+  std::set<std::string> variants;
+  for (const prompt::TestSource& test : inputs->tests) {
+    const std::string& text = test.text;
+    for (size_t i = 0; i < text.size();) {
+      if (!absl::ascii_isalpha(text[i]) && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < text.size() && (absl::ascii_isalnum(text[j]) || text[j] == '_')) ++j;
+      std::string word = text.substr(i, j - i);
+      if (exact.count(word) == 0 && folded.count(absl::AsciiStrToLower(word)) > 0) {
+        variants.insert(word);
+      }
+      i = j;
+    }
+  }
+  if (variants.empty()) return hidden;
+  for (const std::string& v : variants) inputs->extra_names.fields.push_back(v);
+  TS_ASSIGN_OR_RETURN(prompt::PromptBuilder second, prompt::PromptBuilder::Create(*inputs, options));
+  return second.anonymizer()->OriginalNames();
+}
+
+absl::Status CheckOptions(const InferOptions& options) {
+  if (options.methods.empty()) return absl::InvalidArgumentError("infer: no --method given");
+  if (options.rounds < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("infer: --rounds must be at least 1, not ", options.rounds));
+  }
+  if (options.llm_url.empty()) {
+    if (options.dry_run) {
+      return absl::InvalidArgumentError(
+          "infer: --dry-run needs --llm (the built-in synthesizer sends nothing)");
+    }
+  } else if (options.egress_policy.empty()) {
+    return absl::InvalidArgumentError(
+        "infer: --llm needs --egress-policy FILE (e.g. policies/egress.textproto): nothing "
+        "is sent without one");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteSummary(const InferOptions& options, const v1::InferSummary& summary,
+                          std::string* text) {
+  *text = FormatSummaryText(summary, options.out_dir);
+  TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", summary));
+  return WriteFileAtomic(options.out_dir + "/summary.txt", *text);
+}
+
+// Records a problem that stopped the whole run, when OUT can be written.
+absl::Status Fail(const InferOptions& options, absl::Status status) {
+  if (MakeDirs(options.out_dir).ok()) {
+    v1::InferSummary summary;
+    summary.set_format_version(v1::FORMAT_VERSION_1);
+    summary.set_error(std::string(status.message()));
+    std::string text;
+    WriteSummary(options, summary, &text).IgnoreError();
+  }
+  return status;
+}
+
+}  // namespace
+
+std::string FormatSummaryText(const v1::InferSummary& summary, const std::string& out_dir) {
+  std::string out;
+  if (!summary.error().empty()) absl::StrAppend(&out, "error: ", summary.error(), "\n");
+  for (const v1::InferResult& r : summary.results()) {
+    std::string last = r.history().empty() ? "" : r.history().substr(r.history().rfind(',') + 1);
+    absl::StrAppend(&out, r.method(), ": ", InferStatusName(r.status()));
+    if (r.status() != v1::INFER_STOPPED && !last.empty()) absl::StrAppend(&out, " ", last);
+    absl::StrAppend(&out, " (rounds: ", r.history().empty() ? "none" : r.history(), ")\n");
+    if (!r.reason().empty()) absl::StrAppend(&out, "  ", r.reason(), "\n");
+    if (!r.contract_file().empty()) {
+      absl::StrAppend(&out, "  contract: ", out_dir, "/", r.contract_file(), "\n");
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
+  TS_RETURN_IF_ERROR(CheckOptions(options));
+  TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
+  absl::StatusOr<std::vector<v1::Observation>> observations =
+      ReadObservations(options.observations);
+  if (!observations.ok()) return Fail(options, observations.status());
+  absl::StatusOr<std::unique_ptr<check::Validator>> validator =
+      check::Validator::Create(options.classpath);
+  if (!validator.ok()) return Fail(options, validator.status());
+  // The class files as the built-in synthesizer's type environment.
+  absl::StatusOr<classfile::ClassPath> class_path = classfile::ClassPath::Create(options.classpath);
+  if (!class_path.ok()) return Fail(options, class_path.status());
+  check::ClassFileTypeEnvironment class_env(&*class_path);
+  v1::RedactionPolicy redaction;
+  if (!options.llm_url.empty()) {
+    absl::StatusOr<v1::RedactionPolicy> policy = RecordingPolicy(options);
+    if (!policy.ok()) return Fail(options, policy.status());
+    redaction = *std::move(policy);
+  }
+
+  InferRun run;
+  run.summary.set_format_version(v1::FORMAT_VERSION_1);
+  for (const std::string& selector : options.methods) {
+    std::string method_dir = options.out_dir + "/" + MethodDirName(selector);
+    absl::StatusOr<MethodInputs> inputs =
+        LoadMethodInputs(selector, options.classpath, *observations, options.observations,
+                         options.tests_src);
+    if (!inputs.ok()) {
+      // Recorded like any stop, so the run directory says what happened.
+      v1::InferResult result;
+      result.set_format_version(v1::FORMAT_VERSION_1);
+      result.set_method(selector);
+      result.set_status(v1::INFER_STOPPED);
+      result.set_max_rounds(options.rounds);
+      result.set_reason(std::string(inputs.status().message()));
+      result.set_client(options.llm_url.empty() ? "builtin" : options.llm_url);
+      TS_RETURN_IF_ERROR(MakeDirs(method_dir));
+      TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", result));
+      if (options.progress) options.progress(absl::StrCat(selector, ": ", result.reason()));
+      if (run.stopped.ok()) run.stopped = inputs.status();
+      *run.summary.add_results() = result;
+      continue;
+    }
+    for (const std::string& test : inputs->tests_without_source) {
+      if (options.progress) {
+        options.progress(absl::StrCat(selector, ": no source of test ", test, " under ",
+                                      options.tests_src));
+      }
+    }
+
+    RefineOptions refine;
+    refine.rounds = options.rounds;
+    refine.model = options.model;
+    refine.unwind = options.unwind;
+    refine.max_array = options.max_array;
+    refine.validation_timeout_seconds = options.validation_timeout_seconds;
+    refine.progress = options.progress;
+
+    check::ValidateRequest base;
+    base.method = inputs->resolved;
+    base.unwind = options.unwind;
+    base.max_array = options.max_array;
+    base.timeout_seconds = options.validation_timeout_seconds;
+    ValidatorOracle oracle(validator->get(), base);
+    std::unique_ptr<gateway::LlmClient> client;
+    if (options.llm_url.empty()) {
+      // In process, nothing leaves: no anonymisation (the synthesizer
+      // answers with the real names), the validator as Houdini's oracle.
+      client = std::make_unique<synth::BuiltinSynthesizer>(synth::SynthesisOptions{}, &oracle,
+                                                           &class_env);
+    } else {
+      refine.prompt.anonymize = options.anonymize;
+      gateway::GatewayConfig config;
+      config.endpoint.base_url = options.llm_url;
+      config.endpoint.model = options.model;
+      config.endpoint.api_key_env = options.api_key_env;
+      config.endpoint.total_timeout = absl::Seconds(options.llm_timeout_seconds);
+      config.retry.max_attempts = options.llm_attempts;
+      config.egress_policy_path = options.egress_policy;
+      config.audit_log_path =
+          options.audit_log.empty() ? options.out_dir + "/audit.jsonl" : options.audit_log;
+      if (options.dry_run) config.dry_run_dir = method_dir + "/dry-run";
+      config.redaction_policy = redaction;
+      config.observations = inputs->prompt.observations;
+      config.implementation_sources = options.implementation_sources;
+      if (options.anonymize) {
+        TS_ASSIGN_OR_RETURN(config.extra_blocked_names,
+                            HiddenNames(&inputs->prompt, refine.prompt));
+      }
+      if (options.dry_run) TS_RETURN_IF_ERROR(MakeDirs(config.dry_run_dir));
+      absl::StatusOr<std::unique_ptr<gateway::LlmClient>> made =
+          gateway::MakeGatewayClient(config);
+      if (!made.ok()) return Fail(options, made.status());
+      client = *std::move(made);
+    }
+    TS_ASSIGN_OR_RETURN(RefineOutcome outcome,
+                        RefineMethod(*inputs, client.get(), validator->get(), method_dir,
+                                     options.out_dir, refine));
+    if (!outcome.stop.ok() && run.stopped.ok()) {
+      run.stopped = absl::Status(outcome.stop.code(),
+                                 absl::StrCat(selector, ": ", outcome.result.reason()));
+    }
+    run.dry_run = run.dry_run || outcome.dry_run;
+    *run.summary.add_results() = outcome.result;
+  }
+  TS_RETURN_IF_ERROR(WriteSummary(options, run.summary, &run.text));
+  return run;
+}
+
+}  // namespace tracespec::loop

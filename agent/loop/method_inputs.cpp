@@ -1,0 +1,107 @@
+// Resolving a method and gathering its prompt inputs; see method_inputs.h.
+#include "agent/loop/method_inputs.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/files.h"
+#include "common/status.h"
+#include "observer/exclusion.h"
+#include "validator/classfile/class_path.h"
+#include "validator/jml/spec_source.h"
+
+namespace tracespec::loop {
+namespace {
+
+// The source of test method `test_id` ("pkg.T#m"), or "".
+std::string TestMethodSource(const std::string& tests_src, const std::string& test_id) {
+  size_t hash = test_id.find('#');
+  if (tests_src.empty() || hash == std::string::npos) return "";
+  std::string class_name = test_id.substr(0, hash);
+  std::string method = test_id.substr(hash + 1);
+  method = method.substr(0, method.find('('));
+  std::string relative = class_name.substr(0, class_name.find('$'));
+  std::replace(relative.begin(), relative.end(), '.', '/');
+  auto text = ReadFile(tests_src + "/" + relative + ".java");
+  if (!text.ok()) return "";
+  return observer::FindMethodSource(*text, method);
+}
+
+}  // namespace
+
+absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
+                                              const std::string& classpath,
+                                              const std::vector<v1::Observation>& all_observations,
+                                              const std::string& observations_path,
+                                              const std::string& tests_src) {
+  TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(selector_text));
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(classpath));
+  TS_ASSIGN_OR_RETURN(const classfile::ClassFile* cls, path.Load(selector.class_name));
+  std::vector<const classfile::Method*> matching;
+  for (const classfile::Method& m : cls->methods) {
+    if (m.name == selector.method_name && selector.Matches(m.descriptor)) matching.push_back(&m);
+  }
+  if (matching.empty()) {
+    return absl::NotFoundError(absl::StrCat(selector_text, ": class ", selector.class_name, " (",
+                                            cls->source, ") declares no such method"));
+  }
+  if (matching.size() > 1) {
+    std::vector<std::string> options;
+    for (const classfile::Method* m : matching) options.push_back(m->name + m->descriptor);
+    return absl::InvalidArgumentError(absl::StrCat(
+        selector_text, ": the method is overloaded; add the descriptor, one of ",
+        absl::StrJoin(options, ", ")));
+  }
+  const classfile::Method& method = *matching.front();
+
+  MethodInputs out;
+  out.selector = selector_text;
+  out.resolved = absl::StrCat(selector.class_name, "#", method.name, method.descriptor);
+  out.class_is_public = (cls->access & classfile::kAccPublic) != 0;
+  out.class_is_nested = selector.class_name.find('$') != std::string::npos;
+
+  TS_ASSIGN_OR_RETURN(out.prompt.signature,
+                      prompt::SignatureFromDescriptor(selector.class_name, method.name,
+                                                      method.descriptor, method.is_static(),
+                                                      cls->ParameterNames(method)));
+  out.prompt.signature.access = method.is_public()                              ? "public"
+                                : (method.access & classfile::kAccProtected) != 0 ? "protected"
+                                : method.is_private()                          ? "private"
+                                                                                : "";
+  out.prompt.extra_names.classes.push_back(selector.class_name);
+  for (const classfile::Field& f : cls->fields) out.prompt.extra_names.fields.push_back(f.name);
+  for (const classfile::Method& m : cls->methods) {
+    if (m.name != "<init>" && m.name != "<clinit>") out.prompt.extra_names.methods.push_back(m.name);
+  }
+
+  for (const v1::Observation& o : all_observations) {
+    if (o.method().class_name() == selector.class_name && o.method().name() == method.name &&
+        o.method().jvm_descriptor() == method.descriptor) {
+      out.prompt.observations.push_back(o);
+    }
+  }
+  if (out.prompt.observations.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no observation of ", out.resolved, " in ", observations_path,
+                     ": run `tracespec observe` with --method ", selector_text, " first"));
+  }
+
+  std::set<std::string> tests;
+  for (const v1::Observation& o : out.prompt.observations) {
+    if (!o.test_id().empty()) tests.insert(o.test_id());
+  }
+  for (const std::string& test : tests) {
+    std::string text = TestMethodSource(tests_src, test);
+    if (text.empty()) {
+      if (!tests_src.empty()) out.tests_without_source.push_back(test);
+      continue;
+    }
+    out.prompt.tests.push_back({test, text});
+  }
+  return out;
+}
+
+}  // namespace tracespec::loop

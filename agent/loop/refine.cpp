@@ -1,0 +1,408 @@
+// The refinement loop for one method; see refine.h.
+#include "agent/loop/refine.h"
+
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "agent/gateway/errors.h"
+#include "agent/loop/feedback.h"
+#include "agent/loop/repair.h"
+#include "agent/loop/run_dir.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "common/status.h"
+#include "validator/jml/parser.h"
+
+namespace tracespec::loop {
+namespace {
+
+prompt::Role RoleFromName(const std::string& name) {
+  if (name == "system") return prompt::Role::kSystem;
+  if (name == "assistant") return prompt::Role::kAssistant;
+  return prompt::Role::kUser;
+}
+
+prompt::ValidationFeedback FeedbackOf(const v1::InferRound& round) {
+  prompt::ValidationFeedback out;
+  out.diagnostics.assign(round.feedback().diagnostics().begin(),
+                         round.feedback().diagnostics().end());
+  out.counterexamples.assign(round.feedback().counterexamples().begin(),
+                             round.feedback().counterexamples().end());
+  return out;
+}
+
+void SetFeedback(const prompt::ValidationFeedback& feedback, v1::InferRound* round) {
+  v1::InferFeedback* f = round->mutable_feedback();
+  f->clear_diagnostics();
+  f->clear_counterexamples();
+  for (const std::string& d : feedback.diagnostics) f->add_diagnostics(d);
+  for (const v1::Observation& o : feedback.counterexamples) *f->add_counterexamples() = o;
+}
+
+// The conversation of round `number` given the completed rounds before it.
+std::vector<prompt::ChatMessage> Conversation(const prompt::PromptBuilder& builder,
+                                              const std::vector<v1::InferRound>& done) {
+  if (done.empty()) return builder.SingleRequestMessages();
+  const v1::InferRound& last = done.back();
+  std::vector<prompt::ChatMessage> messages;
+  for (const v1::InferMessage& m : last.messages()) {
+    messages.push_back({RoleFromName(m.role()), m.content()});
+  }
+  messages.push_back(prompt::PromptBuilder::AssistantMessage(last.answer()));
+  messages.push_back(builder.FeedbackMessage(FeedbackOf(last)));
+  return messages;
+}
+
+// request.json for clients that send nothing: the messages, as a record.
+std::string LocalRequestJson(const v1::InferRound& round) {
+  v1::InferRound only;
+  only.set_format_version(v1::FORMAT_VERSION_1);
+  only.set_method(round.method());
+  only.set_round(round.round());
+  *only.mutable_messages() = round.messages();
+  only.set_model(round.model());
+  return ToJsonLine(only) + "\n";
+}
+
+std::string Join(const std::string& dir, absl::string_view name) {
+  return absl::StrCat(dir, "/", name);
+}
+
+v1::InferStatus FinalStatus(const std::vector<v1::InferRound>& rounds) {
+  bool checkable = false;
+  for (const v1::InferRound& r : rounds) {
+    if (r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11") return v1::INFER_SUCCESS;
+    checkable = checkable || r.checkable();
+  }
+  return checkable ? v1::INFER_FAIL : v1::INFER_ERROR;
+}
+
+// The passing candidate, else the last checkable one, else the last one.
+std::string FinalContract(const std::vector<v1::InferRound>& rounds) {
+  for (const v1::InferRound& r : rounds) {
+    if (r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11") return r.candidate();
+  }
+  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
+    if (it->checkable()) return it->candidate();
+  }
+  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
+    if (!it->candidate().empty()) return it->candidate();
+  }
+  return "";
+}
+
+std::string History(const std::vector<v1::InferRound>& rounds) {
+  std::vector<std::string> bits;
+  for (const v1::InferRound& r : rounds) bits.push_back(r.bits());
+  return absl::StrJoin(bits, ",");
+}
+
+std::string Indent(absl::string_view text, absl::string_view indent) {
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    absl::StrAppend(&out, indent, line, "\n");
+  }
+  return out;
+}
+
+// "PASS (complete)", as the report's text puts it.
+std::string CheckLine(const check::CheckResult& result) {
+  std::string status = check::CheckStatusName(result.status);
+  return result.summary.empty() ? status : absl::StrCat(status, " (", result.summary, ")");
+}
+
+class MethodRun {
+ public:
+  MethodRun(const MethodInputs& inputs, gateway::LlmClient* client, check::Validator* validator,
+            std::string method_dir, std::string contract_root, const RefineOptions& options)
+      : inputs_(inputs),
+        client_(client),
+        validator_(validator),
+        dir_(std::move(method_dir)),
+        root_(std::move(contract_root)),
+        options_(options) {}
+
+  absl::StatusOr<RefineOutcome> Run() {
+    absl::Time start = absl::Now();
+    TS_RETURN_IF_ERROR(MakeDirs(dir_));
+    TS_ASSIGN_OR_RETURN(PriorRuns prior, LoadPriorRuns(dir_));
+    rounds_ = std::move(prior.rounds);
+    for (const std::string& moved : prior.moved_aside) {
+      Progress(absl::StrCat("the incomplete round of an earlier run was moved to ", moved,
+                            " and is redone"));
+    }
+    if (!rounds_.empty()) {
+      Progress(absl::StrCat("continuing after round ", rounds_.size(), " (", History(rounds_),
+                            ")"));
+    }
+    TS_ASSIGN_OR_RETURN(prompt::PromptBuilder builder,
+                        prompt::PromptBuilder::Create(inputs_.prompt, options_.prompt));
+    auto shared_inputs = std::make_shared<const prompt::PromptInputs>(inputs_.prompt);
+
+    RefineOutcome outcome;
+    while (static_cast<int>(rounds_.size()) < options_.rounds &&
+           FinalStatus(rounds_) != v1::INFER_SUCCESS) {
+      v1::InferRound round;
+      TS_ASSIGN_OR_RETURN(bool completed, RunRound(builder, shared_inputs, &round, &outcome));
+      if (!completed) {
+        outcome.result = Result(v1::INFER_STOPPED, start);
+        outcome.result.set_reason(absl::StrCat("round ", round.round(), ": ",
+                                               RoundOutcomeName(round.outcome()), ": ",
+                                               round.error()));
+        TS_RETURN_IF_ERROR(WriteResult(&outcome.result));
+        return outcome;
+      }
+      rounds_.push_back(std::move(round));
+    }
+    outcome.result = Result(FinalStatus(rounds_), start);
+    if (outcome.result.status() == v1::INFER_ERROR) {
+      outcome.result.set_reason(absl::StrCat("no candidate parsed and type-checked in ",
+                                             rounds_.size(), " round(s)"));
+    }
+    TS_RETURN_IF_ERROR(WriteResult(&outcome.result));
+    return outcome;
+  }
+
+ private:
+  void Progress(absl::string_view line) {
+    if (options_.progress) options_.progress(absl::StrCat(inputs_.selector, ": ", line));
+  }
+
+  v1::InferResult Result(v1::InferStatus status, absl::Time start) {
+    v1::InferResult r;
+    r.set_format_version(v1::FORMAT_VERSION_1);
+    r.set_method(inputs_.selector);
+    r.set_resolved(inputs_.resolved);
+    r.set_status(status);
+    r.set_history(History(rounds_));
+    r.set_rounds(static_cast<int>(rounds_.size()));
+    r.set_max_rounds(options_.rounds);
+    r.set_contract(FinalContract(rounds_));
+    std::string destination = client_->Destination();
+    r.set_client(destination.empty() ? "builtin" : destination);
+    r.set_seconds(absl::ToDoubleSeconds(absl::Now() - start));
+    return r;
+  }
+
+  absl::Status WriteResult(v1::InferResult* result) {
+    if (!result->contract().empty()) {
+      ContractFile file = RenderContractFile(inputs_, *result);
+      std::string path = Join(dir_, file.name);
+      TS_RETURN_IF_ERROR(WriteFileAtomic(path, file.content));
+      std::string relative = path;
+      if (!root_.empty() && relative.compare(0, root_.size() + 1, root_ + "/") == 0) {
+        relative = relative.substr(root_.size() + 1);
+      }
+      result->set_contract_file(relative);
+    }
+    return WriteJsonFile(Join(dir_, "result.json"), *result);
+  }
+
+  // Runs one round into `round`. False when it could not complete (the
+  // exchange failed, was blocked or was a dry run, or the validator
+  // refused the request); `outcome` then says why.
+  absl::StatusOr<bool> RunRound(const prompt::PromptBuilder& builder,
+                                const std::shared_ptr<const prompt::PromptInputs>& inputs,
+                                v1::InferRound* round, RefineOutcome* outcome) {
+    int number = static_cast<int>(rounds_.size()) + 1;
+    std::string dir = Join(dir_, RoundDirName(number));
+    TS_RETURN_IF_ERROR(MakeDirs(dir));
+    round->set_format_version(v1::FORMAT_VERSION_1);
+    round->set_method(inputs_.resolved);
+    round->set_round(number);
+
+    gateway::LlmRequest request;
+    request.messages = Conversation(builder, rounds_);
+    request.model = options_.model;
+    request.response_schema = prompt::PromptBuilder::AnswerSchema();
+    request.label = absl::StrCat(inputs_.resolved, " round ", number);
+    auto local = std::make_shared<gateway::LocalInputs>();
+    local->inputs = inputs;
+    for (const v1::InferRound& r : rounds_) local->feedback.push_back(FeedbackOf(r));
+    request.local = local;
+    for (const prompt::ChatMessage& m : request.messages) {
+      v1::InferMessage* out = round->add_messages();
+      out->set_role(prompt::RoleName(m.role));
+      out->set_content(m.content);
+    }
+    round->set_destination(client_->Destination());
+    TS_ASSIGN_OR_RETURN(std::string body, client_->EncodeRequest(request));
+    if (body.empty()) body = LocalRequestJson(*round);
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "request.json"), body));
+
+    Progress(absl::StrCat("round ", number, ": asking ",
+                          client_->Destination().empty() ? "the built-in synthesizer"
+                                                         : client_->Destination(),
+                          " (", body.size(), " bytes)"));
+    absl::Time sent = absl::Now();
+    absl::StatusOr<gateway::LlmResponse> response = client_->Complete(request);
+    round->set_exchange_seconds(absl::ToDoubleSeconds(absl::Now() - sent));
+    if (!response.ok()) {
+      const absl::Status& status = response.status();
+      if (gateway::IsDryRun(status)) {
+        round->set_outcome(v1::ROUND_DRY_RUN);
+        outcome->dry_run = true;
+      } else if (status.code() == absl::StatusCode::kPermissionDenied) {
+        round->set_outcome(v1::ROUND_BLOCKED);
+        outcome->stop = status;
+      } else {
+        // Whatever the client's code (DataLoss for an answer that is not a
+        // chat completion), a failed exchange is the environment's problem.
+        round->set_outcome(v1::ROUND_EXCHANGE_FAILED);
+        outcome->stop = absl::UnavailableError(status.message());
+      }
+      round->set_error(std::string(status.message()));
+      TS_RETURN_IF_ERROR(WriteJsonFile(Join(dir, "round.json"), *round));
+      Progress(absl::StrCat("round ", number, ": ", RoundOutcomeName(round->outcome()), ": ",
+                            status.message()));
+      return false;
+    }
+    round->set_answer(response->text);
+    round->set_model(response->model);
+    round->set_prompt_tokens(response->usage.prompt_tokens);
+    round->set_completion_tokens(response->usage.completion_tokens);
+    round->set_attempts(response->attempts);
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "answer.txt"), response->text));
+
+    prompt::ValidationFeedback feedback;
+    absl::StatusOr<prompt::ContractAnswer> answer = builder.ReadAnswer(response->text);
+    if (!answer.ok()) {
+      round->set_outcome(v1::ROUND_NO_CONTRACT);
+      round->set_bits("00");
+      round->set_error(std::string(answer.status().message()));
+      feedback.diagnostics.push_back(absl::StrCat(
+          "the answer holds no JML contract (", answer.status().message(),
+          "): answer with the JSON object {\"contract\": ..., \"hypotheses\": [...]}"));
+      return Finish(dir, feedback, round);
+    }
+    for (const std::string& h : answer->hypotheses) round->add_hypotheses(h);
+
+    absl::StatusOr<PreparedCandidate> prepared = PrepareCandidate(answer->jml);
+    if (!prepared.ok()) {
+      round->set_outcome(v1::ROUND_NOT_CHECKABLE);
+      round->set_bits("00");
+      round->set_candidate(answer->jml);
+      round->set_error(std::string(prepared.status().message()));
+      TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "candidate.jml"), answer->jml));
+      feedback.diagnostics.push_back(
+          absl::StrCat("syntax error: ", prepared.status().message()));
+      return Finish(dir, feedback, round);
+    }
+    round->set_candidate(prepared->jml);
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "candidate.jml"), prepared->jml));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "repairs.txt"), FormatRepairs(prepared->repairs)));
+    for (const Repair& r : prepared->repairs) {
+      v1::InferRepair* out = round->add_repairs();
+      out->set_clause(r.clause);
+      out->set_repaired(r.repaired);
+      out->set_reason(r.reason);
+    }
+
+    check::ValidateRequest validate;
+    validate.method = inputs_.resolved;
+    validate.contract = prepared->jml;
+    validate.contract_file = "candidate.jml";
+    validate.format = jml::ContractFormat::kSpecText;
+    validate.has_observations = true;
+    validate.observations = inputs_.prompt.observations;
+    validate.unwind = options_.unwind;
+    validate.max_array = options_.max_array;
+    validate.timeout_seconds = options_.validation_timeout_seconds;
+    absl::Time checked = absl::Now();
+    absl::StatusOr<check::ValidationReport> report = validator_->Validate(validate);
+    round->set_validation_seconds(absl::ToDoubleSeconds(absl::Now() - checked));
+    if (!report.ok()) {
+      round->set_outcome(v1::ROUND_VALIDATOR_FAILED);
+      round->set_error(std::string(report.status().message()));
+      outcome->stop = report.status();
+      TS_RETURN_IF_ERROR(WriteJsonFile(Join(dir, "round.json"), *round));
+      Progress(absl::StrCat("round ", number, ": the validator failed: ",
+                            report.status().message()));
+      return false;
+    }
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.txt"), check::FormatReportText(*report)));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.json"), check::FormatReportJson(*report)));
+    round->set_consistency(CheckLine(report->consistency));
+    round->set_coverage(CheckLine(report->coverage));
+    feedback = FeedbackFromReport(*report);
+    for (const Repair& r : prepared->repairs) {
+      feedback.diagnostics.push_back(absl::StrCat("repaired before checking: ", r.reason,
+                                                  "; checked as `", r.repaired, "`"));
+    }
+    WithholdLikeRecorded(inputs_.prompt.observations, &feedback);
+    if (NotCheckable(*report)) {
+      round->set_outcome(v1::ROUND_NOT_CHECKABLE);
+      round->set_bits("00");
+      round->set_error("the validator could not check the candidate (see report.txt)");
+    } else {
+      round->set_outcome(v1::ROUND_VALIDATED);
+      round->set_checkable(true);
+      round->set_bits(report->Bits());
+    }
+    return Finish(dir, feedback, round);
+  }
+
+  absl::StatusOr<bool> Finish(const std::string& dir, const prompt::ValidationFeedback& feedback,
+                              v1::InferRound* round) {
+    SetFeedback(feedback, round);
+    TS_RETURN_IF_ERROR(WriteJsonFile(Join(dir, "round.json"), *round));
+    std::string detail = round->outcome() == v1::ROUND_VALIDATED
+                             ? absl::StrCat("consistency ", round->consistency(), "; coverage ",
+                                            round->coverage())
+                             : absl::StrCat(RoundOutcomeName(round->outcome()), ": ",
+                                            round->error());
+    Progress(absl::StrCat("round ", round->round(), ": ", round->bits(), " (", detail, ")",
+                          round->repairs_size() > 0
+                              ? absl::StrCat(", ", round->repairs_size(), " repair(s)")
+                              : ""));
+    return true;
+  }
+
+  const MethodInputs& inputs_;
+  gateway::LlmClient* client_;
+  check::Validator* validator_;
+  std::string dir_;
+  std::string root_;
+  const RefineOptions& options_;
+  std::vector<v1::InferRound> rounds_;
+};
+
+}  // namespace
+
+absl::StatusOr<RefineOutcome> RefineMethod(const MethodInputs& inputs, gateway::LlmClient* client,
+                                           check::Validator* validator,
+                                           const std::string& method_dir,
+                                           const std::string& contract_root,
+                                           const RefineOptions& options) {
+  MethodRun run(inputs, client, validator, method_dir, contract_root, options);
+  return run.Run();
+}
+
+ContractFile RenderContractFile(const MethodInputs& inputs, const v1::InferResult& result) {
+  std::string header = absl::StrCat("// ", inputs.resolved, ": ", InferStatusName(result.status()),
+                                    result.history().empty() ? "" : " ",
+                                    result.history().empty() ? "" : result.history(),
+                                    " (inferred by tracespec infer)\n");
+  const prompt::MethodSignature& sig = inputs.prompt.signature;
+  std::string contract = result.contract();
+  if (!contract.empty() && contract.back() != '\n') contract += '\n';
+  if (!inputs.class_is_nested) {
+    std::string binary = sig.class_name;
+    size_t dot = binary.rfind('.');
+    std::string package = dot == std::string::npos ? "" : binary.substr(0, dot);
+    std::string simple = dot == std::string::npos ? binary : binary.substr(dot + 1);
+    std::string text = header;
+    if (!package.empty()) absl::StrAppend(&text, "package ", package, ";\n\n");
+    absl::StrAppend(&text, inputs.class_is_public ? "public " : "", "class ", simple, " {\n",
+                    Indent(contract, "  "), "  ", prompt::RenderDeclaration(sig), ";\n}\n");
+    // Only a file the JML parser reads back is offered as a .jml file.
+    if (jml::ParseJmlFile(text, simple + ".jml").ok()) return {simple + ".jml", text};
+  }
+  return {"contract.spec", header + contract};
+}
+
+}  // namespace tracespec::loop

@@ -1,0 +1,144 @@
+// `tracespec infer`: flags -> loop::RunInfer -> one line per method and an
+// exit status.
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agent/loop/infer.h"
+#include "cli/commands.h"
+#include "common/log.h"
+#include "common/proto_io.h"
+#include "tracespec/v1/infer.pb.h"
+
+namespace tracespec::cli {
+namespace {
+
+struct InferFlags {
+  loop::InferOptions options;
+  bool builtin = false;
+  bool json = false;
+};
+
+int Run(InferFlags& flags) {
+  loop::InferOptions& options = flags.options;
+  if (flags.builtin && !options.llm_url.empty()) {
+    std::fprintf(stderr, "tracespec: error: --builtin and --llm exclude each other\n");
+    return kExitUsage;
+  }
+  if (!options.llm_url.empty() && options.model.empty()) {
+    std::fprintf(stderr, "tracespec: error: --llm needs --model NAME\n");
+    return kExitUsage;
+  }
+  if (options.api_key_env.empty() && std::getenv("TRACESPEC_API_KEY") != nullptr) {
+    options.api_key_env = "TRACESPEC_API_KEY";
+  }
+  options.progress = [](absl::string_view line) { Info(line); };
+  absl::StatusOr<loop::InferRun> run = loop::RunInfer(options);
+  if (!run.ok()) return ReportError(run.status());
+  if (flags.json) {
+    std::printf("%s\n", ToJsonLine(run->summary).c_str());
+  } else {
+    std::fputs(run->text.c_str(), stdout);
+  }
+  std::fflush(stdout);
+  if (!run->stopped.ok()) {
+    std::fprintf(stderr, "tracespec: error: %s\n", std::string(run->stopped.message()).c_str());
+    switch (run->stopped.code()) {
+      case absl::StatusCode::kInvalidArgument:
+      case absl::StatusCode::kNotFound:
+      case absl::StatusCode::kFailedPrecondition:
+      case absl::StatusCode::kUnimplemented:
+        return kExitInputError;
+      default:
+        return kExitEnvironment;
+    }
+  }
+  if (run->dry_run) return kExitOk;
+  for (const v1::InferResult& r : run->summary.results()) {
+    if (r.status() != v1::INFER_SUCCESS) return kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddInferCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<InferFlags>();
+  loop::InferOptions& o = flags->options;
+  CLI::App* cmd = app.add_subcommand(
+      "infer",
+      "Infer a JML contract per method by counterexample-guided refinement: a model (the "
+      "built-in synthesizer, or a chat-completions endpoint behind the audited egress gate) "
+      "proposes a contract from the tests and the observations, the validator checks it "
+      "(consistency with the bytecode, then coverage of the observations), and its "
+      "counterexamples go back to the model, for at most --rounds rounds");
+  cmd->add_option("--classpath,--cp", o.classpath,
+                  "Directories and jars of the code under analysis, ':'-separated")
+      ->required();
+  cmd->add_option("--method", o.methods,
+                  "Method to infer: pkg.Class#name or pkg.Class#name(descriptor); repeatable")
+      ->required();
+  cmd->add_option("--observations", o.observations,
+                  "Output directory of `tracespec observe` (or an observations .pb/.jsonl file)")
+      ->required();
+  cmd->add_option("--tests-src", o.tests_src,
+                  "Root of the test sources: the source of the tests that called the method "
+                  "goes into the prompt (never the implementation's)");
+  cmd->add_flag("--builtin", flags->builtin,
+                "Use the built-in synthesizer (the default): nothing leaves the process");
+  cmd->add_option("--llm", o.llm_url,
+                  "Base URL of an OpenAI-compatible chat-completions endpoint, e.g. "
+                  "http://127.0.0.1:8000/v1");
+  cmd->add_option("--model", o.model, "Model name for --llm");
+  cmd->add_option("--api-key-env", o.api_key_env,
+                  "Environment variable holding the API key for --llm (default: "
+                  "TRACESPEC_API_KEY when set, else no key); the key is never logged");
+  cmd->add_option("--rounds", o.rounds, "Refinement rounds at most (default 3)");
+  cmd->add_option("--out", o.out_dir,
+                  "Run directory (default tracespec-infer); re-running with the same --out "
+                  "continues after the last completed round");
+  cmd->add_option("--egress-policy", o.egress_policy,
+                  "Egress policy for --llm (required with it), e.g. policies/egress.textproto");
+  cmd->add_option("--audit-log", o.audit_log,
+                  "Hash-chained audit log of every send (default OUT/audit.jsonl)");
+  cmd->add_option("--impl-src", o.implementation_sources,
+                  "Implementation sources (files or directories): their fingerprints block "
+                  "any request that copies them; repeatable");
+  cmd->add_option("--redaction-policy", o.redaction_policy,
+                  "Redaction policy the observations were recorded under (default: the one "
+                  "OBSERVATIONS/summary.json names)");
+  cmd->add_flag("--dry-run", o.dry_run,
+                "With --llm: write the exact request bodies to OUT/<method>/dry-run/ and "
+                "send nothing");
+  cmd->add_flag("--anonymize", o.anonymize,
+                "With --llm: rename classes, methods, fields, parameters and tests before "
+                "sending; answers are mapped back");
+  cmd->add_option("--llm-timeout", o.llm_timeout_seconds,
+                  "Seconds one HTTP attempt may take (default 120)");
+  cmd->add_option("--llm-attempts", o.llm_attempts,
+                  "HTTP attempts per request, retries included (default 4)");
+  cmd->add_option("--unwind", o.unwind, "Loop bound k of the consistency check (default 4)");
+  cmd->add_option("--max-array", o.max_array,
+                  "Bound L on input array lengths in the consistency check (default 4)");
+  cmd->add_option("--check-timeout", o.validation_timeout_seconds,
+                  "Seconds one validation may take (default 60)");
+  cmd->add_flag("--json", flags->json, "Print the summary as one JSON document");
+  cmd->footer(
+      "Output: per method `pkg.C#m: Success 11 (rounds: 01,11)` — Success (a candidate "
+      "passed consistency and coverage), Fail (rounds exhausted), Error (no candidate ever "
+      "parsed and type-checked) or Stopped (endpoint unreachable, timeout, invalid answer, "
+      "blocked request, no observations: re-run to continue) — with the history of rounds "
+      "in the paper's notation (consistency bit, coverage bit) and the contract's .jml file. "
+      "Progress goes to stderr; every prompt, answer, candidate and report is kept under "
+      "OUT/<method>/round-N/.\n"
+      "Exit status: 0 every method Success (or a dry run that wrote its requests), 10 some "
+      "method Fail or Error, 2 bad usage, 3 bad input (unknown class or method, no "
+      "observations, malformed policy or observations), 4 environment (endpoint unreachable, "
+      "timeout, answer not a chat completion, request blocked by the egress gate, I/O), "
+      "5 internal error.");
+  cmd->callback([flags, exit_code] { *exit_code = Run(*flags); });
+}
+
+}  // namespace tracespec::cli

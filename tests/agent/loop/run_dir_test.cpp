@@ -1,0 +1,64 @@
+// The run directory: names, records, and what a re-run finds.
+#include "agent/loop/run_dir.h"
+
+#include "common/files.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec::loop {
+namespace {
+
+TEST(RunDirTest, MethodDirectoryNames) {
+  EXPECT_EQ(MethodDirName("bank.Account#deposit"), "bank.Account#deposit");
+  EXPECT_EQ(MethodDirName("p.C#m(Ljava/lang/String;)V"), "p.C#m(Ljava_lang_String_)V");
+  EXPECT_EQ(MethodDirName(".."), "_..");
+}
+
+void WriteRound(const std::string& dir, int number, v1::RoundOutcome outcome) {
+  v1::InferRound r;
+  r.set_format_version(v1::FORMAT_VERSION_1);
+  r.set_round(number);
+  r.set_outcome(outcome);
+  r.set_bits(IsCompleted(outcome) ? "01" : "");
+  ASSERT_TRUE(MakeDirs(dir + "/" + RoundDirName(number)).ok());
+  ASSERT_TRUE(WriteJsonFile(dir + "/" + RoundDirName(number) + "/round.json", r).ok());
+}
+
+TEST(RunDirTest, CompletedRoundsAreKeptAndTheIncompleteOneMovedAside) {
+  testing::TempDir tmp;
+  std::string dir = tmp.path() + "/m";
+  WriteRound(dir, 1, v1::ROUND_VALIDATED);
+  WriteRound(dir, 2, v1::ROUND_NO_CONTRACT);
+  WriteRound(dir, 3, v1::ROUND_EXCHANGE_FAILED);
+  auto prior = LoadPriorRuns(dir);
+  ASSERT_TRUE(prior.ok()) << prior.status();
+  ASSERT_EQ(prior->rounds.size(), 2u);
+  EXPECT_EQ(prior->rounds[1].outcome(), v1::ROUND_NO_CONTRACT);
+  EXPECT_EQ(prior->moved_aside, std::vector<std::string>{"round-3.attempt-1"});
+  EXPECT_FALSE(FileExists(dir + "/round-3"));
+
+  // A crash before round.json: the directory alone is incomplete too.
+  ASSERT_TRUE(MakeDirs(dir + "/round-3").ok());
+  prior = LoadPriorRuns(dir);
+  ASSERT_TRUE(prior.ok());
+  EXPECT_EQ(prior->rounds.size(), 2u);
+  EXPECT_EQ(prior->moved_aside, std::vector<std::string>{"round-3.attempt-2"});
+}
+
+TEST(RunDirTest, AMissingDirectoryHasNoRoundsAndACorruptRecordIsAnError) {
+  testing::TempDir tmp;
+  auto none = LoadPriorRuns(tmp.path() + "/absent");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->rounds.empty());
+
+  std::string dir = tmp.path() + "/m";
+  ASSERT_TRUE(MakeDirs(dir + "/round-1").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir + "/round-1/round.json", "{\"round\": \"x\"").ok());
+  auto corrupt = LoadPriorRuns(dir);
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_THAT(corrupt.status().message(), ::testing::HasSubstr("round-1/round.json"));
+}
+
+}  // namespace
+}  // namespace tracespec::loop
