@@ -1,0 +1,372 @@
+// bench/contracts: runs `tracespec validate --json` on every variant of
+// every task under bench/contracts/tasks (one .task file per method: a
+// correct contract that must pass consistency and wrong ones that must fail
+// with a counterexample; format in README.md) and prints one row per
+// variant, then the totals.
+//
+//   bench_contracts [--tasks DIR] [--classes DIR] [--tracespec BIN]
+//                   [--filter S[,S...]] [--jobs N] [--timeout S]
+//
+// Exit status: 0 when no verdict is wrong and no valid contract is an
+// ERROR, 1 otherwise, 2 on bad flags, 3 on a malformed task file, 4 when
+// the environment is missing.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "common/files.h"
+#include "common/status.h"
+#include "common/subprocess.h"
+#include "rapidjson/document.h"
+
+namespace {
+
+constexpr const char* kKinds[] = {"too-strong", "frame", "exceptional", "boundary", "result"};
+constexpr int kMinWrongVariants = 3;
+
+struct Variant {
+  bool expect_pass = false;
+  std::string kind;  // "correct" or one of kKinds
+  std::string why;
+  std::string contract;
+  int line = 0;  // of the "---" header in the task file
+};
+
+struct Task {
+  std::string name;
+  std::string method;
+  int unwind = 4;
+  int max_array = 4;
+  std::vector<Variant> variants;
+};
+
+absl::Status TaskError(const std::string& file, int line, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(file, ":", line, ": ", what));
+}
+
+// Header lines "key: value" and "# comment" up to the first "---"; then
+// blocks "--- correct" and "--- wrong KIND: WHY", each followed by JML.
+absl::StatusOr<Task> ParseTask(const std::string& file, const std::string& name) {
+  TS_ASSIGN_OR_RETURN(std::string text, tracespec::ReadFile(file));
+  Task task;
+  task.name = name;
+  int line_number = 0;
+  Variant* current = nullptr;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    absl::string_view header = line;
+    if (absl::ConsumePrefix(&header, "---")) {
+      header = absl::StripAsciiWhitespace(header);
+      Variant variant;
+      variant.line = line_number;
+      if (header == "correct") {
+        variant.expect_pass = true;
+        variant.kind = "correct";
+      } else if (absl::ConsumePrefix(&header, "wrong ")) {
+        std::pair<absl::string_view, absl::string_view> parts = absl::StrSplit(header, ": ");
+        variant.kind = std::string(parts.first);
+        variant.why = std::string(parts.second);
+        if (std::find(std::begin(kKinds), std::end(kKinds), variant.kind) == std::end(kKinds)) {
+          return TaskError(file, line_number,
+                           absl::StrCat("unknown kind '", variant.kind, "' in '--- wrong' (one of ",
+                                        absl::StrJoin(kKinds, ", "), ")"));
+        }
+        if (variant.why.empty()) {
+          return TaskError(file, line_number, "'--- wrong KIND: WHY' without a reason");
+        }
+      } else {
+        return TaskError(file, line_number, "expected '--- correct' or '--- wrong KIND: WHY'");
+      }
+      task.variants.push_back(variant);
+      current = &task.variants.back();
+      continue;
+    }
+    if (current != nullptr) {
+      absl::StrAppend(&current->contract, line, "\n");
+      continue;
+    }
+    absl::string_view stripped = absl::StripAsciiWhitespace(line);
+    if (stripped.empty() || absl::StartsWith(stripped, "#")) continue;
+    std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(stripped, ": ");
+    if (kv.first == "method") {
+      task.method = std::string(kv.second);
+    } else if (kv.first == "unwind" || kv.first == "max-array") {
+      int value = 0;
+      if (!absl::SimpleAtoi(kv.second, &value) || value < 1) {
+        return TaskError(file, line_number, absl::StrCat("bad ", kv.first, " '", kv.second, "'"));
+      }
+      (kv.first == "unwind" ? task.unwind : task.max_array) = value;
+    } else {
+      return TaskError(file, line_number,
+                       absl::StrCat("unknown header '", stripped,
+                                    "' (method:, unwind:, max-array: or # comment)"));
+    }
+  }
+  if (task.method.empty()) return TaskError(file, 1, "no 'method:' line");
+  int correct = 0, wrong = 0;
+  for (Variant& variant : task.variants) {
+    (variant.expect_pass ? correct : wrong)++;
+    if (absl::StripAsciiWhitespace(variant.contract).empty()) {
+      return TaskError(file, variant.line, "empty contract");
+    }
+  }
+  if (correct != 1) return TaskError(file, 1, "needs exactly one '--- correct' block");
+  if (wrong < kMinWrongVariants) {
+    return TaskError(file, 1, absl::StrCat("needs at least ", kMinWrongVariants,
+                                           " '--- wrong' blocks, has ", wrong));
+  }
+  return task;
+}
+
+struct Job {
+  const Task* task;
+  const Variant* variant;
+  int index;  // within the task
+};
+
+struct Outcome {
+  std::string status;  // consistency: PASS, FAIL, UNKNOWN, ERROR (also for a failed run)
+  std::string bits;    // "11", "01", ... or "--"
+  bool complete = false;
+  int counterexamples = 0;
+  double check_seconds = 0;
+  double wall_seconds = 0;
+  std::string note;  // summary or error text
+  bool right = false;
+};
+
+std::string FirstLine(absl::string_view text) {
+  std::string line(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
+  return line;
+}
+
+Outcome Evaluate(const Variant& variant, const tracespec::SubprocessResult& run) {
+  Outcome out;
+  out.status = "ERROR";
+  out.bits = "--";
+  out.wall_seconds = run.seconds;
+  rapidjson::Document doc;
+  doc.Parse(run.stdout_data.c_str());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("consistency") ||
+      !doc["consistency"].IsObject()) {
+    out.note = absl::StrCat(run.Describe(), ": ",
+                            FirstLine(run.stderr_data.empty() ? run.stdout_data : run.stderr_data));
+    return out;
+  }
+  const rapidjson::Value& consistency = doc["consistency"];
+  if (doc.HasMember("result") && doc["result"].IsString()) out.bits = doc["result"].GetString();
+  if (consistency.HasMember("status") && consistency["status"].IsString()) {
+    out.status = consistency["status"].GetString();
+  }
+  if (consistency.HasMember("complete") && consistency["complete"].IsBool()) {
+    out.complete = consistency["complete"].GetBool();
+  }
+  if (consistency.HasMember("counterexamples") && consistency["counterexamples"].IsArray()) {
+    out.counterexamples = static_cast<int>(consistency["counterexamples"].Size());
+  }
+  if (consistency.HasMember("seconds") && consistency["seconds"].IsNumber()) {
+    out.check_seconds = consistency["seconds"].GetDouble();
+  }
+  if (consistency.HasMember("summary") && consistency["summary"].IsString()) {
+    out.note = FirstLine(consistency["summary"].GetString());
+  }
+  // The first diagnostic says more than the summary about ERROR / UNKNOWN.
+  if (out.status != "PASS" && consistency.HasMember("diagnostics") &&
+      consistency["diagnostics"].IsArray() && !consistency["diagnostics"].Empty()) {
+    const rapidjson::Value& first = consistency["diagnostics"][0];
+    if (out.status != "FAIL" && first.HasMember("message") && first["message"].IsString()) {
+      out.note = absl::StrCat(out.note, " | ", FirstLine(first["message"].GetString()));
+    }
+  }
+  out.right = variant.expect_pass ? out.status == "PASS"
+                                  : out.status == "FAIL" && out.counterexamples > 0;
+  return out;
+}
+
+// A wrong verdict: the check decided, and decided the other way (or a FAIL
+// came without the counterexample that would show it).
+bool IsWrong(const Variant& variant, const Outcome& out) {
+  if (out.right) return false;
+  return out.status == "PASS" || out.status == "FAIL";
+}
+
+std::string Truncate(std::string text, size_t width) {
+  if (text.size() > width) text = text.substr(0, width - 3) + "...";
+  return text;
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string tasks_dir = TRACESPEC_BENCH_TASKS;
+  std::string classes = TRACESPEC_BENCH_CLASSES;
+  std::string tracespec = TRACESPEC_BENCH_BINARY;
+  std::vector<std::string> filters;
+  int jobs = 1;
+  double timeout = 60;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool has_value = i + 1 < argc;
+    if (arg == "--tasks" && has_value) {
+      tasks_dir = argv[++i];
+    } else if (arg == "--classes" && has_value) {
+      classes = argv[++i];
+    } else if (arg == "--tracespec" && has_value) {
+      tracespec = argv[++i];
+    } else if (arg == "--filter" && has_value) {
+      for (absl::string_view f : absl::StrSplit(argv[++i], ',', absl::SkipEmpty())) {
+        filters.emplace_back(f);
+      }
+    } else if (arg == "--jobs" && has_value && absl::SimpleAtoi(argv[i + 1], &jobs) && jobs > 0) {
+      ++i;
+    } else if (arg == "--timeout" && has_value && absl::SimpleAtod(argv[i + 1], &timeout)) {
+      ++i;
+    } else {
+      std::fprintf(stderr,
+                   "usage: bench_contracts [--tasks DIR] [--classes DIR] [--tracespec BIN]\n"
+                   "                       [--filter S[,S...]] [--jobs N] [--timeout S]\n");
+      return 2;
+    }
+  }
+  if (!tracespec::IsDirectory(tasks_dir) || !tracespec::IsDirectory(classes) ||
+      !tracespec::FileExists(tracespec)) {
+    std::fprintf(stderr, "bench_contracts: missing tasks %s, classes %s or binary %s\n",
+                 tasks_dir.c_str(), classes.c_str(), tracespec.c_str());
+    return 4;
+  }
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(tasks_dir)) {
+    if (entry.path().extension() == ".task") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<Task> tasks;
+  for (const std::string& name : names) {
+    bool selected = filters.empty();
+    for (const std::string& f : filters) selected = selected || absl::StrContains(name, f);
+    if (!selected) continue;
+    auto task = ParseTask(tasks_dir + "/" + name + ".task", name);
+    if (!task.ok()) {
+      std::fprintf(stderr, "bench_contracts: %s\n", std::string(task.status().message()).c_str());
+      return 3;
+    }
+    tasks.push_back(*std::move(task));
+  }
+  auto work = tracespec::MakeTempDir("bench-contracts-");
+  if (!work.ok()) {
+    std::fprintf(stderr, "bench_contracts: %s\n", std::string(work.status().message()).c_str());
+    return 4;
+  }
+  std::vector<Job> all;
+  for (const Task& task : tasks) {
+    for (size_t v = 0; v < task.variants.size(); ++v) {
+      all.push_back({&task, &task.variants[v], static_cast<int>(v)});
+    }
+  }
+
+  std::vector<Outcome> outcomes(all.size());
+  std::vector<bool> done(all.size(), false);
+  size_t next_to_print = 0;
+  std::mutex mu;
+  auto print_row = [&](size_t i) {
+    const Job& job = all[i];
+    const Outcome& out = outcomes[i];
+    std::string variant =
+        job.variant->expect_pass ? "correct" : absl::StrCat(job.index, ":", job.variant->kind);
+    std::string got = absl::StrCat(out.bits, " ", out.status,
+                                   out.status == "PASS" && !out.complete ? "~" : "");
+    std::string mark = IsWrong(*job.variant, out) ? "  <-- WRONG" : "";
+    std::string note = out.right ? "" : Truncate(out.note, 70);
+    std::printf("%-26s %-15s %-6s %-12s %-4s %8.3f %8.3f  %s%s\n", job.task->name.c_str(),
+                variant.c_str(), job.variant->expect_pass ? "PASS" : "FAIL", got.c_str(),
+                out.counterexamples > 0 ? "yes" : "no", out.check_seconds, out.wall_seconds,
+                note.c_str(), mark.c_str());
+    std::fflush(stdout);
+  };
+  std::printf("%-26s %-15s %-6s %-12s %-4s %8s %8s  %s\n", "task", "variant", "expect", "got",
+              "cex", "check(s)", "wall(s)", "note (when not as expected)");
+
+  std::atomic<size_t> next{0};
+  auto worker = [&]() {
+    for (size_t i = next++; i < all.size(); i = next++) {
+      const Job& job = all[i];
+      std::string file = absl::StrCat(*work, "/", job.task->name, ".", job.index, ".spec");
+      Outcome out;
+      absl::Status written = tracespec::WriteFileAtomic(file, job.variant->contract);
+      if (!written.ok()) {
+        out.status = "ERROR";
+        out.bits = "--";
+        out.note = std::string(written.message());
+      } else {
+        tracespec::SubprocessOptions options;
+        options.timeout_seconds = timeout + 60;
+        auto run = tracespec::RunSubprocess(
+            {tracespec, "validate", "--classpath", classes, "--method", job.task->method,
+             "--contract", file, "--unwind", absl::StrCat(job.task->unwind), "--max-array",
+             absl::StrCat(job.task->max_array), "--timeout", absl::StrCat(timeout), "--json"},
+            options);
+        if (!run.ok()) {
+          out.status = "ERROR";
+          out.bits = "--";
+          out.note = std::string(run.status().message());
+        } else {
+          out = Evaluate(*job.variant, *run);
+        }
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      outcomes[i] = out;
+      done[i] = true;
+      while (next_to_print < all.size() && done[next_to_print]) print_row(next_to_print++);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  for (std::thread& t : threads) t.join();
+
+  int wrong = 0, errors = 0, unknown = 0, right = 0, bounded = 0, correct_variants = 0;
+  std::vector<double> times;
+  double total = 0;
+  size_t slowest = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Outcome& out = outcomes[i];
+    if (all[i].variant->expect_pass) ++correct_variants;
+    if (out.right) ++right;
+    if (IsWrong(*all[i].variant, out)) ++wrong;
+    if (out.status == "ERROR") ++errors;
+    if (out.status == "UNKNOWN") ++unknown;
+    if (out.status == "PASS" && !out.complete) ++bounded;
+    times.push_back(out.check_seconds);
+    total += out.check_seconds;
+    if (out.check_seconds > outcomes[slowest].check_seconds) slowest = i;
+  }
+  std::printf("\ntasks %zu, variants %zu (%d correct, %zu wrong)\n", tasks.size(), all.size(),
+              correct_variants, all.size() - correct_variants);
+  std::printf("as expected %d, wrong verdicts %d, ERROR %d, UNKNOWN %d, PASS within bounds %d\n",
+              right, wrong, errors, unknown, bounded);
+  if (!all.empty()) {
+    std::printf("check time: median %.3f s, max %.3f s (%s variant %d), total %.1f s\n",
+                Median(times), outcomes[slowest].check_seconds, all[slowest].task->name.c_str(),
+                all[slowest].index, total);
+  }
+  (void)tracespec::RemoveAll(*work);
+  return wrong == 0 && errors == 0 ? 0 : 1;
+}
