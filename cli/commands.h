@@ -28,6 +28,9 @@ void AddProtocolCommand(CLI::App& app, int* exit_code);
 // `tracespec verify`: bounded model checking of Java bytecode.
 void AddVerifyCommand(CLI::App& app, int* exit_code);
 
+// `tracespec validate`: the JML checks of one method (cli/validate_command.cpp).
+void AddValidateCommand(CLI::App& app, int* exit_code);
+
 // Prints "tracespec: error: <message>" and maps the status to an exit code.
 int ReportError(const absl::Status& status);
 

@@ -1,6 +1,8 @@
 // Protobuf file formats; see proto_io.h.
 #include "common/proto_io.h"
 
+#include <cstdio>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -54,6 +56,28 @@ absl::Status ParseTextProto(const std::string& text, const std::string& name_for
 absl::Status ParseTextProtoFile(const std::string& path, google::protobuf::Message* message) {
   TS_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
   return ParseTextProto(text, path, message);
+}
+
+std::string JsonQuote(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
 }
 
 std::string ToJsonLine(const google::protobuf::Message& message) {

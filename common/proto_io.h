@@ -26,6 +26,9 @@ absl::Status ParseTextProto(const std::string& text, const std::string& name_for
 std::string ToJsonLine(const google::protobuf::Message& message);
 absl::Status FromJson(const std::string& json, google::protobuf::Message* message);
 
+// `s` as a JSON string literal (quoted, escaped), for hand-built JSON.
+std::string JsonQuote(const std::string& s);
+
 // Appends one length-delimited message to `out`.
 void AppendDelimited(const google::protobuf::Message& message, std::string* out);
 

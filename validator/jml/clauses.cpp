@@ -107,11 +107,16 @@ bool MentionsName(const Expr& e, const std::string& name) {
 }
 
 std::vector<QuantifiedVarBounds> ExtractBounds(const Expr& quantifier) {
-  std::vector<QuantifiedVarBounds> out;
-  if (quantifier.kind != ExprKind::kQuantifier) return out;
+  if (quantifier.kind != ExprKind::kQuantifier) return {};
   std::vector<const Expr*> conjuncts;
   if (const Expr* range = QuantifierRange(quantifier)) CollectConjuncts(*range, &conjuncts);
-  for (const auto& v : quantifier.bound_vars) {
+  return ExtractBounds(quantifier.bound_vars, conjuncts);
+}
+
+std::vector<QuantifiedVarBounds> ExtractBounds(const std::vector<BoundVar>& vars,
+                                               const std::vector<const Expr*>& conjuncts) {
+  std::vector<QuantifiedVarBounds> out;
+  for (const auto& v : vars) {
     QuantifiedVarBounds b;
     b.var = v.name;
     for (const Expr* c : conjuncts) {

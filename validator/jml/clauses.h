@@ -53,6 +53,9 @@ struct QuantifiedVarBounds {
 };
 // One entry per bound variable of `quantifier` (a kQuantifier expression).
 std::vector<QuantifiedVarBounds> ExtractBounds(const Expr& quantifier);
+// The same over given conjuncts (e.g. also the antecedent of a \forall body).
+std::vector<QuantifiedVarBounds> ExtractBounds(const std::vector<BoundVar>& vars,
+                                               const std::vector<const Expr*>& conjuncts);
 
 // The top-level conjuncts of `e` (operands of nested &&), left to right.
 void CollectConjuncts(const Expr& e, std::vector<const Expr*>* out);

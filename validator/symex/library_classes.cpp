@@ -196,6 +196,16 @@ const std::set<std::string>& ModelledLibraryMethods() {
     for (const char* t : {"I", "J", "F", "D", "Z", "C", "Ljava/lang/Object;"}) {
       add("java/lang/String", absl::StrCat("valueOf(", t, ")Ljava/lang/String;"));
     }
+    // Strings are opaque: these give values the program cannot tell from
+    // the real ones without looking at the characters.
+    add("java/lang/String", "hashCode()I");
+    add("java/lang/String", "length()I");
+    for (const char* d : {"toHexString(I)", "toString(I)", "toBinaryString(I)", "toOctalString(I)"}) {
+      add("java/lang/Integer", absl::StrCat(d, "Ljava/lang/String;"));
+    }
+    for (const char* d : {"toHexString(J)", "toString(J)"}) {
+      add("java/lang/Long", absl::StrCat(d, "Ljava/lang/String;"));
+    }
     const std::string print = "java/io/PrintStream";
     add(print, "println()V");
     add(print, "flush()V");

@@ -1,6 +1,7 @@
 // The memory model, entry states, the Execute entry point and the
 // translation of models into observations; see machine.h and
 // validator/README.md ("Memory model").
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -459,6 +460,37 @@ z3::expr Machine::InstanceOf(const z3::expr& ref, absl::string_view type,
 }
 
 z3::expr Machine::OriginSite(const z3::expr& ref) const { return impl_->Origin(ref); }
+
+z3::expr AnyObligation(const JavaOps& ops, const std::vector<Obligation>& obligations,
+                       std::initializer_list<ObligationKind> kinds) {
+  z3::expr out = ops.False();
+  for (const Obligation& o : obligations) {
+    if (std::find(kinds.begin(), kinds.end(), o.kind) != kinds.end()) {
+      out = ops.Or(out, o.condition);
+    }
+  }
+  return out;
+}
+
+const Obligation* WitnessObligation(const z3::model& model,
+                                    const std::vector<Obligation>& obligations,
+                                    std::initializer_list<ObligationKind> kinds) {
+  for (const Obligation& o : obligations) {
+    if (std::find(kinds.begin(), kinds.end(), o.kind) == kinds.end()) continue;
+    if (model.eval(o.condition, true).is_true()) return &o;
+  }
+  return nullptr;
+}
+
+z3::expr Machine::FieldStore(const Heap& heap, int field_id) {
+  return impl_->FieldArray(heap, field_id);
+}
+
+z3::expr Machine::ContentStore(const Heap& heap, ElemKind kind) {
+  return impl_->ContentArray(heap, kind);
+}
+
+z3::expr Machine::ExistedAtEntry(const z3::expr& ref) const { return impl_->IsInputRef(ref); }
 
 Value Machine::Fresh(const std::string& descriptor, const std::string& name) {
   char d = descriptor.empty() ? 'I' : descriptor[0];

@@ -96,6 +96,14 @@ struct Obligation {
   std::string detail;
 };
 
+// The disjunction of the conditions of the obligations of `kinds`.
+z3::expr AnyObligation(const JavaOps& ops, const std::vector<Obligation>& obligations,
+                       std::initializer_list<ObligationKind> kinds);
+// The first obligation of `kinds` whose condition holds in `model`.
+const Obligation* WitnessObligation(const z3::model& model,
+                                    const std::vector<Obligation>& obligations,
+                                    std::initializer_list<ObligationKind> kinds);
+
 // The heap of one state. Components absent from the maps still hold their
 // initial value (Machine::Initial*); read and write through the Machine.
 struct Heap {
@@ -240,6 +248,14 @@ class Machine {
   // The site (index into sites()) where the exception object `ref` was
   // created, as a term; 0 when unknown (e.g. an input object).
   z3::expr OriginSite(const z3::expr& ref) const;
+  // For frame checks (validator/check): the whole store of an instance
+  // field (Ref -> stored value) or of the arrays of one element kind
+  // (Ref -> Int -> stored value) in `heap`, and whether `ref` denotes an
+  // object that existed before the execution (an input or a preexisting
+  // object) rather than one it allocated.
+  z3::expr FieldStore(const Heap& heap, int field_id);
+  z3::expr ContentStore(const Heap& heap, ElemKind kind);
+  z3::expr ExistedAtEntry(const z3::expr& ref) const;
   // A fresh unconstrained value (for havoc and callee contracts). Fresh
   // references are treated as inputs of static type `descriptor`.
   Value Fresh(const std::string& descriptor, const std::string& name);

@@ -23,6 +23,9 @@ struct TermInfo {
   std::set<unsigned> symbols;
   bool arrays = false;
   bool floats = false;
+  // Quantifiers or mathematical integers/reals (specification terms): only
+  // the default solver takes them.
+  bool general = false;
 };
 
 void Scan(const z3::expr& e, TermInfo& info) {
@@ -35,6 +38,7 @@ void Scan(const z3::expr& e, TermInfo& info) {
     Z3_sort_kind sort = t.get_sort().sort_kind();
     if (sort == Z3_ARRAY_SORT) info.arrays = true;
     if (sort == Z3_FLOATING_POINT_SORT || sort == Z3_ROUNDING_MODE_SORT) info.floats = true;
+    if (sort == Z3_INT_SORT || sort == Z3_REAL_SORT) info.general = true;
     if (t.is_app()) {
       z3::func_decl d = t.decl();
       if (d.decl_kind() == Z3_OP_UNINTERPRETED) {
@@ -44,6 +48,7 @@ void Scan(const z3::expr& e, TermInfo& info) {
       for (unsigned i = 0; i < t.num_args(); ++i) work.push_back(t.arg(i));
     } else if (t.is_quantifier()) {
       info.arrays = true;
+      info.general = true;
       work.push_back(t.body());
     }
   }
@@ -111,11 +116,12 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
 z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formulas,
                            const TermInfo& info, Clock::time_point deadline,
                            std::optional<z3::model>* model) {
-  if (!info.arrays && !info.floats) return Alternate(ctx, formulas, deadline, model);
+  if (!info.arrays && !info.floats && !info.general) return Alternate(ctx, formulas, deadline, model);
   // Z3's SMT core (as configured for QF_AUFBV) handles arrays and the
   // division-heavy, deeply merged formulas well; floating point goes to the
   // default solver.
-  z3::solver solver = info.floats ? z3::solver(ctx) : z3::solver(ctx, "QF_AUFBV");
+  z3::solver solver =
+      info.floats || info.general ? z3::solver(ctx) : z3::solver(ctx, "QF_AUFBV");
   z3::params params(ctx);
   params.set("timeout", Milliseconds(deadline));
   solver.set(params);
@@ -158,6 +164,7 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
       info.symbols.insert(axiom_info[i].symbols.begin(), axiom_info[i].symbols.end());
       info.arrays |= axiom_info[i].arrays;
       info.floats |= axiom_info[i].floats;
+      info.general |= axiom_info[i].general;
     }
   }
   std::vector<z3::expr> formulas;

@@ -125,27 +125,6 @@ z3::check_result Check(z3::context& ctx, Machine& machine, const z3::expr& query
   return r.result;
 }
 
-z3::expr Any(const JavaOps& ops, const std::vector<Obligation>& obligations,
-             std::initializer_list<ObligationKind> kinds) {
-  z3::expr out = ops.False();
-  for (const Obligation& o : obligations) {
-    if (std::find(kinds.begin(), kinds.end(), o.kind) != kinds.end()) {
-      out = ops.Or(out, o.condition);
-    }
-  }
-  return out;
-}
-
-// The first obligation of `kinds` that holds in `model`.
-const Obligation* Witness(const z3::model& model, const std::vector<Obligation>& obligations,
-                          std::initializer_list<ObligationKind> kinds) {
-  for (const Obligation& o : obligations) {
-    if (std::find(kinds.begin(), kinds.end(), o.kind) == kinds.end()) continue;
-    if (model.eval(o.condition, true).is_true()) return &o;
-  }
-  return nullptr;
-}
-
 void FillCounterexample(Machine& machine, const z3::model& model, const EntryState& entry,
                         const ExitState& exit, bool harness, size_t first_trace,
                         VerifyResult* out) {
@@ -345,18 +324,18 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
       return finish(result);
     }
     // 2. Does some path reach a construct without a model?
-    z3::expr unsupported = Any(ops, run->obligations, {ObligationKind::kUnsupported});
+    z3::expr unsupported = AnyObligation(ops, run->obligations, {ObligationKind::kUnsupported});
     std::optional<z3::model> unsupported_model;
     z3::check_result ru = Check(ctx, machine, unsupported, deadline, &unsupported_model);
     if (ru == z3::sat) {
-      const Obligation* o = Witness(*unsupported_model, run->obligations,
+      const Obligation* o = WitnessObligation(*unsupported_model, run->obligations,
                                     {ObligationKind::kUnsupported});
       unsupported_note = o == nullptr ? "unsupported construct"
                                       : absl::StrCat(o->detail, " at ",
                                                      machine.sites()[o->site].Describe());
     }
     // 3. Was a loop, a recursion or another bound cut?
-    z3::expr cut = Any(ops, run->obligations,
+    z3::expr cut = AnyObligation(ops, run->obligations,
                        {ObligationKind::kUnwinding, ObligationKind::kRecursion,
                         ObligationKind::kBound});
     std::optional<z3::model> cut_model;
@@ -381,7 +360,7 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
     }
     // A bound was hit: deepen while there is time (and no other bound is
     // what stops us).
-    const Obligation* o = Witness(*cut_model, run->obligations,
+    const Obligation* o = WitnessObligation(*cut_model, run->obligations,
                                   {ObligationKind::kUnwinding, ObligationKind::kRecursion,
                                    ObligationKind::kBound});
     std::string why = o == nullptr ? "a bound was reached" : o->detail;
@@ -432,32 +411,10 @@ std::string PropertyText(Property p) {
                                 : "no-runtime-exception (no RuntimeException escapes)";
 }
 
-std::string Json(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string JsonLocation(const SourceLocation& loc) {
-  return absl::StrCat("{\"class\":", Json(loc.class_name), ",\"method\":", Json(loc.method),
-                      ",\"file\":", Json(loc.file), ",\"line\":", loc.line, ",\"pc\":", loc.pc,
-                      ",\"instruction\":", Json(loc.instruction), "}");
+  return absl::StrCat("{\"class\":", JsonQuote(loc.class_name), ",\"method\":", JsonQuote(loc.method),
+                      ",\"file\":", JsonQuote(loc.file), ",\"line\":", loc.line, ",\"pc\":", loc.pc,
+                      ",\"instruction\":", JsonQuote(loc.instruction), "}");
 }
 
 }  // namespace
@@ -539,20 +496,20 @@ std::string FormatVerifyText(const VerifyResult& r) {
 
 std::string FormatVerifyJson(const VerifyResult& r) {
   std::string out = absl::StrCat(
-      "{\"verdict\":", Json(VerdictName(r.verdict)),
-      ",\"unknown_reason\":", Json(UnknownReasonName(r.unknown_reason)),
-      ",\"reason\":", Json(r.reason), ",\"property\":", Json(PropertyName(r.property)),
-      ",\"class\":", Json(r.class_name), ",\"method\":", Json(r.method),
+      "{\"verdict\":", JsonQuote(VerdictName(r.verdict)),
+      ",\"unknown_reason\":", JsonQuote(UnknownReasonName(r.unknown_reason)),
+      ",\"reason\":", JsonQuote(r.reason), ",\"property\":", JsonQuote(PropertyName(r.property)),
+      ",\"class\":", JsonQuote(r.class_name), ",\"method\":", JsonQuote(r.method),
       ",\"unwind\":", r.unwind, ",\"max_array\":", r.max_array,
       ",\"complete\":", r.verdict == Verdict::kSuccessful ? "true" : "false",
       ",\"rounds\":", r.rounds, ",\"seconds\":", absl::StrFormat("%.3f", r.seconds));
   if (r.verdict == Verdict::kFailed) {
-    absl::StrAppend(&out, ",\"violation\":{\"exception\":", Json(r.exception_class),
+    absl::StrAppend(&out, ",\"violation\":{\"exception\":", JsonQuote(r.exception_class),
                     ",\"location\":", r.failure ? JsonLocation(*r.failure) : "null", "}");
     std::vector<std::string> inputs;
     for (const InputValue& v : r.inputs) {
-      inputs.push_back(absl::StrCat("{\"source\":", Json(v.source), ",\"type\":", Json(v.java_type),
-                                    ",\"value\":", Json(v.text),
+      inputs.push_back(absl::StrCat("{\"source\":", JsonQuote(v.source), ",\"type\":", JsonQuote(v.java_type),
+                                    ",\"value\":", JsonQuote(v.text),
                                     ",\"location\":", v.where ? JsonLocation(*v.where) : "null",
                                     "}"));
     }

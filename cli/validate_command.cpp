@@ -1,0 +1,141 @@
+// `tracespec validate`: flags -> check::Validator -> report and exit status.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "validator/check/validator.h"
+
+namespace tracespec::cli {
+namespace {
+
+struct ValidateFlags {
+  std::string classpath;
+  std::string method;
+  std::string contract;
+  std::string observations;
+  int unwind = 4;
+  int max_array = 4;
+  double timeout = 60;
+  bool check_loop_invariants = false;
+  bool json = false;
+};
+
+bool IsContractError(const check::CheckResult& r) {
+  for (const check::Diagnostic& d : r.diagnostics) {
+    if (d.kind == check::Diagnostic::Kind::kSyntax || d.kind == check::Diagnostic::Kind::kType) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void AddValidateCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<ValidateFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Check a JML contract of one method: consistency (every execution of the bytecode from a "
+      "pre-state a spec case admits satisfies that case, within the bounds) and coverage "
+      "(every recorded observation is admitted by the contract). Needs only class files.");
+  cmd->add_option("--classpath,--cp", flags->classpath, "Directories and jars, ':'-separated")
+      ->required();
+  cmd->add_option("--method", flags->method,
+                  "The method: pkg.Class#name or pkg.Class#name(DESCRIPTOR), e.g. "
+                  "bank.Account#deposit(I)V")
+      ->required();
+  cmd->add_option("--contract", flags->contract,
+                  "The contract: a .jml file, a .java file with JML comments (the specification "
+                  "in front of the method), or a text file of clauses (//@ lines or bare)")
+      ->required();
+  cmd->add_option("--observations", flags->observations,
+                  "Recorded observations: a .pb (length-delimited) or .jsonl file, or a "
+                  "directory holding observations.pb; without it coverage is SKIPPED");
+  cmd->add_option("--unwind", flags->unwind, "Loop and recursion bound k (default 4)");
+  cmd->add_option("--max-array", flags->max_array,
+                  "Bound L on the length of input arrays (default 4)");
+  cmd->add_option("--timeout", flags->timeout, "Time limit of consistency in seconds (default 60)");
+  cmd->add_flag("--check-loop-invariants", flags->check_loop_invariants,
+                "Report in-body annotations (loop invariants, assert) as not checked instead of "
+                "ignored");
+  cmd->add_flag("--json", flags->json, "Print the report as one JSON document");
+  cmd->footer(
+      "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "
+      "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass), "
+      "then diagnostics and counterexamples (arguments, pre/post objects, outcome). A PASS "
+      "'within bounds' means no violation among executions whose loops fit in k iterations.\n"
+      "Exit status: 0 both checks pass, 10 a check fails, 11 a check is UNKNOWN (nothing "
+      "failed), 2 bad usage, 3 bad input (JML syntax or type error, missing class, method or "
+      "field, observations of another method, corrupt or truncated observation file), "
+      "4 environment (unreadable file), 5 internal error.");
+  cmd->callback([flags, exit_code] {
+    check::ValidateRequest request;
+    request.method = flags->method;
+    auto contract = ReadFile(flags->contract);
+    if (!contract.ok()) {
+      *exit_code = ReportError(contract.status());
+      return;
+    }
+    request.contract = std::move(*contract);
+    request.contract_file = flags->contract;
+    if (!flags->observations.empty()) {
+      auto observations = ReadObservations(flags->observations);
+      if (!observations.ok()) {
+        *exit_code = ReportError(observations.status());
+        return;
+      }
+      request.has_observations = true;
+      request.observations = std::move(*observations);
+    }
+    request.unwind = flags->unwind;
+    request.max_array = flags->max_array;
+    request.timeout_seconds = flags->timeout;
+    request.check_loop_invariants = flags->check_loop_invariants;
+    auto validator = check::Validator::Create(flags->classpath);
+    if (!validator.ok()) {
+      *exit_code = ReportError(validator.status());
+      return;
+    }
+    auto report = (*validator)->Validate(request);
+    if (!report.ok()) {
+      *exit_code = ReportError(report.status());
+      return;
+    }
+    std::string text = flags->json ? check::FormatReportJson(*report)
+                                   : check::FormatReportText(*report);
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+    const check::CheckResult* checks[] = {&report->consistency, &report->coverage};
+    bool failed = false, unknown = false, bad_contract = false;
+    for (const check::CheckResult* r : checks) {
+      failed |= r->status == check::CheckStatus::kFail;
+      unknown |= r->status == check::CheckStatus::kUnknown;
+      bad_contract |= r->status == check::CheckStatus::kError && IsContractError(*r);
+      unknown |= r->status == check::CheckStatus::kError && !IsContractError(*r);
+    }
+    if (bad_contract) {
+      // The report names file:line:column; repeat the first on stderr.
+      for (const check::CheckResult* r : checks) {
+        if (r->status == check::CheckStatus::kError && !r->diagnostics.empty()) {
+          const check::Diagnostic& d = r->diagnostics[0];
+          std::fprintf(stderr, "tracespec: error: %s%s\n",
+                       d.span.valid() ? (d.span.ToString() + ": ").c_str() : "",
+                       d.message.c_str());
+          break;
+        }
+      }
+      *exit_code = kExitInputError;
+    } else if (failed) {
+      *exit_code = kExitCheckFailed;
+    } else if (unknown) {
+      *exit_code = kExitUnknown;
+    } else {
+      *exit_code = kExitOk;
+    }
+  });
+}
+
+}  // namespace tracespec::cli

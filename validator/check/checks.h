@@ -1,0 +1,44 @@
+// The two checks behind Validator::Validate, on an already type-checked
+// specification. Internal to validator/check.
+#ifndef TRACESPEC_VALIDATOR_CHECK_CHECKS_H_
+#define TRACESPEC_VALIDATOR_CHECK_CHECKS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "validator/check/validator.h"
+#include "validator/jml/ast.h"
+#include "validator/jml/clauses.h"
+#include "validator/jml/type_checker.h"
+#include "validator/symex/program.h"
+
+namespace tracespec::check {
+
+// What both checks need to know about the specification.
+struct SpecUnderCheck {
+  const jml::MethodContext* context = nullptr;
+  const jml::MethodSpec* spec = nullptr;
+  std::vector<jml::FlatCase> cases;
+  // Instance invariants of the method's class (type-checked), assumed at
+  // entry and checked at exit (not for constructors at entry).
+  std::vector<const jml::ClassClause*> invariants;
+  const jml::TypeEnvironment* env = nullptr;
+};
+
+// Consistency of the bytecode of `method` with the specification, within
+// the request's bounds. Errors are reserved for failures of the machinery
+// (e.g. a malformed class met during execution).
+absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
+                                             const symex::MethodInfo& method,
+                                             const SpecUnderCheck& spec,
+                                             const ValidateRequest& request);
+
+// Coverage of the request's observations (all of the method: the caller
+// checks that).
+CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
+                          const SpecUnderCheck& spec);
+
+}  // namespace tracespec::check
+
+#endif  // TRACESPEC_VALIDATOR_CHECK_CHECKS_H_

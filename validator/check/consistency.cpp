@@ -1,0 +1,653 @@
+// Consistency: the bytecode executed symbolically from every pre-state a
+// spec case admits, and the solver asked for an exit that breaks the case
+// (ensures, behavior kind, signals_only, signals, assignable, invariant) or
+// for a clause that is undefined; see validator.h.
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/status.h"
+#include "validator/check/checks.h"
+#include "validator/check/lowering.h"
+#include "validator/classfile/descriptors.h"
+#include "validator/jml/printer.h"
+#include "validator/symex/machine.h"
+#include "validator/symex/solver.h"
+
+namespace tracespec::check {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using symex::Machine;
+using symex::ObligationKind;
+
+std::string ClauseText(const jml::Clause& c) { return jml::PrintClause(c); }
+
+// Runs the queries of one execution and collects the findings.
+class ConsistencyRun {
+ public:
+  ConsistencyRun(Machine& machine, const SpecUnderCheck& spec, const symex::EntryState& entry,
+                 Clock::time_point deadline, double timeout)
+      : machine_(machine),
+        ops_(machine.ops()),
+        spec_(spec),
+        entry_(entry),
+        deadline_(deadline),
+        timeout_(timeout) {}
+
+  CheckResult result;
+  bool unknown = false;        // a query timed out or a construct is unsupported
+  bool error = false;          // a clause has no meaning (kType)
+  std::vector<std::string> unknown_reasons;
+  std::vector<symex::Obligation> extra_obligations;  // of inlined pure calls
+
+  // Solves `query`; on sat returns the model.
+  std::optional<z3::model> Sat(const z3::expr& query, bool* undecided) {
+    symex::SolveResult r = symex::Solve(machine_.ctx(), machine_.axioms(), query, deadline_,
+                                        /*want_model=*/true);
+    if (r.result == z3::unknown) {
+      *undecided = true;
+      return std::nullopt;
+    }
+    if (r.result == z3::sat) return std::move(r.model);
+    return std::nullopt;
+  }
+
+  void NoteUnknown(const std::string& why) {
+    unknown = true;
+    unknown_reasons.push_back(why);
+  }
+
+  // A lowering failure: unsupported → UNKNOWN, otherwise ERROR.
+  void LoweringFailed(const absl::Status& s, const jml::Clause* clause) {
+    Diagnostic d;
+    if (clause != nullptr) {
+      d.span = clause->span;
+      d.clause = ClauseText(*clause);
+    }
+    d.message = std::string(s.message());
+    if (s.code() == absl::StatusCode::kDeadlineExceeded) {
+      NoteUnknown(absl::StrCat("timeout after ", timeout_, " s"));
+      return;
+    }
+    if (s.code() == absl::StatusCode::kUnimplemented) {
+      d.kind = Diagnostic::Kind::kUnsupported;
+      NoteUnknown(d.message);
+    } else {
+      d.kind = Diagnostic::Kind::kType;
+      error = true;
+    }
+    result.diagnostics.push_back(std::move(d));
+  }
+
+  // Readable values of a model: arguments, the receiver's fields before
+  // and after, the outcome.
+  std::string Values(const z3::model& model, const symex::ExitState& exit, bool exceptional) {
+    std::vector<std::string> parts;
+    const symex::MethodInfo& m = *entry_.method;
+    for (size_t i = 0; i < entry_.args.size(); ++i) {
+      parts.push_back(absl::StrCat(entry_.arg_names[i], " = ",
+                                   machine_.FormatValue(model, entry_.args[i],
+                                                        m.signature.params[i])));
+    }
+    if (entry_.receiver && m.name != "<init>") {
+      const symex::ClassInfo* cls = m.owner;
+      for (const symex::FieldInfo* f : machine_.program().InstanceFields(cls)) {
+        if (classfile::IsReference(f->descriptor)) continue;
+        std::string before = machine_.FormatValue(
+            model, machine_.ReadField(entry_.heap, entry_.receiver->e, *f), f->descriptor);
+        std::string after = machine_.FormatValue(
+            model, machine_.ReadField(exit.heap, entry_.receiver->e, *f), f->descriptor);
+        parts.push_back(before == after ? absl::StrCat("this.", f->name, " = ", before)
+                                        : absl::StrCat("this.", f->name, ": ", before, " -> ",
+                                                       after));
+      }
+    }
+    if (exceptional) {
+      parts.push_back(absl::StrCat("throws ", machine_.TypeNameIn(model, exit.value->e)));
+    } else if (exit.value) {
+      parts.push_back(absl::StrCat("\\result = ",
+                                   machine_.FormatValue(model, *exit.value, m.signature.ret)));
+    } else {
+      parts.push_back("returns normally");
+    }
+    return absl::StrJoin(parts, ", ");
+  }
+
+  // Records a counterexample and a diagnostic.
+  void Violation(Diagnostic::Kind kind, const jml::Clause* clause, const std::string& message,
+                 const z3::model& model, const symex::ExitState& exit, bool exceptional,
+                 const std::string& detail = "") {
+    Diagnostic d;
+    d.kind = kind;
+    if (clause != nullptr) {
+      d.span = clause->span;
+      d.clause = ClauseText(*clause);
+    }
+    d.message = message;
+    auto obs = machine_.BuildObservation(model, entry_, exit, exceptional);
+    if (obs.ok()) {
+      d.counterexamples.push_back(static_cast<int>(result.counterexamples.size()));
+      result.counterexamples.push_back(std::move(*obs));
+      std::string text = absl::StrCat(clause != nullptr ? d.clause : message,
+                                       clause != nullptr ? absl::StrCat(" (line ", clause->span.line, ")") : "",
+                                       ": ", detail.empty() ? "" : absl::StrCat(detail, "; "),
+                                       Values(model, exit, exceptional));
+      result.explanations.push_back(std::move(text));
+    }
+    result.diagnostics.push_back(std::move(d));
+  }
+
+  // Asks for `query` (a violation); records it when sat.
+  bool Ask(const z3::expr& query, Diagnostic::Kind kind, const jml::Clause* clause,
+           const std::string& message, const symex::ExitState& exit, bool exceptional) {
+    bool undecided = false;
+    auto model = Sat(query, &undecided);
+    if (undecided) {
+      NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
+                                            : "the solver could not decide a query");
+      return false;
+    }
+    if (!model) return false;
+    Violation(kind, clause, message, *model, exit, exceptional);
+    return true;
+  }
+
+  // Well-definedness of one clause: `where` is the condition under which it
+  // is evaluated.
+  void CheckDefined(const std::vector<Undefined>& undefined, const z3::expr& where,
+                    const jml::Clause* clause, const symex::ExitState& exit, bool exceptional) {
+    for (const Undefined& u : undefined) {
+      if (Ask(ops_.And(where, u.condition), Diagnostic::Kind::kWellDefinedness, clause,
+              absl::StrCat("may be undefined: ", u.what), exit, exceptional)) {
+        return;  // one counterexample per clause
+      }
+    }
+  }
+
+  // The frame of `assignable` (union of the clauses) against `exit`.
+  void CheckFrame(const std::vector<const jml::Clause*>& assignable, const z3::expr& where,
+                  Lowering& lowering, const symex::ExitState& exit, bool exceptional) {
+    if (assignable.empty()) return;  // JML's default: \everything
+    std::vector<const jml::StoreRef*> refs;
+    for (const jml::Clause* c : assignable) {
+      for (const jml::StoreRef& r : c->store_refs) {
+        if (r.kind == jml::StoreRef::Kind::kEverything ||
+            r.kind == jml::StoreRef::Kind::kNotSpecified) {
+          return;
+        }
+        refs.push_back(&r);
+      }
+    }
+    struct Change {
+      std::string location;
+      z3::expr condition;
+      z3::expr object;
+      const symex::FieldInfo* field;
+      std::optional<z3::expr> index;
+      symex::ElemKind kind;
+    };
+    std::vector<Change> changes;
+    int n = 0;
+    z3::context& ctx = machine_.ctx();
+    for (const auto& [id, store] : exit.heap.fields) {
+      z3::expr before = machine_.FieldStore(entry_.heap, id);
+      if (symex::JavaOps::Same(before, store)) continue;
+      const symex::FieldInfo& f = machine_.program().Field(id);
+      z3::expr r = ctx.bv_const(absl::StrCat("frame!r", n++).c_str(), symex::kRefBits);
+      z3::expr changed = !(z3::select(store, r) == z3::select(before, r));
+      z3::expr in = ops_.False();
+      for (const jml::StoreRef* ref : refs) {
+        auto c = lowering.FieldInFrame(*ref, r, id);
+        if (!c.ok()) return LoweringFailed(c.status(), assignable[0]);
+        in = ops_.Or(in, *c);
+      }
+      z3::expr cond = ops_.And(ops_.And(machine_.ExistedAtEntry(r), changed), ops_.Not(in));
+      changes.push_back(Change{f.DisplayName(), cond, r, &f, std::nullopt, f.kind()});
+    }
+    for (const auto& [id, value] : exit.heap.statics) {
+      const symex::FieldInfo& f = machine_.program().Field(id);
+      auto init = entry_.heap.initialized.find(f.owner);
+      if (init == entry_.heap.initialized.end()) continue;  // initialised by the call
+      z3::expr before = machine_.ReadStatic(entry_.heap, f).e;
+      z3::expr after = machine_.ReadStatic(exit.heap, f).e;
+      if (symex::JavaOps::Same(before, after)) continue;
+      z3::expr in = ops_.False();
+      for (const jml::StoreRef* ref : refs) {
+        auto c = lowering.StaticInFrame(*ref, id);
+        if (!c.ok()) return LoweringFailed(c.status(), assignable[0]);
+        in = ops_.Or(in, *c);
+      }
+      z3::expr changed = f.kind() == symex::ElemKind::kFloat || f.kind() == symex::ElemKind::kDouble
+                             ? !(z3::expr(ctx, Z3_mk_fpa_to_ieee_bv(ctx, before)) ==
+                                 z3::expr(ctx, Z3_mk_fpa_to_ieee_bv(ctx, after)))
+                             : !(before == after);
+      z3::expr cond = ops_.And(ops_.And(init->second, changed), ops_.Not(in));
+      changes.push_back(Change{f.DisplayName(), cond, ops_.Null(), &f, std::nullopt, f.kind()});
+    }
+    for (const auto& [kind, store] : exit.heap.contents) {
+      z3::expr before = machine_.ContentStore(entry_.heap, static_cast<symex::ElemKind>(kind));
+      if (symex::JavaOps::Same(before, store)) continue;
+      z3::expr r = ctx.bv_const(absl::StrCat("frame!a", n).c_str(), symex::kRefBits);
+      z3::expr i = ctx.bv_const(absl::StrCat("frame!i", n++).c_str(), 32);
+      z3::expr changed = !(z3::select(z3::select(store, r), i) == z3::select(z3::select(before, r), i));
+      z3::expr in = ops_.False();
+      for (const jml::StoreRef* ref : refs) {
+        auto c = lowering.ElementInFrame(*ref, r, i);
+        if (!c.ok()) return LoweringFailed(c.status(), assignable[0]);
+        in = ops_.Or(in, *c);
+      }
+      z3::expr bounds = ops_.And(ops_.Le(ops_.Int(0), i), ops_.Lt(i, machine_.ArrayLength(r)));
+      z3::expr cond = ops_.And(ops_.And(machine_.ExistedAtEntry(r), bounds),
+                               ops_.And(changed, ops_.Not(in)));
+      changes.push_back(Change{"array element", cond, r, nullptr, i,
+                               static_cast<symex::ElemKind>(kind)});
+    }
+    if (changes.empty()) return;
+    z3::expr any = ops_.False();
+    for (const Change& c : changes) any = ops_.Or(any, c.condition);
+    bool undecided = false;
+    auto model = Sat(ops_.And(where, any), &undecided);
+    if (undecided) {
+      NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
+                                            : "the solver could not decide the frame query");
+      return;
+    }
+    if (!model) return;
+    // Name every location outside the frame that changed in this model.
+    std::vector<std::string> named;
+    for (const Change& c : changes) {
+      if (!model->eval(c.condition, true).is_true()) continue;
+      if (c.field != nullptr && c.field->is_static) {
+        named.push_back(absl::StrCat(c.field->DisplayName(), " changed from ",
+                                     machine_.FormatValue(*model, machine_.ReadStatic(entry_.heap, *c.field),
+                                                          c.field->descriptor),
+                                     " to ",
+                                     machine_.FormatValue(*model, machine_.ReadStatic(exit.heap, *c.field),
+                                                          c.field->descriptor)));
+        continue;
+      }
+      z3::expr ref = model->eval(c.object, true);
+      std::string owner = DescribeObject(*model, ref);
+      if (c.field != nullptr) {
+        named.push_back(absl::StrCat(
+            owner, ".", c.field->name, " changed from ",
+            machine_.FormatValue(*model, machine_.ReadField(entry_.heap, ref, *c.field), c.field->descriptor),
+            " to ",
+            machine_.FormatValue(*model, machine_.ReadField(exit.heap, ref, *c.field), c.field->descriptor)));
+      } else {
+        z3::expr idx = model->eval(*c.index, true);
+        auto iv = symex::JavaOps::BvValue(idx);
+        named.push_back(absl::StrCat(owner, "[", iv ? static_cast<int32_t>(*iv) : 0, "] changed"));
+      }
+    }
+    std::string detail = absl::StrCat("not assignable: ", absl::StrJoin(named, "; "));
+    Diagnostic::Kind kind = Diagnostic::Kind::kViolated;
+    Violation(kind, assignable[0], detail, *model, exit, exceptional, detail);
+  }
+
+  // "this", a parameter, "this.f" for a reference field of the receiver,
+  // else "object #ref".
+  std::string DescribeObject(const z3::model& model, const z3::expr& ref) {
+    auto same = [&](const z3::expr& other) {
+      return model.eval(ops_.Eq(ref, other), true).is_true();
+    };
+    if (entry_.receiver && same(entry_.receiver->e)) return "this";
+    for (size_t i = 0; i < entry_.args.size(); ++i) {
+      if (entry_.args[i].kind == symex::Kind::kRef && same(entry_.args[i].e)) return entry_.arg_names[i];
+    }
+    if (entry_.receiver) {
+      for (const symex::FieldInfo* f : machine_.program().InstanceFields(entry_.method->owner)) {
+        if (!classfile::IsReference(f->descriptor)) continue;
+        if (same(machine_.ReadField(entry_.heap, entry_.receiver->e, *f).e)) {
+          return absl::StrCat("this.", f->name);
+        }
+      }
+    }
+    auto v = symex::JavaOps::BvValue(ref);
+    return absl::StrCat("object ", machine_.TypeNameIn(model, ref), "@", v ? *v : 0);
+  }
+
+  Machine& machine_;
+  const symex::JavaOps& ops_;
+  const SpecUnderCheck& spec_;
+  const symex::EntryState& entry_;
+  Clock::time_point deadline_;
+  double timeout_;
+};
+
+bool IsExceptionalBehavior(jml::Behavior b) {
+  return b == jml::Behavior::kExceptional || b == jml::Behavior::kExceptionalExample;
+}
+bool IsNormalBehavior(jml::Behavior b) {
+  return b == jml::Behavior::kNormal || b == jml::Behavior::kNormalExample;
+}
+
+}  // namespace
+
+absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
+                                             const symex::MethodInfo& method,
+                                             const SpecUnderCheck& spec,
+                                             const ValidateRequest& request) {
+  auto start = Clock::now();
+  auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(request.timeout_seconds));
+  const jml::MethodContext& mctx = *spec.context;
+  z3::context ctx;
+  symex::ExecOptions eo;
+  eo.unwind = request.unwind;
+  eo.recursion = request.unwind;
+  eo.max_array = request.max_array;
+  eo.deadline = deadline;
+  Machine machine(ctx, program, eo);
+  const symex::JavaOps& ops = machine.ops();
+  auto finish = [&](CheckResult r) {
+    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return r;
+  };
+  auto timeout_result = [&](const std::string& where) {
+    CheckResult r;
+    r.status = CheckStatus::kUnknown;
+    r.summary = absl::StrCat("timeout after ", request.timeout_seconds, " s ", where);
+    return finish(r);
+  };
+  auto entry_or = machine.CreateEntry(method);
+  if (!entry_or.ok()) {
+    if (entry_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
+      return timeout_result("while building the entry state");
+    }
+    return entry_or.status();
+  }
+  symex::EntryState& entry = *entry_or;
+  auto run_or = machine.Execute(entry);
+  if (!run_or.ok()) {
+    if (run_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
+      return timeout_result("during symbolic execution");
+    }
+    return run_or.status();
+  }
+  symex::ExecutionResult& run = *run_or;
+  ConsistencyRun q(machine, spec, entry, deadline, request.timeout_seconds);
+  const bool is_ctor = method.name == "<init>";
+
+  // Implicit preconditions: non_null reference parameters.
+  z3::expr implicit = ops.True();
+  for (size_t i = 0; i < mctx.param_nullity.size() && i < entry.args.size(); ++i) {
+    if (mctx.param_nullity[i] == jml::Nullity::kNonNull && entry.args[i].kind == symex::Kind::kRef) {
+      implicit = ops.And(implicit, ops.Not(ops.Eq(entry.args[i].e, ops.Null())));
+    }
+  }
+  z3::expr any_pre = ops.False();
+  LowerStates pre_states;
+  pre_states.pre = &entry.heap;
+  pre_states.receiver = entry.receiver;
+  pre_states.args = entry.args;
+
+  for (const jml::FlatCase& c : spec.cases) {
+    z3::expr base = ops.And(entry.guard, implicit);
+    Lowering pre_lowering(machine, mctx, pre_states, base, deadline);
+    // Spec-case variables.
+    std::vector<std::pair<std::string, Term>> case_vars;
+    bool failed = false;
+    for (const jml::SpecVarDecl* v : c.vars) {
+      if (v->is_old && v->init) {
+        auto t = pre_lowering.Value(*v->init, /*in_post=*/false);
+        if (!t.ok()) {
+          q.LoweringFailed(t.status(), nullptr);
+          failed = true;
+          break;
+        }
+        case_vars.emplace_back(v->name, Term{v->type.resolved, t->e});
+      } else {
+        symex::Value fresh = machine.Fresh(v->type.resolved.Descriptor().empty()
+                                               ? "I" : v->type.resolved.Descriptor(),
+                                           v->name);
+        case_vars.emplace_back(v->name, pre_lowering.FromValue(fresh, v->type.resolved));
+      }
+    }
+    if (failed) continue;
+    for (auto& [name, t] : case_vars) pre_lowering.BindName(name, t);
+    // requires (left to right: each may rely on the ones before).
+    z3::expr pre = base;
+    for (const jml::Clause* cl : c.clauses) {
+      if (cl->kind != jml::ClauseKind::kRequires || !cl->pred) continue;
+      if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
+      auto p = pre_lowering.Predicate(*cl->pred, /*in_post=*/false);
+      if (!p.ok()) {
+        q.LoweringFailed(p.status(), cl);
+        failed = true;
+        break;
+      }
+      std::vector<Undefined> undefined = pre_lowering.TakeUndefined();
+      if (!undefined.empty() && run.normal) {
+        q.CheckDefined(undefined, pre, cl, *run.normal, false);
+      } else if (!undefined.empty() && run.exceptional) {
+        q.CheckDefined(undefined, pre, cl, *run.exceptional, true);
+      }
+      pre = ops.And(pre, *p);
+    }
+    if (failed) continue;
+    // The receiver's invariants hold at entry (not for constructors).
+    if (!is_ctor && entry.receiver) {
+      for (const jml::ClassClause* inv : spec.invariants) {
+        auto p = pre_lowering.Predicate(*inv->pred, false);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), nullptr);
+          failed = true;
+          break;
+        }
+        pre_lowering.TakeUndefined();
+        pre = ops.And(pre, *p);
+      }
+    }
+    if (failed) continue;
+    any_pre = ops.Or(any_pre, pre);
+    for (const symex::Obligation& o : pre_lowering.call_obligations()) q.extra_obligations.push_back(o);
+
+    std::vector<const jml::Clause*> assignable;
+    for (const jml::Clause* cl : c.clauses) {
+      if (cl->kind == jml::ClauseKind::kAssignable) assignable.push_back(cl);
+    }
+    // Normal exit.
+    if (run.normal) {
+      const symex::ExitState& exit = *run.normal;
+      z3::expr where = ops.And(pre, exit.guard);
+      LowerStates st = pre_states;
+      st.post = &exit.heap;
+      if (exit.value) st.result = exit.value;
+      Lowering post(machine, mctx, st, where, deadline);
+      for (auto& [name, t] : case_vars) post.BindName(name, t);
+      if (IsExceptionalBehavior(c.behavior)) {
+        q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
+              absl::StrCat(c.label, ": the method returns normally"), exit, false);
+      } else {
+        if (mctx.result_nullity == jml::Nullity::kNonNull && exit.value &&
+            exit.value->kind == symex::Kind::kRef) {
+          q.Ask(ops.And(where, ops.Eq(exit.value->e, ops.Null())), Diagnostic::Kind::kViolated,
+                nullptr, "implicit ensures \\result != null (non_null result) is violated", exit,
+                false);
+        }
+        for (const jml::Clause* cl : c.clauses) {
+          if (cl->kind != jml::ClauseKind::kEnsures || !cl->pred) continue;
+          if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
+          auto p = post.Predicate(*cl->pred, /*in_post=*/true);
+          if (!p.ok()) {
+            q.LoweringFailed(p.status(), cl);
+            continue;
+          }
+          std::vector<Undefined> undefined = post.TakeUndefined();
+          z3::expr defined = ops.True();
+          for (const Undefined& u : undefined) defined = ops.And(defined, ops.Not(u.condition));
+          size_t before = q.result.diagnostics.size();
+          q.CheckDefined(undefined, where, cl, exit, false);
+          if (q.result.diagnostics.size() > before) continue;
+          q.Ask(ops.And(ops.And(where, defined), ops.Not(*p)), Diagnostic::Kind::kViolated, cl,
+                "does not hold", exit, false);
+        }
+        if (!spec.invariants.empty() && entry.receiver) {
+          for (const jml::ClassClause* inv : spec.invariants) {
+            auto p = post.Predicate(*inv->pred, true);
+            if (!p.ok()) {
+              q.LoweringFailed(p.status(), nullptr);
+              continue;
+            }
+            post.TakeUndefined();
+            q.Ask(ops.And(where, ops.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                  absl::StrCat("invariant ", jml::PrintExpr(*inv->pred), " (line ",
+                               inv->span.line, ") does not hold at exit"),
+                  exit, false);
+          }
+        }
+      }
+      q.CheckFrame(assignable, where, post, exit, false);
+      for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
+    }
+    // Exceptional exit.
+    if (run.exceptional) {
+      const symex::ExitState& exit = *run.exceptional;
+      z3::expr where = ops.And(pre, exit.guard);
+      const z3::expr& thrown = exit.value->e;
+      LowerStates st = pre_states;
+      st.post = &exit.heap;
+      st.thrown = thrown;
+      Lowering post(machine, mctx, st, where, deadline);
+      for (auto& [name, t] : case_vars) post.BindName(name, t);
+      if (IsNormalBehavior(c.behavior)) {
+        q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
+              absl::StrCat(c.label, ": the method throws an exception"), exit, true);
+      } else {
+        // signals_only (or its default: the throws clause and RuntimeException).
+        std::vector<std::string> allowed;
+        const jml::Clause* only_clause = nullptr;
+        for (const jml::Clause* cl : c.clauses) {
+          if (cl->kind != jml::ClauseKind::kSignalsOnly) continue;
+          only_clause = cl;
+          for (const jml::TypeRef& t : cl->types) allowed.push_back(InternalTypeName(t.resolved));
+        }
+        if (only_clause == nullptr) {
+          for (const std::string& ex : mctx.method.exceptions) {
+            allowed.push_back(classfile::BinaryToInternal(ex));
+          }
+          allowed.push_back("java/lang/RuntimeException");
+        }
+        z3::expr ok = ops.False();
+        for (const std::string& t : allowed) ok = ops.Or(ok, machine.InstanceOf(thrown, t));
+        q.Ask(ops.And(where, ops.Not(ok)), Diagnostic::Kind::kViolated, only_clause,
+              only_clause != nullptr ? "does not hold"
+                                     : "the exception is not allowed by the default signals_only "
+                                       "(the throws clause and RuntimeException)",
+              exit, true);
+        for (const jml::Clause* cl : c.clauses) {
+          if (cl->kind != jml::ClauseKind::kSignals || !cl->pred) continue;
+          if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
+          const jml::Type& et = cl->exception_type.resolved;
+          if (!cl->exception_var.empty()) post.BindName(cl->exception_var, Term{et, thrown});
+          auto p = post.Predicate(*cl->pred, /*in_post=*/true);
+          if (!p.ok()) {
+            q.LoweringFailed(p.status(), cl);
+            continue;
+          }
+          z3::expr isa = machine.InstanceOf(thrown, InternalTypeName(et));
+          std::vector<Undefined> undefined = post.TakeUndefined();
+          z3::expr defined = ops.True();
+          for (const Undefined& u : undefined) defined = ops.And(defined, ops.Not(u.condition));
+          size_t before = q.result.diagnostics.size();
+          q.CheckDefined(undefined, ops.And(where, isa), cl, exit, true);
+          if (q.result.diagnostics.size() > before) continue;
+          q.Ask(ops.And(ops.And(where, isa), ops.And(defined, ops.Not(*p))),
+                Diagnostic::Kind::kViolated, cl, "does not hold", exit, true);
+        }
+      }
+      q.CheckFrame(assignable, where, post, exit, true);
+      for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
+    }
+  }
+
+  // Bounds and unsupported constructs on the paths the cases admit.
+  std::vector<symex::Obligation> obligations = run.obligations;
+  for (const symex::Obligation& o : q.extra_obligations) obligations.push_back(o);
+  CheckResult& r = q.result;
+  {
+    z3::expr unsupported = symex::AnyObligation(ops, obligations, {ObligationKind::kUnsupported});
+    bool undecided = false;
+    auto model = q.Sat(ops.And(any_pre, unsupported), &undecided);
+    if (undecided) q.NoteUnknown(absl::StrCat("timeout after ", request.timeout_seconds, " s"));
+    if (model) {
+      const symex::Obligation* o =
+          symex::WitnessObligation(*model, obligations, {ObligationKind::kUnsupported});
+      std::string what = o == nullptr ? "unsupported construct"
+                                      : absl::StrCat(o->detail, " at ",
+                                                     machine.sites()[o->site].Describe());
+      Diagnostic d;
+      d.kind = Diagnostic::Kind::kUnsupported;
+      d.message = absl::StrCat("reachable: ", what);
+      r.diagnostics.push_back(d);
+      q.NoteUnknown(what);
+    }
+  }
+  // Cuts: each loop / recursion / bound site separately.
+  std::map<int, std::vector<const symex::Obligation*>> by_site;
+  for (const symex::Obligation& o : obligations) {
+    if (o.kind == ObligationKind::kUnwinding || o.kind == ObligationKind::kRecursion ||
+        o.kind == ObligationKind::kBound) {
+      by_site[o.site].push_back(&o);
+    }
+  }
+  for (const auto& [site, list] : by_site) {
+    z3::expr reach = ops.False();
+    for (const symex::Obligation* o : list) reach = ops.Or(reach, o->condition);
+    bool undecided = false;
+    auto model = q.Sat(ops.And(any_pre, reach), &undecided);
+    const symex::Obligation& o = *list[0];
+    const symex::Site& s = machine.sites()[site];
+    std::string what = o.kind == ObligationKind::kUnwinding
+                           ? absl::StrCat("loop at line ", s.line, " cut at k=", request.unwind)
+                       : o.kind == ObligationKind::kRecursion
+                           ? absl::StrCat("recursion at line ", s.line, " cut at depth ",
+                                          request.unwind)
+                           : o.detail;
+    if (undecided) what = absl::StrCat(what, " (maybe)");
+    if (model || undecided) r.cuts.push_back(what);
+  }
+  r.complete = r.cuts.empty();
+
+  int violations = 0;
+  for (const Diagnostic& d : r.diagnostics) {
+    if (d.kind == Diagnostic::Kind::kViolated || d.kind == Diagnostic::Kind::kWellDefinedness) {
+      ++violations;
+    }
+  }
+  if (violations > 0) {
+    r.status = CheckStatus::kFail;
+    const Diagnostic* first = nullptr;
+    for (const Diagnostic& d : r.diagnostics) {
+      if (d.kind == Diagnostic::Kind::kViolated || d.kind == Diagnostic::Kind::kWellDefinedness) {
+        first = &d;
+        break;
+      }
+    }
+    std::string what = first->clause.empty() ? first->message
+                                             : absl::StrCat(first->clause, " (line ",
+                                                            first->span.line, ")");
+    if (first->kind == Diagnostic::Kind::kWellDefinedness) what = absl::StrCat(what, " may be undefined");
+    r.summary = violations == 1 ? what : absl::StrCat(what, " and ", violations - 1, " more");
+  } else if (q.error) {
+    r.status = CheckStatus::kError;
+    r.summary = "a clause cannot be checked";
+  } else if (q.unknown) {
+    r.status = CheckStatus::kUnknown;
+    std::vector<std::string> reasons(q.unknown_reasons.begin(), q.unknown_reasons.end());
+    std::sort(reasons.begin(), reasons.end());
+    reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
+    r.summary = absl::StrJoin(reasons, "; ");
+  } else {
+    r.status = CheckStatus::kPass;
+    r.summary = r.complete ? "complete"
+                           : absl::StrCat("within bounds: ", absl::StrJoin(r.cuts, ", "));
+  }
+  return finish(std::move(r));
+}
+
+}  // namespace tracespec::check

@@ -1,0 +1,1059 @@
+// JML → Z3 over symbolic states; see lowering.h.
+#include "validator/check/lowering.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "common/status.h"
+#include "validator/classfile/class_file.h"
+#include "validator/jml/clauses.h"
+#include "validator/jml/printer.h"
+#include "validator/symex/solver.h"
+
+namespace tracespec::check {
+namespace {
+
+using jml::BinaryOp;
+using jml::Expr;
+using jml::ExprKind;
+using jml::SymbolKind;
+using jml::Type;
+using TK = jml::Type::Kind;
+
+// Ranges of constant bounds expand up to this many values.
+constexpr int64_t kConstantRangeCap = 256;
+
+bool IsIntLike(const Type& t) {
+  return t.Is(TK::kByte) || t.Is(TK::kShort) || t.Is(TK::kChar) || t.Is(TK::kInt);
+}
+
+bool IsFp(const Type& t) { return t.Is(TK::kFloat) || t.Is(TK::kDouble); }
+
+// Binary numeric promotion (JLS §5.6.2) with \bigint; boxes unboxed.
+Type Promote(Type a, Type b) {
+  if (a.IsClass()) a = jml::UnboxedType(a);
+  if (b.IsClass()) b = jml::UnboxedType(b);
+  if (a.IsReal() || b.IsReal()) return Type::Real();
+  if (a.IsBigint() || b.IsBigint()) return Type::Bigint();
+  if (a.Is(TK::kDouble) || b.Is(TK::kDouble)) return Type::Double();
+  if (a.Is(TK::kFloat) || b.Is(TK::kFloat)) return Type::Float();
+  if (a.Is(TK::kLong) || b.Is(TK::kLong)) return Type::Long();
+  return Type::Int();
+}
+
+std::string Text(const Expr& e) { return jml::PrintExpr(e); }
+
+}  // namespace
+
+std::string InternalTypeName(const Type& type) {
+  if (type.IsArray()) return type.Descriptor();
+  return classfile::BinaryToInternal(type.class_name());
+}
+
+struct Lowering::Scope {
+  Scope(Lowering& l, const z3::expr& extra) : l(l), saved(l.guard_) {
+    l.guard_ = l.ops_.And(l.guard_, extra);
+  }
+  ~Scope() { l.guard_ = saved; }
+  Lowering& l;
+  z3::expr saved;
+};
+
+Lowering::Lowering(symex::Machine& machine, const jml::MethodContext& method, LowerStates states,
+                   z3::expr context, std::chrono::steady_clock::time_point deadline)
+    : machine_(machine),
+      ops_(machine.ops()),
+      method_(method),
+      states_(std::move(states)),
+      context_(std::move(context)),
+      deadline_(deadline),
+      guard_(machine.ops().True()) {}
+
+const symex::Heap& Lowering::heap() const {
+  return in_post_ && states_.post != nullptr ? *states_.post : *states_.pre;
+}
+
+absl::Status Lowering::Unsupported(const Expr& e, const std::string& what) const {
+  return jml::UnsupportedAt(e.span, what);
+}
+
+void Lowering::NoteUndefined(const z3::expr& bad, const Expr& where, const std::string& what) {
+  z3::expr c = ops_.And(guard_, bad);
+  if (symex::JavaOps::IsFalse(c)) return;
+  undefined_.push_back(Undefined{c, absl::StrCat(what, " in '", Text(where), "' (",
+                                                 where.span.ToString(), ")")});
+}
+
+std::vector<Undefined> Lowering::TakeUndefined() {
+  std::vector<Undefined> out;
+  out.swap(undefined_);
+  return out;
+}
+
+void Lowering::BindName(const std::string& name, Term value) {
+  named_.insert_or_assign(name, std::move(value));
+}
+
+z3::expr Lowering::IntOf(const z3::expr& bv, bool is_signed) const {
+  return z3::bv2int(bv, is_signed);
+}
+
+Term Lowering::FromValue(const symex::Value& v, const Type& type) const {
+  if (type.IsBoolean()) {
+    if (v.e.is_bool()) return Term{type, v.e};
+    return Term{type, !(v.e == ops_.Int(0))};
+  }
+  return Term{type, v.e};
+}
+
+z3::expr Lowering::ToStored(const Term& t) const {
+  if (t.type.IsBoolean()) return ops_.Ite(t.e, ops_.Int(1), ops_.Int(0));
+  return t.e;
+}
+
+z3::expr Lowering::BoolOf(const Term& t) const {
+  if (t.e.is_bool()) return t.e;
+  return !(t.e == ops_.Int(0));
+}
+
+Term Lowering::Convert(const Term& t, const Type& to) const {
+  const Type& from = t.type;
+  if (from == to || to.IsError()) return Term{to, t.e};
+  if (to.IsReference() || to.IsTypeOfType() || from.IsNull()) return Term{to, t.e};
+  if (from.IsClass()) {
+    // Unboxing: the box's value field.
+    Type prim = jml::UnboxedType(from);
+    const symex::FieldInfo* f = machine_.program().ResolveField(
+        classfile::BinaryToInternal(from.class_name()), "value", prim.Descriptor());
+    if (f == nullptr) return Term{to, t.e};
+    symex::Value v = const_cast<symex::Machine&>(machine_).ReadField(heap(), t.e, *f);
+    return Convert(FromValue(v, prim), to);
+  }
+  if (to.IsBoolean() || from.IsBoolean()) return Term{to, t.e};
+  z3::expr e = t.e;
+  // To a canonical int / long / float / double / bigint first.
+  if (from.IsBigint()) {
+    if (to.IsBigint()) return Term{to, e};
+    z3::expr wide = z3::int2bv(64, e);
+    if (to.Is(TK::kLong)) return Term{to, wide};
+    if (to.Is(TK::kDouble)) return Term{to, ops_.L2D(wide)};
+    if (to.Is(TK::kFloat)) return Term{to, ops_.L2F(wide)};
+    return Convert(Term{Type::Int(), z3::int2bv(32, e)}, to);
+  }
+  if (IsIntLike(from)) {
+    if (to.IsBigint()) return Term{to, IntOf(e)};
+    if (to.Is(TK::kLong)) return Term{to, ops_.I2L(e)};
+    if (to.Is(TK::kFloat)) return Term{to, ops_.I2F(e)};
+    if (to.Is(TK::kDouble)) return Term{to, ops_.I2D(e)};
+    if (to.Is(TK::kByte)) return Term{to, ops_.I2B(e)};
+    if (to.Is(TK::kShort)) return Term{to, ops_.I2S(e)};
+    if (to.Is(TK::kChar)) return Term{to, ops_.I2C(e)};
+    return Term{to, e};
+  }
+  if (from.Is(TK::kLong)) {
+    if (to.IsBigint()) return Term{to, IntOf(e)};
+    if (to.Is(TK::kFloat)) return Term{to, ops_.L2F(e)};
+    if (to.Is(TK::kDouble)) return Term{to, ops_.L2D(e)};
+    return Convert(Term{Type::Int(), ops_.L2I(e)}, to);
+  }
+  if (IsFp(from)) {
+    if (to.Is(TK::kDouble)) return Term{to, from.Is(TK::kFloat) ? ops_.F2D(e) : e};
+    if (to.Is(TK::kFloat)) return Term{to, from.Is(TK::kDouble) ? ops_.D2F(e) : e};
+    if (to.Is(TK::kLong)) return Term{to, ops_.FpToInt(e, 64)};
+    if (to.IsBigint()) return Term{to, IntOf(ops_.FpToInt(e, 64))};
+    return Convert(Term{Type::Int(), ops_.FpToInt(e, 32)}, to);
+  }
+  return Term{to, e};
+}
+
+absl::StatusOr<z3::expr> Lowering::Predicate(const Expr& e, bool in_post) {
+  in_post_ = in_post;
+  guard_ = ops_.True();
+  return LowerBool(e);
+}
+
+absl::StatusOr<Term> Lowering::Value(const Expr& e, bool in_post) {
+  in_post_ = in_post;
+  guard_ = ops_.True();
+  return Lower(e);
+}
+
+absl::StatusOr<z3::expr> Lowering::LowerBool(const Expr& e) {
+  TS_ASSIGN_OR_RETURN(Term t, Lower(e));
+  if (t.type.IsClass()) t = Convert(t, Type::Boolean());
+  return BoolOf(t);
+}
+
+absl::StatusOr<Term> Lowering::Lower(const Expr& e) {
+  if (std::chrono::steady_clock::now() > deadline_) {
+    return absl::DeadlineExceededError("time limit reached while lowering the contract");
+  }
+  switch (e.kind) {
+    case ExprKind::kLiteral: {
+      const jml::Literal& l = e.literal;
+      switch (l.kind) {
+        case jml::LiteralKind::kNull: return Term{Type::Null(), ops_.Null()};
+        case jml::LiteralKind::kBoolean: return Term{Type::Boolean(), ops_.ctx().bool_val(l.bits != 0)};
+        case jml::LiteralKind::kInt:
+          return Term{Type::Int(), ops_.Int(static_cast<int32_t>(static_cast<uint32_t>(l.bits)))};
+        case jml::LiteralKind::kLong: return Term{Type::Long(), ops_.Long(static_cast<int64_t>(l.bits))};
+        case jml::LiteralKind::kFloat: return Term{Type::Float(), ops_.Float(l.float_value)};
+        case jml::LiteralKind::kDouble: return Term{Type::Double(), ops_.Double(l.double_value)};
+        case jml::LiteralKind::kChar: return Term{Type::Char(), ops_.Int(static_cast<int32_t>(l.bits))};
+        case jml::LiteralKind::kString:
+          return Unsupported(e, "string literals in specifications (strings are opaque to the checker)");
+      }
+      return Unsupported(e, "literal");
+    }
+    case ExprKind::kName: return LowerName(e);
+    case ExprKind::kThis:
+    case ExprKind::kQualifiedThis:
+      if (!states_.receiver) return jml::ErrorAt(e.span, "'this' in a static method");
+      return Term{e.type, states_.receiver->e};
+    case ExprKind::kFieldAccess: return LowerField(e);
+    case ExprKind::kArrayAccess: return LowerArrayAccess(e);
+    case ExprKind::kMethodCall: return LowerCall(e);
+    case ExprKind::kUnary: return LowerUnary(e);
+    case ExprKind::kBinary: return LowerBinary(e);
+    case ExprKind::kConditional: {
+      TS_ASSIGN_OR_RETURN(z3::expr c, LowerBool(*e.operands[0]));
+      absl::StatusOr<Term> a = [&] {
+        Scope s(*this, c);
+        return Lower(*e.operands[1]);
+      }();
+      TS_RETURN_IF_ERROR(a.status());
+      absl::StatusOr<Term> b = [&] {
+        Scope s(*this, ops_.Not(c));
+        return Lower(*e.operands[2]);
+      }();
+      TS_RETURN_IF_ERROR(b.status());
+      Term x = Convert(*a, e.type), y = Convert(*b, e.type);
+      if (e.type.IsBoolean()) return Term{e.type, ops_.Ite(c, BoolOf(x), BoolOf(y))};
+      return Term{e.type, ops_.Ite(c, x.e, y.e)};
+    }
+    case ExprKind::kCast: return LowerCast(e);
+    case ExprKind::kInstanceOf: {
+      TS_ASSIGN_OR_RETURN(Term v, Lower(*e.operands[0]));
+      return Term{Type::Boolean(),
+                  machine_.InstanceOf(v.e, InternalTypeName(e.type_ref.resolved))};
+    }
+    case ExprKind::kQuantifier: return LowerQuantifier(e);
+    case ExprKind::kOld: {
+      bool saved = in_post_;
+      in_post_ = false;
+      absl::StatusOr<Term> v = Lower(*e.operands[0]);
+      in_post_ = saved;
+      return v;
+    }
+    case ExprKind::kResult:
+      if (!states_.result) return jml::ErrorAt(e.span, "\\result has no value here");
+      return FromValue(*states_.result, e.type);
+    case ExprKind::kJmlKeyword:
+      if (e.name == "not_specified") return Term{Type::Boolean(), ops_.True()};
+      return Unsupported(e, absl::StrCat("'\\", e.name, "' as a value"));
+    case ExprKind::kJmlCall: return LowerJmlCall(e);
+    case ExprKind::kLabeled: return Lower(*e.operands[0]);
+    case ExprKind::kInformal: return Unsupported(e, "informal description (* ... *)");
+    default: return Unsupported(e, absl::StrCat("expression '", Text(e), "'"));
+  }
+}
+
+Term Lowering::StaticConstant(const Expr& e, bool* found) {
+  *found = true;
+  const std::string& owner = e.sym.owner;
+  const std::string& name = e.name;
+  if (name == "MAX_VALUE" || name == "MIN_VALUE") {
+    bool max = name == "MAX_VALUE";
+    if (owner == "java.lang.Integer") return Term{Type::Int(), ops_.Int(max ? INT32_MAX : INT32_MIN)};
+    if (owner == "java.lang.Long") return Term{Type::Long(), ops_.Long(max ? INT64_MAX : INT64_MIN)};
+    if (owner == "java.lang.Short") return Term{Type::Short(), ops_.Int(max ? INT16_MAX : INT16_MIN)};
+    if (owner == "java.lang.Byte") return Term{Type::Byte(), ops_.Int(max ? INT8_MAX : INT8_MIN)};
+    if (owner == "java.lang.Character") return Term{Type::Char(), ops_.Int(max ? 0xffff : 0)};
+  }
+  if (owner == "java.lang.Math" && name == "PI") return Term{Type::Double(), ops_.Double(3.141592653589793)};
+  if (owner == "java.lang.Math" && name == "E") return Term{Type::Double(), ops_.Double(2.718281828459045)};
+  *found = false;
+  return Term{Type::Error(), ops_.Int(0)};
+}
+
+absl::StatusOr<Term> Lowering::LowerName(const Expr& e) {
+  switch (e.sym.kind) {
+    case SymbolKind::kParameter:
+      if (e.sym.index < 0 || e.sym.index >= static_cast<int>(states_.args.size())) {
+        return jml::ErrorAt(e.span, absl::StrCat("parameter '", e.name, "' has no value"));
+      }
+      return FromValue(states_.args[e.sym.index], e.type);
+    case SymbolKind::kField:
+      return LowerField(e);
+    case SymbolKind::kBoundVar: {
+      auto it = bound_.find({e.sym.binder, e.sym.index});
+      if (it == bound_.end()) return jml::ErrorAt(e.span, absl::StrCat("'", e.name, "' is not bound"));
+      return it->second;
+    }
+    case SymbolKind::kOldVar:
+    case SymbolKind::kSignalsVar:
+    case SymbolKind::kForallVar: {
+      auto it = named_.find(e.name);
+      if (it == named_.end()) return jml::ErrorAt(e.span, absl::StrCat("'", e.name, "' has no value here"));
+      return it->second;
+    }
+    default:
+      return Unsupported(e, absl::StrCat("name '", e.name, "'"));
+  }
+}
+
+absl::StatusOr<Term> Lowering::LowerField(const Expr& e) {
+  if (e.sym.kind == SymbolKind::kArrayLength) {
+    TS_ASSIGN_OR_RETURN(Term a, Lower(*e.operands[0]));
+    NoteUndefined(ops_.Eq(a.e, ops_.Null()), e, "null dereference");
+    return Term{Type::Int(), machine_.ArrayLength(a.e)};
+  }
+  if (e.sym.kind != SymbolKind::kField) return Unsupported(e, absl::StrCat("'", Text(e), "' as a value"));
+  if (e.sym.is_model || e.sym.is_ghost) {
+    return Unsupported(e, absl::StrCat(e.sym.is_model ? "model" : "ghost", " field '", e.name, "'"));
+  }
+  const symex::FieldInfo* field = machine_.program().ResolveField(
+      classfile::BinaryToInternal(e.sym.owner), e.name, e.sym.descriptor);
+  if (e.sym.is_static) {
+    bool found = false;
+    Term c = StaticConstant(e, &found);
+    if (found) return Convert(c, e.type);
+    if (field == nullptr || field->decl == nullptr) {
+      return Unsupported(e, absl::StrCat("static field ", e.sym.owner, ".", e.name,
+                                         " of a library class"));
+    }
+    return FromValue(machine_.ReadStatic(heap(), *field), e.type);
+  }
+  if (field == nullptr) {
+    return jml::ErrorAt(e.span, absl::StrCat("field ", e.sym.owner, ".", e.name,
+                                             " is not in the class files"));
+  }
+  z3::expr object = ops_.Null();
+  if (e.kind == ExprKind::kFieldAccess && e.operands.size() == 1 &&
+      e.operands[0]->kind != ExprKind::kSuper) {
+    TS_ASSIGN_OR_RETURN(Term o, Lower(*e.operands[0]));
+    object = o.e;
+    NoteUndefined(ops_.Eq(object, ops_.Null()), e, "null dereference");
+  } else {
+    if (!states_.receiver) return jml::ErrorAt(e.span, "instance field in a static method");
+    object = states_.receiver->e;
+  }
+  return FromValue(machine_.ReadField(heap(), object, *field), e.type);
+}
+
+absl::StatusOr<Term> Lowering::LowerArrayAccess(const Expr& e) {
+  TS_ASSIGN_OR_RETURN(Term a, Lower(*e.operands[0]));
+  TS_ASSIGN_OR_RETURN(Term i, Lower(*e.operands[1]));
+  if (!a.type.IsArray()) return Unsupported(e, "element of a non-array");
+  Term index = Convert(i, Type::Int());
+  z3::expr len = machine_.ArrayLength(a.e);
+  z3::expr is_null = ops_.Eq(a.e, ops_.Null());
+  NoteUndefined(is_null, e, "null dereference");
+  NoteUndefined(ops_.And(ops_.Not(is_null), ops_.Or(ops_.Lt(index.e, ops_.Int(0)),
+                                                     ops_.Le(len, index.e))),
+                e, "index out of bounds");
+  symex::Value v = machine_.ReadElement(heap(), a.e, index.e, a.type.Descriptor());
+  return FromValue(v, e.type);
+}
+
+absl::StatusOr<Term> Lowering::LowerUnary(const Expr& e) {
+  TS_ASSIGN_OR_RETURN(Term a, Lower(*e.operands[0]));
+  switch (e.unary_op) {
+    case jml::UnaryOp::kNot: return Term{Type::Boolean(), ops_.Not(BoolOf(a))};
+    case jml::UnaryOp::kPlus: return Convert(a, e.type);
+    case jml::UnaryOp::kMinus: {
+      Term x = Convert(a, e.type);
+      if (e.type.IsBigint()) return Term{e.type, -x.e};
+      if (IsFp(e.type)) return Term{e.type, ops_.FNeg(x.e)};
+      if (e.type.IsReal()) return Unsupported(e, "\\real arithmetic");
+      return Term{e.type, ops_.Neg(x.e)};
+    }
+    case jml::UnaryOp::kComplement: {
+      Term x = Convert(a, e.type);
+      if (e.type.IsBigint()) return Unsupported(e, "'~' on \\bigint");
+      return Term{e.type, ~x.e};
+    }
+  }
+  return Unsupported(e, "unary operator");
+}
+
+absl::StatusOr<Term> Lowering::LowerBinary(const Expr& e) {
+  const Expr& le = *e.operands[0];
+  const Expr& re = *e.operands[1];
+  BinaryOp op = e.binary_op;
+  // Short-circuit operators: the right operand is evaluated only when needed.
+  if (op == BinaryOp::kAnd || op == BinaryOp::kOr || op == BinaryOp::kImplies) {
+    TS_ASSIGN_OR_RETURN(z3::expr a, LowerBool(le));
+    z3::expr when = op == BinaryOp::kOr ? ops_.Not(a) : a;
+    absl::StatusOr<z3::expr> b = [&] {
+      Scope s(*this, when);
+      return LowerBool(re);
+    }();
+    TS_RETURN_IF_ERROR(b.status());
+    z3::expr out = op == BinaryOp::kAnd ? ops_.And(a, *b)
+                   : op == BinaryOp::kOr ? ops_.Or(a, *b)
+                                         : ops_.Implies(a, *b);
+    return Term{Type::Boolean(), out};
+  }
+  if (op == BinaryOp::kReverseImplies) {
+    TS_ASSIGN_OR_RETURN(z3::expr b, LowerBool(re));
+    absl::StatusOr<z3::expr> a = [&] {
+      Scope s(*this, b);
+      return LowerBool(le);
+    }();
+    TS_RETURN_IF_ERROR(a.status());
+    return Term{Type::Boolean(), ops_.Implies(b, *a)};
+  }
+  TS_ASSIGN_OR_RETURN(Term l, Lower(le));
+  TS_ASSIGN_OR_RETURN(Term r, Lower(re));
+  auto both_bool = [&] { return l.type.IsBoolean() || r.type.IsBoolean(); };
+  switch (op) {
+    case BinaryOp::kEquiv: return Term{Type::Boolean(), BoolOf(l) == BoolOf(r)};
+    case BinaryOp::kInequiv: return Term{Type::Boolean(), BoolOf(l) != BoolOf(r)};
+    case BinaryOp::kEq:
+    case BinaryOp::kNe: {
+      z3::expr eq = ops_.True();
+      bool numeric = (l.type.IsNumeric() || r.type.IsNumeric()) && !l.type.IsNull() &&
+                     !r.type.IsNull();
+      if (both_bool()) {
+        eq = BoolOf(Convert(l, Type::Boolean())) == BoolOf(Convert(r, Type::Boolean()));
+      } else if (numeric) {
+        Type t = Promote(l.type, r.type);
+        if (t.IsReal()) return Unsupported(e, "\\real arithmetic");
+        Term x = Convert(l, t), y = Convert(r, t);
+        eq = IsFp(t) ? ops_.FEq(x.e, y.e) : x.e == y.e;
+      } else {
+        eq = ops_.Eq(l.e, r.e);
+      }
+      return Term{Type::Boolean(), op == BinaryOp::kEq ? eq : ops_.Not(eq)};
+    }
+    case BinaryOp::kLt:
+    case BinaryOp::kLe:
+    case BinaryOp::kGt:
+    case BinaryOp::kGe: {
+      Type t = Promote(l.type, r.type);
+      if (t.IsReal()) return Unsupported(e, "\\real arithmetic");
+      Term x = Convert(l, t), y = Convert(r, t);
+      if (op == BinaryOp::kGt || op == BinaryOp::kGe) std::swap(x, y);
+      bool strict = op == BinaryOp::kLt || op == BinaryOp::kGt;
+      z3::expr out = t.IsBigint() ? (strict ? x.e < y.e : x.e <= y.e)
+                     : IsFp(t)    ? (strict ? ops_.FLt(x.e, y.e) : ops_.FLe(x.e, y.e))
+                                  : (strict ? ops_.Lt(x.e, y.e) : ops_.Le(x.e, y.e));
+      return Term{Type::Boolean(), out};
+    }
+    case BinaryOp::kBitAnd:
+    case BinaryOp::kBitOr:
+    case BinaryOp::kBitXor: {
+      if (both_bool()) {
+        z3::expr a = BoolOf(l), b = BoolOf(r);
+        z3::expr out = op == BinaryOp::kBitAnd ? (a && b) : op == BinaryOp::kBitOr ? (a || b) : (a != b);
+        return Term{Type::Boolean(), out};
+      }
+      if (e.type.IsBigint()) return Unsupported(e, "bit operations on \\bigint");
+      Term x = Convert(l, e.type), y = Convert(r, e.type);
+      z3::expr out = op == BinaryOp::kBitAnd ? ops_.BitAnd(x.e, y.e)
+                     : op == BinaryOp::kBitOr ? ops_.BitOr(x.e, y.e)
+                                              : ops_.BitXor(x.e, y.e);
+      return Term{e.type, out};
+    }
+    case BinaryOp::kShl:
+    case BinaryOp::kShr:
+    case BinaryOp::kUshr: {
+      if (e.type.IsBigint()) return Unsupported(e, "shifts on \\bigint");
+      Term x = Convert(l, e.type);
+      Term n = Convert(r, r.type.Is(TK::kLong) ? Type::Long() : Type::Int());
+      z3::expr count = n.type.Is(TK::kLong) ? ops_.L2I(n.e) : n.e;
+      z3::expr out = op == BinaryOp::kShl ? ops_.Shl(x.e, count)
+                     : op == BinaryOp::kShr ? ops_.Shr(x.e, count)
+                                            : ops_.Ushr(x.e, count);
+      return Term{e.type, out};
+    }
+    case BinaryOp::kAdd:
+    case BinaryOp::kSub:
+    case BinaryOp::kMul:
+    case BinaryOp::kDiv:
+    case BinaryOp::kRem: {
+      const Type& t = e.type;
+      if (t.IsClass()) return Unsupported(e, "string concatenation in specifications");
+      if (t.IsReal()) return Unsupported(e, "\\real arithmetic");
+      Term x = Convert(l, t), y = Convert(r, t);
+      if (t.IsBigint()) {
+        if (op == BinaryOp::kAdd) return Term{t, x.e + y.e};
+        if (op == BinaryOp::kSub) return Term{t, x.e - y.e};
+        if (op == BinaryOp::kMul) return Term{t, x.e * y.e};
+        NoteUndefined(y.e == ops_.ctx().int_val(0), e, "division by zero");
+        // Truncating division, as Java's.
+        z3::expr zero = ops_.ctx().int_val(0);
+        z3::expr q = z3::ite(x.e >= zero, z3::ite(y.e > zero, x.e / y.e, -(x.e / -y.e)),
+                             z3::ite(y.e > zero, -((-x.e) / y.e), (-x.e) / (-y.e)));
+        return Term{t, op == BinaryOp::kDiv ? q : x.e - y.e * q};
+      }
+      if (IsFp(t)) {
+        z3::expr out = op == BinaryOp::kAdd ? ops_.FAdd(x.e, y.e)
+                       : op == BinaryOp::kSub ? ops_.FSub(x.e, y.e)
+                       : op == BinaryOp::kMul ? ops_.FMul(x.e, y.e)
+                       : op == BinaryOp::kDiv ? ops_.FDiv(x.e, y.e)
+                                              : ops_.FRem(x.e, y.e);
+        return Term{t, out};
+      }
+      if (op == BinaryOp::kAdd) return Term{t, ops_.Add(x.e, y.e)};
+      if (op == BinaryOp::kSub) return Term{t, ops_.Sub(x.e, y.e)};
+      if (op == BinaryOp::kMul) return Term{t, ops_.Mul(x.e, y.e)};
+      z3::expr zero = t.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
+      NoteUndefined(ops_.Eq(y.e, zero), e, "division by zero");
+      return Term{t, op == BinaryOp::kDiv ? ops_.Div(x.e, y.e) : ops_.Rem(x.e, y.e)};
+    }
+    case BinaryOp::kSubtype: return Unsupported(e, "the subtype operator '<:'");
+    default: break;
+  }
+  return Unsupported(e, absl::StrCat("operator '", jml::BinaryOpText(op), "'"));
+}
+
+absl::StatusOr<Term> Lowering::LowerCast(const Expr& e) {
+  TS_ASSIGN_OR_RETURN(Term v, Lower(*e.operands[0]));
+  const Type& to = e.type;
+  if (to.IsReference()) {
+    if (v.type.IsReference()) {
+      z3::expr fails = ops_.And(ops_.Not(ops_.Eq(v.e, ops_.Null())),
+                                ops_.Not(machine_.InstanceOf(v.e, InternalTypeName(to))));
+      NoteUndefined(fails, e, "failing cast");
+      return Term{to, v.e};
+    }
+    return Unsupported(e, "boxing conversion");
+  }
+  if (to.IsReal() || v.type.IsReal()) return Unsupported(e, "\\real arithmetic");
+  return Convert(v, to);
+}
+
+absl::StatusOr<Term> Lowering::LowerCall(const Expr& e) {
+  if (e.sym.kind != SymbolKind::kMethod) return Unsupported(e, "call");
+  std::vector<const Expr*> arg_exprs = jml::Arguments(e);
+  auto desc = jml::ParseMethodDescriptor(e.sym.descriptor);
+  if (!desc.ok() || desc->params.size() != arg_exprs.size()) {
+    return jml::ErrorAt(e.span, absl::StrCat("call '", Text(e), "' does not match ", e.sym.descriptor));
+  }
+  std::vector<Term> args;
+  for (size_t i = 0; i < arg_exprs.size(); ++i) {
+    TS_ASSIGN_OR_RETURN(Term a, Lower(*arg_exprs[i]));
+    args.push_back(Convert(a, desc->params[i]));
+  }
+  std::string owner = classfile::BinaryToInternal(e.sym.owner);
+  const symex::ClassInfo* cls = machine_.program().FindClass(owner);
+  if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {
+    return CallLibrary(e, args);
+  }
+  std::optional<symex::Value> receiver;
+  if (!e.sym.is_static) {
+    const Expr* r = jml::Receiver(e);
+    if (r == nullptr || r->kind == ExprKind::kSuper) {
+      if (!states_.receiver) return jml::ErrorAt(e.span, "instance method call in a static method");
+      receiver = *states_.receiver;
+    } else {
+      TS_ASSIGN_OR_RETURN(Term o, Lower(*r));
+      NoteUndefined(ops_.Eq(o.e, ops_.Null()), e, "null dereference");
+      receiver = symex::Value{symex::Kind::kRef, o.e};
+    }
+  }
+  std::vector<symex::Value> values;
+  for (size_t i = 0; i < args.size(); ++i) {
+    char d = desc->params[i].Descriptor().empty() ? 'I' : desc->params[i].Descriptor()[0];
+    values.push_back(symex::Value{symex::KindOfDescriptor(d == '[' ? 'L' : d), ToStored(args[i])});
+  }
+  return CallPure(e, receiver, std::move(values));
+}
+
+absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Value> receiver,
+                                        std::vector<symex::Value> args) {
+  const symex::Program& program = machine_.program();
+  std::string owner = classfile::BinaryToInternal(e.sym.owner);
+  const std::string& name = e.name;
+  const std::string& descriptor = e.sym.descriptor;
+  const symex::MethodInfo* target = nullptr;
+  if (e.sym.is_static || name == "<init>") {
+    symex::CallTarget t = program.ResolveStatic(owner, name, descriptor);
+    if (t.kind == symex::CallTarget::Kind::kBytecode) target = t.method;
+  } else {
+    for (const symex::DispatchCase& c : program.Dispatch(owner, name, descriptor)) {
+      if (c.target.kind != symex::CallTarget::Kind::kBytecode) {
+        return Unsupported(e, absl::StrCat("call '", Text(e), "': an implementation is not bytecode (",
+                                           c.target.reason, ")"));
+      }
+      if (target != nullptr && target != c.target.method) {
+        return Unsupported(e, absl::StrCat("call '", Text(e),
+                                           "' with several implementations (dynamic dispatch)"));
+      }
+      target = c.target.method;
+    }
+  }
+  if (target == nullptr || !target->has_code()) {
+    return Unsupported(e, absl::StrCat("call of ", e.sym.owner, ".", name, descriptor,
+                                       " (no bytecode to inline)"));
+  }
+  symex::EntryState entry{target, ops_.True(), heap(), receiver, std::move(args), {}, {}};
+  TS_ASSIGN_OR_RETURN(symex::ExecutionResult run, machine_.Execute(entry));
+  for (symex::Obligation& o : run.obligations) {
+    o.condition = ops_.And(guard_, o.condition);
+    call_obligations_.push_back(std::move(o));
+  }
+  if (run.exceptional) {
+    NoteUndefined(run.exceptional->guard, e, absl::StrCat("exception thrown by ", target->DisplayName()));
+  }
+  if (!run.normal || !run.normal->value) {
+    if (e.type.IsVoid()) return Term{e.type, ops_.True()};
+    symex::Value fresh = machine_.Fresh(e.type.Descriptor(), absl::StrCat("call", fresh_++));
+    return FromValue(fresh, e.type);
+  }
+  return FromValue(*run.normal->value, e.type);
+}
+
+absl::StatusOr<Term> Lowering::CallLibrary(const Expr& e, const std::vector<Term>& args) {
+  const std::string& owner = e.sym.owner;
+  const std::string& name = e.name;
+  const std::string& d = e.sym.descriptor;
+  bool math = owner == "java.lang.Math" || owner == "java.lang.StrictMath";
+  if (math && name == "abs" && args.size() == 1) {
+    const Term& x = args[0];
+    if (IsFp(x.type)) return Term{e.type, ops_.FAbs(x.e)};
+    z3::expr zero = x.type.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
+    return Term{e.type, ops_.Ite(ops_.Lt(x.e, zero), ops_.Neg(x.e), x.e)};
+  }
+  if (math && (name == "max" || name == "min") && args.size() == 2 &&
+      (d == "(II)I" || d == "(JJ)J")) {
+    z3::expr lt = ops_.Lt(args[0].e, args[1].e);
+    return Term{e.type, name == "max" ? ops_.Ite(lt, args[1].e, args[0].e)
+                                      : ops_.Ite(lt, args[0].e, args[1].e)};
+  }
+  if (owner == "java.lang.Integer" && name == "compare" && args.size() == 2) {
+    return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
+  }
+  if (owner == "java.lang.Long" && name == "compare" && args.size() == 2) {
+    return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
+  }
+  return Unsupported(e, absl::StrCat("call of library method ", owner, ".", name, d,
+                                     " in a specification (no model)"));
+}
+
+absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {
+  const std::string& n = e.name;
+  if (n == "nonnullelements") {
+    TS_ASSIGN_OR_RETURN(Term a, Lower(*e.operands[0]));
+    z3::expr not_null = ops_.Not(ops_.Eq(a.e, ops_.Null()));
+    z3::expr len = machine_.ArrayLength(a.e);
+    std::string desc = a.type.Descriptor();
+    int cap = machine_.options().max_array;
+    TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(ops_.Long(0), ops_.I2L(len), cap));
+    z3::expr all = ops_.True();
+    if (small) {
+      for (int j = 0; j < cap; ++j) {
+        z3::expr in = ops_.Lt(ops_.Int(j), len);
+        z3::expr elem = machine_.ReadElement(heap(), a.e, ops_.Int(j), desc).e;
+        all = ops_.And(all, ops_.Implies(in, ops_.Not(ops_.Eq(elem, ops_.Null()))));
+      }
+    } else {
+      z3::expr i = ops_.ctx().bv_const(absl::StrCat("nne!", fresh_++).c_str(), 32);
+      z3::expr elem = machine_.ReadElement(heap(), a.e, i, desc).e;
+      z3::expr in = ops_.And(ops_.Le(ops_.Int(0), i), ops_.Lt(i, len));
+      all = z3::forall(i, z3::implies(in, !(elem == ops_.Null())));
+    }
+    return Term{Type::Boolean(), ops_.And(not_null, all)};
+  }
+  if (n == "typeof") {
+    TS_ASSIGN_OR_RETURN(Term a, Lower(*e.operands[0]));
+    if (!a.type.IsReference()) return Unsupported(e, "\\typeof of a primitive value");
+    NoteUndefined(ops_.Eq(a.e, ops_.Null()), e, "\\typeof(null)");
+    return Term{Type::TypeOfType(), machine_.TypeOf(a.e)};
+  }
+  if (n == "type") {
+    const Type& t = e.type_ref.resolved;
+    int id = t.IsReference() ? machine_.program().TypeIdOf(InternalTypeName(t)) : 0;
+    if (id == 0) return Unsupported(e, absl::StrCat("\\type(", t.ToString(), ") (not a concrete class)"));
+    return Term{Type::TypeOfType(), ops_.TypeId(id)};
+  }
+  if (n == "fresh") {
+    if (!in_post_) return jml::ErrorAt(e.span, "\\fresh outside a postcondition");
+    z3::expr all = ops_.True();
+    for (const auto& op : e.operands) {
+      TS_ASSIGN_OR_RETURN(Term a, Lower(*op));
+      all = ops_.And(all, ops_.And(ops_.Not(ops_.Eq(a.e, ops_.Null())),
+                                   ops_.Not(machine_.ExistedAtEntry(a.e))));
+    }
+    return Term{Type::Boolean(), all};
+  }
+  if (n == "not_modified") {
+    z3::expr all = ops_.True();
+    for (const jml::StoreRef& r : e.store_refs) {
+      if (r.kind != jml::StoreRef::Kind::kLocation || !r.expr) {
+        return Unsupported(e, "\\not_modified of a location set");
+      }
+      bool saved = in_post_;
+      in_post_ = false;
+      absl::StatusOr<Term> before = Lower(*r.expr);
+      in_post_ = true;
+      absl::StatusOr<Term> after = before.ok() ? Lower(*r.expr) : before;
+      in_post_ = saved;
+      TS_RETURN_IF_ERROR(after.status());
+      z3::expr same = IsFp(before->type) ? ops_.FEq(before->e, after->e)
+                                         : (BoolOf(*before) == BoolOf(*after));
+      if (!before->type.IsBoolean() && !IsFp(before->type)) same = before->e == after->e;
+      all = ops_.And(all, same);
+    }
+    return Term{Type::Boolean(), all};
+  }
+  return Unsupported(e, absl::StrCat("'\\", n, "'"));
+}
+
+absl::StatusOr<bool> Lowering::ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n) {
+  // Both 64-bit: widen so that hi - lo cannot wrap.
+  z3::expr l = z3::sext(lo, 2), h = z3::sext(hi, 2);
+  z3::expr too_many = z3::sgt(h - l, ops_.ctx().bv_val(static_cast<uint64_t>(n), 66));
+  too_many = too_many.simplify();
+  if (too_many.is_false()) return true;
+  if (too_many.is_true()) return false;
+  symex::SolveResult r = symex::Solve(ops_.ctx(), machine_.axioms(),
+                                      ops_.And(ops_.And(context_, guard_), too_many), deadline_,
+                                      /*want_model=*/false);
+  return r.result == z3::unsat;
+}
+
+absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>* out) {
+  const Type& vt = q.type_ref.resolved;
+  bool integral = vt.Is(TK::kInt) || vt.Is(TK::kLong) || vt.Is(TK::kShort) ||
+                  vt.Is(TK::kByte) || vt.Is(TK::kChar);
+  if (!integral && !vt.IsBoolean()) return false;
+  // Bounds come from the range and, for \forall / \exists / \num_of, from
+  // the antecedent or conjuncts of the body (outside them the body is
+  // trivially true / false).
+  std::vector<const Expr*> conjuncts;
+  if (const Expr* range = jml::QuantifierRange(q)) jml::CollectConjuncts(*range, &conjuncts);
+  const Expr& body = jml::QuantifierBody(q);
+  if (q.quantifier == jml::QuantifierKind::kForall && body.kind == ExprKind::kBinary &&
+      body.binary_op == BinaryOp::kImplies) {
+    jml::CollectConjuncts(*body.operands[0], &conjuncts);
+  } else if (q.quantifier == jml::QuantifierKind::kExists ||
+             q.quantifier == jml::QuantifierKind::kNumOf) {
+    jml::CollectConjuncts(body, &conjuncts);
+  }
+  std::vector<jml::QuantifiedVarBounds> bounds = jml::ExtractBounds(q.bound_vars, conjuncts);
+  const size_t n = q.bound_vars.size();
+  std::vector<bool> done(n, false);
+  int cap = machine_.options().max_array;
+  auto mentions_unbound = [&](const Expr& x) {
+    for (size_t k = 0; k < n; ++k) {
+      if (!done[k] && jml::MentionsName(x, q.bound_vars[k].name)) return true;
+    }
+    return false;
+  };
+  unsigned width = vt.Is(TK::kLong) ? 64 : 32;
+  std::vector<std::pair<int, Term>> current;
+  // Expands the remaining variables in an order where each one's bounds
+  // mention only variables already given values.
+  std::function<absl::StatusOr<bool>(size_t)> expand = [&](size_t count) -> absl::StatusOr<bool> {
+    if (count == n) {
+      z3::expr range = ops_.True();
+      if (const Expr* r = jml::QuantifierRange(q)) {
+        TS_ASSIGN_OR_RETURN(range, LowerBool(*r));
+      }
+      out->push_back(Instance{range, current});
+      return true;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      if (done[k]) continue;
+      std::vector<Term> values;
+      if (vt.IsBoolean()) {
+        values = {Term{vt, ops_.False()}, Term{vt, ops_.True()}};
+      } else {
+        const jml::VarBound* lo = nullptr;
+        const jml::VarBound* hi = nullptr;
+        for (const auto& b : bounds[k].lower) {
+          if (!mentions_unbound(*b.expr)) { lo = &b; break; }
+        }
+        for (const auto& b : bounds[k].upper) {
+          if (!mentions_unbound(*b.expr)) { hi = &b; break; }
+        }
+        if (lo == nullptr || hi == nullptr) continue;
+        TS_ASSIGN_OR_RETURN(Term lt, Lower(*lo->expr));
+        TS_ASSIGN_OR_RETURN(Term ht, Lower(*hi->expr));
+        if (!lt.type.IsNumeric() || !ht.type.IsNumeric() || lt.type.IsBigint() ||
+            ht.type.IsBigint() || IsFp(lt.type) || IsFp(ht.type)) {
+          continue;
+        }
+        z3::expr l = Convert(lt, Type::Long()).e;
+        z3::expr h = Convert(ht, Type::Long()).e;
+        if (!lo->inclusive) l = l + ops_.Long(1);   // lo < i
+        if (hi->inclusive) h = h + ops_.Long(1);    // i <= hi
+        if (!lo->inclusive && symex::JavaOps::BvValue(l.simplify()) == uint64_t{0x8000000000000000ull}) continue;
+        int64_t size = cap;
+        auto lv = symex::JavaOps::BvValue(l.simplify());
+        auto hv = symex::JavaOps::BvValue(h.simplify());
+        if (lv && hv) {
+          __int128 diff = static_cast<__int128>(static_cast<int64_t>(*hv)) -
+                          static_cast<int64_t>(*lv);
+          if (diff > kConstantRangeCap) continue;
+          size = diff < 0 ? 0 : static_cast<int64_t>(diff);
+        } else {
+          TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(l, h, cap));
+          if (!small) continue;
+        }
+        for (int64_t j = 0; j < size; ++j) {
+          z3::expr v = (l + ops_.Long(j)).simplify();
+          if (width == 32) v = v.extract(31, 0).simplify();
+          Term t{vt, v};
+          if (!vt.Is(TK::kInt) && !vt.Is(TK::kLong)) t = Convert(Term{Type::Int(), v}, vt);
+          values.push_back(t);
+        }
+        // Values past h (when fewer than the cap) fail the range predicate
+        // or the body's antecedent, which every instance is checked against.
+      }
+      done[k] = true;
+      for (const Term& v : values) {
+        bound_.insert_or_assign({&q, static_cast<int>(k)}, v);
+        current.emplace_back(static_cast<int>(k), v);
+        absl::StatusOr<bool> ok = expand(count + 1);
+        current.pop_back();
+        if (!ok.ok() || !*ok) {
+          done[k] = false;
+          bound_.erase({&q, static_cast<int>(k)});
+          return ok;
+        }
+      }
+      bound_.erase({&q, static_cast<int>(k)});
+      done[k] = false;
+      return true;
+    }
+    return false;  // no variable can be bounded
+  };
+  size_t before = out->size();
+  absl::StatusOr<bool> ok = expand(0);
+  if (!ok.ok()) return ok.status();
+  if (!*ok) out->erase(out->begin() + static_cast<long>(before), out->end());
+  return *ok;
+}
+
+absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
+  const Expr& body = jml::QuantifierBody(q);
+  const Type& vt = q.type_ref.resolved;
+  std::vector<Instance> instances;
+  // Instances need the bounds on each value's membership: the range
+  // predicate and, for bounds read from the body, the body itself (an
+  // implication or conjunction that is trivially true/false outside).
+  std::vector<Undefined> saved_undefined = TakeUndefined();
+  absl::StatusOr<bool> expanded = ExpandRange(q, &instances);
+  // Undefinedness while computing bounds belongs to the expression too.
+  std::vector<Undefined> bound_undefined = TakeUndefined();
+  undefined_ = std::move(saved_undefined);
+  for (Undefined& u : bound_undefined) undefined_.push_back(std::move(u));
+  TS_RETURN_IF_ERROR(expanded.status());
+  jml::QuantifierKind kind = q.quantifier;
+  if (*expanded) {
+    // Membership of each instance: its variables lie within the bounds that
+    // made the expansion exact (implied by the range or the body), so the
+    // whole range predicate decides.
+    z3::expr acc = ops_.True();
+    Term numeric{q.type, ops_.Int(0)};
+    z3::expr any = ops_.False();
+    bool first = true;
+    if (kind == jml::QuantifierKind::kExists) acc = ops_.False();
+    if (q.type.IsBigint()) numeric.e = ops_.ctx().int_val(kind == jml::QuantifierKind::kProduct ? 1 : 0);
+    else if (q.type.Is(TK::kLong)) numeric.e = ops_.Long(kind == jml::QuantifierKind::kProduct ? 1 : 0);
+    else if (q.type.Is(TK::kFloat)) numeric.e = ops_.Float(kind == jml::QuantifierKind::kProduct ? 1 : 0);
+    else if (q.type.Is(TK::kDouble)) numeric.e = ops_.Double(kind == jml::QuantifierKind::kProduct ? 1 : 0);
+    else numeric.e = ops_.Int(kind == jml::QuantifierKind::kProduct ? 1 : 0);
+    for (const Instance& inst : instances) {
+      for (const auto& [k, v] : inst.values) bound_.insert_or_assign({&q, k}, v);
+      Scope s(*this, inst.range);
+      absl::StatusOr<Term> b = Lower(body);
+      if (!b.ok()) {
+        for (const auto& [k, v] : inst.values) bound_.erase({&q, k});
+        return b.status();
+      }
+      switch (kind) {
+        case jml::QuantifierKind::kForall:
+          acc = ops_.And(acc, ops_.Implies(inst.range, BoolOf(*b)));
+          break;
+        case jml::QuantifierKind::kExists:
+          acc = ops_.Or(acc, ops_.And(inst.range, BoolOf(*b)));
+          break;
+        case jml::QuantifierKind::kNumOf: {
+          z3::expr one = q.type.IsBigint() ? ops_.ctx().int_val(1)
+                         : q.type.Is(TK::kLong) ? ops_.Long(1) : ops_.Int(1);
+          z3::expr zero = q.type.IsBigint() ? ops_.ctx().int_val(0)
+                          : q.type.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
+          z3::expr inc = ops_.Ite(ops_.And(inst.range, BoolOf(*b)), one, zero);
+          numeric.e = q.type.IsBigint() ? numeric.e + inc : ops_.Add(numeric.e, inc);
+          break;
+        }
+        case jml::QuantifierKind::kSum:
+        case jml::QuantifierKind::kProduct: {
+          Term v = Convert(*b, q.type);
+          bool sum = kind == jml::QuantifierKind::kSum;
+          z3::expr next = q.type.IsBigint() ? (sum ? numeric.e + v.e : numeric.e * v.e)
+                          : IsFp(q.type)    ? (sum ? ops_.FAdd(numeric.e, v.e) : ops_.FMul(numeric.e, v.e))
+                                            : (sum ? ops_.Add(numeric.e, v.e) : ops_.Mul(numeric.e, v.e));
+          numeric.e = ops_.Ite(inst.range, next, numeric.e);
+          break;
+        }
+        case jml::QuantifierKind::kMax:
+        case jml::QuantifierKind::kMin: {
+          Term v = Convert(*b, q.type);
+          bool max = kind == jml::QuantifierKind::kMax;
+          z3::expr better = q.type.IsBigint() ? (max ? v.e > numeric.e : v.e < numeric.e)
+                            : IsFp(q.type)    ? (max ? ops_.FLt(numeric.e, v.e) : ops_.FLt(v.e, numeric.e))
+                                              : (max ? ops_.Lt(numeric.e, v.e) : ops_.Lt(v.e, numeric.e));
+          z3::expr take = first ? inst.range
+                                : ops_.And(inst.range, ops_.Or(ops_.Not(any), better));
+          numeric.e = first ? v.e : ops_.Ite(take, v.e, numeric.e);
+          any = ops_.Or(any, inst.range);
+          first = false;
+          break;
+        }
+      }
+      for (const auto& [k, v] : inst.values) bound_.erase({&q, k});
+    }
+    if (kind == jml::QuantifierKind::kForall || kind == jml::QuantifierKind::kExists) {
+      return Term{Type::Boolean(), acc};
+    }
+    if (kind == jml::QuantifierKind::kMax || kind == jml::QuantifierKind::kMin) {
+      NoteUndefined(ops_.Not(any), q,
+                    absl::StrCat(jml::QuantifierText(kind), " over an empty range"));
+      if (first) {
+        symex::Value fresh = machine_.Fresh(q.type.Descriptor().empty() ? "J" : q.type.Descriptor(),
+                                            absl::StrCat("empty", fresh_++));
+        return FromValue(fresh, q.type);
+      }
+    }
+    return numeric;
+  }
+  if (kind != jml::QuantifierKind::kForall && kind != jml::QuantifierKind::kExists) {
+    return Unsupported(q, absl::StrCat(jml::QuantifierText(kind),
+                                       " over a range not bounded by constants or array lengths "
+                                       "within the cap (never truncated)"));
+  }
+  // A Z3 quantifier over the bound variables.
+  z3::expr_vector vars(ops_.ctx());
+  std::vector<std::pair<int, Term>> values;
+  for (size_t k = 0; k < q.bound_vars.size(); ++k) {
+    std::string name = absl::StrCat(q.bound_vars[k].name, "!q", fresh_++);
+    z3::expr v = vt.IsBoolean() ? ops_.ctx().bool_const(name.c_str())
+                 : vt.IsBigint() ? ops_.ctx().int_const(name.c_str())
+                 : vt.Is(TK::kLong) ? ops_.ctx().bv_const(name.c_str(), 64)
+                 : vt.IsReference() ? ops_.ctx().bv_const(name.c_str(), symex::kRefBits)
+                 : (vt.IsNumeric() && !IsFp(vt)) ? ops_.ctx().bv_const(name.c_str(), 32)
+                                                 : z3::expr(ops_.ctx());
+    if (!bool(v)) return Unsupported(q, absl::StrCat("quantifier over ", vt.ToString()));
+    vars.push_back(v);
+    bound_.insert_or_assign({&q, static_cast<int>(k)}, Term{vt, v});
+  }
+  // The variable's values are those of its type.
+  z3::expr domain = ops_.True();
+  for (unsigned k = 0; k < vars.size(); ++k) {
+    if (vt.Is(TK::kByte)) domain = domain && (vars[k] == ops_.I2B(vars[k]));
+    if (vt.Is(TK::kShort)) domain = domain && (vars[k] == ops_.I2S(vars[k]));
+    if (vt.Is(TK::kChar)) domain = domain && (vars[k] == ops_.I2C(vars[k]));
+  }
+  size_t mark = undefined_.size();
+  z3::expr range = domain;
+  if (const Expr* r = jml::QuantifierRange(q)) {
+    absl::StatusOr<z3::expr> rv = LowerBool(*r);
+    if (!rv.ok()) return rv.status();
+    range = range && *rv;
+  }
+  absl::StatusOr<z3::expr> b = [&] {
+    Scope s(*this, range);
+    return LowerBool(body);
+  }();
+  for (size_t k = 0; k < q.bound_vars.size(); ++k) bound_.erase({&q, static_cast<int>(k)});
+  TS_RETURN_IF_ERROR(b.status());
+  for (size_t i = mark; i < undefined_.size(); ++i) {
+    undefined_[i].condition = z3::exists(vars, undefined_[i].condition);
+  }
+  if (kind == jml::QuantifierKind::kForall) {
+    return Term{Type::Boolean(), z3::forall(vars, z3::implies(range, *b))};
+  }
+  return Term{Type::Boolean(), z3::exists(vars, range && *b)};
+}
+
+// ---- frames ----
+
+absl::StatusOr<z3::expr> Lowering::FieldInFrame(const jml::StoreRef& ref, const z3::expr& object,
+                                                int field_id) {
+  using K = jml::StoreRef::Kind;
+  in_post_ = false;
+  guard_ = ops_.True();
+  switch (ref.kind) {
+    case K::kNothing: return ops_.False();
+    case K::kEverything: return ops_.True();
+    case K::kNotSpecified: return ops_.True();
+    case K::kAllElements:
+    case K::kArrayRange: return ops_.False();
+    case K::kInformal: return jml::UnsupportedAt(ref.span, "unsupported: informal store reference");
+    case K::kAllFields: {
+      TS_ASSIGN_OR_RETURN(Term o, Lower(*ref.expr));
+      return ops_.Eq(o.e, object);
+    }
+    case K::kLocation: {
+      const Expr& x = *ref.expr;
+      if (x.kind == ExprKind::kArrayAccess) return ops_.False();
+      if (x.sym.kind != SymbolKind::kField || x.sym.is_static) return ops_.False();
+      const symex::FieldInfo* f = machine_.program().ResolveField(
+          classfile::BinaryToInternal(x.sym.owner), x.name, x.sym.descriptor);
+      if (f == nullptr) {
+        if (x.sym.is_model || x.sym.is_ghost) return ops_.False();
+        return jml::ErrorAt(x.span, absl::StrCat("field '", x.name, "' is not in the class files"));
+      }
+      if (f->id != field_id) return ops_.False();
+      if (x.kind == ExprKind::kName || x.operands.empty() ||
+          x.operands[0]->kind == ExprKind::kSuper) {
+        if (!states_.receiver) return ops_.False();
+        return ops_.Eq(states_.receiver->e, object);
+      }
+      TS_ASSIGN_OR_RETURN(Term o, Lower(*x.operands[0]));
+      return ops_.Eq(o.e, object);
+    }
+  }
+  return ops_.False();
+}
+
+absl::StatusOr<z3::expr> Lowering::ElementInFrame(const jml::StoreRef& ref, const z3::expr& array,
+                                                  const z3::expr& index) {
+  using K = jml::StoreRef::Kind;
+  in_post_ = false;
+  guard_ = ops_.True();
+  switch (ref.kind) {
+    case K::kEverything:
+    case K::kNotSpecified: return ops_.True();
+    case K::kInformal: return jml::UnsupportedAt(ref.span, "unsupported: informal store reference");
+    case K::kAllElements: {
+      TS_ASSIGN_OR_RETURN(Term a, Lower(*ref.expr));
+      return ops_.Eq(a.e, array);
+    }
+    case K::kArrayRange: {
+      TS_ASSIGN_OR_RETURN(Term a, Lower(*ref.expr));
+      TS_ASSIGN_OR_RETURN(Term lo, Lower(*ref.lo));
+      TS_ASSIGN_OR_RETURN(Term hi, Lower(*ref.hi));
+      z3::expr l = Convert(lo, Type::Int()).e, h = Convert(hi, Type::Int()).e;
+      return ops_.And(ops_.Eq(a.e, array), ops_.And(ops_.Le(l, index), ops_.Le(index, h)));
+    }
+    case K::kLocation: {
+      const Expr& x = *ref.expr;
+      if (x.kind != ExprKind::kArrayAccess) return ops_.False();
+      TS_ASSIGN_OR_RETURN(Term a, Lower(*x.operands[0]));
+      TS_ASSIGN_OR_RETURN(Term i, Lower(*x.operands[1]));
+      return ops_.And(ops_.Eq(a.e, array), ops_.Eq(Convert(i, Type::Int()).e, index));
+    }
+    default: return ops_.False();
+  }
+}
+
+absl::StatusOr<z3::expr> Lowering::StaticInFrame(const jml::StoreRef& ref, int field_id) {
+  using K = jml::StoreRef::Kind;
+  if (ref.kind == K::kEverything || ref.kind == K::kNotSpecified) return ops_.True();
+  if (ref.kind != K::kLocation) return ops_.False();
+  const Expr& x = *ref.expr;
+  if (x.sym.kind != SymbolKind::kField || !x.sym.is_static) return ops_.False();
+  const symex::FieldInfo* f = machine_.program().ResolveField(
+      classfile::BinaryToInternal(x.sym.owner), x.name, x.sym.descriptor);
+  return f != nullptr && f->id == field_id ? ops_.True() : ops_.False();
+}
+
+}  // namespace tracespec::check

@@ -1,0 +1,152 @@
+// JML → Z3: one pass over a type-checked specification expression, giving a
+// term over the symbolic executor's states (pre heap, post heap, receiver,
+// arguments, \result, the thrown exception). Internal to validator/check.
+//
+// Encoding: boolean → Bool; byte/short/char/int → 32-bit vectors (as the
+// JVM holds them), long → 64-bit, float/double → IEEE terms, references →
+// the executor's 32-bit references, \bigint → mathematical integers, \TYPE →
+// the executor's type ids. Arithmetic is Java's (wrap-around, truncating
+// division, masked shifts, IEEE-754) unless the type checker typed it as
+// \bigint (spec_bigint_math).
+//
+// Quantifiers and generalized quantifiers: when every bound variable has
+// bounds in the range (see jml::ExtractBounds) and the number of values is
+// provably at most the expansion cap (array lengths are at most L, constant
+// ranges up to 256 values), the range is expanded exactly; otherwise \forall
+// and \exists become Z3 quantifiers, and \sum, \product, \num_of, \max, \min
+// are unsupported (never truncated).
+//
+// Well-definedness: every partial operation (null dereference, index out
+// of bounds, division by zero, a failing cast, \max/\min of an empty range,
+// a pure method call that throws) records the condition under which it is
+// reached and undefined, with a description.
+#ifndef TRACESPEC_VALIDATOR_CHECK_LOWERING_H_
+#define TRACESPEC_VALIDATOR_CHECK_LOWERING_H_
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "validator/jml/ast.h"
+#include "validator/jml/type_checker.h"
+#include "validator/symex/machine.h"
+#include "z3++.h"
+
+namespace tracespec::check {
+
+// A lowered value with its JML type.
+struct Term {
+  jml::Type type;
+  z3::expr e;
+};
+
+// Where names point.
+struct LowerStates {
+  const symex::Heap* pre = nullptr;
+  const symex::Heap* post = nullptr;  // null for pre-state clauses
+  std::optional<symex::Value> receiver;
+  std::vector<symex::Value> args;
+  std::optional<symex::Value> result;  // normal exit of a non-void method
+  std::optional<z3::expr> thrown;      // exceptional exit: the exception
+};
+
+// A place where a clause may be undefined.
+struct Undefined {
+  z3::expr condition;
+  std::string what;  // "null dereference in 'a.length'"
+};
+
+class Lowering {
+ public:
+  // `context` is what is known where the clause is evaluated (entry guard,
+  // requires, exit guard): it decides whether a range can be expanded.
+  Lowering(symex::Machine& machine, const jml::MethodContext& method, LowerStates states,
+           z3::expr context, std::chrono::steady_clock::time_point deadline);
+
+  // A boolean expression; unqualified reads go to the post-state when
+  // `in_post` (and there is one), else to the pre-state. Unimplemented for
+  // constructs without a lowering (naming them, with position),
+  // InvalidArgument for expressions that cannot be given a meaning.
+  absl::StatusOr<z3::expr> Predicate(const jml::Expr& e, bool in_post);
+  absl::StatusOr<Term> Value(const jml::Expr& e, bool in_post);
+
+  // Binds the exception variable of a signals clause, a spec-case `old`
+  // variable or a `forall` variable.
+  void BindName(const std::string& name, Term value);
+
+  // Undefined places met since construction (or the last TakeUndefined).
+  std::vector<Undefined> TakeUndefined();
+  // Obligations of the executions of pure methods called by the clauses.
+  const std::vector<symex::Obligation>& call_obligations() const { return call_obligations_; }
+
+  // A store reference (assignable location) as a set of heap locations:
+  // the condition that (ref, field id) or (array ref, index) is in it.
+  // Evaluated in the pre-state.
+  absl::StatusOr<z3::expr> FieldInFrame(const jml::StoreRef& ref, const z3::expr& object,
+                                        int field_id);
+  absl::StatusOr<z3::expr> ElementInFrame(const jml::StoreRef& ref, const z3::expr& array,
+                                          const z3::expr& index);
+  absl::StatusOr<z3::expr> StaticInFrame(const jml::StoreRef& ref, int field_id);
+
+  // Conversions between the encodings (exposed for the checks).
+  Term FromValue(const symex::Value& v, const jml::Type& type) const;
+  z3::expr ToStored(const Term& t) const;
+
+ private:
+  struct Scope;
+  absl::StatusOr<Term> Lower(const jml::Expr& e);
+  absl::StatusOr<Term> LowerName(const jml::Expr& e);
+  absl::StatusOr<Term> LowerField(const jml::Expr& e);
+  absl::StatusOr<Term> LowerArrayAccess(const jml::Expr& e);
+  absl::StatusOr<Term> LowerUnary(const jml::Expr& e);
+  absl::StatusOr<Term> LowerBinary(const jml::Expr& e);
+  absl::StatusOr<Term> LowerQuantifier(const jml::Expr& e);
+  absl::StatusOr<Term> LowerCall(const jml::Expr& e);
+  absl::StatusOr<Term> LowerJmlCall(const jml::Expr& e);
+  absl::StatusOr<Term> LowerCast(const jml::Expr& e);
+  absl::StatusOr<z3::expr> LowerBool(const jml::Expr& e);
+  absl::StatusOr<Term> CallPure(const jml::Expr& e, std::optional<symex::Value> receiver,
+                                std::vector<symex::Value> args);
+  absl::StatusOr<Term> CallLibrary(const jml::Expr& e, const std::vector<Term>& args);
+  Term StaticConstant(const jml::Expr& e, bool* found);
+
+  // Quantifier expansion.
+  struct Instance {
+    z3::expr range;  // the whole range predicate at this instance
+    std::vector<std::pair<int, Term>> values;  // bound var index -> value
+  };
+  absl::StatusOr<bool> ExpandRange(const jml::Expr& q, std::vector<Instance>* out);
+  absl::StatusOr<bool> ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n);
+
+  Term Convert(const Term& t, const jml::Type& to) const;
+  z3::expr BoolOf(const Term& t) const;
+  void NoteUndefined(const z3::expr& bad, const jml::Expr& where, const std::string& what);
+  const symex::Heap& heap() const;
+  absl::Status Unsupported(const jml::Expr& e, const std::string& what) const;
+  z3::expr IntOf(const z3::expr& bv, bool is_signed = true) const;
+
+  symex::Machine& machine_;
+  const symex::JavaOps& ops_;
+  const jml::MethodContext& method_;
+  LowerStates states_;
+  z3::expr context_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool in_post_ = false;
+  z3::expr guard_;
+  std::vector<Undefined> undefined_;
+  std::vector<symex::Obligation> call_obligations_;
+  std::map<std::pair<const jml::Expr*, int>, Term> bound_;
+  std::map<std::string, Term> named_;
+  int fresh_ = 0;
+};
+
+// The JVM internal name or array descriptor of a JML reference type
+// ("bank/Account", "[I").
+std::string InternalTypeName(const jml::Type& type);
+
+}  // namespace tracespec::check
+
+#endif  // TRACESPEC_VALIDATOR_CHECK_LOWERING_H_

@@ -1,0 +1,146 @@
+// Validation reports as text and JSON; see validator.h.
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "common/proto_io.h"
+#include "validator/check/validator.h"
+
+namespace tracespec::check {
+namespace {
+
+std::string ValueText(const v1::Value& v) {
+  switch (v.kind_case()) {
+    case v1::Value::kBoolValue: return v.bool_value() ? "true" : "false";
+    case v1::Value::kByteValue: return absl::StrCat(v.byte_value());
+    case v1::Value::kShortValue: return absl::StrCat(v.short_value());
+    case v1::Value::kCharValue: return absl::StrCat("(char) ", v.char_value());
+    case v1::Value::kIntValue: return absl::StrCat(v.int_value());
+    case v1::Value::kLongValue: return absl::StrCat(v.long_value(), "L");
+    case v1::Value::kFloatValue: return absl::StrCat(v.float_value(), "f");
+    case v1::Value::kDoubleValue: return absl::StrCat(v.double_value());
+    case v1::Value::kStringValue: return absl::StrCat("\"", v.string_value(), "\"");
+    case v1::Value::kNullValue: return "null";
+    case v1::Value::kRef: return absl::StrCat("#", v.ref());
+    case v1::Value::kRedacted: return "<redacted>";
+    default: return "?";
+  }
+}
+
+std::string ObjectText(const v1::ObjectState& o) {
+  std::vector<std::string> parts;
+  for (const v1::Field& f : o.fields()) parts.push_back(absl::StrCat(f.name(), " = ", ValueText(f.value())));
+  if (o.has_array()) {
+    for (const v1::Value& v : o.array().elements()) parts.push_back(ValueText(v));
+    return absl::StrCat("#", o.id(), " ", o.class_name(), " length ", o.array().length(), " {",
+                        absl::StrJoin(parts, ", "), "}");
+  }
+  return absl::StrCat("#", o.id(), " ", o.class_name(), " {", absl::StrJoin(parts, ", "), "}");
+}
+
+void AppendObservation(const v1::Observation& o, std::string* out) {
+  std::vector<std::string> args;
+  for (int i = 0; i < o.args_size(); ++i) {
+    std::string name = i < o.method().param_names_size() ? o.method().param_names(i)
+                                                         : absl::StrCat("arg", i);
+    args.push_back(absl::StrCat(name, " = ", ValueText(o.args(i))));
+  }
+  if (o.has_receiver()) absl::StrAppend(out, "    this = ", ValueText(o.receiver()), "\n");
+  absl::StrAppend(out, "    args: ", args.empty() ? "none" : absl::StrJoin(args, ", "), "\n");
+  for (const v1::ObjectState& s : o.pre()) absl::StrAppend(out, "    pre:  ", ObjectText(s), "\n");
+  for (const v1::ObjectState& s : o.post()) absl::StrAppend(out, "    post: ", ObjectText(s), "\n");
+  const v1::Outcome& outcome = o.outcome();
+  std::string result = outcome.has_thrown()
+                           ? absl::StrCat("threw ", outcome.thrown().class_name())
+                       : outcome.has_returned() ? absl::StrCat("returned ", ValueText(outcome.returned()))
+                                                : "returned (void)";
+  absl::StrAppend(out, "    outcome: ", result, "\n");
+}
+
+std::string Where(const Diagnostic& d) {
+  return d.span.valid() ? absl::StrCat(d.span.ToString(), ": ") : "";
+}
+
+void AppendCheck(const char* name, const CheckResult& r, std::string* out) {
+  if (r.status == CheckStatus::kSkipped) return;
+  for (const Diagnostic& d : r.diagnostics) {
+    absl::StrAppend(out, name, ": ", Where(d), DiagnosticKindName(d.kind), ": ",
+                    d.clause.empty() ? "" : absl::StrCat(d.clause, " "), d.message, "\n");
+  }
+  for (size_t i = 0; i < r.counterexamples.size(); ++i) {
+    absl::StrAppend(out, name, ": counterexample ", i + 1, ": ",
+                    i < r.explanations.size() ? r.explanations[i] : "", "\n");
+    AppendObservation(r.counterexamples[i], out);
+  }
+}
+
+std::string DiagnosticJson(const Diagnostic& d) {
+  std::vector<std::string> ids;
+  for (int i : d.counterexamples) ids.push_back(absl::StrCat(i));
+  return absl::StrCat("{\"kind\":", JsonQuote(DiagnosticKindName(d.kind)),
+                      ",\"line\":", d.span.line, ",\"column\":", d.span.column,
+                      ",\"clause\":", JsonQuote(d.clause), ",\"message\":", JsonQuote(d.message),
+                      ",\"counterexamples\":[", absl::StrJoin(ids, ","), "]}");
+}
+
+std::string CheckJson(const CheckResult& r, bool coverage) {
+  std::vector<std::string> cuts, diagnostics, counterexamples, explanations;
+  for (const std::string& c : r.cuts) cuts.push_back(JsonQuote(c));
+  for (const Diagnostic& d : r.diagnostics) diagnostics.push_back(DiagnosticJson(d));
+  for (const v1::Observation& o : r.counterexamples) counterexamples.push_back(ToJsonLine(o));
+  for (const std::string& e : r.explanations) explanations.push_back(JsonQuote(e));
+  std::string out = absl::StrCat(
+      "{\"status\":", JsonQuote(CheckStatusName(r.status)), ",\"summary\":", JsonQuote(r.summary),
+      ",\"complete\":", r.complete ? "true" : "false", ",\"cuts\":[", absl::StrJoin(cuts, ","),
+      "],\"diagnostics\":[", absl::StrJoin(diagnostics, ","), "],\"counterexamples\":[",
+      absl::StrJoin(counterexamples, ","), "],\"explanations\":[", absl::StrJoin(explanations, ","),
+      "],\"seconds\":", absl::StrFormat("%.3f", r.seconds));
+  if (coverage) absl::StrAppend(&out, ",\"admitted\":", r.admitted, ",\"total\":", r.total);
+  return out + "}";
+}
+
+}  // namespace
+
+std::string FormatReportText(const ValidationReport& report) {
+  std::string out;
+  auto line = [](const char* name, const CheckResult& r) {
+    if (r.status == CheckStatus::kSkipped) {
+      return absl::StrCat(name, ": SKIPPED (no observations given)\n");
+    }
+    return absl::StrCat(name, ": ", CheckStatusName(r.status),
+                        r.summary.empty() ? "" : absl::StrCat(" (", r.summary, ")"), "\n");
+  };
+  absl::StrAppend(&out, line("consistency", report.consistency));
+  absl::StrAppend(&out, line("coverage", report.coverage));
+  absl::StrAppend(&out, "result: ", report.Bits(), "\n");
+  absl::StrAppend(&out, "method: ", report.method, "\n");
+  for (const Diagnostic& d : report.notes) {
+    absl::StrAppend(&out, "note: ", Where(d), d.message, "\n");
+  }
+  AppendCheck("consistency", report.consistency, &out);
+  // Coverage diagnostics may repeat for the same contract error as
+  // consistency; print them once.
+  bool same = report.coverage.status == report.consistency.status &&
+              report.coverage.counterexamples.empty() &&
+              report.coverage.diagnostics.size() == report.consistency.diagnostics.size() &&
+              (report.coverage.status == CheckStatus::kError ||
+               report.coverage.status == CheckStatus::kUnknown);
+  if (!same) AppendCheck("coverage", report.coverage, &out);
+  absl::StrAppend(&out, "time: ",
+                  absl::StrFormat("%.3f", report.consistency.seconds + report.coverage.seconds),
+                  " s\n");
+  return out;
+}
+
+std::string FormatReportJson(const ValidationReport& report) {
+  std::vector<std::string> notes;
+  for (const Diagnostic& d : report.notes) notes.push_back(DiagnosticJson(d));
+  return absl::StrCat("{\"method\":", JsonQuote(report.method), ",\"result\":",
+                      JsonQuote(report.Bits()), ",\"consistency\":",
+                      CheckJson(report.consistency, false), ",\"coverage\":",
+                      CheckJson(report.coverage, true), ",\"notes\":[", absl::StrJoin(notes, ","),
+                      "]}\n");
+}
+
+}  // namespace tracespec::check

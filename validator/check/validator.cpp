@@ -1,0 +1,260 @@
+// Validator: finding the method and its specification, type-checking it
+// against the class files, then the two checks; see validator.h.
+#include "validator/check/validator.h"
+
+#include <chrono>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "common/status.h"
+#include "validator/check/checks.h"
+#include "validator/check/classfile_env.h"
+#include "validator/classfile/class_path.h"
+#include "validator/jml/clauses.h"
+#include "validator/jml/type_checker.h"
+#include "validator/symex/program.h"
+
+namespace tracespec::check {
+
+const char* CheckStatusName(CheckStatus status) {
+  switch (status) {
+    case CheckStatus::kPass: return "PASS";
+    case CheckStatus::kFail: return "FAIL";
+    case CheckStatus::kError: return "ERROR";
+    case CheckStatus::kUnknown: return "UNKNOWN";
+    case CheckStatus::kSkipped: return "SKIPPED";
+  }
+  return "?";
+}
+
+const char* DiagnosticKindName(Diagnostic::Kind kind) {
+  switch (kind) {
+    case Diagnostic::Kind::kViolated: return "violated";
+    case Diagnostic::Kind::kWellDefinedness: return "well-definedness";
+    case Diagnostic::Kind::kSyntax: return "syntax";
+    case Diagnostic::Kind::kType: return "type";
+    case Diagnostic::Kind::kUnsupported: return "unsupported";
+    case Diagnostic::Kind::kNote: return "note";
+  }
+  return "?";
+}
+
+std::string ValidationReport::Bits() const {
+  auto bit = [](const CheckResult& r) {
+    return r.status == CheckStatus::kPass || r.status == CheckStatus::kSkipped ? "1" : "0";
+  };
+  return absl::StrCat(bit(consistency), bit(coverage));
+}
+
+bool ValidationReport::Passed() const { return Bits() == "11"; }
+
+namespace {
+
+// Splits "file:line:column: message" lines of a front-end status into
+// diagnostics.
+std::vector<Diagnostic> DiagnosticsOf(const absl::Status& status, Diagnostic::Kind kind,
+                                      const std::string& file) {
+  std::vector<Diagnostic> out;
+  auto name = std::make_shared<const std::string>(file);
+  for (absl::string_view line : absl::StrSplit(status.message(), '\n')) {
+    if (line.empty()) continue;
+    Diagnostic d;
+    d.kind = kind;
+    d.message = std::string(line);
+    // Find ":<line>:<column>: ".
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] != ':') continue;
+      size_t j = i + 1, l = 0, c = 0;
+      while (j < line.size() && isdigit(static_cast<unsigned char>(line[j]))) l = l * 10 + (line[j++] - '0');
+      if (j == i + 1 || j >= line.size() || line[j] != ':') continue;
+      size_t k = j + 1;
+      while (k < line.size() && isdigit(static_cast<unsigned char>(line[k]))) c = c * 10 + (line[k++] - '0');
+      if (k == j + 1) continue;
+      d.span.file = std::make_shared<const std::string>(std::string(line.substr(0, i)));
+      d.span.line = static_cast<int>(l);
+      d.span.column = static_cast<int>(c);
+      d.span.end_line = d.span.line;
+      d.span.end_column = d.span.column;
+      size_t rest = k < line.size() && line[k] == ':' ? k + 1 : k;
+      while (rest < line.size() && line[rest] == ' ') ++rest;
+      d.message = std::string(line.substr(rest));
+      break;
+    }
+    if (!d.span.valid()) d.span.file = name;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// A report whose checks could not run because the contract is ill-formed
+// (ERROR) or uses constructs the checker does not handle (UNKNOWN).
+ValidationReport ContractProblem(ValidationReport report, const absl::Status& status,
+                                 Diagnostic::Kind kind, const ValidateRequest& request) {
+  CheckStatus st = kind == Diagnostic::Kind::kUnsupported ? CheckStatus::kUnknown
+                                                          : CheckStatus::kError;
+  std::vector<Diagnostic> diagnostics = DiagnosticsOf(status, kind, request.contract_file);
+  std::string first = diagnostics.empty() ? std::string(status.message())
+                                          : diagnostics[0].message;
+  const char* what = kind == Diagnostic::Kind::kSyntax        ? "syntax error"
+                     : kind == Diagnostic::Kind::kUnsupported ? "unsupported"
+                                                              : "type error";
+  std::string where = diagnostics.empty() || !diagnostics[0].span.valid()
+                          ? ""
+                          : absl::StrCat(" at ", diagnostics[0].span.ToString());
+  for (CheckResult* r : {&report.consistency, &report.coverage}) {
+    if (r == &report.coverage && !request.has_observations) continue;
+    r->status = st;
+    r->summary = absl::StrCat(what, where, ": ", first);
+    r->diagnostics = diagnostics;
+  }
+  return report;
+}
+
+class ValidatorImpl : public Validator {
+ public:
+  explicit ValidatorImpl(std::string class_path) : class_path_(std::move(class_path)) {}
+
+  absl::StatusOr<ValidationReport> Validate(const ValidateRequest& request) override {
+    if (request.unwind < 1 || request.unwind > 1000000) {
+      return absl::InvalidArgumentError(absl::StrCat("unwind ", request.unwind, " is outside 1..1000000"));
+    }
+    if (request.max_array < 0 || request.max_array > 4096) {
+      return absl::InvalidArgumentError(absl::StrCat("max-array ", request.max_array, " is outside 0..4096"));
+    }
+    if (!(request.timeout_seconds > 0)) return absl::InvalidArgumentError("the timeout must be positive");
+    TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(request.method));
+    if (program_ == nullptr) {
+      TS_ASSIGN_OR_RETURN(classfile::ClassPath cp, classfile::ClassPath::Create(class_path_));
+      TS_ASSIGN_OR_RETURN(program_, symex::Program::Load(std::move(cp)));
+      class_env_ = std::make_unique<ClassFileTypeEnvironment>(&program_->class_path());
+    }
+    const symex::ClassInfo* cls =
+        program_->FindClass(classfile::BinaryToInternal(selector.class_name));
+    if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {
+      return absl::NotFoundError(absl::StrCat("class ", selector.class_name,
+                                              " not found on the class path ", class_path_));
+    }
+    std::vector<const symex::MethodInfo*> matches;
+    for (const symex::MethodInfo* m : program_->FindMethodsByName(cls, selector.method_name)) {
+      if (selector.Matches(m->descriptor)) matches.push_back(m);
+    }
+    if (matches.empty()) {
+      return absl::NotFoundError(absl::StrCat("class ", selector.class_name, " has no method ",
+                                              selector.method_name, selector.descriptor));
+    }
+    if (matches.size() > 1) {
+      std::vector<std::string> options;
+      for (const symex::MethodInfo* m : matches) options.push_back(absl::StrCat(m->name, m->descriptor));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "method ", selector.method_name, " is overloaded in ", selector.class_name,
+          "; give a descriptor: ", absl::StrJoin(options, ", ")));
+    }
+    const symex::MethodInfo& method = *matches[0];
+    if (!method.has_code()) {
+      return absl::InvalidArgumentError(absl::StrCat(method.DisplayName(),
+                                                     " has no bytecode (abstract or native)"));
+    }
+    selector.descriptor = method.descriptor;
+    ValidationReport report;
+    report.method = absl::StrCat(selector.class_name, "#", method.name, method.descriptor);
+    // Observations must be of this method.
+    if (request.has_observations) {
+      for (int i = 0; i < static_cast<int>(request.observations.size()); ++i) {
+        const v1::MethodRef& m = request.observations[i].method();
+        if (m.class_name() != selector.class_name || m.name() != method.name ||
+            m.jvm_descriptor() != method.descriptor) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "observation ", i + 1, " is of method ", m.class_name(), "#", m.name(),
+              m.jvm_descriptor(), ", not of ", report.method));
+        }
+      }
+    }
+    // The contract.
+    jml::LoadOptions load;
+    load.classpath = class_env_.get();
+    auto src = jml::ParseMethodSpecSource(request.contract, request.contract_file, request.format,
+                                          selector, load);
+    if (!src.ok()) {
+      Diagnostic::Kind kind = src.status().code() == absl::StatusCode::kInvalidArgument
+                                  ? Diagnostic::Kind::kSyntax
+                                  : src.status().code() == absl::StatusCode::kUnimplemented
+                                        ? Diagnostic::Kind::kUnsupported
+                                        : Diagnostic::Kind::kType;
+      return ContractProblem(std::move(report), src.status(), kind, request);
+    }
+    auto mctx = src->Context();
+    if (!mctx.ok()) return ContractProblem(std::move(report), mctx.status(), Diagnostic::Kind::kType, request);
+    jml::TypeChecker checker(src->environment());
+    auto checked = checker.CheckMethodSpec(*src->spec, *mctx);
+    if (!checked.ok()) {
+      Diagnostic::Kind kind = checked.status().code() == absl::StatusCode::kUnimplemented
+                                  ? Diagnostic::Kind::kUnsupported
+                                  : Diagnostic::Kind::kType;
+      return ContractProblem(std::move(report), checked.status(), kind, request);
+    }
+    for (const jml::CheckNote& n : checked->notes) {
+      Diagnostic d;
+      d.kind = Diagnostic::Kind::kNote;
+      d.span = n.span;
+      d.message = n.message;
+      report.notes.push_back(std::move(d));
+    }
+    SpecUnderCheck spec;
+    spec.context = &*mctx;
+    spec.spec = src->spec;
+    spec.cases = jml::FlattenSpecCases(*src->spec);
+    spec.env = &src->environment();
+    if (src->type_decl != nullptr && src->env != nullptr) {
+      auto class_checked = checker.CheckClassDecl(*src->type_decl, *src->env);
+      if (!class_checked.ok()) {
+        Diagnostic::Kind kind = class_checked.status().code() == absl::StatusCode::kUnimplemented
+                                    ? Diagnostic::Kind::kUnsupported
+                                    : Diagnostic::Kind::kType;
+        return ContractProblem(std::move(report), class_checked.status(), kind, request);
+      }
+      for (const jml::ClassClause& c : src->type_decl->clauses) {
+        if (c.kind == jml::ClassClauseKind::kInvariant && c.pred && !c.mods.Has(jml::kModStatic)) {
+          spec.invariants.push_back(&c);
+        }
+      }
+    }
+    if (src->method_decl != nullptr && !src->method_decl->body_annotations.empty()) {
+      Diagnostic d;
+      d.kind = Diagnostic::Kind::kNote;
+      d.span = src->method_decl->body_annotations[0].span;
+      d.message = request.check_loop_invariants
+                      ? "annotations in the method body are not checked (loop invariants, assert, "
+                        "assume): the bytecode is checked against the method specification"
+                      : "annotations in the method body (loop invariants, assert, assume) are ignored";
+      report.notes.push_back(std::move(d));
+    }
+    if (spec.cases.empty()) {
+      Diagnostic d;
+      d.kind = Diagnostic::Kind::kNote;
+      d.message = "the contract has no specification case for this method (it allows everything)";
+      report.notes.push_back(std::move(d));
+    }
+    if (request.has_observations) {
+      report.coverage = CheckCoverage(request.observations, spec);
+    }
+    TS_ASSIGN_OR_RETURN(report.consistency, CheckConsistency(*program_, method, spec, request));
+    return report;
+  }
+
+ private:
+  std::string class_path_;
+  std::unique_ptr<symex::Program> program_;
+  std::unique_ptr<ClassFileTypeEnvironment> class_env_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Validator>> Validator::Create(const std::string& class_path) {
+  // Fail early on a path that does not exist; classes load on first use.
+  TS_RETURN_IF_ERROR(classfile::ClassPath::Create(class_path).status());
+  return std::unique_ptr<Validator>(new ValidatorImpl(class_path));
+}
+
+}  // namespace tracespec::check
