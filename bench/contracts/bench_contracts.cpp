@@ -25,6 +25,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/files.h"
@@ -142,6 +143,9 @@ struct Outcome {
   std::string bits;    // "11", "01", ... or "--"
   bool complete = false;
   int counterexamples = 0;
+  // Whether a `violated` diagnostic (not only a well-definedness one)
+  // comes with a counterexample.
+  bool violated = false;
   double check_seconds = 0;
   double wall_seconds = 0;
   std::string note;  // summary or error text
@@ -183,22 +187,31 @@ Outcome Evaluate(const Variant& variant, const tracespec::SubprocessResult& run)
   if (consistency.HasMember("summary") && consistency["summary"].IsString()) {
     out.note = FirstLine(consistency["summary"].GetString());
   }
-  // The first diagnostic says more than the summary about ERROR / UNKNOWN.
-  if (out.status != "PASS" && consistency.HasMember("diagnostics") &&
-      consistency["diagnostics"].IsArray() && !consistency["diagnostics"].Empty()) {
-    const rapidjson::Value& first = consistency["diagnostics"][0];
-    if (out.status != "FAIL" && first.HasMember("message") && first["message"].IsString()) {
-      out.note = absl::StrCat(out.note, " | ", FirstLine(first["message"].GetString()));
+  if (consistency.HasMember("diagnostics") && consistency["diagnostics"].IsArray()) {
+    const rapidjson::Value& diagnostics = consistency["diagnostics"];
+    for (const rapidjson::Value& d : diagnostics.GetArray()) {
+      if (d.HasMember("kind") && d["kind"].IsString() &&
+          std::string(d["kind"].GetString()) == "violated" && d.HasMember("counterexamples") &&
+          d["counterexamples"].IsArray() && !d["counterexamples"].Empty()) {
+        out.violated = true;
+      }
+    }
+    // The first diagnostic says more than the summary about ERROR / UNKNOWN.
+    if (out.status != "PASS" && out.status != "FAIL" && !diagnostics.Empty()) {
+      const rapidjson::Value& first = diagnostics[0];
+      if (first.HasMember("message") && first["message"].IsString()) {
+        out.note = absl::StrCat(out.note, " | ", FirstLine(first["message"].GetString()));
+      }
     }
   }
-  out.right = variant.expect_pass ? out.status == "PASS"
-                                  : out.status == "FAIL" && out.counterexamples > 0;
+  out.right = variant.expect_pass ? out.status == "PASS" : out.status == "FAIL" && out.violated;
   return out;
 }
 
-// A wrong verdict: the check decided, and decided the other way (or a FAIL
-// came without the counterexample that would show it).
-bool IsWrong(const Variant& variant, const Outcome& out) {
+// A wrong verdict: the check decided, and decided the other way, or a wrong
+// contract FAILed without a violated clause and its counterexample (only
+// because of well-definedness, say).
+bool IsWrong(const Outcome& out) {
   if (out.right) return false;
   return out.status == "PASS" || out.status == "FAIL";
 }
@@ -294,11 +307,11 @@ int main(int argc, char** argv) {
         job.variant->expect_pass ? "correct" : absl::StrCat(job.index, ":", job.variant->kind);
     std::string got = absl::StrCat(out.bits, " ", out.status,
                                    out.status == "PASS" && !out.complete ? "~" : "");
-    std::string mark = IsWrong(*job.variant, out) ? "  <-- WRONG" : "";
+    std::string mark = IsWrong(out) ? "  <-- WRONG" : "";
     std::string note = out.right ? "" : Truncate(out.note, 70);
     std::printf("%-26s %-15s %-6s %-12s %-4s %8.3f %8.3f  %s%s\n", job.task->name.c_str(),
                 variant.c_str(), job.variant->expect_pass ? "PASS" : "FAIL", got.c_str(),
-                out.counterexamples > 0 ? "yes" : "no", out.check_seconds, out.wall_seconds,
+                out.violated ? "yes" : out.counterexamples > 0 ? "wd" : "no", out.check_seconds, out.wall_seconds,
                 note.c_str(), mark.c_str());
     std::fflush(stdout);
   };
@@ -332,6 +345,7 @@ int main(int argc, char** argv) {
           out = Evaluate(*job.variant, *run);
         }
       }
+      out.note = absl::StrReplaceAll(out.note, {{*work + "/", ""}});
       std::lock_guard<std::mutex> lock(mu);
       outcomes[i] = out;
       done[i] = true;
@@ -350,7 +364,7 @@ int main(int argc, char** argv) {
     const Outcome& out = outcomes[i];
     if (all[i].variant->expect_pass) ++correct_variants;
     if (out.right) ++right;
-    if (IsWrong(*all[i].variant, out)) ++wrong;
+    if (IsWrong(out)) ++wrong;
     if (out.status == "ERROR") ++errors;
     if (out.status == "UNKNOWN") ++unknown;
     if (out.status == "PASS" && !out.complete) ++bounded;
