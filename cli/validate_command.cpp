@@ -67,8 +67,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass), "
       "then diagnostics and counterexamples (arguments, pre/post objects, outcome). A PASS "
       "'within bounds' means no violation among executions whose loops fit in k iterations.\n"
-      "Exit status: 0 both checks pass, 10 a check fails, 11 a check is UNKNOWN (nothing "
-      "failed), 2 bad usage, 3 bad input (JML syntax or type error, missing class, method or "
+      "Exit status: 0 both checks pass, 10 a check fails, 11 a check is UNKNOWN or ERROR on "
+      "valid JML the checker does not handle (nothing failed), 2 bad usage, 3 bad input (JML syntax or type error, missing class, method or "
       "field, observations of another method, corrupt or truncated observation file), "
       "4 environment (unreadable file), 5 internal error.");
   cmd->callback([flags, exit_code] {

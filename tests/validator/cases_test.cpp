@@ -1,6 +1,7 @@
 // Runs every regression case under tests/validator/cases (see its README)
-// with the real tracespec binary: compile, verify, compare the verdict, exit
-// status and output, and replay counterexamples on the JVM.
+// with the real tracespec binary: compile, verify (or validate a contract),
+// compare the verdict, exit status and output, and replay counterexamples
+// on the JVM.
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -73,6 +74,24 @@ TEST_P(CasesTest, Verdict) {
   std::string classes = testing::CompileJava(dir, sources, javac, TRACESPEC_VERIFIER_CLASSES_DIR);
   ASSERT_FALSE(classes.empty());
   std::string class_path = classes + ":" + TRACESPEC_VERIFIER_CLASSES_DIR;
+  if (c.Get("command") == "validate") {
+    // A JML contract checked with `tracespec validate`: exit status and output.
+    std::vector<std::string> args = {"validate", "--classpath", class_path, "--method",
+                                     c.Get("method"), "--contract",
+                                     c.dir + "/" + c.Get("contract")};
+    for (absl::string_view arg : absl::StrSplit(c.Get("options"), ' ', absl::SkipEmpty())) {
+      args.emplace_back(arg);
+    }
+    SubprocessResult r = testing::RunTracespec(args);
+    SCOPED_TRACE(r.stdout_data + r.stderr_data);
+    EXPECT_EQ(r.exit_code, std::stoi(c.Get("exit")));
+    auto range = c.desc.equal_range("output");
+    for (auto it = range.first; it != range.second; ++it) {
+      EXPECT_TRUE(absl::StrContains(r.stdout_data + r.stderr_data, it->second))
+          << "missing output: " << it->second;
+    }
+    return;
+  }
   std::string driver = dir.path() + "/driver/" +
                        (c.Get("options").find("--method") != std::string::npos
                             ? "TracespecReplay.java"

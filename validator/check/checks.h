@@ -3,6 +3,7 @@
 #ifndef TRACESPEC_VALIDATOR_CHECK_CHECKS_H_
 #define TRACESPEC_VALIDATOR_CHECK_CHECKS_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct SpecUnderCheck {
   // entry and checked at exit (not for constructors at entry).
   std::vector<const jml::ClassClause*> invariants;
   const jml::TypeEnvironment* env = nullptr;
+  // Model fields of the method's class: name -> represents value.
+  std::map<std::string, const jml::Expr*> represents;
 };
 
 // Consistency of the bytecode of `method` with the specification, within

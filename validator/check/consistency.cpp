@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -72,9 +73,13 @@ class ConsistencyRun {
       NoteUnknown(absl::StrCat("timeout after ", timeout_, " s"));
       return;
     }
-    if (s.code() == absl::StatusCode::kUnimplemented) {
+    if (s.code() == absl::StatusCode::kOutOfRange) {
+      // Sound or UNKNOWN: a range the bounds cannot expand.
       d.kind = Diagnostic::Kind::kUnsupported;
       NoteUnknown(d.message);
+    } else if (s.code() == absl::StatusCode::kUnimplemented) {
+      d.kind = Diagnostic::Kind::kUnsupported;
+      error = true;
     } else {
       d.kind = Diagnostic::Kind::kType;
       error = true;
@@ -262,11 +267,11 @@ class ConsistencyRun {
       if (!model->eval(c.condition, true).is_true()) continue;
       if (c.field != nullptr && c.field->is_static) {
         named.push_back(absl::StrCat(c.field->DisplayName(), " changed from ",
-                                     machine_.FormatValue(*model, machine_.ReadStatic(entry_.heap, *c.field),
-                                                          c.field->descriptor),
+                                     Show(*model, machine_.ReadStatic(entry_.heap, *c.field),
+                                          c.field->descriptor),
                                      " to ",
-                                     machine_.FormatValue(*model, machine_.ReadStatic(exit.heap, *c.field),
-                                                          c.field->descriptor)));
+                                     Show(*model, machine_.ReadStatic(exit.heap, *c.field),
+                                          c.field->descriptor)));
         continue;
       }
       z3::expr ref = model->eval(c.object, true);
@@ -274,9 +279,8 @@ class ConsistencyRun {
       if (c.field != nullptr) {
         named.push_back(absl::StrCat(
             owner, ".", c.field->name, " changed from ",
-            machine_.FormatValue(*model, machine_.ReadField(entry_.heap, ref, *c.field), c.field->descriptor),
-            " to ",
-            machine_.FormatValue(*model, machine_.ReadField(exit.heap, ref, *c.field), c.field->descriptor)));
+            Show(*model, machine_.ReadField(entry_.heap, ref, *c.field), c.field->descriptor),
+            " to ", Show(*model, machine_.ReadField(exit.heap, ref, *c.field), c.field->descriptor)));
       } else {
         z3::expr idx = model->eval(*c.index, true);
         auto iv = symex::JavaOps::BvValue(idx);
@@ -286,6 +290,16 @@ class ConsistencyRun {
     std::string detail = absl::StrCat("not assignable: ", absl::StrJoin(named, "; "));
     Diagnostic::Kind kind = Diagnostic::Kind::kViolated;
     Violation(kind, assignable[0], detail, *model, exit, exceptional, detail);
+  }
+
+  // A value in a model; objects the execution created read "a new C".
+  std::string Show(const z3::model& model, const symex::Value& v, const std::string& descriptor) {
+    if (v.kind == symex::Kind::kRef &&
+        model.eval(ops_.Not(ops_.Eq(v.e, ops_.Null())), true).is_true() &&
+        !model.eval(machine_.ExistedAtEntry(v.e), true).is_true()) {
+      return absl::StrCat("a new ", machine_.TypeNameIn(model, v.e));
+    }
+    return machine_.FormatValue(model, v, descriptor);
   }
 
   // "this", a parameter, "this.f" for a reference field of the receiver,
@@ -317,6 +331,15 @@ class ConsistencyRun {
   Clock::time_point deadline_;
   double timeout_;
 };
+
+// Classes of the static fields an expression reads.
+void CollectStaticOwners(const jml::Expr& e, std::set<std::string>* out) {
+  if (e.sym.kind == jml::SymbolKind::kField && e.sym.is_static) out->insert(e.sym.owner);
+  for (const auto& op : e.operands) CollectStaticOwners(*op, out);
+  for (const jml::StoreRef& r : e.store_refs) {
+    if (r.expr) CollectStaticOwners(*r.expr, out);
+  }
+}
 
 bool IsExceptionalBehavior(jml::Behavior b) {
   return b == jml::Behavior::kExceptional || b == jml::Behavior::kExceptionalExample;
@@ -361,6 +384,26 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     return entry_or.status();
   }
   symex::EntryState& entry = *entry_or;
+  // Classes whose static fields the specification reads are initialised in
+  // the entry state (their fields then hold any value after <clinit>).
+  std::set<std::string> owners;
+  for (const jml::FlatCase& c : spec.cases) {
+    for (const jml::Clause* cl : c.clauses) {
+      if (cl->pred) CollectStaticOwners(*cl->pred, &owners);
+    }
+  }
+  for (const jml::ClassClause* inv : spec.invariants) CollectStaticOwners(*inv->pred, &owners);
+  for (const std::string& owner : owners) {
+    const symex::ClassInfo* cls = program.FindClass(classfile::BinaryToInternal(owner));
+    if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) continue;
+    absl::Status init = machine.EnsureInitialized(entry, *cls);
+    if (!init.ok()) {
+      if (init.code() == absl::StatusCode::kDeadlineExceeded) {
+        return timeout_result("while initialising classes");
+      }
+      return init;
+    }
+  }
   auto run_or = machine.Execute(entry);
   if (!run_or.ok()) {
     if (run_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
@@ -388,6 +431,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   for (const jml::FlatCase& c : spec.cases) {
     z3::expr base = ops.And(entry.guard, implicit);
     Lowering pre_lowering(machine, mctx, pre_states, base, deadline);
+    pre_lowering.SetRepresents(&spec.represents);
     // Spec-case variables.
     std::vector<std::pair<std::string, Term>> case_vars;
     bool failed = false;
@@ -458,6 +502,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       st.post = &exit.heap;
       if (exit.value) st.result = exit.value;
       Lowering post(machine, mctx, st, where, deadline);
+      post.SetRepresents(&spec.represents);
       for (auto& [name, t] : case_vars) post.BindName(name, t);
       if (IsExceptionalBehavior(c.behavior)) {
         q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
@@ -513,6 +558,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       st.post = &exit.heap;
       st.thrown = thrown;
       Lowering post(machine, mctx, st, where, deadline);
+      post.SetRepresents(&spec.represents);
       for (auto& [name, t] : case_vars) post.BindName(name, t);
       if (IsNormalBehavior(c.behavior)) {
         q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
@@ -636,6 +682,12 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   } else if (q.error) {
     r.status = CheckStatus::kError;
     r.summary = "a clause cannot be checked";
+    for (const Diagnostic& d : r.diagnostics) {
+      if (d.kind == Diagnostic::Kind::kUnsupported || d.kind == Diagnostic::Kind::kType) {
+        r.summary = d.message;
+        break;
+      }
+    }
   } else if (q.unknown) {
     r.status = CheckStatus::kUnknown;
     std::vector<std::string> reasons(q.unknown_reasons.begin(), q.unknown_reasons.end());

@@ -2,6 +2,8 @@
 #include "validator/check/lowering.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <functional>
 
 #include "absl/strings/str_cat.h"
@@ -271,6 +273,20 @@ Term Lowering::StaticConstant(const Expr& e, bool* found) {
     if (owner == "java.lang.Byte") return Term{Type::Byte(), ops_.Int(max ? INT8_MAX : INT8_MIN)};
     if (owner == "java.lang.Character") return Term{Type::Char(), ops_.Int(max ? 0xffff : 0)};
   }
+  bool is_double = owner == "java.lang.Double";
+  if (is_double || owner == "java.lang.Float") {
+    auto fp = [&](double d, float f) {
+      return is_double ? Term{Type::Double(), ops_.Double(d)} : Term{Type::Float(), ops_.Float(f)};
+    };
+    if (name == "NaN") return fp(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<float>::quiet_NaN());
+    if (name == "POSITIVE_INFINITY") return fp(HUGE_VAL, HUGE_VALF);
+    if (name == "NEGATIVE_INFINITY") return fp(-HUGE_VAL, -HUGE_VALF);
+    if (name == "MAX_VALUE") return fp(std::numeric_limits<double>::max(), std::numeric_limits<float>::max());
+    if (name == "MIN_VALUE") {
+      return fp(std::numeric_limits<double>::denorm_min(), std::numeric_limits<float>::denorm_min());
+    }
+    if (name == "MIN_NORMAL") return fp(std::numeric_limits<double>::min(), std::numeric_limits<float>::min());
+  }
   if (owner == "java.lang.Math" && name == "PI") return Term{Type::Double(), ops_.Double(3.141592653589793)};
   if (owner == "java.lang.Math" && name == "E") return Term{Type::Double(), ops_.Double(2.718281828459045)};
   *found = false;
@@ -310,8 +326,29 @@ absl::StatusOr<Term> Lowering::LowerField(const Expr& e) {
     return Term{Type::Int(), machine_.ArrayLength(a.e)};
   }
   if (e.sym.kind != SymbolKind::kField) return Unsupported(e, absl::StrCat("'", Text(e), "' as a value"));
+  if (e.sym.is_model && !e.sym.is_static && represents_ != nullptr &&
+      represents_->count(e.name) > 0 && model_depth_ < 16) {
+    // The model field's value: its represents clause, read from the object.
+    std::optional<symex::Value> object = states_.receiver;
+    if (e.kind == ExprKind::kFieldAccess && e.operands.size() == 1 &&
+        e.operands[0]->kind != ExprKind::kSuper) {
+      TS_ASSIGN_OR_RETURN(Term o, Lower(*e.operands[0]));
+      NoteUndefined(ops_.Eq(o.e, ops_.Null()), e, "null dereference");
+      object = symex::Value{symex::Kind::kRef, o.e};
+    }
+    if (!object) return jml::ErrorAt(e.span, "model field without an object");
+    std::optional<symex::Value> saved = states_.receiver;
+    states_.receiver = object;
+    ++model_depth_;
+    absl::StatusOr<Term> v = Lower(*represents_->at(e.name));
+    --model_depth_;
+    states_.receiver = saved;
+    TS_RETURN_IF_ERROR(v.status());
+    return Convert(*v, e.type);
+  }
   if (e.sym.is_model || e.sym.is_ghost) {
-    return Unsupported(e, absl::StrCat(e.sym.is_model ? "model" : "ghost", " field '", e.name, "'"));
+    return Unsupported(e, absl::StrCat(e.sym.is_model ? "model" : "ghost", " field '", e.name,
+                                       "'", e.sym.is_model ? " without a represents clause" : ""));
   }
   const symex::FieldInfo* field = machine_.program().ResolveField(
       classfile::BinaryToInternal(e.sym.owner), e.name, e.sym.descriptor);
@@ -624,10 +661,36 @@ absl::StatusOr<Term> Lowering::CallLibrary(const Expr& e, const std::vector<Term
     return Term{e.type, name == "max" ? ops_.Ite(lt, args[1].e, args[0].e)
                                       : ops_.Ite(lt, args[0].e, args[1].e)};
   }
-  if (owner == "java.lang.Integer" && name == "compare" && args.size() == 2) {
-    return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
+  if (math && name == "sqrt" && args.size() == 1) return Term{e.type, ops_.FSqrt(args[0].e)};
+  if (math && (name == "floorDiv" || name == "floorMod") && args.size() == 2 &&
+      !IsFp(args[0].type)) {
+    // Rounds the quotient towards negative infinity (Math.floorDiv/floorMod).
+    const z3::expr& x = args[0].e;
+    const z3::expr& y = args[1].e;
+    z3::expr zero = args[1].type.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
+    NoteUndefined(ops_.Eq(y, zero), e, "division by zero");
+    z3::expr q = ops_.Div(x, y);
+    z3::expr r = ops_.Rem(x, y);
+    z3::expr adjust = ops_.And(ops_.Not(ops_.Eq(r, zero)),
+                               ops_.Not(ops_.Eq(ops_.Lt(x, zero), ops_.Lt(y, zero))));
+    z3::expr one = args[1].type.Is(TK::kLong) ? ops_.Long(1) : ops_.Int(1);
+    if (name == "floorDiv") return Term{e.type, ops_.Ite(adjust, ops_.Sub(q, one), q)};
+    return Term{e.type, ops_.Ite(adjust, ops_.Add(r, y), r)};
   }
-  if (owner == "java.lang.Long" && name == "compare" && args.size() == 2) {
+  bool fp_box = owner == "java.lang.Double" || owner == "java.lang.Float";
+  if (fp_box && e.sym.is_static && args.size() == 1 && IsFp(args[0].type)) {
+    if (name == "isNaN") return Term{e.type, ops_.IsNaN(args[0].e)};
+    if (name == "isInfinite") return Term{e.type, ops_.IsInfinite(args[0].e)};
+    if (name == "isFinite") {
+      return Term{e.type, ops_.Not(ops_.Or(ops_.IsNaN(args[0].e), ops_.IsInfinite(args[0].e)))};
+    }
+  }
+  if (name == "compare" && args.size() == 2 && e.sym.is_static && !IsFp(args[0].type) &&
+      (owner == "java.lang.Integer" || owner == "java.lang.Long" || owner == "java.lang.Short" ||
+       owner == "java.lang.Byte" || owner == "java.lang.Character")) {
+    if (owner == "java.lang.Short" || owner == "java.lang.Byte" || owner == "java.lang.Character") {
+      return Term{e.type, ops_.Sub(args[0].e, args[1].e)};  // as the JDK does
+    }
     return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
   }
   return Unsupported(e, absl::StrCat("call of library method ", owner, ".", name, d,
@@ -925,9 +988,12 @@ absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
     return numeric;
   }
   if (kind != jml::QuantifierKind::kForall && kind != jml::QuantifierKind::kExists) {
-    return Unsupported(q, absl::StrCat(jml::QuantifierText(kind),
-                                       " over a range not bounded by constants or array lengths "
-                                       "within the cap (never truncated)"));
+    // Not an unsupported construct: this range is beyond what the bounds
+    // expand, and truncating it would be unsound.
+    return absl::OutOfRangeError(absl::StrCat(
+        q.span.ToString(), ": ", jml::QuantifierText(kind),
+        " over a range not bounded by constants or array lengths within the cap "
+        "(never truncated)"));
   }
   // A Z3 quantifier over the bound variables.
   z3::expr_vector vars(ops_.ctx());

@@ -68,10 +68,17 @@ class Lowering {
 
   // A boolean expression; unqualified reads go to the post-state when
   // `in_post` (and there is one), else to the pre-state. Unimplemented for
-  // constructs without a lowering (naming them, with position),
+  // constructs without a lowering (naming them, with position), OutOfRange
+  // for a generalized quantifier whose range cannot be expanded exactly,
   // InvalidArgument for expressions that cannot be given a meaning.
   absl::StatusOr<z3::expr> Predicate(const jml::Expr& e, bool in_post);
   absl::StatusOr<Term> Value(const jml::Expr& e, bool in_post);
+
+  // Model fields by name: the value of their `represents` clause (in the
+  // class of the method, evaluated with `this` the object read from).
+  void SetRepresents(const std::map<std::string, const jml::Expr*>* represents) {
+    represents_ = represents;
+  }
 
   // Binds the exception variable of a signals clause, a spec-case `old`
   // variable or a `forall` variable.
@@ -141,6 +148,8 @@ class Lowering {
   std::map<std::pair<const jml::Expr*, int>, Term> bound_;
   std::map<std::string, Term> named_;
   int fresh_ = 0;
+  const std::map<std::string, const jml::Expr*>* represents_ = nullptr;
+  int model_depth_ = 0;
 };
 
 // The JVM internal name or array descriptor of a JML reference type

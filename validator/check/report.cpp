@@ -62,16 +62,25 @@ std::string Where(const Diagnostic& d) {
   return d.span.valid() ? absl::StrCat(d.span.ToString(), ": ") : "";
 }
 
+// Diagnostics, each followed by the counterexamples that show it.
 void AppendCheck(const char* name, const CheckResult& r, std::string* out) {
   if (r.status == CheckStatus::kSkipped) return;
+  std::vector<bool> shown(r.counterexamples.size(), false);
+  auto counterexample = [&](size_t i) {
+    absl::StrAppend(out, "  counterexample ", i + 1, ": ",
+                    i < r.explanations.size() ? r.explanations[i] : "", "\n");
+    AppendObservation(r.counterexamples[i], out);
+    shown[i] = true;
+  };
   for (const Diagnostic& d : r.diagnostics) {
     absl::StrAppend(out, name, ": ", Where(d), DiagnosticKindName(d.kind), ": ",
                     d.clause.empty() ? "" : absl::StrCat(d.clause, " "), d.message, "\n");
+    for (int i : d.counterexamples) {
+      if (i >= 0 && static_cast<size_t>(i) < r.counterexamples.size()) counterexample(i);
+    }
   }
   for (size_t i = 0; i < r.counterexamples.size(); ++i) {
-    absl::StrAppend(out, name, ": counterexample ", i + 1, ": ",
-                    i < r.explanations.size() ? r.explanations[i] : "", "\n");
-    AppendObservation(r.counterexamples[i], out);
+    if (!shown[i]) counterexample(i);
   }
 }
 

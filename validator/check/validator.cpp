@@ -89,11 +89,10 @@ std::vector<Diagnostic> DiagnosticsOf(const absl::Status& status, Diagnostic::Ki
 }
 
 // A report whose checks could not run because the contract is ill-formed
-// (ERROR) or uses constructs the checker does not handle (UNKNOWN).
+// or uses constructs the checker does not handle (both ERROR).
 ValidationReport ContractProblem(ValidationReport report, const absl::Status& status,
                                  Diagnostic::Kind kind, const ValidateRequest& request) {
-  CheckStatus st = kind == Diagnostic::Kind::kUnsupported ? CheckStatus::kUnknown
-                                                          : CheckStatus::kError;
+  CheckStatus st = CheckStatus::kError;
   std::vector<Diagnostic> diagnostics = DiagnosticsOf(status, kind, request.contract_file);
   std::string first = diagnostics.empty() ? std::string(status.message())
                                           : diagnostics[0].message;
@@ -186,7 +185,16 @@ class ValidatorImpl : public Validator {
     }
     auto mctx = src->Context();
     if (!mctx.ok()) return ContractProblem(std::move(report), mctx.status(), Diagnostic::Kind::kType, request);
-    jml::TypeChecker checker(src->environment());
+    // A .java/.jml file declares the class again: its JML members and
+    // modifiers are laid over the class files, which keep the last word
+    // on fields and types (the file need not declare them).
+    std::unique_ptr<jml::OverlayTypeEnvironment> overlay;
+    const jml::TypeEnvironment* env = &src->environment();
+    if (src->env != nullptr) {
+      overlay = std::make_unique<jml::OverlayTypeEnvironment>(*src->chain, *src->env);
+      env = overlay.get();
+    }
+    jml::TypeChecker checker(*env);
     auto checked = checker.CheckMethodSpec(*src->spec, *mctx);
     if (!checked.ok()) {
       Diagnostic::Kind kind = checked.status().code() == absl::StatusCode::kUnimplemented
@@ -205,7 +213,7 @@ class ValidatorImpl : public Validator {
     spec.context = &*mctx;
     spec.spec = src->spec;
     spec.cases = jml::FlattenSpecCases(*src->spec);
-    spec.env = &src->environment();
+    spec.env = env;
     if (src->type_decl != nullptr && src->env != nullptr) {
       auto class_checked = checker.CheckClassDecl(*src->type_decl, *src->env);
       if (!class_checked.ok()) {
@@ -217,6 +225,10 @@ class ValidatorImpl : public Validator {
       for (const jml::ClassClause& c : src->type_decl->clauses) {
         if (c.kind == jml::ClassClauseKind::kInvariant && c.pred && !c.mods.Has(jml::kModStatic)) {
           spec.invariants.push_back(&c);
+        }
+        if (c.kind == jml::ClassClauseKind::kRepresents && c.target && c.pred &&
+            c.represents != jml::RepresentsKind::kSuchThat) {
+          spec.represents[c.target->name] = c.pred.get();
         }
       }
     }

@@ -607,14 +607,8 @@ const std::map<std::string, Model>& Models() {
           [](LibCall& c) { return c.Return(c.R(c.NewString())); });
     }
     // A string's hash code: a function of the (opaque) string object, so
-    // one string hashes the same each time; its length: some non-negative
-    // int.
+    // one string hashes the same each time; numbers as text: new strings.
     add("java/lang/String.hashCode()I", [](LibCall& c) { return c.Return(c.I(c.impl.HashCode(c.A(0)))); });
-    add("java/lang/String.length()I", [](LibCall& c) -> absl::StatusOr<CallResult> {
-      z3::expr n = c.impl.FreshConst("length", c.ops.IntSort());
-      c.impl.AddAxiom(c.ops.Le(c.ops.Int(0), n));
-      return c.Return(c.I(n));
-    });
     for (const char* key : {"java/lang/Integer.toHexString(I)Ljava/lang/String;",
                             "java/lang/Integer.toString(I)Ljava/lang/String;",
                             "java/lang/Integer.toBinaryString(I)Ljava/lang/String;",

@@ -199,7 +199,6 @@ const std::set<std::string>& ModelledLibraryMethods() {
     // Strings are opaque: these give values the program cannot tell from
     // the real ones without looking at the characters.
     add("java/lang/String", "hashCode()I");
-    add("java/lang/String", "length()I");
     for (const char* d : {"toHexString(I)", "toString(I)", "toBinaryString(I)", "toOctalString(I)"}) {
       add("java/lang/Integer", absl::StrCat(d, "Ljava/lang/String;"));
     }

@@ -1,0 +1,544 @@
+// The JML checks on classes compiled by the real javac: the lowering's
+// semantics (Java arithmetic, \old, quantifiers and generalized quantifiers,
+// signals, spec cases, frames, well-definedness), bounds, coverage of
+// hand-built observations (redacted fields free) and contract errors with
+// their positions.
+#include "validator/check/validator.h"
+
+#include "absl/strings/match.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec::check {
+namespace {
+
+using ::testing::HasSubstr;
+
+const char* kSource = R"java(
+package t;
+
+public class M {
+  int count;
+  int other;
+  int pin;
+
+  public static int inc(int x) {
+    return x + 1;
+  }
+
+  public void bump(int d) {
+    count += d;
+    other = 1;
+  }
+
+  public static int sum(int[] a) {
+    int s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i];
+    }
+    return s;
+  }
+
+  public static int max(int[] a) {
+    int m = a[0];
+    for (int i = 1; i < a.length; i++) {
+      if (a[i] > m) {
+        m = a[i];
+      }
+    }
+    return m;
+  }
+
+  public static int countZeros(int[] a) {
+    int n = 0;
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  public static boolean sorted(int[] a) {
+    for (int i = 0; i + 1 < a.length; i++) {
+      if (a[i] > a[i + 1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  public static int div(int a, int b) {
+    if (b == 0) {
+      throw new IllegalArgumentException("zero");
+    }
+    return a / b;
+  }
+
+  public static void fill(int[] a, int v) {
+    for (int i = 0; i < a.length; i++) {
+      a[i] = v;
+    }
+  }
+
+  public int get() {
+    return count;
+  }
+
+  public void twice() {
+    count = get() * 2;
+  }
+
+  public static int[] maybe(boolean b) {
+    return b ? new int[1] : null;
+  }
+
+  public static int[] make(int n) {
+    return new int[n];
+  }
+
+  public static int loop(int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+      s++;
+    }
+    return s;
+  }
+
+  public static long widen(int x) {
+    return (long) x * x;
+  }
+}
+)java";
+
+const char* kAcc = R"java(
+package t;
+
+public class Acc {
+  static int limit = 100;
+  private int balance;
+
+  public void add(int x) {
+    if (balance + x > limit) {
+      throw new IllegalStateException("limit");
+    }
+    balance += x;
+  }
+
+  public static double toCelsius(double f) {
+    return (f - 32) * 5 / 9;
+  }
+}
+)java";
+
+// A contract in Java source form: spec_public, a model field with its
+// represents clause, an invariant, a static field.
+const char* kAccContract = R"java(
+package t;
+
+public class Acc {
+  static int limit;
+  private /*@ spec_public @*/ int balance;
+  //@ public model int money;
+  //@ private represents money = balance;
+  //@ public invariant balance >= 0;
+
+  //@ requires x >= 0 && limit >= 0 && balance <= limit - x;
+  //@ ensures money == \old(money) + x;
+  //@ assignable balance;
+  public void add(int x) {
+  }
+}
+)java";
+
+class ValidatorTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new testing::TempDir();
+    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}}, {"-g"}));
+  }
+  static void TearDownTestSuite() {
+    delete classes_;
+    delete dir_;
+  }
+
+  ValidationReport Check(const std::string& method, const std::string& contract,
+                         int unwind = 5, const std::string& file = "c.jml-text") {
+    auto validator = Validator::Create(*classes_);
+    EXPECT_TRUE(validator.ok()) << validator.status();
+    ValidateRequest request;
+    request.method = absl::StrContains(method, '#') ? method : absl::StrCat("t.M#", method);
+    request.contract = contract;
+    request.contract_file = file;
+    request.unwind = unwind;
+    request.timeout_seconds = 60;
+    auto report = (*validator)->Validate(request);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.value_or(ValidationReport{});
+  }
+
+  static testing::TempDir* dir_;
+  static std::string* classes_;
+};
+
+testing::TempDir* ValidatorTest::dir_ = nullptr;
+std::string* ValidatorTest::classes_ = nullptr;
+
+std::string Text(const ValidationReport& r) { return FormatReportText(r); }
+
+const v1::Value* Arg(const v1::Observation& o, int i) { return &o.args(i); }
+
+TEST_F(ValidatorTest, ArithmeticWrapsAroundAsInJava) {
+  ValidationReport r = Check("inc", "//@ ensures \\result > x;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ASSERT_EQ(r.consistency.counterexamples.size(), 1u);
+  EXPECT_EQ(Arg(r.consistency.counterexamples[0], 0)->int_value(), 2147483647);
+  EXPECT_EQ(r.consistency.counterexamples[0].source(), v1::COUNTEREXAMPLE);
+  EXPECT_EQ(r.consistency.diagnostics[0].span.line, 1);
+  EXPECT_EQ(r.Bits(), "01");
+  r = Check("inc", "//@ ensures \\result == x + 1;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_TRUE(r.consistency.complete);
+  EXPECT_EQ(r.coverage.status, CheckStatus::kSkipped);
+  EXPECT_EQ(r.Bits(), "11");
+  EXPECT_THAT(Text(r), HasSubstr("consistency: PASS (complete)"));
+  // Widening happens before the multiplication.
+  r = Check("widen", "//@ ensures \\result == (long) x * x;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("widen", "//@ ensures \\result == x * x;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+}
+
+TEST_F(ValidatorTest, OldReadsThePreStateAndPureCallsAreInlined) {
+  ValidationReport r = Check("bump", "//@ ensures count == \\old(count) + d;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("bump", "//@ ensures count == \\old(count);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  r = Check("twice", "//@ ensures get() == \\old(get()) * 2;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("twice", "//@ ensures get() == \\old(get()) + 2;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+}
+
+TEST_F(ValidatorTest, QuantifiersOverArraysExpandExactly) {
+  ValidationReport r = Check("sum",
+                             "//@ requires a != null;\n"
+                             "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; a[i]);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_TRUE(r.consistency.complete) << Text(r);
+  r = Check("sum",
+            "//@ requires a != null;\n"
+            "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length - 1; a[i]);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  r = Check("max",
+            "//@ requires a != null && a.length > 0;\n"
+            "//@ ensures \\result == (\\max int i; 0 <= i && i < a.length; a[i]);\n"
+            "//@ ensures (\\forall int i; 0 <= i && i < a.length; a[i] <= \\result);\n"
+            "//@ ensures (\\exists int j; 0 <= j && j < a.length; a[j] == \\result);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("max",
+            "//@ requires a != null && a.length > 0;\n"
+            "//@ ensures \\result == (\\min int i; 0 <= i && i < a.length; a[i]);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  r = Check("countZeros",
+            "//@ requires a != null;\n"
+            "//@ ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] == 0);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("countZeros",
+            "//@ requires a != null;\n"
+            "//@ ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] != 0);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  // Two bound variables, arithmetic over them, bounds in the body.
+  r = Check("sorted",
+            "//@ requires a != null;\n"
+            "//@ ensures \\result <==> (\\forall int i, j; 0 <= i && i < j && j < a.length; "
+            "a[i] <= a[j]);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("sorted",
+            "//@ requires a != null;\n"
+            "//@ ensures \\result <==> (\\forall int i; 0 <= i && i + 1 < a.length ==> "
+            "a[i] < a[i + 1]);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+}
+
+TEST_F(ValidatorTest, UnboundedRangesUseQuantifiersOrAreUnknownNeverTruncated) {
+  // \forall over 0..n with n unbounded: a Z3 quantifier.
+  ValidationReport r = Check("make",
+                             "//@ requires n >= 0;\n"
+                             "//@ ensures \\result.length == n && "
+                             "(\\forall int i; 0 <= i && i < n; \\result[i] == 0);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // \sum over an unbounded range: not expanded, UNKNOWN naming it.
+  r = Check("make",
+            "//@ requires n >= 0;\n"
+            "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kUnknown) << Text(r);
+  ASSERT_FALSE(r.consistency.diagnostics.empty());
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kUnsupported);
+  EXPECT_THAT(r.consistency.summary, HasSubstr("\\sum"));
+  // The same with the range bounded by the precondition: expanded.
+  r = Check("make",
+            "//@ requires n >= 0 && n <= 3;\n"
+            "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+}
+
+TEST_F(ValidatorTest, SignalsAndExceptionalBehavior) {
+  ValidationReport r = Check("div",
+                             "//@ ensures \\result == a / b;\n"
+                             "//@ signals (IllegalArgumentException e) b == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("div", "//@ signals (IllegalArgumentException e) b > 0;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.counterexamples[0].outcome().thrown().class_name(),
+            "java.lang.IllegalArgumentException");
+  r = Check("div", "//@ signals_only ArithmeticException;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  const std::string both =
+      "/*@ public normal_behavior\n"
+      "  @   requires b != 0;\n"
+      "  @   ensures \\result == a / b;\n"
+      "  @ also\n"
+      "  @ public exceptional_behavior\n"
+      "  @   requires b == 0;\n"
+      "  @   signals_only IllegalArgumentException;\n"
+      "  @*/";
+  r = Check("div", both);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  std::string wrong = both;
+  wrong.replace(wrong.find("b == 0"), 6, "b == 1");
+  r = Check("div", wrong);
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(r.consistency.summary, HasSubstr("exceptional_behavior"));
+  r = Check("div", "/*@ public normal_behavior\n  @   ensures \\result == a / b;\n  @*/");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(Arg(r.consistency.counterexamples[0], 1)->int_value(), 0);
+}
+
+TEST_F(ValidatorTest, AssignableNamesTheLocationOutsideTheFrame) {
+  ValidationReport r = Check("bump", "//@ assignable count;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ASSERT_FALSE(r.consistency.explanations.empty());
+  EXPECT_THAT(r.consistency.explanations[0], HasSubstr("this.other changed"));
+  r = Check("bump", "//@ assignable count, other;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("bump", "//@ assignable this.*;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("fill", "//@ requires a != null;\n//@ assignable a[*];");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("fill", "//@ requires a != null && a.length > 2;\n//@ assignable a[0 .. 1];");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(r.consistency.explanations[0], HasSubstr("a["));
+  r = Check("fill", "//@ assignable \\nothing;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  // New objects are not part of the frame.
+  r = Check("make", "//@ requires n >= 0;\n//@ assignable \\nothing;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+}
+
+TEST_F(ValidatorTest, WellDefinednessHasItsOwnCounterexample) {
+  ValidationReport r = Check("maybe", "//@ ensures \\result != null ==> \\result[0] == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);  // non_null result by default
+  r = Check("maybe", "/*@ nullable @*/ //@ ensures \\result[0] == 0;");
+  bool found = false;
+  for (const Diagnostic& d : r.consistency.diagnostics) {
+    if (d.kind != Diagnostic::Kind::kWellDefinedness) continue;
+    found = true;
+    EXPECT_THAT(d.message, HasSubstr("null dereference"));
+    ASSERT_EQ(d.counterexamples.size(), 1u);
+    const v1::Observation& o = r.consistency.counterexamples[d.counterexamples[0]];
+    EXPECT_FALSE(Arg(o, 0)->bool_value());
+    EXPECT_TRUE(o.outcome().returned().has_null_value());
+  }
+  EXPECT_TRUE(found) << Text(r);
+  r = Check("inc", "//@ ensures \\result / x == 1 || x != 1;");
+  found = false;
+  for (const Diagnostic& d : r.consistency.diagnostics) {
+    found |= d.kind == Diagnostic::Kind::kWellDefinedness &&
+             absl::StrContains(d.message, "division by zero");
+  }
+  EXPECT_TRUE(found) << Text(r);
+}
+
+TEST_F(ValidatorTest, CutLoopsGiveAPassWithinBounds) {
+  ValidationReport r = Check("loop", "//@ ensures \\result == (n < 0 ? 0 : n);", /*unwind=*/3);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_FALSE(r.consistency.complete);
+  ASSERT_EQ(r.consistency.cuts.size(), 1u);
+  EXPECT_THAT(r.consistency.cuts[0], HasSubstr("cut at k=3"));
+  EXPECT_THAT(r.consistency.summary, HasSubstr("within bounds: loop at line"));
+  r = Check("loop", "//@ ensures \\result == n;", /*unwind=*/3);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+}
+
+TEST_F(ValidatorTest, ContractErrorsCarryPositions) {
+  ValidationReport r = Check("inc", "//@ requires x > 0;\n//@ ensures \\result == ;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  ASSERT_FALSE(r.consistency.diagnostics.empty());
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kSyntax);
+  EXPECT_EQ(r.consistency.diagnostics[0].span.line, 2);
+  EXPECT_EQ(r.consistency.diagnostics[0].span.column, 24);
+  r = Check("bump", "//@ ensuers count > 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  r = Check("bump", "//@ ensures cuont == \\old(count) + d;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kType);
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("cuont"));
+  EXPECT_EQ(r.consistency.diagnostics[0].span.column, 13);
+  // Unsupported constructs: ERROR with the construct named.
+  r = Check("inc", "//@ ensures (* the next integer *);");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kUnsupported);
+  r = Check("inc", "//@ ensures \\result == Math.signum((double) x);");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  EXPECT_THAT(r.consistency.summary, HasSubstr("java.lang.Math.signum"));
+}
+
+TEST_F(ValidatorTest, JavaContractsWithInvariantsModelFieldsAndStatics) {
+  ValidationReport r = Check("t.Acc#add", kAccContract, 5, "Acc.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // Without the guard against overflow the invariant breaks at exit.
+  std::string weak = kAccContract;
+  weak.replace(weak.find("x >= 0 && limit >= 0 && balance <= limit - x"), 44,
+               "balance + x <= limit");
+  r = Check("t.Acc#add", weak, 5, "Acc.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(r.consistency.summary, HasSubstr("invariant balance >= 0"));
+  std::string wrong = kAccContract;
+  wrong.replace(wrong.find("+ x;"), 4, "+ x + 1;");
+  r = Check("t.Acc#add", wrong, 5, "Acc.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].span.line, 12);
+  // IEEE arithmetic and the Double predicates.
+  r = Check("t.Acc#toCelsius",
+            "//@ requires !Double.isNaN(f);\n//@ ensures \\result == (f - 32) * 5 / 9;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("t.Acc#toCelsius", "//@ ensures \\result == (f - 32) * 5 / 9;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);  // NaN != NaN
+}
+
+TEST_F(ValidatorTest, BadRequestsAreErrors) {
+  auto validator = Validator::Create(*classes_);
+  ASSERT_TRUE(validator.ok());
+  ValidateRequest request;
+  request.contract = "//@ ensures true;";
+  request.method = "t.M#nope";
+  EXPECT_FALSE((*validator)->Validate(request).ok());
+  request.method = "t.Nope#inc";
+  EXPECT_FALSE((*validator)->Validate(request).ok());
+  request.method = "t.M#inc";
+  request.has_observations = true;
+  v1::Observation other;
+  other.mutable_method()->set_class_name("t.M");
+  other.mutable_method()->set_name("bump");
+  other.mutable_method()->set_jvm_descriptor("(I)V");
+  request.observations.push_back(other);
+  auto report = (*validator)->Validate(request);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()), HasSubstr("t.M#bump(I)V"));
+  EXPECT_FALSE(Validator::Create("/no/such/dir").ok());
+}
+
+// ---- coverage ----
+
+v1::Value Int(int v) {
+  v1::Value out;
+  out.set_int_value(v);
+  return out;
+}
+
+v1::Observation BumpObservation(int count_before, int d, int count_after, bool redact_pin) {
+  v1::Observation o;
+  o.set_format_version(v1::FORMAT_VERSION_1);
+  o.set_source(v1::RECORDED);
+  o.set_test_id("t.MTest#bump");
+  v1::MethodRef* m = o.mutable_method();
+  m->set_class_name("t.M");
+  m->set_name("bump");
+  m->set_jvm_descriptor("(I)V");
+  m->add_param_names("d");
+  o.mutable_receiver()->set_ref(1);
+  *o.add_args() = Int(d);
+  for (bool post : {false, true}) {
+    v1::ObjectState* s = post ? o.add_post() : o.add_pre();
+    s->set_id(1);
+    s->set_class_name("t.M");
+    auto add = [&](const std::string& name, v1::Value v) {
+      v1::Field* f = s->add_fields();
+      f->set_name(name);
+      f->set_jvm_type("I");
+      f->set_declaring_class("t.M");
+      *f->mutable_value() = v;
+    };
+    add("count", Int(post ? count_after : count_before));
+    add("other", Int(post ? 1 : 0));
+    v1::Value pin;
+    if (redact_pin) {
+      pin.mutable_redacted();
+    } else {
+      pin = Int(7);
+    }
+    add("pin", pin);
+  }
+  o.mutable_outcome()->mutable_returned_void();
+  return o;
+}
+
+ValidationReport Cover(const std::string& classes, const std::string& contract,
+                       const std::vector<v1::Observation>& observations) {
+  auto validator = Validator::Create(classes);
+  EXPECT_TRUE(validator.ok());
+  ValidateRequest request;
+  request.method = "t.M#bump";
+  request.contract = contract;
+  request.has_observations = true;
+  request.observations = observations;
+  auto report = (*validator)->Validate(request);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.value_or(ValidationReport{});
+}
+
+TEST_F(ValidatorTest, CoverageAdmitsRejectsAndLeavesRedactedFieldsFree) {
+  std::vector<v1::Observation> obs = {BumpObservation(1, 2, 3, false),
+                                      BumpObservation(5, 1, 6, true)};
+  ValidationReport r = Cover(*classes_, "//@ ensures count == \\old(count) + d;", obs);
+  EXPECT_EQ(r.coverage.status, CheckStatus::kPass) << Text(r);
+  EXPECT_EQ(r.coverage.admitted, 2);
+  EXPECT_EQ(r.coverage.total, 2);
+  EXPECT_THAT(Text(r), HasSubstr("coverage: PASS (2 of 2 observations admitted)"));
+  // A clause about the redacted field cannot be decided: admitted, counted.
+  r = Cover(*classes_, "//@ ensures pin == 7;", obs);
+  EXPECT_EQ(r.coverage.status, CheckStatus::kPass) << Text(r);
+  EXPECT_THAT(r.coverage.summary, HasSubstr("1 undecided"));
+  EXPECT_THAT(r.coverage.summary, HasSubstr("pin"));
+  // A wrong clause rejects the observation, which is the counterexample.
+  obs.push_back(BumpObservation(2, 3, 4, false));
+  r = Cover(*classes_, "//@ ensures count == \\old(count) + d;", obs);
+  ASSERT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.coverage.admitted, 2);
+  ASSERT_EQ(r.coverage.counterexamples.size(), 1u);
+  EXPECT_EQ(r.coverage.counterexamples[0].args(0).int_value(), 3);
+  EXPECT_THAT(r.coverage.explanations[0], HasSubstr("count == \\old(count) + d"));
+  EXPECT_EQ(r.Bits(), "10");
+  // The frame: `other` changed.
+  r = Cover(*classes_, "//@ assignable count;", {BumpObservation(1, 2, 3, false)});
+  EXPECT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(r.coverage.explanations[0], HasSubstr("other"));
+  // Undefined clauses are reported as such.
+  r = Cover(*classes_, "//@ ensures count / (d - 2) == 0;", {BumpObservation(1, 2, 3, false)});
+  ASSERT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.coverage.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+}
+
+TEST_F(ValidatorTest, ReportsAsJson) {
+  ValidationReport r = Check("inc", "//@ ensures \\result > x;");
+  std::string json = FormatReportJson(r);
+  EXPECT_THAT(json, HasSubstr("\"result\":\"01\""));
+  EXPECT_THAT(json, HasSubstr("\"consistency\":{\"status\":\"FAIL\""));
+  EXPECT_THAT(json, HasSubstr("\"source\":\"COUNTEREXAMPLE\""));
+  EXPECT_THAT(json, HasSubstr("\"coverage\":{\"status\":\"SKIPPED\""));
+}
+
+}  // namespace
+}  // namespace tracespec::check
