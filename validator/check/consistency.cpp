@@ -165,10 +165,28 @@ class ConsistencyRun {
   void CheckDefined(const std::vector<Undefined>& undefined, const z3::expr& where,
                     const jml::Clause* clause, const symex::ExitState& exit, bool exceptional) {
     for (const Undefined& u : undefined) {
-      if (Ask(ops_.And(where, u.condition), Diagnostic::Kind::kWellDefinedness, clause,
-              absl::StrCat("may be undefined: ", u.what), exit, exceptional)) {
-        return;  // one counterexample per clause
+      bool undecided = false;
+      auto model = Sat(ops_.And(where, u.open), &undecided);
+      if (undecided) {
+        NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
+                                              : "the solver could not decide a query");
+        continue;
       }
+      if (!model) continue;
+      std::vector<std::string> values;
+      for (const auto& [name, var] : u.vars) {
+        z3::expr v = model->eval(var, true);
+        auto bits = symex::JavaOps::BvValue(v);
+        std::string text = v.to_string();
+        if (bits && v.get_sort().bv_size() == 32) text = absl::StrCat(static_cast<int32_t>(*bits));
+        if (bits && v.get_sort().bv_size() == 64) text = absl::StrCat(static_cast<int64_t>(*bits));
+        values.push_back(absl::StrCat(name, " = ", text));
+      }
+      std::string message = absl::StrCat("may be undefined: ", u.what);
+      if (!values.empty()) absl::StrAppend(&message, " (with ", absl::StrJoin(values, ", "), ")");
+      Violation(Diagnostic::Kind::kWellDefinedness, clause, message, *model, exit, exceptional,
+                message);
+      return;  // one counterexample per clause
     }
   }
 

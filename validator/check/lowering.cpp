@@ -84,7 +84,8 @@ void Lowering::NoteUndefined(const z3::expr& bad, const Expr& where, const std::
   z3::expr c = ops_.And(guard_, bad);
   if (symex::JavaOps::IsFalse(c)) return;
   undefined_.push_back(Undefined{c, absl::StrCat(what, " in '", Text(where), "' (",
-                                                 where.span.ToString(), ")")});
+                                                 where.span.ToString(), ")"),
+                                 c, {}});
 }
 
 std::vector<Undefined> Lowering::TakeUndefined() {
@@ -855,7 +856,19 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
           if (diff > kConstantRangeCap) continue;
           size = diff < 0 ? 0 : static_cast<int64_t>(diff);
         } else {
-          TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(l, h, cap));
+          // The array cap first (ranges bounded by array lengths), then
+          // larger ones for ranges a precondition bounds (n <= 20).
+          bool small = false;
+          int64_t previous = -1;
+          for (int64_t n : {static_cast<int64_t>(cap), int64_t{16}, int64_t{64}, kConstantRangeCap}) {
+            if (n <= previous) continue;
+            previous = n;
+            TS_ASSIGN_OR_RETURN(small, ProvablyAtMost(l, h, n));
+            if (small) {
+              size = n;
+              break;
+            }
+          }
           if (!small) continue;
         }
         for (int64_t j = 0; j < size; ++j) {
@@ -1032,6 +1045,9 @@ absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
   TS_RETURN_IF_ERROR(b.status());
   for (size_t i = mark; i < undefined_.size(); ++i) {
     undefined_[i].condition = z3::exists(vars, undefined_[i].condition);
+    for (size_t k = 0; k < q.bound_vars.size(); ++k) {
+      undefined_[i].vars.emplace_back(q.bound_vars[k].name, vars[static_cast<int>(k)]);
+    }
   }
   if (kind == jml::QuantifierKind::kForall) {
     return Term{Type::Boolean(), z3::forall(vars, z3::implies(range, *b))};

@@ -57,6 +57,11 @@ struct LowerStates {
 struct Undefined {
   z3::expr condition;
   std::string what;  // "null dereference in 'a.length'"
+  // The condition with the variables of enclosing Z3 quantifiers left free
+  // (equisatisfiable with `condition`), and those variables, so that a
+  // model shows the values for which the clause is undefined.
+  z3::expr open;
+  std::vector<std::pair<std::string, z3::expr>> vars;
 };
 
 class Lowering {

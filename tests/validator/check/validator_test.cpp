@@ -106,6 +106,14 @@ public class M {
     return s;
   }
 
+  public static long fact(int n) {
+    long r = 1;
+    for (int i = 2; i <= n; i++) {
+      r *= i;
+    }
+    return r;
+  }
+
   public static long widen(int x) {
     return (long) x * x;
   }
@@ -281,6 +289,38 @@ TEST_F(ValidatorTest, UnboundedRangesUseQuantifiersOrAreUnknownNeverTruncated) {
   r = Check("make",
             "//@ requires n >= 0 && n <= 3;\n"
             "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+}
+
+TEST_F(ValidatorTest, RangesBoundedByThePreconditionExpandBeyondTheArrayCap) {
+  ValidationReport r = Check("fact",
+                             "//@ requires 0 <= n && n <= 20;\n"
+                             "//@ ensures \\result == (\\product int i; 1 <= i && i <= n; (long) i);",
+                             /*unwind=*/21);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_TRUE(r.consistency.complete) << Text(r);
+  r = Check("fact",
+            "//@ requires 0 <= n && n <= 20;\n"
+            "//@ ensures \\result == (\\product int i; 1 <= i && i < n; (long) i);",
+            /*unwind=*/21);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+}
+
+TEST_F(ValidatorTest, WrapAroundInARangeIsReportedWithTheBoundValue) {
+  // i + 1 < a.length holds for i = Integer.MAX_VALUE (i + 1 wraps): a[i] is
+  // then out of bounds, and the diagnostic shows that value.
+  ValidationReport r = Check("sum",
+                             "//@ requires a != null && "
+                             "(\\forall int i; 0 <= i && i + 1 < a.length; a[i] <= a[i + 1]);\n"
+                             "//@ ensures true;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("with i = 2147483647"));
+  // Written without the wrap-around, the same range is well-defined.
+  r = Check("sum",
+            "//@ requires a != null && "
+            "(\\forall int i; 0 <= i && i < a.length - 1; a[i] <= a[i + 1]);\n"
+            "//@ ensures true;");
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
 }
 
