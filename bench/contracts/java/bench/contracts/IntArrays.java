@@ -4,6 +4,11 @@ package bench.contracts;
 public final class IntArrays {
   private IntArrays() {}
 
+  /** No check of its own: a bad index raises ArrayIndexOutOfBoundsException. */
+  public static int elementAt(int[] a, int i) {
+    return a[i];
+  }
+
   public static int max(int[] a) {
     if (a.length == 0) {
       throw new IllegalArgumentException("empty array");

@@ -65,6 +65,11 @@ public final class Ints {
     return a / b;
   }
 
+  /** No check of its own: b == 0 raises the JVM's ArithmeticException. */
+  public static int remainder(int a, int b) {
+    return a % b;
+  }
+
   public static int digitSum(int n) {
     if (n < 0) {
       throw new IllegalArgumentException("negative");
