@@ -808,6 +808,31 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
     }
     return false;
   };
+  // A bound of variable k usable now: one that mentions only variables with
+  // values, or, through a bound that is another variable still without a
+  // value (i < j, j < n), that variable's bound, taken inclusively (i <= n):
+  // a superset of the values, which the range predicate then filters.
+  auto index_of = [&](const Expr& x) -> int {
+    if (x.kind != ExprKind::kName || x.sym.kind != SymbolKind::kBoundVar || x.sym.binder != &q) {
+      return -1;
+    }
+    return x.sym.index;
+  };
+  std::function<std::optional<jml::VarBound>(size_t, bool, int)> find_bound =
+      [&](size_t k, bool upper, int depth) -> std::optional<jml::VarBound> {
+    const std::vector<jml::VarBound>& list = upper ? bounds[k].upper : bounds[k].lower;
+    for (const jml::VarBound& b : list) {
+      if (!mentions_unbound(*b.expr)) return b;
+    }
+    if (depth >= static_cast<int>(n)) return std::nullopt;
+    for (const jml::VarBound& b : list) {
+      int m = index_of(*b.expr);
+      if (m < 0 || static_cast<size_t>(m) == k || done[m]) continue;
+      std::optional<jml::VarBound> via = find_bound(static_cast<size_t>(m), upper, depth + 1);
+      if (via) return jml::VarBound{via->expr, /*inclusive=*/true};
+    }
+    return std::nullopt;
+  };
   unsigned width = vt.Is(TK::kLong) ? 64 : 32;
   std::vector<std::pair<int, Term>> current;
   // Expands the remaining variables in an order where each one's bounds
@@ -827,15 +852,9 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
       if (vt.IsBoolean()) {
         values = {Term{vt, ops_.False()}, Term{vt, ops_.True()}};
       } else {
-        const jml::VarBound* lo = nullptr;
-        const jml::VarBound* hi = nullptr;
-        for (const auto& b : bounds[k].lower) {
-          if (!mentions_unbound(*b.expr)) { lo = &b; break; }
-        }
-        for (const auto& b : bounds[k].upper) {
-          if (!mentions_unbound(*b.expr)) { hi = &b; break; }
-        }
-        if (lo == nullptr || hi == nullptr) continue;
+        std::optional<jml::VarBound> lo = find_bound(k, /*upper=*/false, 0);
+        std::optional<jml::VarBound> hi = find_bound(k, /*upper=*/true, 0);
+        if (!lo || !hi) continue;
         TS_ASSIGN_OR_RETURN(Term lt, Lower(*lo->expr));
         TS_ASSIGN_OR_RETURN(Term ht, Lower(*hi->expr));
         if (!lt.type.IsNumeric() || !ht.type.IsNumeric() || lt.type.IsBigint() ||

@@ -1,7 +1,9 @@
 // Validation reports as text and JSON; see validator.h.
 #include <cstdio>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/proto_io.h"
@@ -66,9 +68,20 @@ std::string Where(const Diagnostic& d) {
 void AppendCheck(const char* name, const CheckResult& r, std::string* out) {
   if (r.status == CheckStatus::kSkipped) return;
   std::vector<bool> shown(r.counterexamples.size(), false);
-  auto counterexample = [&](size_t i) {
-    absl::StrAppend(out, "  counterexample ", i + 1, ": ",
-                    i < r.explanations.size() ? r.explanations[i] : "", "\n");
+  // Under its diagnostic, an explanation need not repeat the clause and
+  // the message.
+  auto counterexample = [&](size_t i, const Diagnostic* d) {
+    absl::string_view text;
+    if (i < r.explanations.size()) text = r.explanations[i];
+    if (d != nullptr && !d->clause.empty() && absl::ConsumePrefix(&text, d->clause)) {
+      size_t colon = text.find("): ");
+      if (absl::StartsWith(text, " (line ") && colon != absl::string_view::npos) {
+        text.remove_prefix(colon + 3);
+      }
+      absl::ConsumePrefix(&text, d->message);
+      absl::ConsumePrefix(&text, "; ");
+    }
+    absl::StrAppend(out, "  counterexample ", i + 1, ": ", text, "\n");
     AppendObservation(r.counterexamples[i], out);
     shown[i] = true;
   };
@@ -76,11 +89,11 @@ void AppendCheck(const char* name, const CheckResult& r, std::string* out) {
     absl::StrAppend(out, name, ": ", Where(d), DiagnosticKindName(d.kind), ": ",
                     d.clause.empty() ? "" : absl::StrCat(d.clause, " "), d.message, "\n");
     for (int i : d.counterexamples) {
-      if (i >= 0 && static_cast<size_t>(i) < r.counterexamples.size()) counterexample(i);
+      if (i >= 0 && static_cast<size_t>(i) < r.counterexamples.size()) counterexample(i, &d);
     }
   }
   for (size_t i = 0; i < r.counterexamples.size(); ++i) {
-    if (!shown[i]) counterexample(i);
+    if (!shown[i]) counterexample(i, nullptr);
   }
 }
 
