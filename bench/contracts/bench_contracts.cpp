@@ -5,15 +5,24 @@
 // variant, then the totals.
 //
 //   bench_contracts [--tasks DIR] [--classes DIR] [--tracespec BIN]
-//                   [--filter S[,S...]] [--jobs N] [--timeout S]
+//                   [--filter S[,S...]] [--jobs N] [--timeout S] [--no-replay]
+//
+// Every consistency counterexample is then replayed on the JVM
+// (bench.replay.Replay, compiled with the tasks' classes): the pre-state is
+// built, the method called, the outcome and post-state compared.
 //
 // Exit status: 0 when no verdict is wrong and no valid contract is an
 // ERROR, 1 otherwise, 2 on bad flags, 3 on a malformed task file, 4 when
 // the environment is missing.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -154,7 +163,136 @@ struct Outcome {
   double wall_seconds = 0;
   std::string note;  // summary or error text
   bool right = false;
+  // The consistency counterexamples as Replay.java cases (those it can
+  // build: primitives, arrays and plain objects), and what replaying found.
+  std::vector<std::string> cases;
+  int replayed = 0;
+  std::vector<std::string> replay_mismatches;
 };
+
+// One Value of an observation as "KIND TEXT" for Replay.java (Z B S C I J
+// F D with floating point as raw bits, ref ID, null -); false for values it
+// cannot rebuild (strings, redacted).
+bool EncodeValue(const rapidjson::Value& v, std::string* out) {
+  if (!v.IsObject()) return false;
+  auto number = [](const rapidjson::Value& x, double* d) {
+    if (x.IsNumber()) {
+      *d = x.GetDouble();
+    } else if (x.IsString()) {
+      std::string t = x.GetString();
+      if (t == "NaN") *d = std::numeric_limits<double>::quiet_NaN();
+      else if (t == "Infinity") *d = std::numeric_limits<double>::infinity();
+      else if (t == "-Infinity") *d = -std::numeric_limits<double>::infinity();
+      else return absl::SimpleAtod(t, d);
+    } else {
+      return false;
+    }
+    return true;
+  };
+  auto integer = [](const rapidjson::Value& x) -> std::string {
+    if (x.IsString()) return x.GetString();  // int64/uint64 are strings in protobuf JSON
+    if (x.IsInt64()) return absl::StrCat(x.GetInt64());
+    return "0";
+  };
+  if (v.HasMember("bool_value")) *out = absl::StrCat("Z ", v["bool_value"].GetBool() ? 1 : 0);
+  else if (v.HasMember("byte_value")) *out = "B " + integer(v["byte_value"]);
+  else if (v.HasMember("short_value")) *out = "S " + integer(v["short_value"]);
+  else if (v.HasMember("char_value")) *out = "C " + integer(v["char_value"]);
+  else if (v.HasMember("int_value")) *out = "I " + integer(v["int_value"]);
+  else if (v.HasMember("long_value")) *out = "J " + integer(v["long_value"]);
+  else if (v.HasMember("ref")) *out = "ref " + integer(v["ref"]);
+  else if (v.HasMember("null_value")) *out = "null -";
+  else if (v.HasMember("float_value") || v.HasMember("double_value")) {
+    bool is_float = v.HasMember("float_value");
+    double d = 0;
+    if (!number(v[is_float ? "float_value" : "double_value"], &d)) return false;
+    if (is_float) {
+      float f = std::isnan(d) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(d);
+      int32_t bits;
+      std::memcpy(&bits, &f, sizeof bits);
+      *out = absl::StrCat("F ", bits);
+    } else {
+      int64_t bits;
+      if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+      std::memcpy(&bits, &d, sizeof bits);
+      *out = absl::StrCat("D ", bits);
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The objects of a pre- or post-state as directives: "obj", then "elem" /
+// "field" lines prefixed with `prefix` ("" or "post-").
+bool EncodeState(const rapidjson::Value& objects, const std::string& prefix, bool declare,
+                 std::string* out) {
+  if (!objects.IsArray()) return true;
+  for (const rapidjson::Value& o : objects.GetArray()) {
+    if (!o.HasMember("id") || !o.HasMember("class_name")) return false;
+    if (o.HasMember("truncated") && o["truncated"].GetBool()) return false;
+    std::string id = o["id"].IsString() ? o["id"].GetString() : "0";
+    std::string value;
+    if (o.HasMember("array")) {
+      const rapidjson::Value& array = o["array"];
+      int length = array.HasMember("length") ? array["length"].GetInt() : 0;
+      if (declare) absl::StrAppend(out, "obj ", id, " ", o["class_name"].GetString(), " ", length, "\n");
+      if (!array.HasMember("elements")) continue;
+      int i = 0;
+      for (const rapidjson::Value& e : array["elements"].GetArray()) {
+        if (!EncodeValue(e, &value)) return false;
+        absl::StrAppend(out, prefix, "elem ", id, " ", i++, " ", value, "\n");
+      }
+    } else {
+      if (declare) absl::StrAppend(out, "obj ", id, " ", o["class_name"].GetString(), "\n");
+      if (!o.HasMember("fields")) continue;
+      for (const rapidjson::Value& f : o["fields"].GetArray()) {
+        if (!f.HasMember("value") || !EncodeValue(f["value"], &value)) return false;
+        absl::StrAppend(out, prefix, "field ", id, " ", f["name"].GetString(), " ", value, "\n");
+      }
+    }
+  }
+  return true;
+}
+
+// A counterexample as a Replay.java case; false when it cannot be rebuilt.
+bool EncodeCase(const rapidjson::Value& ce, std::string* out) {
+  if (!ce.IsObject() || !ce.HasMember("method") || !ce.HasMember("outcome")) return false;
+  const rapidjson::Value& method = ce["method"];
+  std::string descriptor = method["jvm_descriptor"].GetString();
+  absl::StrAppend(out, "method ", method["class_name"].GetString(), " ",
+                  method["name"].GetString(), " ", descriptor, "\n");
+  if (ce.HasMember("pre") && !EncodeState(ce["pre"], "", true, out)) return false;
+  std::string value;
+  if (ce.HasMember("receiver")) {
+    if (!EncodeValue(ce["receiver"], &value)) return false;
+    absl::StrAppend(out, "this ", value.substr(value.find(' ') + 1), "\n");
+  }
+  if (ce.HasMember("args")) {
+    for (const rapidjson::Value& a : ce["args"].GetArray()) {
+      if (!EncodeValue(a, &value)) return false;
+      absl::StrAppend(out, "arg ", value, "\n");
+    }
+  }
+  const rapidjson::Value& outcome = ce["outcome"];
+  std::string type = descriptor.substr(descriptor.find(')') + 1);
+  if (outcome.HasMember("thrown")) {
+    absl::StrAppend(out, "throw ", outcome["thrown"]["class_name"].GetString(), "\n");
+  } else if (type == "V") {
+    absl::StrAppend(out, "return V -\n");
+  } else if (type[0] == 'L' || type[0] == '[') {
+    absl::StrAppend(out, "return R -\n");
+  } else if (outcome.HasMember("returned") && EncodeValue(outcome["returned"], &value)) {
+    absl::StrAppend(out, "return ", type, value.substr(value.find(' ')), "\n");
+  } else {
+    return false;
+  }
+  // Post-state of the objects that existed before (new ones are not compared).
+  std::string post;
+  if (ce.HasMember("post") && !EncodeState(ce["post"], "post-", false, &post)) return false;
+  absl::StrAppend(out, post);
+  return true;
+}
 
 std::string FirstLine(absl::string_view text) {
   std::string line(absl::StripAsciiWhitespace(text.substr(0, text.find('\n'))));
@@ -167,7 +305,7 @@ Outcome Evaluate(const Variant& variant, const tracespec::SubprocessResult& run)
   out.bits = "--";
   out.wall_seconds = run.seconds;
   rapidjson::Document doc;
-  doc.Parse(run.stdout_data.c_str());
+  doc.Parse<rapidjson::kParseFullPrecisionFlag>(run.stdout_data.c_str());
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("consistency") ||
       !doc["consistency"].IsObject()) {
     out.note = absl::StrCat(run.Describe(), ": ",
@@ -209,6 +347,12 @@ Outcome Evaluate(const Variant& variant, const tracespec::SubprocessResult& run)
     }
   }
   out.right = variant.expect_pass ? out.status == "PASS" : out.status == "FAIL" && out.violated;
+  if (consistency.HasMember("counterexamples") && consistency["counterexamples"].IsArray()) {
+    for (const rapidjson::Value& ce : consistency["counterexamples"].GetArray()) {
+      std::string text;
+      if (EncodeCase(ce, &text)) out.cases.push_back(text);
+    }
+  }
   return out;
 }
 
@@ -241,6 +385,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> filters;
   int jobs = 1;
   double timeout = 60;
+  bool replay = true;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     bool has_value = i + 1 < argc;
@@ -258,10 +403,12 @@ int main(int argc, char** argv) {
       ++i;
     } else if (arg == "--timeout" && has_value && absl::SimpleAtod(argv[i + 1], &timeout)) {
       ++i;
+    } else if (arg == "--no-replay") {
+      replay = false;
     } else {
       std::fprintf(stderr,
                    "usage: bench_contracts [--tasks DIR] [--classes DIR] [--tracespec BIN]\n"
-                   "                       [--filter S[,S...]] [--jobs N] [--timeout S]\n");
+                   "                       [--filter S[,S...]] [--jobs N] [--timeout S] [--no-replay]\n");
       return 2;
     }
   }
@@ -359,6 +506,49 @@ int main(int argc, char** argv) {
   for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
   for (std::thread& t : threads) t.join();
 
+  int replayed = 0, mismatches = 0, not_rebuilt = 0;
+  std::vector<std::string> mismatch_lines;
+  if (replay) {
+    std::string dir = *work + "/replay";
+    std::vector<std::string> command = {"java", "-cp", classes, "bench.replay.Replay"};
+    std::map<std::string, std::pair<size_t, size_t>> owner;  // file -> (job, counterexample)
+    for (size_t i = 0; i < all.size(); ++i) {
+      not_rebuilt += outcomes[i].counterexamples - static_cast<int>(outcomes[i].cases.size());
+      for (size_t k = 0; k < outcomes[i].cases.size(); ++k) {
+        std::string file = absl::StrCat(dir, "/", i, ".", k, ".case");
+        if (!tracespec::MakeDirs(dir).ok() ||
+            !tracespec::WriteFileAtomic(file, outcomes[i].cases[k]).ok()) {
+          std::fprintf(stderr, "bench_contracts: cannot write %s\n", file.c_str());
+          return 4;
+        }
+        command.push_back(file);
+        owner[file] = {i, k};
+      }
+    }
+    if (!owner.empty()) {
+      auto run = tracespec::RunSubprocess(command);
+      if (!run.ok() || !run->Succeeded()) {
+        std::fprintf(stderr, "bench_contracts: replay failed: %s\n",
+                     run.ok() ? run->stderr_data.c_str() : "cannot start java");
+        return 4;
+      }
+      for (absl::string_view line : absl::StrSplit(run->stdout_data, '\n', absl::SkipEmpty())) {
+        std::pair<absl::string_view, absl::string_view> parts = absl::StrSplit(line, absl::MaxSplits(' ', 1));
+        auto it = owner.find(std::string(parts.first));
+        if (it == owner.end()) continue;
+        if (parts.second == "ok") {
+          ++replayed;
+        } else {
+          ++mismatches;
+          const Job& job = all[it->second.first];
+          mismatch_lines.push_back(absl::StrCat("  ", job.task->name, " variant ", job.index,
+                                                " counterexample ", it->second.second + 1, ": ",
+                                                parts.second));
+        }
+      }
+    }
+  }
+
   int wrong = 0, errors = 0, unknown = 0, right = 0, bounded = 0, correct_variants = 0;
   std::vector<double> times;
   double total = 0;
@@ -384,6 +574,11 @@ int main(int argc, char** argv) {
                 Median(times), outcomes[slowest].check_seconds, all[slowest].task->name.c_str(),
                 all[slowest].index, total);
   }
+  if (replay) {
+    std::printf("counterexamples replayed on the JVM: %d as reported, %d differ, %d not rebuilt\n",
+                replayed, mismatches, not_rebuilt);
+    for (const std::string& line : mismatch_lines) std::printf("%s\n", line.c_str());
+  }
   (void)tracespec::RemoveAll(*work);
-  return wrong == 0 && errors == 0 ? 0 : 1;
+  return wrong == 0 && errors == 0 && mismatches == 0 ? 0 : 1;
 }
