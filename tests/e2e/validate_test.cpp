@@ -101,6 +101,33 @@ TEST_F(ValidateBankTest, FullFramePassesBothChecksOnRecordedObservations) {
   EXPECT_THAT(r.stdout_data, HasSubstr("\"admitted\":5,\"total\":5"));
 }
 
+TEST_F(ValidateBankTest, WithdrawWithExceptionalCasesPassesBothChecks) {
+  std::string file = local_.Write(
+      "withdraw.txt",
+      "/*@ public normal_behavior\n"
+      "  @   requires 0 < amount && amount <= balance && audit != null;\n"
+      "  @   ensures balance == \\old(balance) - amount;\n"
+      "  @   assignable balance, checksum, audit.entries, audit.lastEntry;\n"
+      "  @ also\n"
+      "  @ public exceptional_behavior\n"
+      "  @   requires amount > balance && amount > 0;\n"
+      "  @   signals_only InsufficientFundsException;\n"
+      "  @   signals (InsufficientFundsException e) balance == \\old(balance);\n"
+      "  @   assignable \\nothing;\n"
+      "  @ also\n"
+      "  @ public exceptional_behavior\n"
+      "  @   requires amount <= 0;\n"
+      "  @   signals_only IllegalArgumentException;\n"
+      "  @   assignable \\nothing;\n"
+      "  @*/\n");
+  SubprocessResult r = testing::RunTracespec(
+      {"validate", "--classpath", BankClasses(), "--method", "bank.Account#withdraw", "--contract",
+       file, "--observations", Observations("withdraw")});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: PASS (complete)"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("coverage: PASS (2 of 2 observations admitted"));
+}
+
 TEST_F(ValidateBankTest, CoverageRejectsAnObservationTheContractExcludes) {
   SubprocessResult r = Validate(kBalance, {"--observations", Observations("deposit")});
   EXPECT_EQ(r.exit_code, 10) << r.stdout_data << r.stderr_data;

@@ -489,6 +489,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
         q.CheckDefined(undefined, pre, cl, *run.exceptional, true);
       }
       pre = ops.And(pre, *p);
+      pre_lowering.Strengthen(*p);
     }
     if (failed) continue;
     // The receiver's invariants hold at entry (not for constructors).

@@ -46,6 +46,17 @@ Type Promote(Type a, Type b) {
 
 std::string Text(const Expr& e) { return jml::PrintExpr(e); }
 
+// The value of a 66-bit numeral as a signed integer.
+std::optional<__int128> Signed66(const z3::expr& e) {
+  if (!e.is_numeral()) return std::nullopt;
+  std::string digits = Z3_get_numeral_string(e.ctx(), e);
+  unsigned __int128 v = 0;
+  for (char d : digits) v = v * 10 + static_cast<unsigned>(d - '0');
+  __int128 out = static_cast<__int128>(v);
+  if (v >> 65) out -= static_cast<__int128>(1) << 66;
+  return out;
+}
+
 }  // namespace
 
 std::string InternalTypeName(const Type& type) {
@@ -130,7 +141,7 @@ Term Lowering::Convert(const Term& t, const Type& to) const {
     const symex::FieldInfo* f = machine_.program().ResolveField(
         classfile::BinaryToInternal(from.class_name()), "value", prim.Descriptor());
     if (f == nullptr) return Term{to, t.e};
-    symex::Value v = const_cast<symex::Machine&>(machine_).ReadField(heap(), t.e, *f);
+    symex::Value v = machine_.ReadField(heap(), t.e, *f);
     return Convert(FromValue(v, prim), to);
   }
   if (to.IsBoolean() || from.IsBoolean()) return Term{to, t.e};
@@ -706,7 +717,7 @@ absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {
     z3::expr len = machine_.ArrayLength(a.e);
     std::string desc = a.type.Descriptor();
     int cap = machine_.options().max_array;
-    TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(ops_.Long(0), ops_.I2L(len), cap));
+    TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(ops_.ctx().bv_val(0, 66), z3::sext(len, 34), cap));
     z3::expr all = ops_.True();
     if (small) {
       for (int j = 0; j < cap; ++j) {
@@ -768,9 +779,8 @@ absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {
 }
 
 absl::StatusOr<bool> Lowering::ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n) {
-  // Both 64-bit: widen so that hi - lo cannot wrap.
-  z3::expr l = z3::sext(lo, 2), h = z3::sext(hi, 2);
-  z3::expr too_many = z3::sgt(h - l, ops_.ctx().bv_val(static_cast<uint64_t>(n), 66));
+  // 66-bit operands: hi - lo cannot wrap.
+  z3::expr too_many = z3::sgt(hi - lo, ops_.ctx().bv_val(static_cast<uint64_t>(n), 66));
   too_many = too_many.simplify();
   if (too_many.is_false()) return true;
   if (too_many.is_true()) return false;
@@ -861,17 +871,19 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
             ht.type.IsBigint() || IsFp(lt.type) || IsFp(ht.type)) {
           continue;
         }
-        z3::expr l = Convert(lt, Type::Long()).e;
-        z3::expr h = Convert(ht, Type::Long()).e;
-        if (!lo->inclusive) l = l + ops_.Long(1);   // lo < i
-        if (hi->inclusive) h = h + ops_.Long(1);    // i <= hi
-        if (!lo->inclusive && symex::JavaOps::BvValue(l.simplify()) == uint64_t{0x8000000000000000ull}) continue;
+        // [l, h) in 66 bits, where neither the adjustments nor h - l wrap.
+        z3::context& c = ops_.ctx();
+        z3::expr l = z3::sext(Convert(lt, Type::Long()).e, 2);
+        z3::expr h = z3::sext(Convert(ht, Type::Long()).e, 2);
+        if (!lo->inclusive) l = l + c.bv_val(1, 66);  // lo < i
+        if (hi->inclusive) h = h + c.bv_val(1, 66);   // i <= hi
+        l = l.simplify();
+        h = h.simplify();
         int64_t size = cap;
-        auto lv = symex::JavaOps::BvValue(l.simplify());
-        auto hv = symex::JavaOps::BvValue(h.simplify());
+        auto lv = Signed66(l);
+        auto hv = Signed66(h);
         if (lv && hv) {
-          __int128 diff = static_cast<__int128>(static_cast<int64_t>(*hv)) -
-                          static_cast<int64_t>(*lv);
+          __int128 diff = *hv - *lv;
           if (diff > kConstantRangeCap) continue;
           size = diff < 0 ? 0 : static_cast<int64_t>(diff);
         } else {
@@ -891,8 +903,7 @@ absl::StatusOr<bool> Lowering::ExpandRange(const Expr& q, std::vector<Instance>*
           if (!small) continue;
         }
         for (int64_t j = 0; j < size; ++j) {
-          z3::expr v = (l + ops_.Long(j)).simplify();
-          if (width == 32) v = v.extract(31, 0).simplify();
+          z3::expr v = (l + c.bv_val(static_cast<uint64_t>(j), 66)).extract(width - 1, 0).simplify();
           Term t{vt, v};
           if (!vt.Is(TK::kInt) && !vt.Is(TK::kLong)) t = Convert(Term{Type::Int(), v}, vt);
           values.push_back(t);

@@ -85,6 +85,10 @@ class Lowering {
     represents_ = represents;
   }
 
+  // Adds to what is known where clauses are evaluated (e.g. an earlier
+  // requires clause).
+  void Strengthen(const z3::expr& fact) { context_ = ops_.And(context_, fact); }
+
   // Binds the exception variable of a signals clause, a spec-case `old`
   // variable or a `forall` variable.
   void BindName(const std::string& name, Term value);
@@ -131,6 +135,7 @@ class Lowering {
     std::vector<std::pair<int, Term>> values;  // bound var index -> value
   };
   absl::StatusOr<bool> ExpandRange(const jml::Expr& q, std::vector<Instance>* out);
+  // Whether hi - lo <= n where the solver can tell (66-bit operands).
   absl::StatusOr<bool> ProvablyAtMost(const z3::expr& lo, const z3::expr& hi, int64_t n);
 
   Term Convert(const Term& t, const jml::Type& to) const;

@@ -478,6 +478,18 @@ TEST_F(ValidatorTest, BadRequestsAreErrors) {
   ASSERT_FALSE(report.ok());
   EXPECT_THAT(std::string(report.status().message()), HasSubstr("t.M#bump(I)V"));
   EXPECT_FALSE(Validator::Create("/no/such/dir").ok());
+  // The same validator serves further requests.
+  request.has_observations = false;
+  request.observations.clear();
+  request.contract = "//@ ensures \\result == x + 1;";
+  report = (*validator)->Validate(request);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->Bits(), "11");
+  request.method = "t.M#bump";
+  request.contract = "//@ assignable count;";
+  report = (*validator)->Validate(request);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->consistency.status, CheckStatus::kFail);
 }
 
 // ---- coverage ----
