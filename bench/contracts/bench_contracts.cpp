@@ -18,10 +18,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <limits>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -139,8 +139,9 @@ absl::StatusOr<Task> ParseTask(const std::string& file, const std::string& name)
     return TaskError(file, 1, "the first block must be '--- correct'");
   }
   if (wrong < kMinWrongVariants) {
-    return TaskError(file, 1, absl::StrCat("needs at least ", kMinWrongVariants,
-                                           " '--- wrong' blocks, has ", wrong));
+    return TaskError(
+        file, 1,
+        absl::StrCat("needs at least ", kMinWrongVariants, " '--- wrong' blocks, has ", wrong));
   }
   return task;
 }
@@ -164,10 +165,8 @@ struct Outcome {
   std::string note;  // summary or error text
   bool right = false;
   // The consistency counterexamples as Replay.java cases (those it can
-  // build: primitives, arrays and plain objects), and what replaying found.
+  // build: primitives, arrays and plain objects).
   std::vector<std::string> cases;
-  int replayed = 0;
-  std::vector<std::string> replay_mismatches;
 };
 
 // One Value of an observation as "KIND TEXT" for Replay.java (Z B S C I J
@@ -175,50 +174,52 @@ struct Outcome {
 // cannot rebuild (strings, redacted).
 bool EncodeValue(const rapidjson::Value& v, std::string* out) {
   if (!v.IsObject()) return false;
-  auto number = [](const rapidjson::Value& x, double* d) {
-    if (x.IsNumber()) {
-      *d = x.GetDouble();
-    } else if (x.IsString()) {
-      std::string t = x.GetString();
-      if (t == "NaN") *d = std::numeric_limits<double>::quiet_NaN();
-      else if (t == "Infinity") *d = std::numeric_limits<double>::infinity();
-      else if (t == "-Infinity") *d = -std::numeric_limits<double>::infinity();
-      else return absl::SimpleAtod(t, d);
-    } else {
-      return false;
-    }
-    return true;
-  };
+  // int64/uint64 (long_value, ref) are strings in protobuf JSON.
   auto integer = [](const rapidjson::Value& x) -> std::string {
-    if (x.IsString()) return x.GetString();  // int64/uint64 are strings in protobuf JSON
-    if (x.IsInt64()) return absl::StrCat(x.GetInt64());
-    return "0";
+    if (x.IsString()) return x.GetString();
+    return x.IsInt64() ? absl::StrCat(x.GetInt64()) : "0";
   };
-  if (v.HasMember("bool_value")) *out = absl::StrCat("Z ", v["bool_value"].GetBool() ? 1 : 0);
-  else if (v.HasMember("byte_value")) *out = "B " + integer(v["byte_value"]);
-  else if (v.HasMember("short_value")) *out = "S " + integer(v["short_value"]);
-  else if (v.HasMember("char_value")) *out = "C " + integer(v["char_value"]);
-  else if (v.HasMember("int_value")) *out = "I " + integer(v["int_value"]);
-  else if (v.HasMember("long_value")) *out = "J " + integer(v["long_value"]);
-  else if (v.HasMember("ref")) *out = "ref " + integer(v["ref"]);
-  else if (v.HasMember("null_value")) *out = "null -";
-  else if (v.HasMember("float_value") || v.HasMember("double_value")) {
-    bool is_float = v.HasMember("float_value");
-    double d = 0;
-    if (!number(v[is_float ? "float_value" : "double_value"], &d)) return false;
-    if (is_float) {
-      float f = std::isnan(d) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(d);
-      int32_t bits;
-      std::memcpy(&bits, &f, sizeof bits);
-      *out = absl::StrCat("F ", bits);
-    } else {
-      int64_t bits;
-      if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
-      std::memcpy(&bits, &d, sizeof bits);
-      *out = absl::StrCat("D ", bits);
+  static const std::pair<const char*, const char*> kIntegral[] = {
+      {"byte_value", "B"}, {"short_value", "S"}, {"char_value", "C"},
+      {"int_value", "I"},  {"long_value", "J"},  {"ref", "ref"}};
+  for (const auto& [key, kind] : kIntegral) {
+    if (v.HasMember(key)) {
+      *out = absl::StrCat(kind, " ", integer(v[key]));
+      return true;
     }
-  } else {
+  }
+  if (v.HasMember("bool_value")) {
+    *out = absl::StrCat("Z ", v["bool_value"].GetBool() ? 1 : 0);
+    return true;
+  }
+  if (v.HasMember("null_value")) {
+    *out = "null -";
+    return true;
+  }
+  bool is_float = v.HasMember("float_value");
+  if (!is_float && !v.HasMember("double_value")) return false;  // strings, redacted
+  // Non-finite values are the strings "NaN", "Infinity", "-Infinity".
+  const rapidjson::Value& x = v[is_float ? "float_value" : "double_value"];
+  double d = 0;
+  if (x.IsNumber()) {
+    d = x.GetDouble();
+  } else if (!x.IsString()) {
     return false;
+  } else if (std::string(x.GetString()) == "NaN") {
+    d = std::numeric_limits<double>::quiet_NaN();
+  } else if (!absl::SimpleAtod(x.GetString(), &d)) {  // accepts [-]Infinity
+    return false;
+  }
+  if (is_float) {
+    float f = std::isnan(d) ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(d);
+    int32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    *out = absl::StrCat("F ", bits);
+  } else {
+    if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
+    int64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    *out = absl::StrCat("D ", bits);
   }
   return true;
 }
@@ -236,7 +237,8 @@ bool EncodeState(const rapidjson::Value& objects, const std::string& prefix, boo
     if (o.HasMember("array")) {
       const rapidjson::Value& array = o["array"];
       int length = array.HasMember("length") ? array["length"].GetInt() : 0;
-      if (declare) absl::StrAppend(out, "obj ", id, " ", o["class_name"].GetString(), " ", length, "\n");
+      if (declare)
+        absl::StrAppend(out, "obj ", id, " ", o["class_name"].GetString(), " ", length, "\n");
       if (!array.HasMember("elements")) continue;
       int i = 0;
       for (const rapidjson::Value& e : array["elements"].GetArray()) {
@@ -260,8 +262,8 @@ bool EncodeCase(const rapidjson::Value& ce, std::string* out) {
   if (!ce.IsObject() || !ce.HasMember("method") || !ce.HasMember("outcome")) return false;
   const rapidjson::Value& method = ce["method"];
   std::string descriptor = method["jvm_descriptor"].GetString();
-  absl::StrAppend(out, "method ", method["class_name"].GetString(), " ",
-                  method["name"].GetString(), " ", descriptor, "\n");
+  absl::StrAppend(out, "method ", method["class_name"].GetString(), " ", method["name"].GetString(),
+                  " ", descriptor, "\n");
   if (ce.HasMember("pre") && !EncodeState(ce["pre"], "", true, out)) return false;
   std::string value;
   if (ce.HasMember("receiver")) {
@@ -406,9 +408,10 @@ int main(int argc, char** argv) {
     } else if (arg == "--no-replay") {
       replay = false;
     } else {
-      std::fprintf(stderr,
-                   "usage: bench_contracts [--tasks DIR] [--classes DIR] [--tracespec BIN]\n"
-                   "                       [--filter S[,S...]] [--jobs N] [--timeout S] [--no-replay]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_contracts [--tasks DIR] [--classes DIR] [--tracespec BIN]\n"
+          "                       [--filter S[,S...]] [--jobs N] [--timeout S] [--no-replay]\n");
       return 2;
     }
   }
@@ -454,15 +457,18 @@ int main(int argc, char** argv) {
   auto print_row = [&](size_t i) {
     const Job& job = all[i];
     const Outcome& out = outcomes[i];
-    std::string variant = job.index == 0 ? "correct" : absl::StrCat(job.index, ":", job.variant->kind);
-    std::string got = absl::StrCat(out.bits, " ", out.status,
-                                   out.status == "PASS" && !out.complete ? "~" : "");
+    std::string variant =
+        job.index == 0 ? "correct" : absl::StrCat(job.index, ":", job.variant->kind);
+    std::string got =
+        absl::StrCat(out.bits, " ", out.status, out.status == "PASS" && !out.complete ? "~" : "");
     std::string mark = IsWrong(out) ? "  <-- WRONG" : "";
     std::string note = out.right ? "" : Truncate(out.note, 70);
     std::printf("%-26s %-15s %-6s %-12s %-4s %8.3f %8.3f  %s%s\n", job.task->name.c_str(),
                 variant.c_str(), job.variant->expect_pass ? "PASS" : "FAIL", got.c_str(),
-                out.violated ? "yes" : out.counterexamples > 0 ? "wd" : "no", out.check_seconds, out.wall_seconds,
-                note.c_str(), mark.c_str());
+                out.violated              ? "yes"
+                : out.counterexamples > 0 ? "wd"
+                                          : "no",
+                out.check_seconds, out.wall_seconds, note.c_str(), mark.c_str());
     std::fflush(stdout);
   };
   std::printf("%-26s %-15s %-6s %-12s %-4s %8s %8s  %s\n", "task", "variant", "expect", "got",
@@ -533,7 +539,8 @@ int main(int argc, char** argv) {
         return 4;
       }
       for (absl::string_view line : absl::StrSplit(run->stdout_data, '\n', absl::SkipEmpty())) {
-        std::pair<absl::string_view, absl::string_view> parts = absl::StrSplit(line, absl::MaxSplits(' ', 1));
+        std::pair<absl::string_view, absl::string_view> parts =
+            absl::StrSplit(line, absl::MaxSplits(' ', 1));
         auto it = owner.find(std::string(parts.first));
         if (it == owner.end()) continue;
         if (parts.second == "ok") {

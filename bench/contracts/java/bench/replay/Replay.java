@@ -100,7 +100,9 @@ public final class Replay {
           ? Array.get(objects.get(t[1]), Integer.parseInt(t[2]))
           : field(objects.get(t[1]), t[2]).get(objects.get(t[1]));
       String encoded = t[3].equals("ref") || t[3].equals("null") ? t[3] : encode(t[3], actual);
-      if (!t[3].equals("ref") && !encoded.equals(t[4]) && !(t[3].equals("null") && actual == null)) {
+      boolean same = t[3].equals("ref") || encoded.equals(t[4])
+          || (t[3].equals("null") && actual == null);
+      if (!same) {
         return "MISMATCH: post-state " + String.join(" ", t) + ", the JVM gives " + encoded;
       }
     }
