@@ -59,8 +59,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
                   "Bound L on the length of input arrays (default 4)");
   cmd->add_option("--timeout", flags->timeout, "Time limit of consistency in seconds (default 60)");
   cmd->add_flag("--check-loop-invariants", flags->check_loop_invariants,
-                "Report in-body annotations (loop invariants, assert) as not checked instead of "
-                "ignored");
+                "Check the loop invariants of a .java contract at every arrival at their loop "
+                "within the bounds (otherwise in-body annotations are ignored with a note)");
   cmd->add_flag("--json", flags->json, "Print the report as one JSON document");
   cmd->footer(
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "

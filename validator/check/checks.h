@@ -25,6 +25,9 @@ struct SpecUnderCheck {
   // entry and checked at exit (not for constructors at entry).
   std::vector<const jml::ClassClause*> invariants;
   const jml::TypeEnvironment* env = nullptr;
+  // Loop invariants of the method body to check (--check-loop-invariants),
+  // type-checked with the locals of the class file's LocalVariableTable.
+  std::vector<const jml::BodyAnnotation*> loop_invariants;
   // Model fields of the method's class: name -> represents value.
   std::map<std::string, const jml::Expr*> represents;
 };

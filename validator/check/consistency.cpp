@@ -43,6 +43,9 @@ class ConsistencyRun {
   bool error = false;          // a clause has no meaning (kType)
   std::vector<std::string> unknown_reasons;
   std::vector<symex::Obligation> extra_obligations;  // of inlined pure calls
+  bool at_loop_head = false;  // the state shown is at a loop head, not an exit
+  // There: the live locals (value, descriptor), shown with the values.
+  std::map<std::string, std::pair<symex::Value, std::string>> loop_locals;
 
   // Solves `query`; on sat returns the model.
   std::optional<z3::model> Sat(const z3::expr& query, bool* undecided) {
@@ -110,7 +113,17 @@ class ConsistencyRun {
                                                        after));
       }
     }
-    if (exceptional) {
+    if (at_loop_head) {
+      for (const auto& [name, local] : loop_locals) {
+        if (name == "this" || std::find(entry_.arg_names.begin(), entry_.arg_names.end(), name) !=
+                                  entry_.arg_names.end()) {
+          continue;  // shown above
+        }
+        parts.push_back(absl::StrCat(name, " = ",
+                                     machine_.FormatValue(model, local.first, local.second)));
+      }
+      parts.push_back("at the loop head");
+    } else if (exceptional) {
       parts.push_back(absl::StrCat("throws ", machine_.TypeNameIn(model, exit.value->e)));
     } else if (exit.value) {
       parts.push_back(absl::StrCat("\\result = ",
@@ -136,10 +149,12 @@ class ConsistencyRun {
     if (obs.ok()) {
       d.counterexamples.push_back(static_cast<int>(result.counterexamples.size()));
       result.counterexamples.push_back(std::move(*obs));
-      std::string text = absl::StrCat(clause != nullptr ? d.clause : message,
-                                       clause != nullptr ? absl::StrCat(" (line ", clause->span.line, ")") : "",
-                                       ": ", detail.empty() ? "" : absl::StrCat(detail, "; "),
-                                       Values(model, exit, exceptional));
+      std::string text =
+          clause != nullptr
+              ? absl::StrCat(d.clause, " (line ", clause->span.line, "): ",
+                             detail.empty() ? "" : absl::StrCat(detail, "; "),
+                             Values(model, exit, exceptional))
+              : absl::StrCat(message, ": ", Values(model, exit, exceptional));
       result.explanations.push_back(std::move(text));
     }
     result.diagnostics.push_back(std::move(d));
@@ -359,6 +374,36 @@ void CollectStaticOwners(const jml::Expr& e, std::set<std::string>* out) {
   }
 }
 
+// The states at the loop heads of an execution.
+class LoopSnapshots : public symex::LoopHeadObserver {
+ public:
+  struct Snapshot {
+    const symex::MethodInfo* method;
+    uint32_t pc;
+    z3::expr guard;
+    symex::Heap heap;
+    std::vector<symex::Value> locals;
+  };
+  void AtLoopHead(const symex::MethodInfo& method, uint32_t pc, const z3::expr& guard,
+                  const symex::Heap& heap, const std::vector<symex::Value>& locals) override {
+    snapshots.push_back(Snapshot{&method, pc, guard, heap, locals});
+  }
+  std::vector<Snapshot> snapshots;
+};
+
+// The locals of `method` live at `pc` (value and descriptor), by name, from
+// the LocalVariableTable.
+std::map<std::string, std::pair<symex::Value, std::string>> LiveLocals(
+    const symex::MethodInfo& method, uint32_t pc, const std::vector<symex::Value>& slots) {
+  std::map<std::string, std::pair<symex::Value, std::string>> out;
+  for (const classfile::LocalVariable& lv : method.code().locals) {
+    if (pc < lv.start_pc || pc >= lv.start_pc + lv.length || lv.slot >= slots.size()) continue;
+    if (slots[lv.slot].kind == symex::Kind::kNone) continue;
+    out.insert_or_assign(lv.name, std::make_pair(slots[lv.slot], lv.descriptor));
+  }
+  return out;
+}
+
 bool IsExceptionalBehavior(jml::Behavior b) {
   return b == jml::Behavior::kExceptional || b == jml::Behavior::kExceptionalExample;
 }
@@ -422,7 +467,9 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       return init;
     }
   }
-  auto run_or = machine.Execute(entry);
+  LoopSnapshots loop_heads;
+  auto run_or = machine.Execute(entry, /*interceptor=*/nullptr,
+                                spec.loop_invariants.empty() ? nullptr : &loop_heads);
   if (!run_or.ok()) {
     if (run_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
       return timeout_result("during symbolic execution");
@@ -627,6 +674,59 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       }
       q.CheckFrame(assignable, where, post, exit, true);
       for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
+    }
+  }
+
+  // Loop invariants: at every arrival at their loop within the bounds, on
+  // the executions some case admits.
+  for (const jml::BodyAnnotation* inv : spec.loop_invariants) {
+    bool found = false;
+    for (const LoopSnapshots::Snapshot& snap : loop_heads.snapshots) {
+      if (snap.method != &method ||
+          static_cast<int>(method.code().LineOf(snap.pc)) != inv->next_code_line) {
+        continue;
+      }
+      found = true;
+      LowerStates st = pre_states;
+      st.post = &snap.heap;
+      q.loop_locals = LiveLocals(method, snap.pc, snap.locals);
+      for (const auto& [name, local] : q.loop_locals) st.locals.emplace(name, local.first);
+      z3::expr where = ops.And(any_pre, snap.guard);
+      Lowering lowering(machine, mctx, st, where, deadline);
+      lowering.SetRepresents(&spec.represents);
+      auto p = lowering.Predicate(*inv->expr, /*in_post=*/true);
+      if (!p.ok()) {
+        q.LoweringFailed(p.status(), nullptr);
+        break;
+      }
+      symex::ExitState at{snap.guard, snap.heap, std::nullopt};
+      q.at_loop_head = true;
+      size_t before = q.result.diagnostics.size();
+      std::string text = jml::PrintBodyAnnotation(*inv);
+      std::vector<Undefined> undefined = lowering.TakeUndefined();
+      q.CheckDefined(undefined, where, nullptr, at, false);
+      if (q.result.diagnostics.size() == before) {
+        q.Ask(ops.And(where, ops.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+              absl::StrCat("does not hold at the head of the loop at line ", inv->next_code_line,
+                           " (the post-state shown is the state there)"),
+              at, false);
+      }
+      q.at_loop_head = false;
+      for (size_t i = before; i < q.result.diagnostics.size(); ++i) {
+        q.result.diagnostics[i].span = inv->span;
+        q.result.diagnostics[i].clause = text;
+      }
+      for (const symex::Obligation& o : lowering.call_obligations()) q.extra_obligations.push_back(o);
+      if (q.result.diagnostics.size() > before) break;  // one counterexample per invariant
+    }
+    if (!found) {
+      Diagnostic d;
+      d.kind = Diagnostic::Kind::kNote;
+      d.span = inv->span;
+      d.clause = jml::PrintBodyAnnotation(*inv);
+      d.message = absl::StrCat("no loop starts at line ", inv->next_code_line,
+                               " in the executions within the bounds; not checked");
+      q.result.diagnostics.push_back(std::move(d));
     }
   }
 

@@ -314,6 +314,13 @@ absl::StatusOr<Term> Lowering::LowerName(const Expr& e) {
       return FromValue(states_.args[e.sym.index], e.type);
     case SymbolKind::kField:
       return LowerField(e);
+    case SymbolKind::kLocal: {
+      auto it = states_.locals.find(e.name);
+      if (it == states_.locals.end()) {
+        return jml::ErrorAt(e.span, absl::StrCat("local variable '", e.name, "' is not live here"));
+      }
+      return FromValue(it->second, e.type);
+    }
     case SymbolKind::kBoundVar: {
       auto it = bound_.find({e.sym.binder, e.sym.index});
       if (it == bound_.end()) return jml::ErrorAt(e.span, absl::StrCat("'", e.name, "' is not bound"));

@@ -51,6 +51,8 @@ struct LowerStates {
   std::vector<symex::Value> args;
   std::optional<symex::Value> result;  // normal exit of a non-void method
   std::optional<z3::expr> thrown;      // exceptional exit: the exception
+  // Locals of the method body by name (in-body annotations).
+  std::map<std::string, symex::Value> locals;
 };
 
 // A place where a clause may be undefined.

@@ -78,8 +78,9 @@ void AppendCheck(const char* name, const CheckResult& r, std::string* out) {
       if (absl::StartsWith(text, " (line ") && colon != absl::string_view::npos) {
         text.remove_prefix(colon + 3);
       }
-      absl::ConsumePrefix(&text, d->message);
-      absl::ConsumePrefix(&text, "; ");
+    }
+    if (d != nullptr && absl::ConsumePrefix(&text, d->message)) {
+      if (!absl::ConsumePrefix(&text, "; ")) absl::ConsumePrefix(&text, ": ");
     }
     absl::StrAppend(out, "  counterexample ", i + 1, ": ", text, "\n");
     AppendObservation(r.counterexamples[i], out);

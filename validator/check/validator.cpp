@@ -111,6 +111,33 @@ ValidationReport ContractProblem(ValidationReport report, const absl::Status& st
   return report;
 }
 
+// The locals of `method` live at the code an annotation precedes (its
+// next code line), from the LocalVariableTable.
+jml::LocalsAtLine LocalsAtLine(const symex::MethodInfo& method,
+                               const std::vector<jml::BodyAnnotation>& annotations) {
+  return [&method, &annotations](int line) {
+    for (const jml::BodyAnnotation& a : annotations) {
+      if (a.span.line == line && a.next_code_line > 0) line = a.next_code_line;
+    }
+    std::vector<std::pair<std::string, jml::Type>> out;
+    if (!method.has_code()) return out;
+    const classfile::Code& code = method.code();
+    for (const classfile::LocalVariable& lv : code.locals) {
+      bool live = false;
+      for (const classfile::Instruction& ins : code.instructions) {
+        if (ins.pc >= lv.start_pc && ins.pc < lv.start_pc + lv.length &&
+            static_cast<int>(code.LineOf(ins.pc)) == line) {
+          live = true;
+          break;
+        }
+      }
+      auto type = jml::Type::FromDescriptor(lv.descriptor);
+      if (live && type.ok() && lv.name != "this") out.emplace_back(lv.name, *type);
+    }
+    return out;
+  };
+}
+
 class ValidatorImpl : public Validator {
  public:
   explicit ValidatorImpl(std::string class_path) : class_path_(std::move(class_path)) {}
@@ -233,13 +260,35 @@ class ValidatorImpl : public Validator {
       }
     }
     if (src->method_decl != nullptr && !src->method_decl->body_annotations.empty()) {
+      std::vector<jml::BodyAnnotation>& annotations = src->method_decl->body_annotations;
+      bool has_invariant = false;
+      for (const jml::BodyAnnotation& a : annotations) {
+        has_invariant |= a.kind == jml::BodyAnnotationKind::kLoopInvariant;
+      }
+      if (request.check_loop_invariants && has_invariant) {
+        auto body_checked = checker.CheckBodyAnnotations(annotations, *mctx,
+                                                         LocalsAtLine(method, annotations));
+        if (!body_checked.ok()) {
+          Diagnostic::Kind kind = body_checked.status().code() == absl::StatusCode::kUnimplemented
+                                      ? Diagnostic::Kind::kUnsupported
+                                      : Diagnostic::Kind::kType;
+          return ContractProblem(std::move(report), body_checked.status(), kind, request);
+        }
+        for (const jml::BodyAnnotation& a : annotations) {
+          if (a.kind == jml::BodyAnnotationKind::kLoopInvariant && a.expr) {
+            spec.loop_invariants.push_back(&a);
+          }
+        }
+      }
       Diagnostic d;
       d.kind = Diagnostic::Kind::kNote;
-      d.span = src->method_decl->body_annotations[0].span;
-      d.message = request.check_loop_invariants
-                      ? "annotations in the method body are not checked (loop invariants, assert, "
-                        "assume): the bytecode is checked against the method specification"
-                      : "annotations in the method body (loop invariants, assert, assume) are ignored";
+      d.span = annotations[0].span;
+      d.message = request.check_loop_invariants && has_invariant
+                      ? "loop invariants are checked at every arrival at their loop within the "
+                        "bounds; other annotations in the method body (assert, assume, ...) are "
+                        "ignored"
+                      : "annotations in the method body (loop invariants, assert, assume) are "
+                        "ignored (--check-loop-invariants checks loop invariants)";
       report.notes.push_back(std::move(d));
     }
     if (spec.cases.empty()) {

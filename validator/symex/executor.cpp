@@ -99,6 +99,9 @@ class MethodRun {
       int index = code_.IndexOfPc(pc);
       if (index < 0) return Malformed(pc, "jump into the middle of an instruction");
       impl_.AddTrace(TraceEvent{s.guard, impl_.SiteOf(method_, pc)});
+      if (impl_.loop_observer != nullptr && loop_end_.count(pc) > 0) {
+        impl_.loop_observer->AtLoopHead(method_, pc, s.guard, s.heap, s.locals);
+      }
       uint32_t line = code_.LineOf(pc);
       while (true) {
         const Instruction& ins = code_.instructions[index];

@@ -588,10 +588,12 @@ absl::StatusOr<EntryState> Machine::CreateHarnessEntry(const MethodInfo& main) {
 }
 
 absl::StatusOr<ExecutionResult> Machine::Execute(const EntryState& entry,
-                                                 CallInterceptor* interceptor) {
+                                                 CallInterceptor* interceptor,
+                                                 LoopHeadObserver* loop_observer) {
   ExecutionResult result;
   result.obligations = entry.obligations;
   impl_->interceptor = interceptor;
+  impl_->loop_observer = loop_observer;
   impl_->obligations = &result.obligations;
   const MethodInfo& method = *entry.method;
   State s{entry.guard, entry.heap, {}, {}};
@@ -610,6 +612,7 @@ absl::StatusOr<ExecutionResult> Machine::Execute(const EntryState& entry,
   auto run = impl_->RunMethod(method, std::move(s));
   impl_->obligations = nullptr;
   impl_->interceptor = nullptr;
+  impl_->loop_observer = nullptr;
   if (!run.ok()) return run.status();
   result.normal = std::move(run->normal);
   result.exceptional = std::move(run->exceptional);

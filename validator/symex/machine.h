@@ -172,6 +172,17 @@ class CallInterceptor {
                                                                const CallSite& call) = 0;
 };
 
+// Sees the state each time an execution reaches the head of a loop (the
+// target of a back edge) of any executed method, e.g. to check loop
+// invariants of the analysed one. Within the bounds every arrival is seen:
+// the entry and each of the first k iterations.
+class LoopHeadObserver {
+ public:
+  virtual ~LoopHeadObserver() = default;
+  virtual void AtLoopHead(const MethodInfo& method, uint32_t pc, const z3::expr& guard,
+                          const Heap& heap, const std::vector<Value>& locals) = 0;
+};
+
 // A value read from an input (Verifier.nondet*(), a static field's value
 // after class initialisation), in execution order.
 struct InputEvent {
@@ -223,7 +234,8 @@ class Machine {
   // (c) Executes the entry's method. Calls of class-path methods are inlined
   // unless `interceptor` handles them.
   absl::StatusOr<ExecutionResult> Execute(const EntryState& entry,
-                                          CallInterceptor* interceptor = nullptr);
+                                          CallInterceptor* interceptor = nullptr,
+                                          LoopHeadObserver* loop_observer = nullptr);
 
   // Heap access with the machine's memory model (also usable on entry and
   // exit heaps from specs). Reads of input objects add their typing axioms.

@@ -109,6 +109,7 @@ class Machine::Impl {
   absl::Status CheckDeadline();
 
   CallInterceptor* interceptor = nullptr;
+  LoopHeadObserver* loop_observer = nullptr;
   std::vector<const MethodInfo*> call_stack;
   std::vector<Obligation>* obligations = nullptr;
   long steps = 0;

@@ -458,6 +458,54 @@ TEST_F(ValidatorTest, JavaContractsWithInvariantsModelFieldsAndStatics) {
   EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);  // NaN != NaN
 }
 
+// The method M.sum with a loop invariant in front of its loop, on the lines
+// of kSource (the `for` is line 20, as in the class file's line table).
+std::string SumWithInvariant(const std::string& invariant) {
+  return "package t;\npublic class M {\n" + std::string(13, '\n') +
+         "  //@ requires a != null;\n"
+         "  public static int sum(int[] a) {\n"
+         "    int s = 0;\n"
+         "    //@ maintaining " + invariant + ";\n"
+         "    for (int i = 0; i < a.length; i++) {\n"
+         "      s += a[i];\n"
+         "    }\n"
+         "    return s;\n"
+         "  }\n"
+         "}\n";
+}
+
+TEST_F(ValidatorTest, LoopInvariantsAreCheckedWhenAsked) {
+  auto run = [&](const std::string& invariant, bool check) {
+    auto validator = Validator::Create(*classes_);
+    EXPECT_TRUE(validator.ok());
+    ValidateRequest request;
+    request.method = "t.M#sum";
+    request.contract = SumWithInvariant(invariant);
+    request.contract_file = "M.java";
+    request.unwind = 5;
+    request.check_loop_invariants = check;
+    auto report = (*validator)->Validate(request);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.value_or(ValidationReport{});
+  };
+  const std::string good = "0 <= i && i <= a.length && s == (\\sum int k; 0 <= k && k < i; a[k])";
+  ValidationReport r = run(good, true);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_TRUE(r.consistency.complete) << Text(r);
+  r = run("0 <= i && i < a.length", true);
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].span.line, 19);
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("head of the loop at line 20"));
+  // Ignored unless asked, with a note.
+  r = run("0 <= i && i < a.length", false);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_THAT(r.notes[0].message, HasSubstr("ignored"));
+  // Locals are typed from the class file's LocalVariableTable.
+  r = run("j == 0", true);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+}
+
 TEST_F(ValidatorTest, BadRequestsAreErrors) {
   auto validator = Validator::Create(*classes_);
   ASSERT_TRUE(validator.ok());
