@@ -27,14 +27,14 @@ int Run(InferFlags& flags) {
     std::fprintf(stderr, "tracespec: error: --builtin and --llm exclude each other\n");
     return kExitUsage;
   }
-  if (!options.llm_url.empty() && options.model.empty()) {
+  if (!options.llm_url.empty() && options.refine.model.empty()) {
     std::fprintf(stderr, "tracespec: error: --llm needs --model NAME\n");
     return kExitUsage;
   }
   if (options.api_key_env.empty() && std::getenv("TRACESPEC_API_KEY") != nullptr) {
     options.api_key_env = "TRACESPEC_API_KEY";
   }
-  options.progress = [](absl::string_view line) { Info(line); };
+  options.refine.progress = [](absl::string_view line) { Info(line); };
   absl::StatusOr<loop::InferRun> run = loop::RunInfer(options);
   if (!run.ok()) return ReportError(run.status());
   if (flags.json) {
@@ -91,11 +91,11 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--llm", o.llm_url,
                   "Base URL of an OpenAI-compatible chat-completions endpoint, e.g. "
                   "http://127.0.0.1:8000/v1");
-  cmd->add_option("--model", o.model, "Model name for --llm");
+  cmd->add_option("--model", o.refine.model, "Model name for --llm");
   cmd->add_option("--api-key-env", o.api_key_env,
                   "Environment variable holding the API key for --llm (default: "
                   "TRACESPEC_API_KEY when set, else no key); the key is never logged");
-  cmd->add_option("--rounds", o.rounds, "Refinement rounds at most (default 3)");
+  cmd->add_option("--rounds", o.refine.rounds, "Refinement rounds at most (default 3)");
   cmd->add_option("--out", o.out_dir,
                   "Run directory (default tracespec-infer); re-running with the same --out "
                   "continues after the last completed round");
@@ -119,10 +119,10 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                   "Seconds one HTTP attempt may take (default 120)");
   cmd->add_option("--llm-attempts", o.llm_attempts,
                   "HTTP attempts per request, retries included (default 4)");
-  cmd->add_option("--unwind", o.unwind, "Loop bound k of the consistency check (default 4)");
-  cmd->add_option("--max-array", o.max_array,
+  cmd->add_option("--unwind", o.refine.unwind, "Loop bound k of the consistency check (default 4)");
+  cmd->add_option("--max-array", o.refine.max_array,
                   "Bound L on input array lengths in the consistency check (default 4)");
-  cmd->add_option("--check-timeout", o.validation_timeout_seconds,
+  cmd->add_option("--check-timeout", o.refine.validation_timeout_seconds,
                   "Seconds one validation may take (default 60)");
   cmd->add_flag("--json", flags->json, "Print the summary as one JSON document");
   cmd->footer(

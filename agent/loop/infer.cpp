@@ -1,6 +1,7 @@
 // `tracespec infer` as a library call; see infer.h.
 #include "agent/loop/infer.h"
 
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -85,9 +86,9 @@ absl::StatusOr<std::vector<std::string>> HiddenNames(prompt::PromptInputs* input
 
 absl::Status CheckOptions(const InferOptions& options) {
   if (options.methods.empty()) return absl::InvalidArgumentError("infer: no --method given");
-  if (options.rounds < 1) {
+  if (options.refine.rounds < 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("infer: --rounds must be at least 1, not ", options.rounds));
+        absl::StrCat("infer: --rounds must be at least 1, not ", options.refine.rounds));
   }
   if (options.llm_url.empty()) {
     if (options.dry_run) {
@@ -161,6 +162,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
 
   InferRun run;
   run.summary.set_format_version(v1::FORMAT_VERSION_1);
+  const std::function<void(absl::string_view)>& progress = options.refine.progress;
   for (const std::string& selector : options.methods) {
     std::string method_dir = options.out_dir + "/" + MethodDirName(selector);
     absl::StatusOr<MethodInputs> inputs =
@@ -172,36 +174,32 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       result.set_format_version(v1::FORMAT_VERSION_1);
       result.set_method(selector);
       result.set_status(v1::INFER_STOPPED);
-      result.set_max_rounds(options.rounds);
+      result.set_max_rounds(options.refine.rounds);
       result.set_reason(std::string(inputs.status().message()));
       result.set_client(options.llm_url.empty() ? "builtin" : options.llm_url);
       TS_RETURN_IF_ERROR(MakeDirs(method_dir));
       TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", result));
-      if (options.progress) options.progress(absl::StrCat(selector, ": ", result.reason()));
+      if (progress) progress(absl::StrCat(selector, ": ", result.reason()));
       if (run.stopped.ok()) run.stopped = inputs.status();
       *run.summary.add_results() = result;
       continue;
     }
     for (const std::string& test : inputs->tests_without_source) {
-      if (options.progress) {
-        options.progress(absl::StrCat(selector, ": no source of test ", test, " under ",
-                                      options.tests_src));
+      if (progress) {
+        progress(absl::StrCat(selector, ": no source of test ", test, " under ",
+                              options.tests_src));
       }
     }
 
-    RefineOptions refine;
-    refine.rounds = options.rounds;
-    refine.model = options.model;
-    refine.unwind = options.unwind;
-    refine.max_array = options.max_array;
-    refine.validation_timeout_seconds = options.validation_timeout_seconds;
-    refine.progress = options.progress;
+    RefineOptions refine = options.refine;
+    // Anonymisation is for what leaves the process (set below).
+    refine.prompt.anonymize = false;
 
     check::ValidateRequest base;
     base.method = inputs->resolved;
-    base.unwind = options.unwind;
-    base.max_array = options.max_array;
-    base.timeout_seconds = options.validation_timeout_seconds;
+    base.unwind = refine.unwind;
+    base.max_array = refine.max_array;
+    base.timeout_seconds = refine.validation_timeout_seconds;
     ValidatorOracle oracle(validator->get(), base);
     std::unique_ptr<gateway::LlmClient> client;
     if (options.llm_url.empty()) {
@@ -213,7 +211,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       refine.prompt.anonymize = options.anonymize;
       gateway::GatewayConfig config;
       config.endpoint.base_url = options.llm_url;
-      config.endpoint.model = options.model;
+      config.endpoint.model = options.refine.model;
       config.endpoint.api_key_env = options.api_key_env;
       config.endpoint.total_timeout = absl::Seconds(options.llm_timeout_seconds);
       config.retry.max_attempts = options.llm_attempts;

@@ -5,13 +5,12 @@
 #ifndef TRACESPEC_AGENT_LOOP_INFER_H_
 #define TRACESPEC_AGENT_LOOP_INFER_H_
 
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
+#include "agent/loop/refine.h"
 #include "tracespec/v1/infer.pb.h"
 
 namespace tracespec::loop {
@@ -25,10 +24,14 @@ struct InferOptions {
   std::string observations;
   // Root of the test sources (pkg/T.java); optional.
   std::string tests_src;
-  // Remote model: chat-completions base URL and model; empty URL = the
-  // built-in synthesizer.
+  // Each method's refinement loop: rounds, the model name (also the remote
+  // endpoint's), validation bounds and the progress callback (which also
+  // gets infer's own lines). `refine.prompt.anonymize` is set from
+  // `anonymize` below.
+  RefineOptions refine;
+  // Remote model: chat-completions base URL; empty = the built-in
+  // synthesizer.
   std::string llm_url;
-  std::string model;
   // Environment variable holding the API key ("" = none).
   std::string api_key_env;
   // Remote model only: the egress policy (required), the audit log (default
@@ -39,17 +42,13 @@ struct InferOptions {
   std::string audit_log;
   std::vector<std::string> implementation_sources;
   std::string redaction_policy;
-  // Write the request bodies to OUT/<method>/dry-run/ and send nothing.
+  // Remote model only: write the request bodies to OUT/<method>/dry-run/
+  // and send nothing; anonymize the prompts.
   bool dry_run = false;
   bool anonymize = false;
   double llm_timeout_seconds = 120;
   int llm_attempts = 4;
-  int rounds = 3;
   std::string out_dir = "tracespec-infer";
-  int unwind = 4;
-  int max_array = 4;
-  double validation_timeout_seconds = 60;
-  std::function<void(absl::string_view)> progress;
 };
 
 struct InferRun {
