@@ -124,23 +124,23 @@ TestResults ParseTestResults(const std::string& text) {
     if (event == "started") {
       ++open[id];
     } else if (event == "skipped") {
-      if (test.status() == v1::TEST_STATUS_UNSPECIFIED) test.set_status(v1::SKIPPED);
+      if (test.status() == v1::TEST_STATUS_UNSPECIFIED) test.set_status(v1::TEST_STATUS_SKIPPED);
     } else if (event == "finished") {
       --open[id];
       std::string status = parts.size() > 2 ? parts[2] : "";
       if (status == "FAILED") {
-        test.set_status(v1::FAILED);
+        test.set_status(v1::TEST_STATUS_FAILED);
         if (parts.size() > 3 && test.failure_class().empty()) test.set_failure_class(parts[3]);
       } else if (status == "SUCCESSFUL") {
-        if (test.status() != v1::FAILED) test.set_status(v1::PASSED);
+        if (test.status() != v1::TEST_STATUS_FAILED) test.set_status(v1::TEST_STATUS_PASSED);
       } else if (test.status() == v1::TEST_STATUS_UNSPECIFIED) {
-        test.set_status(v1::SKIPPED);  // ABORTED: an assumption did not hold.
+        test.set_status(v1::TEST_STATUS_SKIPPED);  // ABORTED: an assumption did not hold.
       }
     }
   }
   for (const auto& [id, count] : open) {
     if (count > 0) {
-      results.tests[id].set_status(v1::INTERRUPTED);
+      results.tests[id].set_status(v1::TEST_STATUS_INTERRUPTED);
       results.unfinished.push_back(id);
     }
   }

@@ -23,10 +23,10 @@ void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& st
 
 const char* StatusName(v1::TestStatus status) {
   switch (status) {
-    case v1::PASSED: return "passed";
-    case v1::FAILED: return "FAILED";
-    case v1::SKIPPED: return "skipped";
-    case v1::INTERRUPTED: return "INTERRUPTED";
+    case v1::TEST_STATUS_PASSED: return "passed";
+    case v1::TEST_STATUS_FAILED: return "FAILED";
+    case v1::TEST_STATUS_SKIPPED: return "skipped";
+    case v1::TEST_STATUS_INTERRUPTED: return "INTERRUPTED";
     default: return "not run";
   }
 }
@@ -85,7 +85,9 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
   absl::StrAppend(&out, "  (JVM: ", s.jvm_result(), ", ",
                   absl::StrFormat("%.1f", s.jvm_seconds()), "s)\n");
   for (const v1::TestSummary& t : s.tests()) {
-    if (t.status() != v1::FAILED && t.status() != v1::INTERRUPTED) continue;
+    if (t.status() != v1::TEST_STATUS_FAILED && t.status() != v1::TEST_STATUS_INTERRUPTED) {
+      continue;
+    }
     absl::StrAppend(&out, "  ", StatusName(t.status()), " ", t.test_id());
     if (!t.failure_class().empty()) absl::StrAppend(&out, " (", t.failure_class(), ")");
     absl::StrAppend(&out, "\n");

@@ -20,6 +20,7 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "observer/policy.h"
+#include "tracespec/v1/summary.pb.h"
 
 namespace tracespec::loop {
 namespace {
@@ -29,9 +30,11 @@ absl::StatusOr<v1::RedactionPolicy> RecordingPolicy(const InferOptions& options)
   if (!options.redaction_policy.empty()) return observer::LoadPolicy(options.redaction_policy);
   std::string summary_path = options.observations + "/summary.json";
   if (IsDirectory(options.observations) && FileExists(summary_path)) {
-    v1::ObserveSummaryPolicy summary;
+    v1::ObserveSummary summary;
     TS_ASSIGN_OR_RETURN(std::string text, ReadFile(summary_path));
     google::protobuf::util::JsonParseOptions parse;
+    // Only the policy matters here; this also reads summaries of other
+    // versions (unknown fields and enum values are skipped).
     parse.ignore_unknown_fields = true;
     auto parsed = google::protobuf::util::JsonStringToMessage(text, &summary, parse);
     if (!parsed.ok()) {

@@ -4,7 +4,13 @@
 #include "common/files.h"
 #include "gtest/gtest.h"
 #include "tests/testing/testing.h"
+#include "tracespec/v1/answer.pb.h"
+#include "tracespec/v1/audit.pb.h"
+#include "tracespec/v1/egress.pb.h"
+#include "tracespec/v1/infer.pb.h"
 #include "tracespec/v1/policy.pb.h"
+#include "tracespec/v1/probe.pb.h"
+#include "tracespec/v1/summary.pb.h"
 
 namespace tracespec {
 namespace {
@@ -82,6 +88,36 @@ TEST(ProtoIoTest, TextProtoErrorHasLineAndColumn) {
 TEST(ProtoIoTest, JsonIsDeterministic) {
   EXPECT_EQ(ToJsonLine(MakeObservation(7)), ToJsonLine(MakeObservation(7)));
   EXPECT_EQ(ToJsonLine(MakeObservation(7)).find('\n'), std::string::npos);
+}
+
+// Enum values are scoped to the package, not to their enum: two enums of
+// tracespec.v1 with a value of the same name (TestStatus and AuditVerdict
+// both had FAILED) make protobuf abort when one process loads both files.
+// Loading every schema and round-tripping both enums keeps it from coming
+// back.
+TEST(ProtoIoTest, EverySchemaLoadsInOneProcess) {
+  const google::protobuf::Descriptor* messages[] = {
+      v1::ModelAnswer::descriptor(),  v1::AuditRecord::descriptor(),
+      v1::EgressPolicy::descriptor(), v1::InferSummary::descriptor(),
+      v1::Observation::descriptor(),  v1::RedactionPolicy::descriptor(),
+      v1::ProbeConfig::descriptor(),  v1::ObserveSummary::descriptor(),
+  };
+  for (const google::protobuf::Descriptor* message : messages) {
+    ASSERT_NE(message, nullptr);
+    EXPECT_EQ(message->file()->package(), "tracespec.v1") << message->full_name();
+  }
+
+  v1::ObserveSummary summary;
+  summary.add_tests()->set_status(v1::TEST_STATUS_FAILED);
+  v1::ObserveSummary summary_back;
+  ASSERT_TRUE(FromJson(ToJsonLine(summary), &summary_back).ok());
+  EXPECT_EQ(summary_back.tests(0).status(), v1::TEST_STATUS_FAILED);
+
+  v1::AuditRecord record;
+  record.set_verdict(v1::FAILED);
+  v1::AuditRecord record_back;
+  ASSERT_TRUE(FromJson(ToJsonLine(record), &record_back).ok());
+  EXPECT_EQ(record_back.verdict(), v1::FAILED);
 }
 
 }  // namespace

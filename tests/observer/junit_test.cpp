@@ -46,11 +46,11 @@ TEST(JunitTest, ResultsAggregatePerTest) {
   EXPECT_TRUE(r.plan_started);
   EXPECT_TRUE(r.plan_finished);
   ASSERT_EQ(r.tests.size(), 4u);
-  EXPECT_EQ(r.tests["t.A#ok"].status(), v1::PASSED);
-  EXPECT_EQ(r.tests["t.A#param"].status(), v1::FAILED);
+  EXPECT_EQ(r.tests["t.A#ok"].status(), v1::TEST_STATUS_PASSED);
+  EXPECT_EQ(r.tests["t.A#param"].status(), v1::TEST_STATUS_FAILED);
   EXPECT_EQ(r.tests["t.A#param"].failure_class(), "org.opentest4j.AssertionFailedError");
-  EXPECT_EQ(r.tests["t.A#off"].status(), v1::SKIPPED);
-  EXPECT_EQ(r.tests["t.A#assume"].status(), v1::SKIPPED);
+  EXPECT_EQ(r.tests["t.A#off"].status(), v1::TEST_STATUS_SKIPPED);
+  EXPECT_EQ(r.tests["t.A#assume"].status(), v1::TEST_STATUS_SKIPPED);
   EXPECT_TRUE(r.unfinished.empty());
 }
 
@@ -58,7 +58,7 @@ TEST(JunitTest, TestsStartedButNeverFinishedAreInterrupted) {
   TestResults r = ParseTestResults(
       "plan-started\nstarted\tt.A#ok\nfinished\tt.A#ok\tSUCCESSFUL\t\nstarted\tt.A#dies\n");
   EXPECT_FALSE(r.plan_finished);
-  EXPECT_EQ(r.tests["t.A#dies"].status(), v1::INTERRUPTED);
+  EXPECT_EQ(r.tests["t.A#dies"].status(), v1::TEST_STATUS_INTERRUPTED);
   EXPECT_THAT(r.unfinished, ::testing::ElementsAre("t.A#dies"));
 }
 

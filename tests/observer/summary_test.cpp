@@ -68,11 +68,11 @@ TEST(SummaryTest, FormatsFailuresExclusionsAndPartialRuns) {
   s.set_policy("built-in default");
   v1::TestSummary* failed = s.add_tests();
   failed->set_test_id("t.A#bad");
-  failed->set_status(v1::FAILED);
+  failed->set_status(v1::TEST_STATUS_FAILED);
   failed->set_failure_class("java.lang.AssertionError");
   v1::TestSummary* excluded = s.add_tests();
   excluded->set_test_id("t.A#secretive");
-  excluded->set_status(v1::PASSED);
+  excluded->set_status(v1::TEST_STATUS_PASSED);
   excluded->set_excluded(true);
   excluded->set_excluded_reason("test source mentions \"secret\" (t/A.java:3)");
   s.set_tests_excluded(1);
