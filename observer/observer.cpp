@@ -304,15 +304,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
       summary.set_tests_excluded(summary.tests_excluded() + 1);
     }
     switch (t->status()) {
-      case v1::TEST_STATUS_PASSED:
-        summary.set_tests_passed(summary.tests_passed() + 1);
-        break;
-      case v1::TEST_STATUS_FAILED:
-        summary.set_tests_failed(summary.tests_failed() + 1);
-        break;
-      case v1::TEST_STATUS_SKIPPED:
-        summary.set_tests_skipped(summary.tests_skipped() + 1);
-        break;
+      case v1::TEST_STATUS_PASSED: summary.set_tests_passed(summary.tests_passed() + 1); break;
+      case v1::TEST_STATUS_FAILED: summary.set_tests_failed(summary.tests_failed() + 1); break;
+      case v1::TEST_STATUS_SKIPPED: summary.set_tests_skipped(summary.tests_skipped() + 1); break;
       case v1::TEST_STATUS_INTERRUPTED:
         summary.set_tests_interrupted(summary.tests_interrupted() + 1);
         break;
