@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "common/files.h"
 #include "common/status.h"
 #include "validator/ctl/check.h"
@@ -74,7 +75,7 @@ void AddCtlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--deadlock", flags->deadlock,
                   "States without successors: 'error' (default) or 'self-loop' (add s -> s and list them)")
       ->check(CLI::IsMember({"error", "self-loop"}));
-  cmd->add_flag("--json", flags->json, "Print one JSON document instead of text");
+  AddJsonFlag(cmd, &flags->json, "Print one JSON document instead of text");
   cmd->add_option("--dot", flags->dot, "Write the evidence traces and their neighbourhood as Graphviz DOT");
   cmd->footer(
       "A formula holds iff it holds in every initial state. Exit status: 0 all formulas hold, "

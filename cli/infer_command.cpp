@@ -8,6 +8,7 @@
 
 #include "agent/loop/infer.h"
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "common/log.h"
 #include "common/proto_io.h"
 #include "tracespec/v1/infer.pb.h"
@@ -74,9 +75,7 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
       "proposes a contract from the tests and the observations, the validator checks it "
       "(consistency with the bytecode, then coverage of the observations), and its "
       "counterexamples go back to the model, for at most --rounds rounds");
-  cmd->add_option("--classpath,--cp", o.classpath,
-                  "Directories and jars of the code under analysis, ':'-separated")
-      ->required();
+  AddClassPathOption(cmd, &o.classpath, "Directories and jars of the code under analysis");
   cmd->add_option("--method", o.methods,
                   "Method to infer: pkg.Class#name or pkg.Class#name(descriptor); repeatable")
       ->required();
@@ -95,10 +94,12 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--api-key-env", o.api_key_env,
                   "Environment variable holding the API key for --llm (default: "
                   "TRACESPEC_API_KEY when set, else no key); the key is never logged");
-  cmd->add_option("--rounds", o.refine.rounds, "Refinement rounds at most (default 3)");
+  cmd->add_option("--rounds", o.refine.rounds,
+                  WithDefault("Refinement rounds at most", o.refine.rounds));
   cmd->add_option("--out", o.out_dir,
-                  "Run directory (default tracespec-infer); re-running with the same --out "
-                  "continues after the last completed round");
+                  WithDefault("Run directory", o.out_dir,
+                              "; re-running with the same --out continues after the last "
+                              "completed round"));
   cmd->add_option("--egress-policy", o.egress_policy,
                   "Egress policy for --llm (required with it), e.g. policies/egress.textproto");
   cmd->add_option("--audit-log", o.audit_log,
@@ -116,15 +117,16 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                 "With --llm: rename classes, methods, fields, parameters and tests before "
                 "sending; answers are mapped back");
   cmd->add_option("--llm-timeout", o.llm_timeout_seconds,
-                  "Seconds one HTTP attempt may take (default 120)");
+                  WithDefault("Seconds one HTTP attempt may take", o.llm_timeout_seconds));
   cmd->add_option("--llm-attempts", o.llm_attempts,
-                  "HTTP attempts per request, retries included (default 4)");
-  cmd->add_option("--unwind", o.refine.unwind, "Loop bound k of the consistency check (default 4)");
-  cmd->add_option("--max-array", o.refine.max_array,
-                  "Bound L on input array lengths in the consistency check (default 4)");
+                  WithDefault("HTTP attempts per request, retries included", o.llm_attempts));
+  AddUnwindOption(cmd, &o.refine.unwind, "Loop bound k of the consistency check");
+  AddMaxArrayOption(cmd, &o.refine.max_array,
+                    "Bound L on input array lengths in the consistency check");
   cmd->add_option("--check-timeout", o.refine.validation_timeout_seconds,
-                  "Seconds one validation may take (default 60)");
-  cmd->add_flag("--json", flags->json, "Print the summary as one JSON document");
+                  WithDefault("Seconds one validation may take",
+                              o.refine.validation_timeout_seconds));
+  AddJsonFlag(cmd, &flags->json, "Print the summary as one JSON document");
   cmd->footer(
       "Output: per method `pkg.C#m: Success 11 (rounds: 01,11)` — Success (a candidate "
       "passed consistency and coverage), Fail (rounds exhausted), Error (no candidate ever "

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "common/files.h"
 #include "common/log.h"
 #include "common/status.h"
@@ -170,8 +171,7 @@ void AddProtocolCommand(CLI::App& app, int* exit_code) {
       "the arguments and static fields free, and the solver lists every abstract state each normal "
       "or exceptional exit can lead to (label m or m!Exception). The graph over-approximates what "
       "real objects can do; it never misses a transition within the loop bound");
-  explore->add_option("--classpath,--cp", explore_flags->classpath, "Directories and jars, ':'-separated")
-      ->required();
+  AddClassPathOption(explore, &explore_flags->classpath);
   AddCommonOptions(explore, explore_flags.get());
   explore->add_option("--methods", explore_flags->methods,
                       "Explore only these public methods (comma-separated names; default: all)")
@@ -179,22 +179,22 @@ void AddProtocolCommand(CLI::App& app, int* exit_code) {
   explore->add_option("--observations", explore_flags->observations,
                       "Observations to compare with (file or directory, as for `protocol mine`): lists the "
                       "transitions the implementation allows that the tests never exercised");
-  explore->add_option("--unwind", explore_flags->options.unwind,
-                      "First loop and recursion bound k (default 2); doubled while a deeper iteration is "
-                      "reachable, up to --max-unwind");
-  explore->add_option("--max-unwind", explore_flags->options.max_unwind,
-                      "Largest loop bound (default 16); calls still cut there are reported as incomplete");
-  explore->add_option("--max-array", explore_flags->options.max_array,
-                      "Bound L on the length of input arrays (default 4)");
-  explore->add_option("--max-states", explore_flags->options.max_states,
-                      "At most this many abstract states (default 64), else the state fields are reported "
-                      "as not bounded");
-  explore->add_option("--max-values", explore_flags->options.max_values,
-                      "At most this many post-states per call from one state (default 16), else not bounded");
-  explore->add_option("--timeout", explore_flags->options.timeout_seconds,
-                      "Time limit in seconds (default 300)");
+  protocol::ExploreOptions& bounds = explore_flags->options;
+  AddUnwindOption(explore, &bounds.unwind, "First loop and recursion bound k",
+                  "; doubled while a deeper iteration is reachable, up to --max-unwind");
+  explore->add_option("--max-unwind", bounds.max_unwind,
+                      WithDefault("Largest loop bound", bounds.max_unwind,
+                                  "; calls still cut there are reported as incomplete"));
+  AddMaxArrayOption(explore, &bounds.max_array);
+  explore->add_option("--max-states", bounds.max_states,
+                      WithDefault("At most this many abstract states", bounds.max_states,
+                                  ", else the state fields are reported as not bounded"));
+  explore->add_option("--max-values", bounds.max_values,
+                      WithDefault("At most this many post-states per call from one state",
+                                  bounds.max_values, ", else not bounded"));
+  AddTimeoutOption(explore, &bounds.timeout_seconds);
   explore->add_option("--out", explore_flags->out, "Write the model here (text format of `tracespec ctl`)");
-  explore->add_flag("--json", explore_flags->json, "Print the report as one JSON document (with the model)");
+  AddJsonFlag(explore, &explore_flags->json, "Print the report as one JSON document (with the model)");
   explore->footer(
       "State fields may be boolean, enum (constants and null) or integral (values found by the "
       "exploration, which stops when they are not bounded). Exit status: 0 explored completely (and "

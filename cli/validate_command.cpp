@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "common/files.h"
 #include "common/proto_io.h"
 #include "validator/check/validator.h"
@@ -41,8 +42,7 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "Check a JML contract of one method: consistency (every execution of the bytecode from a "
       "pre-state a spec case admits satisfies that case, within the bounds) and coverage "
       "(every recorded observation is admitted by the contract). Needs only class files.");
-  cmd->add_option("--classpath,--cp", flags->classpath, "Directories and jars, ':'-separated")
-      ->required();
+  AddClassPathOption(cmd, &flags->classpath);
   cmd->add_option("--method", flags->method,
                   "The method: pkg.Class#name or pkg.Class#name(DESCRIPTOR), e.g. "
                   "bank.Account#deposit(I)V")
@@ -54,14 +54,13 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--observations", flags->observations,
                   "Recorded observations: a .pb (length-delimited) or .jsonl file, or a "
                   "directory holding observations.pb; without it coverage is SKIPPED");
-  cmd->add_option("--unwind", flags->unwind, "Loop and recursion bound k (default 4)");
-  cmd->add_option("--max-array", flags->max_array,
-                  "Bound L on the length of input arrays (default 4)");
-  cmd->add_option("--timeout", flags->timeout, "Time limit of consistency in seconds (default 60)");
+  AddUnwindOption(cmd, &flags->unwind);
+  AddMaxArrayOption(cmd, &flags->max_array);
+  AddTimeoutOption(cmd, &flags->timeout, "Time limit of consistency in seconds");
   cmd->add_flag("--check-loop-invariants", flags->check_loop_invariants,
                 "Check the loop invariants of a .java contract at every arrival at their loop "
                 "within the bounds (otherwise in-body annotations are ignored with a note)");
-  cmd->add_flag("--json", flags->json, "Print the report as one JSON document");
+  AddJsonFlag(cmd, &flags->json);
   cmd->footer(
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "
       "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass), "

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "common/files.h"
 #include "validator/symex/verify.h"
 
@@ -12,14 +13,8 @@ namespace tracespec::cli {
 namespace {
 
 struct VerifyFlags {
-  std::string classpath;
-  std::string class_name;
-  std::string method;
+  symex::VerifyOptions options;
   std::string property = "assert";
-  int unwind = 2;
-  int max_unwind = 0;
-  int max_array = 4;
-  double timeout = 60;
   bool json = false;
   std::string emit_driver;
 };
@@ -28,31 +23,28 @@ struct VerifyFlags {
 
 void AddVerifyCommand(CLI::App& app, int* exit_code) {
   auto flags = std::make_shared<VerifyFlags>();
+  symex::VerifyOptions& o = flags->options;
   CLI::App* cmd = app.add_subcommand(
       "verify",
       "Prove that no assertion fails (or no RuntimeException escapes) in Java bytecode, by "
       "bounded model checking on Z3. Without --method the class's main(String[]) is the "
       "harness and inputs come from org.sosy_lab.sv_benchmarks.Verifier.nondet*(); with "
       "--method the method's parameters, the receiver's fields and static fields are free.");
-  cmd->add_option("--classpath,--cp", flags->classpath,
-                  "Directories and jars, ':'-separated")
-      ->required();
-  cmd->add_option("--class", flags->class_name, "Class to verify, e.g. pkg.Main")->required();
-  cmd->add_option("--method", flags->method,
+  AddClassPathOption(cmd, &o.class_path);
+  cmd->add_option("--class", o.class_name, "Class to verify, e.g. pkg.Main")->required();
+  cmd->add_option("--method", o.method,
                   "Verify this method instead of main: NAME or NAME(DESCRIPTOR), e.g. push(I)V");
   cmd->add_option("--property", flags->property,
                   "assert: no AssertionError escapes (default); no-runtime-exception: no "
                   "RuntimeException escapes")
       ->check(CLI::IsMember({"assert", "no-runtime-exception"}));
-  cmd->add_option("--unwind", flags->unwind,
-                  "First loop and recursion bound k (default 2); doubled while the bound is "
-                  "reached and time is left");
-  cmd->add_option("--max-unwind", flags->max_unwind,
+  AddUnwindOption(cmd, &o.unwind, "First loop and recursion bound k",
+                  "; doubled while the bound is reached and time is left");
+  cmd->add_option("--max-unwind", o.max_unwind,
                   "Stop deepening at this bound (default: only the time limit stops it)");
-  cmd->add_option("--max-array", flags->max_array,
-                  "Bound L on the length of input arrays (default 4)");
-  cmd->add_option("--timeout", flags->timeout, "Time limit in seconds (default 60)");
-  cmd->add_flag("--json", flags->json, "Print the result as one JSON document");
+  AddMaxArrayOption(cmd, &o.max_array);
+  AddTimeoutOption(cmd, &o.timeout_seconds);
+  AddJsonFlag(cmd, &flags->json, "Print the result as one JSON document");
   cmd->add_option("--emit-driver", flags->emit_driver,
                   "On VERIFICATION FAILED, write a Java file that replays the counterexample: "
                   "a replacement Verifier.java (harness mode; compile it to its own directory "
@@ -66,17 +58,10 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
       "2 bad usage, 3 bad input (malformed or missing class, no such method, absurd bounds), "
       "4 environment (unreadable path, I/O), 5 internal error.");
   cmd->callback([flags, exit_code] {
-    symex::VerifyOptions options;
-    options.class_path = flags->classpath;
-    options.class_name = flags->class_name;
-    options.method = flags->method;
+    symex::VerifyOptions options = flags->options;
     options.property = flags->property == "no-runtime-exception"
                            ? symex::Property::kNoRuntimeException
                            : symex::Property::kAssert;
-    options.unwind = flags->unwind;
-    options.max_unwind = flags->max_unwind;
-    options.max_array = flags->max_array;
-    options.timeout_seconds = flags->timeout;
     auto result = symex::Verify(options);
     if (!result.ok()) {
       *exit_code = ReportError(result.status());
