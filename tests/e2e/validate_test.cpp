@@ -40,10 +40,11 @@ class ValidateBankTest : public ::testing::Test {
   }
 
   SubprocessResult Validate(const std::string& contract, std::vector<std::string> extra = {},
-                            const std::string& name = "contract.txt") {
+                            const std::string& name = "contract.txt",
+                            const std::string& method = "bank.Account#deposit") {
     std::string file = local_.Write(name, contract);
     std::vector<std::string> args = {"validate", "--classpath", BankClasses(), "--method",
-                                     "bank.Account#deposit", "--contract", file};
+                                     method, "--contract", file};
     args.insert(args.end(), extra.begin(), extra.end());
     return testing::RunTracespec(args);
   }
@@ -58,25 +59,6 @@ const char* kBalance =
     "//@ requires amount > 0;\n"
     "//@ ensures balance == \\old(balance) + amount;\n";
 
-TEST_F(ValidateBankTest, BalanceContractIsConsistent) {
-  SubprocessResult r = Validate(kBalance);
-  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: PASS (complete)"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("coverage: SKIPPED"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("result: 11"));
-}
-
-TEST_F(ValidateBankTest, FrameWithoutTheChecksumFailsNamingIt) {
-  SubprocessResult r = Validate(absl::StrCat(kBalance, "//@ assignable balance;\n"));
-  EXPECT_EQ(r.exit_code, 10) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: FAIL (assignable balance;"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("this.checksum changed from"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("result: 01"));
-  // The counterexample is an observation: arguments, objects, outcome.
-  EXPECT_THAT(r.stdout_data, HasSubstr("args: amount = "));
-  EXPECT_THAT(r.stdout_data, HasSubstr("pre:  #1 bank.Account {"));
-}
-
 const char* kFull =
     "//@ requires amount > 0;\n"
     "//@ ensures balance == \\old(balance) + amount;\n"
@@ -86,76 +68,108 @@ const char* kFull =
     "//@ signals_only IllegalArgumentException;\n"
     "//@ assignable \\nothing;\n";
 
-TEST_F(ValidateBankTest, FullFramePassesBothChecksOnRecordedObservations) {
-  SubprocessResult r = Validate(kFull, {"--observations", Observations("deposit")});
-  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: PASS (complete)"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("coverage: PASS (5 of 5 observations admitted"));
-  // The audit key is redacted: the frame cannot be decided on it, so it is free.
-  EXPECT_THAT(r.stdout_data, HasSubstr("auditKey"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("result: 11"));
-  // Also from the .jsonl file, and as JSON.
-  r = Validate(kFull, {"--observations", Observations("deposit") + "/observations.jsonl", "--json"});
-  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("\"result\":\"11\""));
-  EXPECT_THAT(r.stdout_data, HasSubstr("\"admitted\":5,\"total\":5"));
+const char* kWithdraw =
+    "/*@ public normal_behavior\n"
+    "  @   requires 0 < amount && amount <= balance && audit != null;\n"
+    "  @   ensures balance == \\old(balance) - amount;\n"
+    "  @   assignable balance, checksum, audit.entries, audit.lastEntry;\n"
+    "  @ also\n"
+    "  @ public exceptional_behavior\n"
+    "  @   requires amount > balance && amount > 0;\n"
+    "  @   signals_only InsufficientFundsException;\n"
+    "  @   signals (InsufficientFundsException e) balance == \\old(balance);\n"
+    "  @   assignable \\nothing;\n"
+    "  @ also\n"
+    "  @ public exceptional_behavior\n"
+    "  @   requires amount <= 0;\n"
+    "  @   signals_only IllegalArgumentException;\n"
+    "  @   assignable \\nothing;\n"
+    "  @*/\n";
+
+// One run of `tracespec validate` and what it must print.
+struct ValidateCase {
+  std::string name;
+  std::string contract;
+  // More flags; "@deposit" stands for the recorded observations of deposit
+  // ("@deposit/observations.jsonl" for a file in them).
+  std::vector<std::string> flags;
+  int exit_code;
+  std::vector<std::string> out;      // in stdout
+  std::vector<std::string> err;      // in stderr
+  std::vector<std::string> not_out;  // not in stdout
+  std::string method = "bank.Account#deposit";
+  std::string file = "contract.txt";
+};
+
+void PrintTo(const ValidateCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<ValidateCase> Cases() {
+  return {
+      {"BalanceContractIsConsistent", kBalance, {}, 0,
+       {"consistency: PASS (complete)", "coverage: SKIPPED", "result: 11"}},
+      {"FrameWithoutTheChecksumFailsNamingIt",
+       absl::StrCat(kBalance, "//@ assignable balance;\n"),
+       {},
+       10,
+       {"consistency: FAIL (assignable balance;", "this.checksum changed from", "result: 01",
+        // The counterexample is an observation: arguments, objects, outcome.
+        "args: amount = ", "pre:  #1 bank.Account {"}},
+      // The audit key is redacted: the frame cannot be decided on it, so it
+      // is free.
+      {"FullFramePassesBothChecksOnRecordedObservations", kFull, {"--observations", "@deposit"}, 0,
+       {"consistency: PASS (complete)", "coverage: PASS (5 of 5 observations admitted", "auditKey",
+        "result: 11"}},
+      {"FullFramePassesOnTheJsonlFileAndPrintsJson", kFull,
+       {"--observations", "@deposit/observations.jsonl", "--json"}, 0,
+       {"\"result\":\"11\"", "\"admitted\":5,\"total\":5"}},
+      {"WithdrawWithExceptionalCasesPassesBothChecks", kWithdraw,
+       {"--observations", "@withdraw"}, 0,
+       {"consistency: PASS (complete)", "coverage: PASS (2 of 2 observations admitted"}, {}, {},
+       "bank.Account#withdraw"},
+      {"CoverageRejectsAnObservationTheContractExcludes", kBalance,
+       {"--observations", "@deposit"}, 10,
+       {"coverage: FAIL (4 of 5 observations admitted", "bank.AccountTest#depositMustBePositive",
+        "result: 10"}},
+      {"SyntaxErrorIsBadInputWithPosition", "//@ requires amount > 0;\n//@ ensures balance == ;\n",
+       {}, 3, {"consistency: ERROR (syntax error at"}, {"contract.txt:2:24"}},
+      {"MissingFieldIsBadInput", "//@ ensures balanse == \\old(balance) + amount;\n", {}, 3, {},
+       {"contract.txt:1:13", "balanse"}},
+      {"ObservationsOfAnotherMethodAreBadInput", kBalance, {"--observations", "@withdraw"}, 3, {},
+       {"bank.Account#withdraw(I)V, not of bank.Account#deposit(I)V"}, {"consistency:"}},
+      {"MissingMethodIsBadInput", kBalance, {}, 3, {}, {"depositAll"}, {},
+       "bank.Account#depositAll"},
+      {"ContractInAJmlFile",
+       "package bank;\n"
+       "public class Account {\n"
+       "  //@ requires amount > 0;\n"
+       "  //@ ensures balance == \\old(balance) + amount;\n"
+       "  //@ assignable balance, checksum, audit.entries, audit.lastEntry;\n"
+       "  public void deposit(int amount);\n"
+       "}\n",
+       {}, 0, {"consistency: PASS (complete)"}, {}, {}, "bank.Account#deposit", "Account.jml"},
+  };
 }
 
-TEST_F(ValidateBankTest, WithdrawWithExceptionalCasesPassesBothChecks) {
-  std::string file = local_.Write(
-      "withdraw.txt",
-      "/*@ public normal_behavior\n"
-      "  @   requires 0 < amount && amount <= balance && audit != null;\n"
-      "  @   ensures balance == \\old(balance) - amount;\n"
-      "  @   assignable balance, checksum, audit.entries, audit.lastEntry;\n"
-      "  @ also\n"
-      "  @ public exceptional_behavior\n"
-      "  @   requires amount > balance && amount > 0;\n"
-      "  @   signals_only InsufficientFundsException;\n"
-      "  @   signals (InsufficientFundsException e) balance == \\old(balance);\n"
-      "  @   assignable \\nothing;\n"
-      "  @ also\n"
-      "  @ public exceptional_behavior\n"
-      "  @   requires amount <= 0;\n"
-      "  @   signals_only IllegalArgumentException;\n"
-      "  @   assignable \\nothing;\n"
-      "  @*/\n");
-  SubprocessResult r = testing::RunTracespec(
-      {"validate", "--classpath", BankClasses(), "--method", "bank.Account#withdraw", "--contract",
-       file, "--observations", Observations("withdraw")});
-  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: PASS (complete)"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("coverage: PASS (2 of 2 observations admitted"));
+class ValidateBankCaseTest : public ValidateBankTest,
+                             public ::testing::WithParamInterface<ValidateCase> {};
+
+TEST_P(ValidateBankCaseTest, Run) {
+  const ValidateCase& c = GetParam();
+  std::vector<std::string> flags;
+  for (const std::string& flag : c.flags) {
+    flags.push_back(flag[0] == '@' ? Observations(flag.substr(1)) : flag);
+  }
+  SubprocessResult r = Validate(c.contract, flags, c.file, c.method);
+  EXPECT_EQ(r.exit_code, c.exit_code) << r.stdout_data << r.stderr_data;
+  for (const std::string& text : c.out) EXPECT_THAT(r.stdout_data, HasSubstr(text));
+  for (const std::string& text : c.err) EXPECT_THAT(r.stderr_data, HasSubstr(text));
+  for (const std::string& text : c.not_out) EXPECT_THAT(r.stdout_data, Not(HasSubstr(text)));
 }
 
-TEST_F(ValidateBankTest, CoverageRejectsAnObservationTheContractExcludes) {
-  SubprocessResult r = Validate(kBalance, {"--observations", Observations("deposit")});
-  EXPECT_EQ(r.exit_code, 10) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("coverage: FAIL (4 of 5 observations admitted"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("bank.AccountTest#depositMustBePositive"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("result: 10"));
-}
-
-TEST_F(ValidateBankTest, SyntaxErrorIsBadInputWithPosition) {
-  SubprocessResult r = Validate("//@ requires amount > 0;\n//@ ensures balance == ;\n");
-  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stderr_data, HasSubstr("contract.txt:2:24"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: ERROR (syntax error at"));
-}
-
-TEST_F(ValidateBankTest, MissingFieldIsBadInput) {
-  SubprocessResult r = Validate("//@ ensures balanse == \\old(balance) + amount;\n");
-  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stderr_data, HasSubstr("contract.txt:1:13"));
-  EXPECT_THAT(r.stderr_data, HasSubstr("balanse"));
-}
-
-TEST_F(ValidateBankTest, ObservationsOfAnotherMethodAreBadInput) {
-  SubprocessResult r = Validate(kBalance, {"--observations", Observations("withdraw")});
-  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stderr_data, HasSubstr("bank.Account#withdraw(I)V, not of bank.Account#deposit(I)V"));
-  EXPECT_THAT(r.stdout_data, Not(HasSubstr("consistency:")));
-}
+INSTANTIATE_TEST_SUITE_P(Bank, ValidateBankCaseTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<ValidateCase>& info) {
+                           return info.param.name;
+                         });
 
 TEST_F(ValidateBankTest, TruncatedObservationFileIsBadInput) {
   auto data = ReadFile(Observations("deposit") + "/observations.pb");
@@ -164,28 +178,6 @@ TEST_F(ValidateBankTest, TruncatedObservationFileIsBadInput) {
   SubprocessResult r = Validate(kBalance, {"--observations", cut});
   EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
   EXPECT_THAT(r.stderr_data, HasSubstr("cut.pb"));
-}
-
-TEST_F(ValidateBankTest, MissingMethodIsBadInput) {
-  std::string file = local_.Write("c.txt", kBalance);
-  SubprocessResult r = testing::RunTracespec({"validate", "--classpath", BankClasses(), "--method",
-                                              "bank.Account#depositAll", "--contract", file});
-  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stderr_data, HasSubstr("depositAll"));
-}
-
-TEST_F(ValidateBankTest, ContractInAJmlFile) {
-  SubprocessResult r = Validate(
-      "package bank;\n"
-      "public class Account {\n"
-      "  //@ requires amount > 0;\n"
-      "  //@ ensures balance == \\old(balance) + amount;\n"
-      "  //@ assignable balance, checksum, audit.entries, audit.lastEntry;\n"
-      "  public void deposit(int amount);\n"
-      "}\n",
-      {}, "Account.jml");
-  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("consistency: PASS (complete)"));
 }
 
 }  // namespace

@@ -160,6 +160,11 @@ public class Acc {
 }
 )java";
 
+constexpr CheckStatus kPass = CheckStatus::kPass;
+constexpr CheckStatus kFail = CheckStatus::kFail;
+
+std::string Text(const ValidationReport& r) { return FormatReportText(r); }
+
 class ValidatorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -186,14 +191,27 @@ class ValidatorTest : public ::testing::Test {
     return report.value_or(ValidationReport{});
   }
 
+  // A contract and the consistency verdict it must get.
+  struct Verdict {
+    std::string method;
+    std::string contract;
+    CheckStatus status;
+    int unwind = 5;
+  };
+  void ExpectVerdicts(const std::vector<Verdict>& cases) {
+    for (const Verdict& c : cases) {
+      SCOPED_TRACE(absl::StrCat(c.method, " with ", c.contract));
+      ValidationReport r = Check(c.method, c.contract, c.unwind);
+      EXPECT_EQ(r.consistency.status, c.status) << Text(r);
+    }
+  }
+
   static testing::TempDir* dir_;
   static std::string* classes_;
 };
 
 testing::TempDir* ValidatorTest::dir_ = nullptr;
 std::string* ValidatorTest::classes_ = nullptr;
-
-std::string Text(const ValidationReport& r) { return FormatReportText(r); }
 
 const v1::Value* Arg(const v1::Observation& o, int i) { return &o.args(i); }
 
@@ -212,84 +230,73 @@ TEST_F(ValidatorTest, ArithmeticWrapsAroundAsInJava) {
   EXPECT_EQ(r.Bits(), "11");
   EXPECT_THAT(Text(r), HasSubstr("consistency: PASS (complete)"));
   // Widening happens before the multiplication.
-  r = Check("widen", "//@ ensures \\result == (long) x * x;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("widen", "//@ ensures \\result == x * x;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ExpectVerdicts({{"widen", "//@ ensures \\result == (long) x * x;", kPass},
+                  {"widen", "//@ ensures \\result == x * x;", kFail}});
 }
 
 TEST_F(ValidatorTest, OldReadsThePreStateAndPureCallsAreInlined) {
-  ValidationReport r = Check("bump", "//@ ensures count == \\old(count) + d;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("bump", "//@ ensures count == \\old(count);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
-  r = Check("twice", "//@ ensures get() == \\old(get()) * 2;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("twice", "//@ ensures get() == \\old(get()) + 2;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ExpectVerdicts({{"bump", "//@ ensures count == \\old(count) + d;", kPass},
+                  {"bump", "//@ ensures count == \\old(count);", kFail},
+                  {"twice", "//@ ensures get() == \\old(get()) * 2;", kPass},
+                  {"twice", "//@ ensures get() == \\old(get()) + 2;", kFail}});
 }
 
 TEST_F(ValidatorTest, QuantifiersOverArraysExpandExactly) {
-  ValidationReport r = Check("sum",
-                             "//@ requires a != null;\n"
-                             "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; a[i]);");
+  const std::string non_null = "//@ requires a != null;\n";
+  const std::string non_empty = "//@ requires a != null && a.length > 0;\n";
+  ValidationReport r = Check(
+      "sum", non_null + "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; a[i]);");
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
   EXPECT_TRUE(r.consistency.complete) << Text(r);
-  r = Check("sum",
-            "//@ requires a != null;\n"
-            "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length - 1; a[i]);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
-  r = Check("max",
-            "//@ requires a != null && a.length > 0;\n"
-            "//@ ensures \\result == (\\max int i; 0 <= i && i < a.length; a[i]);\n"
-            "//@ ensures (\\forall int i; 0 <= i && i < a.length; a[i] <= \\result);\n"
-            "//@ ensures (\\exists int j; 0 <= j && j < a.length; a[j] == \\result);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("max",
-            "//@ requires a != null && a.length > 0;\n"
-            "//@ ensures \\result == (\\min int i; 0 <= i && i < a.length; a[i]);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
-  r = Check("countZeros",
-            "//@ requires a != null;\n"
-            "//@ ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] == 0);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("countZeros",
-            "//@ requires a != null;\n"
-            "//@ ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] != 0);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
-  // Two bound variables, arithmetic over them, bounds in the body.
-  r = Check("sorted",
-            "//@ requires a != null;\n"
-            "//@ ensures \\result <==> (\\forall int i, j; 0 <= i && i < j && j < a.length; "
-            "a[i] <= a[j]);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("sorted",
-            "//@ requires a != null;\n"
-            "//@ ensures \\result <==> (\\forall int i; 0 <= i && i + 1 < a.length ==> "
-            "a[i] < a[i + 1]);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ExpectVerdicts({
+      {"sum", non_null + "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length - 1; a[i]);",
+       kFail},
+      {"max",
+       non_empty + "//@ ensures \\result == (\\max int i; 0 <= i && i < a.length; a[i]);\n"
+                   "//@ ensures (\\forall int i; 0 <= i && i < a.length; a[i] <= \\result);\n"
+                   "//@ ensures (\\exists int j; 0 <= j && j < a.length; a[j] == \\result);",
+       kPass},
+      {"max", non_empty + "//@ ensures \\result == (\\min int i; 0 <= i && i < a.length; a[i]);",
+       kFail},
+      {"countZeros",
+       non_null + "//@ ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] == 0);",
+       kPass},
+      {"countZeros",
+       non_null + "//@ ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] != 0);",
+       kFail},
+      // Two bound variables, arithmetic over them, bounds in the body.
+      {"sorted",
+       non_null + "//@ ensures \\result <==> (\\forall int i, j; 0 <= i && i < j && j < a.length; "
+                  "a[i] <= a[j]);",
+       kPass},
+      {"sorted",
+       non_null + "//@ ensures \\result <==> (\\forall int i; 0 <= i && i + 1 < a.length ==> "
+                  "a[i] < a[i + 1]);",
+       kFail},
+  });
 }
 
 TEST_F(ValidatorTest, UnboundedRangesUseQuantifiersOrAreUnknownNeverTruncated) {
-  // \forall over 0..n with n unbounded: a Z3 quantifier.
+  ExpectVerdicts({
+      // \forall over 0..n with n unbounded: a Z3 quantifier.
+      {"make",
+       "//@ requires n >= 0;\n"
+       "//@ ensures \\result.length == n && (\\forall int i; 0 <= i && i < n; \\result[i] == 0);",
+       kPass},
+      // \sum over a range bounded by the precondition: expanded.
+      {"make",
+       "//@ requires n >= 0 && n <= 3;\n"
+       "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;",
+       kPass},
+  });
+  // The same over an unbounded range: not expanded, UNKNOWN naming it.
   ValidationReport r = Check("make",
                              "//@ requires n >= 0;\n"
-                             "//@ ensures \\result.length == n && "
-                             "(\\forall int i; 0 <= i && i < n; \\result[i] == 0);");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  // \sum over an unbounded range: not expanded, UNKNOWN naming it.
-  r = Check("make",
-            "//@ requires n >= 0;\n"
-            "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;");
+                             "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;");
   EXPECT_EQ(r.consistency.status, CheckStatus::kUnknown) << Text(r);
   ASSERT_FALSE(r.consistency.diagnostics.empty());
   EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kUnsupported);
   EXPECT_THAT(r.consistency.summary, HasSubstr("\\sum"));
-  // The same with the range bounded by the precondition: expanded.
-  r = Check("make",
-            "//@ requires n >= 0 && n <= 3;\n"
-            "//@ ensures (\\sum int i; 0 <= i && i < n; \\result[i]) == 0;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
 }
 
 TEST_F(ValidatorTest, RangesBoundedByThePreconditionExpandBeyondTheArrayCap) {
@@ -299,11 +306,10 @@ TEST_F(ValidatorTest, RangesBoundedByThePreconditionExpandBeyondTheArrayCap) {
                              /*unwind=*/21);
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
   EXPECT_TRUE(r.consistency.complete) << Text(r);
-  r = Check("fact",
-            "//@ requires 0 <= n && n <= 20;\n"
-            "//@ ensures \\result == (\\product int i; 1 <= i && i < n; (long) i);",
-            /*unwind=*/21);
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ExpectVerdicts({{"fact",
+                   "//@ requires 0 <= n && n <= 20;\n"
+                   "//@ ensures \\result == (\\product int i; 1 <= i && i < n; (long) i);",
+                   kFail, /*unwind=*/21}});
 }
 
 TEST_F(ValidatorTest, WrapAroundInARangeIsReportedWithTheBoundValue) {
@@ -317,24 +323,14 @@ TEST_F(ValidatorTest, WrapAroundInARangeIsReportedWithTheBoundValue) {
   EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
   EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("with i = 2147483647"));
   // Written without the wrap-around, the same range is well-defined.
-  r = Check("sum",
-            "//@ requires a != null && "
-            "(\\forall int i; 0 <= i && i < a.length - 1; a[i] <= a[i + 1]);\n"
-            "//@ ensures true;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  ExpectVerdicts({{"sum",
+                   "//@ requires a != null && "
+                   "(\\forall int i; 0 <= i && i < a.length - 1; a[i] <= a[i + 1]);\n"
+                   "//@ ensures true;",
+                   kPass}});
 }
 
 TEST_F(ValidatorTest, SignalsAndExceptionalBehavior) {
-  ValidationReport r = Check("div",
-                             "//@ ensures \\result == a / b;\n"
-                             "//@ signals (IllegalArgumentException e) b == 0;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("div", "//@ signals (IllegalArgumentException e) b > 0;");
-  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
-  EXPECT_EQ(r.consistency.counterexamples[0].outcome().thrown().class_name(),
-            "java.lang.IllegalArgumentException");
-  r = Check("div", "//@ signals_only ArithmeticException;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
   const std::string both =
       "/*@ public normal_behavior\n"
       "  @   requires b != 0;\n"
@@ -344,8 +340,16 @@ TEST_F(ValidatorTest, SignalsAndExceptionalBehavior) {
       "  @   requires b == 0;\n"
       "  @   signals_only IllegalArgumentException;\n"
       "  @*/";
-  r = Check("div", both);
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  ExpectVerdicts({
+      {"div", "//@ ensures \\result == a / b;\n//@ signals (IllegalArgumentException e) b == 0;",
+       kPass},
+      {"div", "//@ signals_only ArithmeticException;", kFail},
+      {"div", both, kPass},
+  });
+  ValidationReport r = Check("div", "//@ signals (IllegalArgumentException e) b > 0;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.counterexamples[0].outcome().thrown().class_name(),
+            "java.lang.IllegalArgumentException");
   std::string wrong = both;
   wrong.replace(wrong.find("b == 0"), 6, "b == 1");
   r = Check("div", wrong);
@@ -361,20 +365,15 @@ TEST_F(ValidatorTest, AssignableNamesTheLocationOutsideTheFrame) {
   ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
   ASSERT_FALSE(r.consistency.explanations.empty());
   EXPECT_THAT(r.consistency.explanations[0], HasSubstr("this.other changed"));
-  r = Check("bump", "//@ assignable count, other;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("bump", "//@ assignable this.*;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  r = Check("fill", "//@ requires a != null;\n//@ assignable a[*];");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
   r = Check("fill", "//@ requires a != null && a.length > 2;\n//@ assignable a[0 .. 1];");
   ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
   EXPECT_THAT(r.consistency.explanations[0], HasSubstr("a["));
-  r = Check("fill", "//@ assignable \\nothing;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
-  // New objects are not part of the frame.
-  r = Check("make", "//@ requires n >= 0;\n//@ assignable \\nothing;");
-  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  ExpectVerdicts({{"bump", "//@ assignable count, other;", kPass},
+                  {"bump", "//@ assignable this.*;", kPass},
+                  {"fill", "//@ requires a != null;\n//@ assignable a[*];", kPass},
+                  {"fill", "//@ assignable \\nothing;", kFail},
+                  // New objects are not part of the frame.
+                  {"make", "//@ requires n >= 0;\n//@ assignable \\nothing;", kPass}});
 }
 
 TEST_F(ValidatorTest, WellDefinednessHasItsOwnCounterexample) {
@@ -634,10 +633,11 @@ TEST_F(ValidatorTest, CoverageAdmitsRejectsAndLeavesRedactedFieldsFree) {
 TEST_F(ValidatorTest, ReportsAsJson) {
   ValidationReport r = Check("inc", "//@ ensures \\result > x;");
   std::string json = FormatReportJson(r);
-  EXPECT_THAT(json, HasSubstr("\"result\":\"01\""));
-  EXPECT_THAT(json, HasSubstr("\"consistency\":{\"status\":\"FAIL\""));
-  EXPECT_THAT(json, HasSubstr("\"source\":\"COUNTEREXAMPLE\""));
-  EXPECT_THAT(json, HasSubstr("\"coverage\":{\"status\":\"SKIPPED\""));
+  for (const char* part : {"\"result\":\"01\"", "\"consistency\":{\"status\":\"FAIL\"",
+                           "\"source\":\"COUNTEREXAMPLE\"",
+                           "\"coverage\":{\"status\":\"SKIPPED\""}) {
+    EXPECT_THAT(json, HasSubstr(part));
+  }
 }
 
 }  // namespace
