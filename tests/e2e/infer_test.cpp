@@ -113,14 +113,18 @@ class InferE2eTest : public ::testing::Test {
     v1::InferResult result;
     auto text = ReadFile(out + "/" + kMethodDir + "/result.json");
     EXPECT_TRUE(text.ok()) << text.status();
-    if (text.ok()) EXPECT_TRUE(FromJson(*text, &result).ok());
+    if (text.ok()) {
+      EXPECT_TRUE(FromJson(*text, &result).ok());
+    }
     return result;
   }
   v1::InferRound Round(const std::string& out, const std::string& round) {
     v1::InferRound r;
     auto text = ReadFile(out + "/" + kMethodDir + "/" + round + "/round.json");
     EXPECT_TRUE(text.ok()) << text.status();
-    if (text.ok()) EXPECT_TRUE(FromJson(*text, &r).ok());
+    if (text.ok()) {
+      EXPECT_TRUE(FromJson(*text, &r).ok());
+    }
     return r;
   }
 
