@@ -176,12 +176,25 @@ class ConsistencyRun {
   }
 
   // Well-definedness of one clause: `where` is the condition under which it
-  // is evaluated.
+  // is evaluated; the counterexample ends at `exit`.
   void CheckDefined(const std::vector<Undefined>& undefined, const z3::expr& where,
                     const jml::Clause* clause, const symex::ExitState& exit, bool exceptional) {
+    CheckDefined(undefined, where, clause, {{&exit, exceptional}});
+  }
+  // The same for a clause of the pre-state (`requires`): the counterexample
+  // ends at whichever of `exits` its execution reaches.
+  struct ExitRef {
+    const symex::ExitState* exit;
+    bool exceptional;
+  };
+  void CheckDefined(const std::vector<Undefined>& undefined, const z3::expr& where,
+                    const jml::Clause* clause, const std::vector<ExitRef>& exits) {
+    if (exits.empty()) return;
+    z3::expr reached = ops_.False();
+    for (const ExitRef& x : exits) reached = ops_.Or(reached, x.exit->guard);
     for (const Undefined& u : undefined) {
       bool undecided = false;
-      auto model = Sat(ops_.And(where, u.open), &undecided);
+      auto model = Sat(ops_.And(ops_.And(where, reached), u.open), &undecided);
       if (undecided) {
         NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
                                               : "the solver could not decide a query");
@@ -199,8 +212,15 @@ class ConsistencyRun {
       }
       std::string message = absl::StrCat("may be undefined: ", u.what);
       if (!values.empty()) absl::StrAppend(&message, " (with ", absl::StrJoin(values, ", "), ")");
-      Violation(Diagnostic::Kind::kWellDefinedness, clause, message, *model, exit, exceptional,
-                message);
+      const ExitRef* at = &exits.front();
+      for (const ExitRef& x : exits) {
+        if (model->eval(x.exit->guard, true).is_true()) {
+          at = &x;
+          break;
+        }
+      }
+      Violation(Diagnostic::Kind::kWellDefinedness, clause, message, *model, *at->exit,
+                at->exceptional, message);
       return;  // one counterexample per clause
     }
   }
@@ -487,6 +507,24 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       implicit = ops.And(implicit, ops.Not(ops.Eq(entry.args[i].e, ops.Null())));
     }
   }
+  // Reference fields of the receiver are non_null unless declared nullable
+  // (JML's default): an implicit invariant, assumed at entry (not for
+  // constructors) and checked at normal exits.
+  std::vector<const symex::FieldInfo*> non_null_fields;
+  if (entry.receiver && spec.env != nullptr) {
+    for (const symex::FieldInfo* f : program.InstanceFields(method.owner)) {
+      if (!classfile::IsReference(f->descriptor) || f->is_synthetic || f->decl == nullptr) continue;
+      auto found = jml::LookupField(*spec.env, classfile::InternalToBinary(f->owner), f->name);
+      if (found && found->field->nullity == jml::Nullity::kNullable) continue;
+      non_null_fields.push_back(f);
+    }
+  }
+  if (!is_ctor) {
+    for (const symex::FieldInfo* f : non_null_fields) {
+      z3::expr v = machine.ReadField(entry.heap, entry.receiver->e, *f).e;
+      implicit = ops.And(implicit, ops.Not(ops.Eq(v, ops.Null())));
+    }
+  }
   z3::expr any_pre = ops.False();
   LowerStates pre_states;
   pre_states.pre = &entry.heap;
@@ -530,10 +568,11 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
         break;
       }
       std::vector<Undefined> undefined = pre_lowering.TakeUndefined();
-      if (!undefined.empty() && run.normal) {
-        q.CheckDefined(undefined, pre, cl, *run.normal, false);
-      } else if (!undefined.empty() && run.exceptional) {
-        q.CheckDefined(undefined, pre, cl, *run.exceptional, true);
+      if (!undefined.empty()) {
+        std::vector<ConsistencyRun::ExitRef> exits;
+        if (run.normal) exits.push_back({&*run.normal, false});
+        if (run.exceptional) exits.push_back({&*run.exceptional, true});
+        q.CheckDefined(undefined, pre, cl, exits);
       }
       pre = ops.And(pre, *p);
       pre_lowering.Strengthen(*p);
@@ -596,6 +635,14 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
           if (q.result.diagnostics.size() > before) continue;
           q.Ask(ops.And(ops.And(where, defined), ops.Not(*p)), Diagnostic::Kind::kViolated, cl,
                 "does not hold", exit, false);
+        }
+        for (const symex::FieldInfo* f : non_null_fields) {
+          z3::expr v = machine.ReadField(exit.heap, entry.receiver->e, *f).e;
+          q.Ask(ops.And(where, ops.Eq(v, ops.Null())), Diagnostic::Kind::kViolated, nullptr,
+                absl::StrCat("implicit invariant this.", f->name,
+                             " != null (a non_null field by JML's default; declare it nullable "
+                             "to allow null) does not hold at exit"),
+                exit, false);
         }
         if (!spec.invariants.empty() && entry.receiver) {
           for (const jml::ClassClause* inv : spec.invariants) {

@@ -237,6 +237,19 @@ class Machine {
                                           CallInterceptor* interceptor = nullptr,
                                           LoopHeadObserver* loop_observer = nullptr);
 
+  // Calls the model of the library method `key` ("java/lang/Math.abs(I)I",
+  // see library_classes.h) on `args` in `heap` under `guard`, outside an
+  // execution (for calls in specifications): the value of its normal exit
+  // and the condition under which it throws instead. NotFound when the
+  // method has no model.
+  struct ModelledCall {
+    std::optional<Value> value;
+    z3::expr throws;
+  };
+  absl::StatusOr<ModelledCall> CallLibraryModel(const std::string& key, const Heap& heap,
+                                                const z3::expr& guard,
+                                                const std::vector<Value>& args);
+
   // Heap access with the machine's memory model (also usable on entry and
   // exit heaps from specs). Reads of input objects add their typing axioms.
   Value ReadField(const Heap& heap, const z3::expr& ref, const FieldInfo& field);

@@ -160,11 +160,35 @@ public class Acc {
 }
 )java";
 
+// Reference fields are non_null by JML's default (an implicit invariant).
+const char* kBuf = R"java(
+package t;
+
+public class Buf {
+  int[] items;
+  int size;
+  String name;
+
+  public Buf() {
+    items = new int[4];
+  }
+
+  public Buf(int n) {
+    items = new int[n];
+    name = "b";
+  }
+
+  public int first() {
+    return items[0];
+  }
+}
+)java";
+
 class ValidatorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}}, {"-g"}));
+    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}, {"t/Buf.java", kBuf}}, {"-g"}));
   }
   static void TearDownTestSuite() {
     delete classes_;
@@ -430,9 +454,36 @@ TEST_F(ValidatorTest, ContractErrorsCarryPositions) {
   r = Check("inc", "//@ ensures (* the next integer *);");
   EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
   EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kUnsupported);
-  r = Check("inc", "//@ ensures \\result == Math.signum((double) x);");
+  r = Check("inc", "//@ ensures Character.isDigit((char) x) ==> \\result > 0;");
   ASSERT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
-  EXPECT_THAT(r.consistency.summary, HasSubstr("java.lang.Math.signum"));
+  EXPECT_THAT(r.consistency.summary, HasSubstr("java.lang.Character.isDigit"));
+}
+
+TEST_F(ValidatorTest, LibraryCallsInSpecsUseTheExecutorsModels) {
+  // The same models as the bytecode's calls: Integer.signum, Math.max of
+  // doubles (signed zeros), Double.compare (-0.0 below 0.0).
+  struct Case {
+    const char* contract;
+    CheckStatus expect;
+  };
+  for (const Case& c : {
+           Case{"//@ requires 0 <= x && x < 1000; ensures Integer.signum(\\result) == 1;",
+                CheckStatus::kPass},
+           Case{"//@ requires x < 1000; ensures Integer.signum(\\result) == 1;", CheckStatus::kFail},
+           Case{"//@ ensures Double.compare(Math.max(-0.0, 0.0), 0.0) == 0;", CheckStatus::kPass},
+           Case{"//@ ensures Double.compare(-0.0, 0.0) == 0;", CheckStatus::kFail},
+           Case{"//@ ensures Long.bitCount((long) \\result) >= 0 && Integer.max(x, \\result) >= x;",
+                CheckStatus::kPass},
+       }) {
+    SCOPED_TRACE(c.contract);
+    ValidationReport r = Check("inc", c.contract);
+    EXPECT_EQ(r.consistency.status, c.expect) << Text(r);
+  }
+  // A call that throws is a well-definedness diagnostic of its clause.
+  ValidationReport r = Check("inc", "//@ ensures Math.floorMod(\\result, x) >= 0;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("exception thrown by java.lang.Math.floorMod"));
 }
 
 TEST_F(ValidatorTest, JavaContractsWithInvariantsModelFieldsAndStatics) {
@@ -638,6 +689,50 @@ TEST_F(ValidatorTest, ReportsAsJson) {
   EXPECT_THAT(json, HasSubstr("\"consistency\":{\"status\":\"FAIL\""));
   EXPECT_THAT(json, HasSubstr("\"source\":\"COUNTEREXAMPLE\""));
   EXPECT_THAT(json, HasSubstr("\"coverage\":{\"status\":\"SKIPPED\""));
+}
+
+}  // namespace
+}  // namespace tracespec::check
+
+namespace tracespec::check {
+namespace {
+
+TEST_F(ValidatorTest, ReferenceFieldsAreNonNullUnlessDeclaredNullable) {
+  // Assumed at entry: items.length needs no guard.
+  ValidationReport r =
+      Check("t.Buf#first", "//@ requires items.length > 0; ensures \\result == items[0];");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // Checked at exit, constructors included: Buf() leaves name null.
+  r = Check("t.Buf#<init>()V", "//@ ensures size == 0;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ASSERT_FALSE(r.consistency.diagnostics.empty());
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("implicit invariant this.name != null"));
+  ASSERT_FALSE(r.consistency.counterexamples.empty());
+  r = Check("t.Buf#<init>(I)V", "//@ requires n >= 0; ensures items.length == n && size == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // A Java contract that declares the fields nullable lifts both.
+  const char* nullable = R"java(
+package t;
+public class Buf {
+  /*@ nullable @*/ int[] items;
+  int size;
+  /*@ nullable @*/ String name;
+  //@ ensures size == 0;
+  public Buf() {}
+  //@ requires items.length > 0;
+  //@ ensures \result == items[0];
+  public int first() { return 0; }
+}
+)java";
+  r = Check("t.Buf#<init>()V", nullable, 5, "Buf.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("t.Buf#first", nullable, 5, "Buf.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+  // The witness of a requires ends where the JVM ends: first() with items
+  // null throws (NullPointerException), it does not return.
+  ASSERT_FALSE(r.consistency.counterexamples.empty());
+  EXPECT_TRUE(r.consistency.counterexamples[0].outcome().has_thrown()) << Text(r);
 }
 
 }  // namespace
