@@ -333,6 +333,9 @@ absl::StatusOr<Term> Lowering::LowerName(const Expr& e) {
       if (it == named_.end()) return jml::ErrorAt(e.span, absl::StrCat("'", e.name, "' has no value here"));
       return it->second;
     }
+    case SymbolKind::kGhostLocal:
+      return Unsupported(e, absl::StrCat("ghost variable '", e.name,
+                                         "' (ghost declarations and set are not executed)"));
     default:
       return Unsupported(e, absl::StrCat("name '", e.name, "'"));
   }

@@ -183,6 +183,19 @@ class LoopHeadObserver {
                           const Heap& heap, const std::vector<Value>& locals) = 0;
 };
 
+// Sees the state each time the execution of the entry method (not of a
+// callee) reaches one of the program points the observer watches, before
+// the instruction there runs, and may narrow the executions that go on
+// from there: e.g. JML assert (seen) and assume (assumed) statements.
+class PointObserver {
+ public:
+  virtual ~PointObserver() = default;
+  virtual bool Watches(const MethodInfo& method, uint32_t pc) const = 0;
+  // A condition every execution going on from here satisfies (true: all go on).
+  virtual z3::expr AtPoint(const MethodInfo& method, uint32_t pc, const z3::expr& guard,
+                           const Heap& heap, const std::vector<Value>& locals) = 0;
+};
+
 // A value read from an input (Verifier.nondet*(), a static field's value
 // after class initialisation), in execution order.
 struct InputEvent {
@@ -235,7 +248,8 @@ class Machine {
   // unless `interceptor` handles them.
   absl::StatusOr<ExecutionResult> Execute(const EntryState& entry,
                                           CallInterceptor* interceptor = nullptr,
-                                          LoopHeadObserver* loop_observer = nullptr);
+                                          LoopHeadObserver* loop_observer = nullptr,
+                                          PointObserver* point_observer = nullptr);
 
   // Calls the model of the library method `key` ("java/lang/Math.abs(I)I",
   // see library_classes.h) on `args` in `heap` under `guard`, outside an

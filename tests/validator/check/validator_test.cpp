@@ -184,11 +184,49 @@ public class Buf {
 }
 )java";
 
+// A source carrying its own contract, with assert and assume statements in
+// the bodies (the contract's lines are the class file's lines).
+const char* kBody = R"java(
+package t;
+
+public class Body {
+  //@ requires 0 <= n && n <= 3;
+  //@ ensures \result == n;
+  public static int count(int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+      s++;
+    }
+    //@ assert s == n;
+    return s;
+  }
+
+  //@ ensures \result >= 0;
+  public static int half(int x) {
+    //@ assume x >= 0;
+    return x / 2;
+  }
+
+  //@ ensures true;
+  public static int twice(int x) {
+    int y = x * 2;
+    //@ assert y > x;
+    return y;
+  }
+
+  //@ ensures true;
+  public static int guarded(int[] a) {
+    //@ assume a[0] > 0;
+    return a[0];
+  }
+}
+)java";
+
 class ValidatorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}, {"t/Buf.java", kBuf}}, {"-g"}));
+    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}, {"t/Buf.java", kBuf}, {"t/Body.java", kBody}}, {"-g"}));
   }
   static void TearDownTestSuite() {
     delete classes_;
@@ -733,6 +771,38 @@ public class Buf {
   // null throws (NullPointerException), it does not return.
   ASSERT_FALSE(r.consistency.counterexamples.empty());
   EXPECT_TRUE(r.consistency.counterexamples[0].outcome().has_thrown()) << Text(r);
+}
+
+}  // namespace
+}  // namespace tracespec::check
+
+namespace tracespec::check {
+namespace {
+
+TEST_F(ValidatorTest, AssertIsCheckedAndAssumeIsAssumed) {
+  ValidationReport r = Check("t.Body#count", kBody, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // assert y > x fails for x <= 0, with the state at that line.
+  r = Check("t.Body#twice", kBody, 5, "Body.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ASSERT_FALSE(r.consistency.diagnostics.empty());
+  const Diagnostic& d = r.consistency.diagnostics[0];
+  EXPECT_EQ(d.kind, Diagnostic::Kind::kViolated);
+  EXPECT_THAT(d.clause, HasSubstr("assert y > x"));
+  EXPECT_EQ(d.span.line, 25);
+  EXPECT_THAT(d.message, HasSubstr("does not hold at line 26"));
+  ASSERT_EQ(d.counterexamples.size(), 1u);
+  EXPECT_THAT(r.consistency.explanations[0], HasSubstr("y = "));
+  // Without the assume, half(-3) == -1 breaks the ensures; with it, PASS,
+  // and the report says what was assumed.
+  r = Check("t.Body#half", kBody, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_THAT(Text(r), HasSubstr("assumed: the executions where it is false are not checked"));
+  // An assume is well-defined or diagnosed like any clause: a may be empty.
+  r = Check("t.Body#guarded", kBody, 5, "Body.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness) << Text(r);
+  EXPECT_THAT(r.consistency.diagnostics[0].clause, HasSubstr("assume a[0] > 0"));
 }
 
 }  // namespace
