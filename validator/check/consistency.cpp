@@ -4,7 +4,9 @@
 // for a clause that is undefined; see validator.h.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -43,7 +45,9 @@ class ConsistencyRun {
   bool error = false;          // a clause has no meaning (kType)
   std::vector<std::string> unknown_reasons;
   std::vector<symex::Obligation> extra_obligations;  // of inlined pure calls
-  bool at_loop_head = false;  // the state shown is at a loop head, not an exit
+  // Where the state shown is when it is not an exit ("at the head of the
+  // loop at line 12"; empty: an exit).
+  std::string point;
   // There: the live locals (value, descriptor), shown with the values.
   std::map<std::string, std::pair<symex::Value, std::string>> loop_locals;
 
@@ -113,7 +117,7 @@ class ConsistencyRun {
                                                        after));
       }
     }
-    if (at_loop_head) {
+    if (!point.empty()) {
       for (const auto& [name, local] : loop_locals) {
         if (name == "this" || std::find(entry_.arg_names.begin(), entry_.arg_names.end(), name) !=
                                   entry_.arg_names.end()) {
@@ -122,7 +126,7 @@ class ConsistencyRun {
         parts.push_back(absl::StrCat(name, " = ",
                                      machine_.FormatValue(model, local.first, local.second)));
       }
-      parts.push_back("at the loop head");
+      parts.push_back(point);
     } else if (exceptional) {
       parts.push_back(absl::StrCat("throws ", machine_.TypeNameIn(model, exit.value->e)));
     } else if (exit.value) {
@@ -146,6 +150,7 @@ class ConsistencyRun {
     }
     d.message = message;
     auto obs = machine_.BuildObservation(model, entry_, exit, exceptional);
+    if (obs.ok() && !point.empty()) obs->clear_outcome();  // not an exit
     if (obs.ok()) {
       d.counterexamples.push_back(static_cast<int>(result.counterexamples.size()));
       result.counterexamples.push_back(std::move(*obs));
@@ -176,12 +181,25 @@ class ConsistencyRun {
   }
 
   // Well-definedness of one clause: `where` is the condition under which it
-  // is evaluated.
+  // is evaluated; the counterexample ends at `exit`.
   void CheckDefined(const std::vector<Undefined>& undefined, const z3::expr& where,
                     const jml::Clause* clause, const symex::ExitState& exit, bool exceptional) {
+    CheckDefined(undefined, where, clause, {{&exit, exceptional}});
+  }
+  // The same for a clause of the pre-state (`requires`): the counterexample
+  // ends at whichever of `exits` its execution reaches.
+  struct ExitRef {
+    const symex::ExitState* exit;
+    bool exceptional;
+  };
+  void CheckDefined(const std::vector<Undefined>& undefined, const z3::expr& where,
+                    const jml::Clause* clause, const std::vector<ExitRef>& exits) {
+    if (exits.empty()) return;
+    z3::expr reached = ops_.False();
+    for (const ExitRef& x : exits) reached = ops_.Or(reached, x.exit->guard);
     for (const Undefined& u : undefined) {
       bool undecided = false;
-      auto model = Sat(ops_.And(where, u.open), &undecided);
+      auto model = Sat(ops_.And(ops_.And(where, reached), u.open), &undecided);
       if (undecided) {
         NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
                                               : "the solver could not decide a query");
@@ -199,8 +217,15 @@ class ConsistencyRun {
       }
       std::string message = absl::StrCat("may be undefined: ", u.what);
       if (!values.empty()) absl::StrAppend(&message, " (with ", absl::StrJoin(values, ", "), ")");
-      Violation(Diagnostic::Kind::kWellDefinedness, clause, message, *model, exit, exceptional,
-                message);
+      const ExitRef* at = &exits.front();
+      for (const ExitRef& x : exits) {
+        if (model->eval(x.exit->guard, true).is_true()) {
+          at = &x;
+          break;
+        }
+      }
+      Violation(Diagnostic::Kind::kWellDefinedness, clause, message, *model, *at->exit,
+                at->exceptional, message);
       return;  // one counterexample per clause
     }
   }
@@ -391,6 +416,55 @@ class LoopSnapshots : public symex::LoopHeadObserver {
   std::vector<Snapshot> snapshots;
 };
 
+// The assert and assume statements of the method body, each at the first
+// instruction of the line it precedes: every arrival (within the bounds)
+// is kept, and an assume narrows the executions that go on from there.
+class BodyStatements : public symex::PointObserver {
+ public:
+  struct Arrival {
+    const jml::BodyAnnotation* statement;
+    LoopSnapshots::Snapshot state;
+  };
+  // `assume` lowers an assume statement at its arrival.
+  BodyStatements(const symex::MethodInfo& method, const symex::JavaOps& ops,
+                 std::function<z3::expr(const Arrival&)> assume)
+      : method_(method), ops_(ops), assume_(std::move(assume)) {}
+  void Add(uint32_t pc, const jml::BodyAnnotation* statement) { at_[pc].push_back(statement); }
+  bool empty() const { return at_.empty(); }
+
+  bool Watches(const symex::MethodInfo& method, uint32_t pc) const override {
+    return &method == &method_ && at_.count(pc) > 0;
+  }
+  z3::expr AtPoint(const symex::MethodInfo& method, uint32_t pc, const z3::expr& guard,
+                   const symex::Heap& heap, const std::vector<symex::Value>& locals) override {
+    z3::expr assumed = ops_.True();
+    for (const jml::BodyAnnotation* a : at_[pc]) {
+      arrivals.push_back(Arrival{a, {&method, pc, ops_.And(guard, assumed), heap, locals}});
+      if (a->kind == jml::BodyAnnotationKind::kAssume) {
+        assumed = ops_.And(assumed, assume_(arrivals.back()));
+      }
+    }
+    return assumed;
+  }
+  std::vector<Arrival> arrivals;
+
+ private:
+  const symex::MethodInfo& method_;
+  const symex::JavaOps& ops_;
+  std::function<z3::expr(const Arrival&)> assume_;
+  std::map<uint32_t, std::vector<const jml::BodyAnnotation*>> at_;
+};
+
+// The first instruction of source line `line` in `method` (nullopt: none).
+std::optional<uint32_t> FirstPcOfLine(const symex::MethodInfo& method, int line) {
+  if (line <= 0 || !method.has_code()) return std::nullopt;
+  const classfile::Code& code = method.code();
+  for (const classfile::Instruction& ins : code.instructions) {
+    if (static_cast<int>(code.LineOf(ins.pc)) == line) return ins.pc;
+  }
+  return std::nullopt;
+}
+
 // The locals of `method` live at `pc` (value and descriptor), by name, from
 // the LocalVariableTable.
 std::map<std::string, std::pair<symex::Value, std::string>> LiveLocals(
@@ -467,9 +541,48 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       return init;
     }
   }
+  LowerStates pre_states;
+  pre_states.pre = &entry.heap;
+  pre_states.receiver = entry.receiver;
+  pre_states.args = entry.args;
+  // The state at a point of the body (loop head, assert, assume) for
+  // specification expressions: the locals live there by name, `\old` the
+  // method's pre-state.
+  auto states_at = [&](const LoopSnapshots::Snapshot& snap) {
+    LowerStates st = pre_states;
+    st.post = &snap.heap;
+    for (const auto& [name, local] : LiveLocals(method, snap.pc, snap.locals)) {
+      st.locals.emplace(name, local.first);
+    }
+    return st;
+  };
+  // Assume statements: lowered when the execution reaches them; their
+  // well-definedness and failures are reported after the run.
+  struct AssumeLowered {
+    size_t arrival;
+    absl::Status status;
+    std::vector<Undefined> undefined;
+    std::vector<symex::Obligation> obligations;
+  };
+  std::vector<AssumeLowered> assumes;
+  BodyStatements* body_ptr = nullptr;
+  BodyStatements body(method, ops, [&](const BodyStatements::Arrival& at) {
+    Lowering lowering(machine, mctx, states_at(at.state), at.state.guard, deadline);
+    lowering.SetRepresents(&spec.represents);
+    auto p = lowering.Predicate(*at.statement->expr, /*in_post=*/true);
+    AssumeLowered lowered{body_ptr->arrivals.size() - 1, p.status(), lowering.TakeUndefined(),
+                          lowering.call_obligations()};
+    assumes.push_back(std::move(lowered));
+    return p.ok() ? *p : ops.True();
+  });
+  body_ptr = &body;
+  for (const jml::BodyAnnotation* a : spec.body_statements) {
+    if (std::optional<uint32_t> pc = FirstPcOfLine(method, a->next_code_line)) body.Add(*pc, a);
+  }
   LoopSnapshots loop_heads;
   auto run_or = machine.Execute(entry, /*interceptor=*/nullptr,
-                                spec.loop_invariants.empty() ? nullptr : &loop_heads);
+                                spec.loop_invariants.empty() ? nullptr : &loop_heads,
+                                body.empty() ? nullptr : &body);
   if (!run_or.ok()) {
     if (run_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
       return timeout_result("during symbolic execution");
@@ -487,11 +600,25 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       implicit = ops.And(implicit, ops.Not(ops.Eq(entry.args[i].e, ops.Null())));
     }
   }
+  // Reference fields of the receiver are non_null unless declared nullable
+  // (JML's default): an implicit invariant, assumed at entry (not for
+  // constructors) and checked at normal exits.
+  std::vector<const symex::FieldInfo*> non_null_fields;
+  if (entry.receiver && spec.env != nullptr) {
+    for (const symex::FieldInfo* f : program.InstanceFields(method.owner)) {
+      if (!classfile::IsReference(f->descriptor) || f->is_synthetic || f->decl == nullptr) continue;
+      auto found = jml::LookupField(*spec.env, classfile::InternalToBinary(f->owner), f->name);
+      if (found && found->field->nullity == jml::Nullity::kNullable) continue;
+      non_null_fields.push_back(f);
+    }
+  }
+  if (!is_ctor) {
+    for (const symex::FieldInfo* f : non_null_fields) {
+      z3::expr v = machine.ReadField(entry.heap, entry.receiver->e, *f).e;
+      implicit = ops.And(implicit, ops.Not(ops.Eq(v, ops.Null())));
+    }
+  }
   z3::expr any_pre = ops.False();
-  LowerStates pre_states;
-  pre_states.pre = &entry.heap;
-  pre_states.receiver = entry.receiver;
-  pre_states.args = entry.args;
 
   for (const jml::FlatCase& c : spec.cases) {
     z3::expr base = ops.And(entry.guard, implicit);
@@ -530,10 +657,11 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
         break;
       }
       std::vector<Undefined> undefined = pre_lowering.TakeUndefined();
-      if (!undefined.empty() && run.normal) {
-        q.CheckDefined(undefined, pre, cl, *run.normal, false);
-      } else if (!undefined.empty() && run.exceptional) {
-        q.CheckDefined(undefined, pre, cl, *run.exceptional, true);
+      if (!undefined.empty()) {
+        std::vector<ConsistencyRun::ExitRef> exits;
+        if (run.normal) exits.push_back({&*run.normal, false});
+        if (run.exceptional) exits.push_back({&*run.exceptional, true});
+        q.CheckDefined(undefined, pre, cl, exits);
       }
       pre = ops.And(pre, *p);
       pre_lowering.Strengthen(*p);
@@ -596,6 +724,14 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
           if (q.result.diagnostics.size() > before) continue;
           q.Ask(ops.And(ops.And(where, defined), ops.Not(*p)), Diagnostic::Kind::kViolated, cl,
                 "does not hold", exit, false);
+        }
+        for (const symex::FieldInfo* f : non_null_fields) {
+          z3::expr v = machine.ReadField(exit.heap, entry.receiver->e, *f).e;
+          q.Ask(ops.And(where, ops.Eq(v, ops.Null())), Diagnostic::Kind::kViolated, nullptr,
+                absl::StrCat("implicit invariant this.", f->name,
+                             " != null (a non_null field by JML's default; declare it nullable "
+                             "to allow null) does not hold at exit"),
+                exit, false);
         }
         if (!spec.invariants.empty() && entry.receiver) {
           for (const jml::ClassClause* inv : spec.invariants) {
@@ -677,8 +813,53 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     }
   }
 
-  // Loop invariants: at every arrival at their loop within the bounds, on
-  // the executions some case admits.
+  // A body annotation at one arrival: its well-definedness and, unless it
+  // was lowered during the run (an assume, `lowered_undefined`), its truth,
+  // on the executions some case admits; the state shown is the state
+  // there. Whether a diagnostic was added.
+  auto check_at = [&](const jml::BodyAnnotation& a, const LoopSnapshots::Snapshot& snap,
+                      const std::string& place,
+                      const std::vector<Undefined>* lowered_undefined) {
+    z3::expr where = ops.And(any_pre, snap.guard);
+    symex::ExitState at{snap.guard, snap.heap, std::nullopt};
+    q.loop_locals = LiveLocals(method, snap.pc, snap.locals);
+    q.point = place;
+    size_t before = q.result.diagnostics.size();
+    if (lowered_undefined != nullptr) {
+      q.CheckDefined(*lowered_undefined, where, nullptr, at, false);
+    } else {
+      Lowering lowering(machine, mctx, states_at(snap), where, deadline);
+      lowering.SetRepresents(&spec.represents);
+      auto p = lowering.Predicate(*a.expr, /*in_post=*/true);
+      if (!p.ok()) {
+        q.LoweringFailed(p.status(), nullptr);
+      } else {
+        q.CheckDefined(lowering.TakeUndefined(), where, nullptr, at, false);
+        if (q.result.diagnostics.size() == before) {
+          q.Ask(ops.And(where, ops.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                absl::StrCat("does not hold ", place, " (the post-state shown is the state there)"),
+                at, false);
+        }
+        for (const symex::Obligation& o : lowering.call_obligations()) q.extra_obligations.push_back(o);
+      }
+    }
+    q.point.clear();
+    for (size_t i = before; i < q.result.diagnostics.size(); ++i) {
+      q.result.diagnostics[i].span = a.span;
+      q.result.diagnostics[i].clause = jml::PrintBodyAnnotation(a);
+    }
+    return q.result.diagnostics.size() > before;
+  };
+  auto note = [&](const jml::BodyAnnotation& a, const std::string& message) {
+    Diagnostic d;
+    d.kind = Diagnostic::Kind::kNote;
+    d.span = a.span;
+    d.clause = jml::PrintBodyAnnotation(a);
+    d.message = message;
+    q.result.diagnostics.push_back(std::move(d));
+  };
+
+  // Loop invariants: at every arrival at their loop within the bounds.
   for (const jml::BodyAnnotation* inv : spec.loop_invariants) {
     bool found = false;
     for (const LoopSnapshots::Snapshot& snap : loop_heads.snapshots) {
@@ -687,46 +868,50 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
         continue;
       }
       found = true;
-      LowerStates st = pre_states;
-      st.post = &snap.heap;
-      q.loop_locals = LiveLocals(method, snap.pc, snap.locals);
-      for (const auto& [name, local] : q.loop_locals) st.locals.emplace(name, local.first);
-      z3::expr where = ops.And(any_pre, snap.guard);
-      Lowering lowering(machine, mctx, st, where, deadline);
-      lowering.SetRepresents(&spec.represents);
-      auto p = lowering.Predicate(*inv->expr, /*in_post=*/true);
-      if (!p.ok()) {
-        q.LoweringFailed(p.status(), nullptr);
-        break;
-      }
-      symex::ExitState at{snap.guard, snap.heap, std::nullopt};
-      q.at_loop_head = true;
-      size_t before = q.result.diagnostics.size();
-      std::string text = jml::PrintBodyAnnotation(*inv);
-      std::vector<Undefined> undefined = lowering.TakeUndefined();
-      q.CheckDefined(undefined, where, nullptr, at, false);
-      if (q.result.diagnostics.size() == before) {
-        q.Ask(ops.And(where, ops.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
-              absl::StrCat("does not hold at the head of the loop at line ", inv->next_code_line,
-                           " (the post-state shown is the state there)"),
-              at, false);
-      }
-      q.at_loop_head = false;
-      for (size_t i = before; i < q.result.diagnostics.size(); ++i) {
-        q.result.diagnostics[i].span = inv->span;
-        q.result.diagnostics[i].clause = text;
-      }
-      for (const symex::Obligation& o : lowering.call_obligations()) q.extra_obligations.push_back(o);
-      if (q.result.diagnostics.size() > before) break;  // one counterexample per invariant
+      std::string place = absl::StrCat("at the head of the loop at line ", inv->next_code_line);
+      if (check_at(*inv, snap, place, nullptr)) break;  // one counterexample per invariant
     }
     if (!found) {
-      Diagnostic d;
-      d.kind = Diagnostic::Kind::kNote;
-      d.span = inv->span;
-      d.clause = jml::PrintBodyAnnotation(*inv);
-      d.message = absl::StrCat("no loop starts at line ", inv->next_code_line,
-                               " in the executions within the bounds; not checked");
-      q.result.diagnostics.push_back(std::move(d));
+      note(*inv, absl::StrCat("no loop starts at line ", inv->next_code_line,
+                              " in the executions within the bounds; not checked"));
+    }
+  }
+
+  // assert and assume statements: at every arrival within the bounds.
+  for (const jml::BodyAnnotation* a : spec.body_statements) {
+    bool is_assume = a->kind == jml::BodyAnnotationKind::kAssume;
+    std::string place = absl::StrCat("at line ", a->next_code_line);
+    bool reached = false;
+    for (size_t i = 0; i < body.arrivals.size(); ++i) {
+      if (body.arrivals[i].statement != a) continue;
+      reached = true;
+      const std::vector<Undefined>* lowered = nullptr;
+      bool failed = false;
+      if (is_assume) {
+        for (AssumeLowered& l : assumes) {
+          if (l.arrival != i) continue;
+          if (!l.status.ok()) {
+            failed = true;
+            size_t before = q.result.diagnostics.size();
+            q.LoweringFailed(l.status, nullptr);
+            for (size_t k = before; k < q.result.diagnostics.size(); ++k) {
+              q.result.diagnostics[k].span = a->span;
+              q.result.diagnostics[k].clause = jml::PrintBodyAnnotation(*a);
+            }
+          }
+          for (const symex::Obligation& o : l.obligations) q.extra_obligations.push_back(o);
+          lowered = &l.undefined;
+        }
+        if (failed) break;  // reported once
+        if (lowered == nullptr) continue;
+      }
+      if (check_at(*a, body.arrivals[i].state, place, lowered)) break;  // one counterexample each
+    }
+    if (!reached) {
+      note(*a, absl::StrCat("not reached by the executions within the bounds (no code at line ",
+                            a->next_code_line, " or none that runs); not checked"));
+    } else if (is_assume) {
+      note(*a, "assumed: the executions where it is false are not checked");
     }
   }
 

@@ -333,6 +333,9 @@ absl::StatusOr<Term> Lowering::LowerName(const Expr& e) {
       if (it == named_.end()) return jml::ErrorAt(e.span, absl::StrCat("'", e.name, "' has no value here"));
       return it->second;
     }
+    case SymbolKind::kGhostLocal:
+      return Unsupported(e, absl::StrCat("ghost variable '", e.name,
+                                         "' (ghost declarations and set are not executed)"));
     default:
       return Unsupported(e, absl::StrCat("name '", e.name, "'"));
   }
@@ -594,11 +597,6 @@ absl::StatusOr<Term> Lowering::LowerCall(const Expr& e) {
     TS_ASSIGN_OR_RETURN(Term a, Lower(*arg_exprs[i]));
     args.push_back(Convert(a, desc->params[i]));
   }
-  std::string owner = classfile::BinaryToInternal(e.sym.owner);
-  const symex::ClassInfo* cls = machine_.program().FindClass(owner);
-  if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {
-    return CallLibrary(e, args);
-  }
   std::optional<symex::Value> receiver;
   if (!e.sym.is_static) {
     const Expr* r = jml::Receiver(e);
@@ -629,8 +627,19 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   if (e.sym.is_static || name == "<init>") {
     symex::CallTarget t = program.ResolveStatic(owner, name, descriptor);
     if (t.kind == symex::CallTarget::Kind::kBytecode) target = t.method;
+    if (t.kind == symex::CallTarget::Kind::kLibrary) {
+      return CallModel(e, t.library_key, std::move(receiver), std::move(args));
+    }
   } else {
-    for (const symex::DispatchCase& c : program.Dispatch(owner, name, descriptor)) {
+    std::vector<symex::DispatchCase> cases = program.Dispatch(owner, name, descriptor);
+    // One modelled library method whatever the receiver's class.
+    if (!cases.empty() && std::all_of(cases.begin(), cases.end(), [&](const symex::DispatchCase& c) {
+          return c.target.kind == symex::CallTarget::Kind::kLibrary &&
+                 c.target.library_key == cases.front().target.library_key;
+        })) {
+      return CallModel(e, cases.front().target.library_key, std::move(receiver), std::move(args));
+    }
+    for (const symex::DispatchCase& c : cases) {
       if (c.target.kind != symex::CallTarget::Kind::kBytecode) {
         return Unsupported(e, absl::StrCat("call '", Text(e), "': an implementation is not bytecode (",
                                            c.target.reason, ")"));
@@ -643,6 +652,11 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
     }
   }
   if (target == nullptr || !target->has_code()) {
+    const symex::ClassInfo* cls = program.FindClass(owner);
+    if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {
+      return Unsupported(e, absl::StrCat("call of library method ", e.sym.owner, ".", name,
+                                         descriptor, " in a specification (no model)"));
+    }
     return Unsupported(e, absl::StrCat("call of ", e.sym.owner, ".", name, descriptor,
                                        " (no bytecode to inline)"));
   }
@@ -663,57 +677,27 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   return FromValue(*run.normal->value, e.type);
 }
 
-absl::StatusOr<Term> Lowering::CallLibrary(const Expr& e, const std::vector<Term>& args) {
-  const std::string& owner = e.sym.owner;
-  const std::string& name = e.name;
-  const std::string& d = e.sym.descriptor;
-  bool math = owner == "java.lang.Math" || owner == "java.lang.StrictMath";
-  if (math && name == "abs" && args.size() == 1) {
-    const Term& x = args[0];
-    if (IsFp(x.type)) return Term{e.type, ops_.FAbs(x.e)};
-    z3::expr zero = x.type.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
-    return Term{e.type, ops_.Ite(ops_.Lt(x.e, zero), ops_.Neg(x.e), x.e)};
-  }
-  if (math && (name == "max" || name == "min") && args.size() == 2 &&
-      (d == "(II)I" || d == "(JJ)J")) {
-    z3::expr lt = ops_.Lt(args[0].e, args[1].e);
-    return Term{e.type, name == "max" ? ops_.Ite(lt, args[1].e, args[0].e)
-                                      : ops_.Ite(lt, args[0].e, args[1].e)};
-  }
-  if (math && name == "sqrt" && args.size() == 1) return Term{e.type, ops_.FSqrt(args[0].e)};
-  if (math && (name == "floorDiv" || name == "floorMod") && args.size() == 2 &&
-      !IsFp(args[0].type)) {
-    // Rounds the quotient towards negative infinity (Math.floorDiv/floorMod).
-    const z3::expr& x = args[0].e;
-    const z3::expr& y = args[1].e;
-    z3::expr zero = args[1].type.Is(TK::kLong) ? ops_.Long(0) : ops_.Int(0);
-    NoteUndefined(ops_.Eq(y, zero), e, "division by zero");
-    z3::expr q = ops_.Div(x, y);
-    z3::expr r = ops_.Rem(x, y);
-    z3::expr adjust = ops_.And(ops_.Not(ops_.Eq(r, zero)),
-                               ops_.Not(ops_.Eq(ops_.Lt(x, zero), ops_.Lt(y, zero))));
-    z3::expr one = args[1].type.Is(TK::kLong) ? ops_.Long(1) : ops_.Int(1);
-    if (name == "floorDiv") return Term{e.type, ops_.Ite(adjust, ops_.Sub(q, one), q)};
-    return Term{e.type, ops_.Ite(adjust, ops_.Add(r, y), r)};
-  }
-  bool fp_box = owner == "java.lang.Double" || owner == "java.lang.Float";
-  if (fp_box && e.sym.is_static && args.size() == 1 && IsFp(args[0].type)) {
-    if (name == "isNaN") return Term{e.type, ops_.IsNaN(args[0].e)};
-    if (name == "isInfinite") return Term{e.type, ops_.IsInfinite(args[0].e)};
-    if (name == "isFinite") {
-      return Term{e.type, ops_.Not(ops_.Or(ops_.IsNaN(args[0].e), ops_.IsInfinite(args[0].e)))};
+absl::StatusOr<Term> Lowering::CallModel(const Expr& e, const std::string& key,
+                                         std::optional<symex::Value> receiver,
+                                         std::vector<symex::Value> args) {
+  // The executor's model of the method (symex/library.cpp), so that a
+  // specification and the code it describes mean the same by the call.
+  if (receiver) args.insert(args.begin(), *receiver);
+  auto call = machine_.CallLibraryModel(key, heap(), guard_, args);
+  if (!call.ok()) {
+    if (call.status().code() == absl::StatusCode::kNotFound) {
+      return Unsupported(e, absl::StrCat("call of library method ", e.sym.owner, ".", e.name,
+                                         e.sym.descriptor, " in a specification (no model)"));
     }
+    return call.status();
   }
-  if (name == "compare" && args.size() == 2 && e.sym.is_static && !IsFp(args[0].type) &&
-      (owner == "java.lang.Integer" || owner == "java.lang.Long" || owner == "java.lang.Short" ||
-       owner == "java.lang.Byte" || owner == "java.lang.Character")) {
-    if (owner == "java.lang.Short" || owner == "java.lang.Byte" || owner == "java.lang.Character") {
-      return Term{e.type, ops_.Sub(args[0].e, args[1].e)};  // as the JDK does
-    }
-    return Term{e.type, ops_.Cmp(args[0].e, args[1].e)};
+  NoteUndefined(call->throws, e, absl::StrCat("exception thrown by ", e.sym.owner, ".", e.name));
+  if (!call->value) {
+    if (e.type.IsVoid()) return Term{e.type, ops_.True()};
+    symex::Value fresh = machine_.Fresh(e.type.Descriptor(), absl::StrCat("call", fresh_++));
+    return FromValue(fresh, e.type);
   }
-  return Unsupported(e, absl::StrCat("call of library method ", owner, ".", name, d,
-                                     " in a specification (no model)"));
+  return FromValue(*call->value, e.type);
 }
 
 absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {

@@ -128,7 +128,9 @@ class Lowering {
   absl::StatusOr<z3::expr> LowerBool(const jml::Expr& e);
   absl::StatusOr<Term> CallPure(const jml::Expr& e, std::optional<symex::Value> receiver,
                                 std::vector<symex::Value> args);
-  absl::StatusOr<Term> CallLibrary(const jml::Expr& e, const std::vector<Term>& args);
+  absl::StatusOr<Term> CallModel(const jml::Expr& e, const std::string& key,
+                                 std::optional<symex::Value> receiver,
+                                 std::vector<symex::Value> args);
   Term StaticConstant(const jml::Expr& e, bool* found);
 
   // Quantifier expansion.

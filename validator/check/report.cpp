@@ -53,10 +53,11 @@ void AppendObservation(const v1::Observation& o, std::string* out) {
   for (const v1::ObjectState& s : o.pre()) absl::StrAppend(out, "    pre:  ", ObjectText(s), "\n");
   for (const v1::ObjectState& s : o.post()) absl::StrAppend(out, "    post: ", ObjectText(s), "\n");
   const v1::Outcome& outcome = o.outcome();
-  std::string result = outcome.has_thrown()
-                           ? absl::StrCat("threw ", outcome.thrown().class_name())
-                       : outcome.has_returned() ? absl::StrCat("returned ", ValueText(outcome.returned()))
-                                                : "returned (void)";
+  std::string result =
+      outcome.has_thrown()          ? absl::StrCat("threw ", outcome.thrown().class_name())
+      : outcome.has_returned()      ? absl::StrCat("returned ", ValueText(outcome.returned()))
+      : outcome.has_returned_void() ? "returned (void)"
+                                    : "none: the post-state is a state inside the method";
   absl::StrAppend(out, "    outcome: ", result, "\n");
 }
 

@@ -261,11 +261,17 @@ class ValidatorImpl : public Validator {
     }
     if (src->method_decl != nullptr && !src->method_decl->body_annotations.empty()) {
       std::vector<jml::BodyAnnotation>& annotations = src->method_decl->body_annotations;
-      bool has_invariant = false;
+      bool has_invariant = false, has_statement = false, has_other = false;
       for (const jml::BodyAnnotation& a : annotations) {
-        has_invariant |= a.kind == jml::BodyAnnotationKind::kLoopInvariant;
+        bool invariant = a.kind == jml::BodyAnnotationKind::kLoopInvariant;
+        bool statement = a.kind == jml::BodyAnnotationKind::kAssert ||
+                         a.kind == jml::BodyAnnotationKind::kAssume;
+        has_invariant |= invariant;
+        has_statement |= statement;
+        has_other |= !invariant && !statement;
       }
-      if (request.check_loop_invariants && has_invariant) {
+      bool check_invariants = request.check_loop_invariants && has_invariant;
+      if (check_invariants || has_statement) {
         auto body_checked = checker.CheckBodyAnnotations(annotations, *mctx,
                                                          LocalsAtLine(method, annotations));
         if (!body_checked.ok()) {
@@ -275,21 +281,29 @@ class ValidatorImpl : public Validator {
           return ContractProblem(std::move(report), body_checked.status(), kind, request);
         }
         for (const jml::BodyAnnotation& a : annotations) {
-          if (a.kind == jml::BodyAnnotationKind::kLoopInvariant && a.expr) {
+          if (!a.expr) continue;
+          if (check_invariants && a.kind == jml::BodyAnnotationKind::kLoopInvariant) {
             spec.loop_invariants.push_back(&a);
+          }
+          if (a.kind == jml::BodyAnnotationKind::kAssert ||
+              a.kind == jml::BodyAnnotationKind::kAssume) {
+            spec.body_statements.push_back(&a);
           }
         }
       }
-      Diagnostic d;
-      d.kind = Diagnostic::Kind::kNote;
-      d.span = annotations[0].span;
-      d.message = request.check_loop_invariants && has_invariant
-                      ? "loop invariants are checked at every arrival at their loop within the "
-                        "bounds; other annotations in the method body (assert, assume, ...) are "
-                        "ignored"
-                      : "annotations in the method body (loop invariants, assert, assume) are "
-                        "ignored (--check-loop-invariants checks loop invariants)";
-      report.notes.push_back(std::move(d));
+      std::vector<std::string> ignored;
+      if (has_invariant && !check_invariants) {
+        ignored.push_back("loop invariants (--check-loop-invariants checks them)");
+      }
+      if (has_other) ignored.push_back("decreases, ghost declarations and set statements");
+      if (!ignored.empty()) {
+        Diagnostic d;
+        d.kind = Diagnostic::Kind::kNote;
+        d.span = annotations[0].span;
+        d.message = absl::StrCat("annotations in the method body: ", absl::StrJoin(ignored, "; "),
+                                 " are ignored", has_statement ? "; assert and assume statements are checked and assumed" : "");
+        report.notes.push_back(std::move(d));
+      }
     }
     if (spec.cases.empty()) {
       Diagnostic d;

@@ -110,6 +110,12 @@ class MethodRun {
           line = l;
           impl_.AddTrace(TraceEvent{s.guard, impl_.SiteOf(method_, ins.pc)});
         }
+        if (impl_.point_observer != nullptr && impl_.call_stack.empty() &&
+            impl_.point_observer->Watches(method_, ins.pc)) {
+          s.guard = ops_.And(s.guard, impl_.point_observer->AtPoint(method_, ins.pc, s.guard,
+                                                                     s.heap, s.locals));
+          if (JavaOps::IsFalse(s.guard)) break;
+        }
         next_.reset();
         ++impl_.steps;
         TS_RETURN_IF_ERROR(Step(ins, std::move(s)));

@@ -209,7 +209,29 @@ z3::expr JavaOps::Div(const z3::expr& a, const z3::expr& b) const {
   }
   return z3::expr(ctx_, Z3_mk_bvsdiv(ctx_, a, b));
 }
+namespace {
+
+// Whether `e` is an if-then-else tree (at most `budget` leaves) with a leaf
+// equal to `x`.
+bool IteLeaf(const z3::expr& e, const z3::expr& x, int* budget) {
+  if (z3::eq(e, x)) return true;
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_ITE && --*budget > 0) {
+    return IteLeaf(e.arg(1), x, budget) || IteLeaf(e.arg(2), x, budget);
+  }
+  return false;
+}
+
+}  // namespace
+
 z3::expr JavaOps::Rem(const z3::expr& a, const z3::expr& b) const {
+  // x % x is 0 (also for 0: SMT-LIB's x % 0 is x), which bit-blasting cannot
+  // see; a divisor that is a merge of values including the dividend (a
+  // loop's result in a specification) is split so that it shows.
+  if (z3::eq(a, b)) return ctx_.bv_val(0, a.get_sort().bv_size());
+  int budget = 16;
+  if (b.is_app() && b.decl().decl_kind() == Z3_OP_ITE && IteLeaf(b, a, &budget)) {
+    return Ite(b.arg(0), Rem(a, b.arg(1)), Rem(a, b.arg(2)));
+  }
   auto vb = BvValue(b);
   if (!(vb && *vb == 0)) {
     TS_FOLD2(a, b, (sy == -1 ? uint64_t{0} : static_cast<uint64_t>(sx % sy)));

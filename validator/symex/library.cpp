@@ -230,6 +230,46 @@ absl::StatusOr<CallResult> MathModel(LibCall& c) {
   return absl::InternalError(absl::StrCat("no model for ", c.key));
 }
 
+// The static integer helpers of the box classes (Integer.signum(int),
+// Long.bitCount(long), Short.compare(short, short), ...), per their Javadoc.
+absl::StatusOr<CallResult> BoxStaticModel(LibCall& c) {
+  const JavaOps& ops = c.ops;
+  std::string owner = c.Owner();
+  std::string name = c.Method().substr(c.Method().rfind('.') + 1);
+  if (owner == "java/lang/Float" || owner == "java/lang/Double") {  // isFinite
+    z3::expr x = c.A(0);
+    z3::expr finite = ops.Not(ops.Or(ops.IsNaN(x), ops.IsInfinite(x)));
+    return c.Return(c.I(ops.Ite(finite, ops.Int(1), ops.Int(0))));
+  }
+  if (name == "compare") {
+    z3::expr a = c.A(0), b = c.A(1);
+    if (owner == "java/lang/Boolean") {  // false < true
+      z3::expr ta = ops.Not(ops.Eq(a, ops.Int(0))), tb = ops.Not(ops.Eq(b, ops.Int(0)));
+      return c.Return(c.I(ops.Ite(ops.Eq(ta, tb), ops.Int(0), ops.Ite(ta, ops.Int(1), ops.Int(-1)))));
+    }
+    if (owner == "java/lang/Integer" || owner == "java/lang/Long") return c.Return(c.I(ops.Cmp(a, b)));
+    return c.Return(c.I(ops.Sub(a, b)));  // short, byte, char: the JDK returns x - y
+  }
+  z3::expr x = c.A(0);
+  if (name == "signum") {
+    z3::expr zero = c.Zero(x);
+    return c.Return(c.I(ops.Ite(ops.Lt(x, zero), ops.Int(-1),
+                                ops.Ite(ops.Eq(x, zero), ops.Int(0), ops.Int(1)))));
+  }
+  if (name == "bitCount") {
+    unsigned n = x.get_sort().bv_size();
+    z3::expr count = ops.Int(0);
+    for (unsigned i = 0; i < n; ++i) count = ops.Add(count, z3::zext(x.extract(i, i), 31));
+    return c.Return(c.I(count));
+  }
+  if (name == "hashCode") return c.Return(c.I(x));  // Integer.hashCode(int)
+  z3::expr y = c.A(1);
+  if (name == "sum") return c.Return(c.Num(ops.Add(x, y)));
+  if (name == "max") return c.Return(c.Num(ops.Ite(ops.Le(y, x), x, y)));
+  if (name == "min") return c.Return(c.Num(ops.Ite(ops.Le(x, y), x, y)));
+  return absl::InternalError(absl::StrCat("no model for ", c.key));
+}
+
 // The box classes: descriptor of the `value` field.
 char BoxDescriptor(const std::string& owner) {
   if (owner == "java/lang/Integer") return 'I';
@@ -559,11 +599,7 @@ const std::map<std::string, Model>& Models() {
     add("java/lang/Throwable.getCause()Ljava/lang/Throwable;", [](LibCall& c) {
       return c.Return(c.impl.m.ReadField(c.s.heap, c.A(0), c.Cause()));
     });
-    for (const char* d : {"I", "J"}) {
-      add(absl::StrCat(d[0] == 'I' ? "java/lang/Integer" : "java/lang/Long", ".compare(", d, d,
-                       ")I"),
-          [](LibCall& c) { return c.Return(c.I(c.ops.Cmp(c.A(0), c.A(1)))); });
-    }
+    for (const char* key : kBoxStaticMethods) add(key, BoxStaticModel);
     for (const char* owner : {"java/lang/Float", "java/lang/Double"}) {
       std::string d = owner == std::string("java/lang/Float") ? "F" : "D";
       add(absl::StrCat(owner, ".isNaN(", d, ")Z"), [](LibCall& c) {
@@ -669,6 +705,25 @@ absl::StatusOr<CallResult> Machine::Impl::CallLibrary(const std::string& key, co
   }
   LibCall call(*this, key, caller, site, args);
   return it->second(call);
+}
+
+absl::StatusOr<Machine::ModelledCall> Machine::CallLibraryModel(const std::string& key,
+                                                                const Heap& heap,
+                                                                const z3::expr& guard,
+                                                                const std::vector<Value>& args) {
+  if (Models().find(key) == Models().end()) {
+    return absl::NotFoundError(absl::StrCat("no model of library method ", key));
+  }
+  std::vector<Obligation>* saved = impl_->obligations;
+  impl_->obligations = nullptr;  // not part of an execution
+  State caller{guard, heap, {}, {}};
+  absl::StatusOr<CallResult> r = impl_->CallLibrary(key, caller, /*site=*/0, args);
+  impl_->obligations = saved;
+  TS_RETURN_IF_ERROR(r.status());
+  ModelledCall out{std::nullopt, ops_.False()};
+  if (r->normal) out.value = r->normal->value;
+  if (r->exceptional) out.throws = r->exceptional->guard;
+  return out;
 }
 
 std::optional<Value> Machine::Impl::LibraryStatic(const FieldInfo& field) {

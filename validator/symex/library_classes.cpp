@@ -176,8 +176,10 @@ const std::set<std::string>& ModelledLibraryMethods() {
     }
     add("java/lang/Character", "charValue()C");
     add("java/lang/Boolean", "booleanValue()Z");
-    add("java/lang/Integer", "compare(II)I");
-    add("java/lang/Long", "compare(JJ)I");
+    for (absl::string_view key : kBoxStaticMethods) {
+      size_t dot = key.rfind('.', key.find('('));
+      add(std::string(key.substr(0, dot)), std::string(key.substr(dot + 1)));
+    }
     add("java/lang/Float", "isNaN(F)Z");
     add("java/lang/Double", "isNaN(D)Z");
     add("java/lang/Float", "isInfinite(F)Z");

@@ -589,11 +589,32 @@ absl::StatusOr<EntryState> Machine::CreateHarnessEntry(const MethodInfo& main) {
 
 absl::StatusOr<ExecutionResult> Machine::Execute(const EntryState& entry,
                                                  CallInterceptor* interceptor,
-                                                 LoopHeadObserver* loop_observer) {
+                                                 LoopHeadObserver* loop_observer,
+                                                 PointObserver* point_observer) {
   ExecutionResult result;
   result.obligations = entry.obligations;
+  // Execute may run inside an execution (a specification's pure call seen
+  // by a PointObserver): the outer run's hooks come back afterwards.
+  struct Hooks {
+    Impl& impl;
+    CallInterceptor* interceptor;
+    LoopHeadObserver* loop_observer;
+    PointObserver* point_observer;
+    std::vector<Obligation>* obligations;
+    std::vector<const MethodInfo*> call_stack;
+    ~Hooks() {
+      impl.interceptor = interceptor;
+      impl.loop_observer = loop_observer;
+      impl.point_observer = point_observer;
+      impl.obligations = obligations;
+      impl.call_stack = std::move(call_stack);
+    }
+  } saved{*impl_, impl_->interceptor, impl_->loop_observer, impl_->point_observer,
+          impl_->obligations, std::move(impl_->call_stack)};
+  impl_->call_stack.clear();
   impl_->interceptor = interceptor;
   impl_->loop_observer = loop_observer;
+  impl_->point_observer = point_observer;
   impl_->obligations = &result.obligations;
   const MethodInfo& method = *entry.method;
   State s{entry.guard, entry.heap, {}, {}};
@@ -610,9 +631,6 @@ absl::StatusOr<ExecutionResult> Machine::Execute(const EntryState& entry,
                                                    ": max_locals smaller than the parameters"));
   }
   auto run = impl_->RunMethod(method, std::move(s));
-  impl_->obligations = nullptr;
-  impl_->interceptor = nullptr;
-  impl_->loop_observer = nullptr;
   if (!run.ok()) return run.status();
   result.normal = std::move(run->normal);
   result.exceptional = std::move(run->exceptional);

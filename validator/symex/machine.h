@@ -183,6 +183,19 @@ class LoopHeadObserver {
                           const Heap& heap, const std::vector<Value>& locals) = 0;
 };
 
+// Sees the state each time the execution of the entry method (not of a
+// callee) reaches one of the program points the observer watches, before
+// the instruction there runs, and may narrow the executions that go on
+// from there: e.g. JML assert (seen) and assume (assumed) statements.
+class PointObserver {
+ public:
+  virtual ~PointObserver() = default;
+  virtual bool Watches(const MethodInfo& method, uint32_t pc) const = 0;
+  // A condition every execution going on from here satisfies (true: all go on).
+  virtual z3::expr AtPoint(const MethodInfo& method, uint32_t pc, const z3::expr& guard,
+                           const Heap& heap, const std::vector<Value>& locals) = 0;
+};
+
 // A value read from an input (Verifier.nondet*(), a static field's value
 // after class initialisation), in execution order.
 struct InputEvent {
@@ -235,7 +248,21 @@ class Machine {
   // unless `interceptor` handles them.
   absl::StatusOr<ExecutionResult> Execute(const EntryState& entry,
                                           CallInterceptor* interceptor = nullptr,
-                                          LoopHeadObserver* loop_observer = nullptr);
+                                          LoopHeadObserver* loop_observer = nullptr,
+                                          PointObserver* point_observer = nullptr);
+
+  // Calls the model of the library method `key` ("java/lang/Math.abs(I)I",
+  // see library_classes.h) on `args` in `heap` under `guard`, outside an
+  // execution (for calls in specifications): the value of its normal exit
+  // and the condition under which it throws instead. NotFound when the
+  // method has no model.
+  struct ModelledCall {
+    std::optional<Value> value;
+    z3::expr throws;
+  };
+  absl::StatusOr<ModelledCall> CallLibraryModel(const std::string& key, const Heap& heap,
+                                                const z3::expr& guard,
+                                                const std::vector<Value>& args);
 
   // Heap access with the machine's memory model (also usable on entry and
   // exit heaps from specs). Reads of input objects add their typing axioms.

@@ -110,6 +110,7 @@ class Machine::Impl {
 
   CallInterceptor* interceptor = nullptr;
   LoopHeadObserver* loop_observer = nullptr;
+  PointObserver* point_observer = nullptr;
   std::vector<const MethodInfo*> call_stack;
   std::vector<Obligation>* obligations = nullptr;
   long steps = 0;

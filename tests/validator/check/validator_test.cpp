@@ -160,6 +160,68 @@ public class Acc {
 }
 )java";
 
+// Reference fields are non_null by JML's default (an implicit invariant).
+const char* kBuf = R"java(
+package t;
+
+public class Buf {
+  int[] items;
+  int size;
+  String name;
+
+  public Buf() {
+    items = new int[4];
+  }
+
+  public Buf(int n) {
+    items = new int[n];
+    name = "b";
+  }
+
+  public int first() {
+    return items[0];
+  }
+}
+)java";
+
+// A source carrying its own contract, with assert and assume statements in
+// the bodies (the contract's lines are the class file's lines).
+const char* kBody = R"java(
+package t;
+
+public class Body {
+  //@ requires 0 <= n && n <= 3;
+  //@ ensures \result == n;
+  public static int count(int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+      s++;
+    }
+    //@ assert s == n;
+    return s;
+  }
+
+  //@ ensures \result >= 0;
+  public static int half(int x) {
+    //@ assume x >= 0;
+    return x / 2;
+  }
+
+  //@ ensures true;
+  public static int twice(int x) {
+    int y = x * 2;
+    //@ assert y > x;
+    return y;
+  }
+
+  //@ ensures true;
+  public static int guarded(int[] a) {
+    //@ assume a[0] > 0;
+    return a[0];
+  }
+}
+)java";
+
 constexpr CheckStatus kPass = CheckStatus::kPass;
 constexpr CheckStatus kFail = CheckStatus::kFail;
 
@@ -169,7 +231,7 @@ class ValidatorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}}, {"-g"}));
+    classes_ = new std::string(testing::CompileJava(*dir_, {{"t/M.java", kSource}, {"t/Acc.java", kAcc}, {"t/Buf.java", kBuf}, {"t/Body.java", kBody}}, {"-g"}));
   }
   static void TearDownTestSuite() {
     delete classes_;
@@ -429,9 +491,27 @@ TEST_F(ValidatorTest, ContractErrorsCarryPositions) {
   r = Check("inc", "//@ ensures (* the next integer *);");
   EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
   EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kUnsupported);
-  r = Check("inc", "//@ ensures \\result == Math.signum((double) x);");
+  r = Check("inc", "//@ ensures Character.isDigit((char) x) ==> \\result > 0;");
   ASSERT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
-  EXPECT_THAT(r.consistency.summary, HasSubstr("java.lang.Math.signum"));
+  EXPECT_THAT(r.consistency.summary, HasSubstr("java.lang.Character.isDigit"));
+}
+
+TEST_F(ValidatorTest, LibraryCallsInSpecsUseTheExecutorsModels) {
+  // The same models as the bytecode's calls: Integer.signum, Math.max of
+  // doubles (signed zeros), Double.compare (-0.0 below 0.0).
+  ExpectVerdicts({
+      {"inc", "//@ requires 0 <= x && x < 1000; ensures Integer.signum(\\result) == 1;", kPass},
+      {"inc", "//@ requires x < 1000; ensures Integer.signum(\\result) == 1;", kFail},
+      {"inc", "//@ ensures Double.compare(Math.max(-0.0, 0.0), 0.0) == 0;", kPass},
+      {"inc", "//@ ensures Double.compare(-0.0, 0.0) == 0;", kFail},
+      {"inc", "//@ ensures Long.bitCount((long) \\result) >= 0 && Integer.max(x, \\result) >= x;",
+       kPass},
+  });
+  // A call that throws is a well-definedness diagnostic of its clause.
+  ValidationReport r = Check("inc", "//@ ensures Math.floorMod(\\result, x) >= 0;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("exception thrown by java.lang.Math.floorMod"));
 }
 
 TEST_F(ValidatorTest, JavaContractsWithInvariantsModelFieldsAndStatics) {
@@ -638,6 +718,70 @@ TEST_F(ValidatorTest, ReportsAsJson) {
                            "\"coverage\":{\"status\":\"SKIPPED\""}) {
     EXPECT_THAT(json, HasSubstr(part));
   }
+}
+
+TEST_F(ValidatorTest, ReferenceFieldsAreNonNullUnlessDeclaredNullable) {
+  // Assumed at entry: items.length needs no guard.
+  ValidationReport r =
+      Check("t.Buf#first", "//@ requires items.length > 0; ensures \\result == items[0];");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // Checked at exit, constructors included: Buf() leaves name null.
+  r = Check("t.Buf#<init>()V", "//@ ensures size == 0;");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ASSERT_FALSE(r.consistency.diagnostics.empty());
+  EXPECT_THAT(r.consistency.diagnostics[0].message, HasSubstr("implicit invariant this.name != null"));
+  ASSERT_FALSE(r.consistency.counterexamples.empty());
+  r = Check("t.Buf#<init>(I)V", "//@ requires n >= 0; ensures items.length == n && size == 0;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // A Java contract that declares the fields nullable lifts both.
+  const char* nullable = R"java(
+package t;
+public class Buf {
+  /*@ nullable @*/ int[] items;
+  int size;
+  /*@ nullable @*/ String name;
+  //@ ensures size == 0;
+  public Buf() {}
+  //@ requires items.length > 0;
+  //@ ensures \result == items[0];
+  public int first() { return 0; }
+}
+)java";
+  r = Check("t.Buf#<init>()V", nullable, 5, "Buf.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  r = Check("t.Buf#first", nullable, 5, "Buf.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+  // The witness of a requires ends where the JVM ends: first() with items
+  // null throws (NullPointerException), it does not return.
+  ASSERT_FALSE(r.consistency.counterexamples.empty());
+  EXPECT_TRUE(r.consistency.counterexamples[0].outcome().has_thrown()) << Text(r);
+}
+
+TEST_F(ValidatorTest, AssertIsCheckedAndAssumeIsAssumed) {
+  ValidationReport r = Check("t.Body#count", kBody, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // assert y > x fails for x <= 0, with the state at that line.
+  r = Check("t.Body#twice", kBody, 5, "Body.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  ASSERT_FALSE(r.consistency.diagnostics.empty());
+  const Diagnostic& d = r.consistency.diagnostics[0];
+  EXPECT_EQ(d.kind, Diagnostic::Kind::kViolated);
+  EXPECT_THAT(d.clause, HasSubstr("assert y > x"));
+  EXPECT_EQ(d.span.line, 25);
+  EXPECT_THAT(d.message, HasSubstr("does not hold at line 26"));
+  ASSERT_EQ(d.counterexamples.size(), 1u);
+  EXPECT_THAT(r.consistency.explanations[0], HasSubstr("y = "));
+  // Without the assume, half(-3) == -1 breaks the ensures; with it, PASS,
+  // and the report says what was assumed.
+  r = Check("t.Body#half", kBody, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_THAT(Text(r), HasSubstr("assumed: the executions where it is false are not checked"));
+  // An assume is well-defined or diagnosed like any clause: a may be empty.
+  r = Check("t.Body#guarded", kBody, 5, "Body.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness) << Text(r);
+  EXPECT_THAT(r.consistency.diagnostics[0].clause, HasSubstr("assume a[0] > 0"));
 }
 
 }  // namespace
