@@ -93,10 +93,10 @@ struct ValidateCase {
   // More flags; "@deposit" stands for the recorded observations of deposit
   // ("@deposit/observations.jsonl" for a file in them).
   std::vector<std::string> flags;
-  int exit_code;
-  std::vector<std::string> out;      // in stdout
-  std::vector<std::string> err;      // in stderr
-  std::vector<std::string> not_out;  // not in stdout
+  int exit_code = 0;
+  std::vector<std::string> out = {};     // in stdout
+  std::vector<std::string> err = {};     // in stderr
+  std::vector<std::string> not_out = {}; // not in stdout
   std::string method = "bank.Account#deposit";
   std::string file = "contract.txt";
 };
