@@ -186,7 +186,9 @@ class LoopHeadObserver {
 // Sees the state each time the execution of the entry method (not of a
 // callee) reaches one of the program points the observer watches, before
 // the instruction there runs, and may narrow the executions that go on
-// from there: e.g. JML assert (seen) and assume (assumed) statements.
+// from there: e.g. JML assert (seen) and assume (assumed) statements. A
+// loop head counts as reached when the loop is entered, not again by its
+// back edge (a statement before a `while` runs once).
 class PointObserver {
  public:
   virtual ~PointObserver() = default;

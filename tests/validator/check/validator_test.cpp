@@ -219,6 +219,17 @@ public class Body {
     //@ assume a[0] > 0;
     return a[0];
   }
+
+  //@ requires 0 <= n && n <= 3;
+  //@ ensures \result == 0;
+  public static int countdown(int n) {
+    int i = n;
+    //@ assert i == n;
+    while (i > 0) {
+      i--;
+    }
+    return i;
+  }
 }
 )java";
 
@@ -782,6 +793,10 @@ TEST_F(ValidatorTest, AssertIsCheckedAndAssumeIsAssumed) {
   ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
   EXPECT_EQ(r.consistency.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness) << Text(r);
   EXPECT_THAT(r.consistency.diagnostics[0].clause, HasSubstr("assume a[0] > 0"));
+  // An assert before a while loop is checked once, when the loop is
+  // entered, not at each iteration (the loop head is its first code).
+  r = Check("t.Body#countdown", kBody, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
 }
 
 }  // namespace
