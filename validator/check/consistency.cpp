@@ -68,6 +68,22 @@ class ConsistencyRun {
     unknown_reasons.push_back(why);
   }
 
+  // A query about `clause` (null: an implicit one) the solver did not
+  // decide; the first timeout names the clause it was working on.
+  void Undecided(const jml::Clause* clause, const char* what = "a query") {
+    if (Clock::now() < deadline_) {
+      NoteUnknown(absl::StrCat("the solver could not decide ", what));
+      return;
+    }
+    if (timed_out_) return;
+    timed_out_ = true;
+    std::string where =
+        clause != nullptr
+            ? absl::StrCat(" while checking ", ClauseText(*clause), " (line ", clause->span.line, ")")
+            : "";
+    NoteUnknown(absl::StrCat("timeout after ", timeout_, " s", where));
+  }
+
   // A lowering failure: unsupported → UNKNOWN, otherwise ERROR.
   void LoweringFailed(const absl::Status& s, const jml::Clause* clause) {
     Diagnostic d;
@@ -77,7 +93,7 @@ class ConsistencyRun {
     }
     d.message = std::string(s.message());
     if (s.code() == absl::StatusCode::kDeadlineExceeded) {
-      NoteUnknown(absl::StrCat("timeout after ", timeout_, " s"));
+      Undecided(clause);
       return;
     }
     if (s.code() == absl::StatusCode::kOutOfRange) {
@@ -171,8 +187,7 @@ class ConsistencyRun {
     bool undecided = false;
     auto model = Sat(query, &undecided);
     if (undecided) {
-      NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
-                                            : "the solver could not decide a query");
+      Undecided(clause);
       return false;
     }
     if (!model) return false;
@@ -201,8 +216,7 @@ class ConsistencyRun {
       bool undecided = false;
       auto model = Sat(ops_.And(ops_.And(where, reached), u.open), &undecided);
       if (undecided) {
-        NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
-                                              : "the solver could not decide a query");
+        Undecided(clause);
         continue;
       }
       if (!model) continue;
@@ -314,8 +328,7 @@ class ConsistencyRun {
     bool undecided = false;
     auto model = Sat(ops_.And(where, any), &undecided);
     if (undecided) {
-      NoteUnknown(Clock::now() >= deadline_ ? absl::StrCat("timeout after ", timeout_, " s")
-                                            : "the solver could not decide the frame query");
+      Undecided(assignable[0], "the frame query");
       return;
     }
     if (!model) return;
@@ -388,6 +401,7 @@ class ConsistencyRun {
   const symex::EntryState& entry_;
   Clock::time_point deadline_;
   double timeout_;
+  bool timed_out_ = false;
 };
 
 // Classes of the static fields an expression reads.
@@ -923,7 +937,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     z3::expr unsupported = symex::AnyObligation(ops, obligations, {ObligationKind::kUnsupported});
     bool undecided = false;
     auto model = q.Sat(ops.And(any_pre, unsupported), &undecided);
-    if (undecided) q.NoteUnknown(absl::StrCat("timeout after ", request.timeout_seconds, " s"));
+    if (undecided) q.Undecided(nullptr, "whether an unsupported construct is reached");
     if (model) {
       const symex::Obligation* o =
           symex::WitnessObligation(*model, obligations, {ObligationKind::kUnsupported});
