@@ -59,8 +59,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   AddTimeoutOption(cmd, &flags->timeout, "Time limit of consistency in seconds");
   cmd->add_flag("--check-loop-invariants", flags->check_loop_invariants,
                 "Check the loop invariants of a .java contract at every arrival at their loop "
-                "within the bounds (otherwise they are ignored with a note; assert and assume "
-                "statements in the body are always checked and assumed)");
+                "within the bounds (otherwise they are ignored with a note; assert, assume, ghost "
+                "and set statements in the body are always executed)");
   AddJsonFlag(cmd, &flags->json);
   cmd->footer(
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "

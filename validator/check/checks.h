@@ -28,9 +28,10 @@ struct SpecUnderCheck {
   // Loop invariants of the method body to check (--check-loop-invariants),
   // type-checked with the locals of the class file's LocalVariableTable.
   std::vector<const jml::BodyAnnotation*> loop_invariants;
-  // assert (checked at every arrival within the bounds) and assume
-  // (assumed from there on) statements of the method body, type-checked
-  // like the loop invariants.
+  // Statements of the method body, in source order, type-checked like the
+  // loop invariants: assert (checked at every arrival within the bounds),
+  // assume (assumed from there on), ghost local declarations and set
+  // (executed).
   std::vector<const jml::BodyAnnotation*> body_statements;
   // Model fields of the method's class: name -> represents value.
   std::map<std::string, const jml::Expr*> represents;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -422,29 +423,37 @@ class LoopSnapshots : public symex::LoopHeadObserver {
     z3::expr guard;
     symex::Heap heap;
     std::vector<symex::Value> locals;
+    std::map<std::string, Term> ghosts;  // ghost locals by name (BodyStatements)
   };
   void AtLoopHead(const symex::MethodInfo& method, uint32_t pc, const z3::expr& guard,
                   const symex::Heap& heap, const std::vector<symex::Value>& locals) override {
-    snapshots.push_back(Snapshot{&method, pc, guard, heap, locals});
+    snapshots.push_back(Snapshot{&method, pc, guard, heap, locals,
+                                 ghosts != nullptr ? *ghosts : std::map<std::string, Term>{}});
   }
   std::vector<Snapshot> snapshots;
+  const std::map<std::string, Term>* ghosts = nullptr;  // their values as the run goes
 };
 
-// The assert and assume statements of the method body, each at the first
-// instruction of the line it precedes: every arrival (within the bounds)
-// is kept, and an assume narrows the executions that go on from there.
+// The statements of the method body — assert, assume, ghost declarations
+// and set — each at the first instruction of the line it precedes: every
+// arrival (within the bounds) is kept, an assume narrows the executions
+// that go on from there, and ghost locals take their values as the
+// execution goes (merged by the path conditions of the arrivals).
 class BodyStatements : public symex::PointObserver {
  public:
   struct Arrival {
     const jml::BodyAnnotation* statement;
-    LoopSnapshots::Snapshot state;
+    LoopSnapshots::Snapshot state;  // the ghost values before the statement
   };
-  // `assume` lowers an assume statement at its arrival.
+  // `assume` lowers an assume statement at its arrival; `ghost` the value a
+  // ghost declaration or set gives (nullopt: it could not be lowered).
   BodyStatements(const symex::MethodInfo& method, const symex::JavaOps& ops,
-                 std::function<z3::expr(const Arrival&)> assume)
-      : method_(method), ops_(ops), assume_(std::move(assume)) {}
+                 std::function<z3::expr(const Arrival&)> assume,
+                 std::function<std::optional<Term>(const Arrival&)> ghost)
+      : method_(method), ops_(ops), assume_(std::move(assume)), ghost_(std::move(ghost)) {}
   void Add(uint32_t pc, const jml::BodyAnnotation* statement) { at_[pc].push_back(statement); }
   bool empty() const { return at_.empty(); }
+  const std::map<std::string, Term>& ghosts() const { return ghosts_; }
 
   bool Watches(const symex::MethodInfo& method, uint32_t pc) const override {
     return &method == &method_ && at_.count(pc) > 0;
@@ -453,9 +462,21 @@ class BodyStatements : public symex::PointObserver {
                    const symex::Heap& heap, const std::vector<symex::Value>& locals) override {
     z3::expr assumed = ops_.True();
     for (const jml::BodyAnnotation* a : at_[pc]) {
-      arrivals.push_back(Arrival{a, {&method, pc, ops_.And(guard, assumed), heap, locals}});
+      z3::expr here = ops_.And(guard, assumed);
+      arrivals.push_back(Arrival{a, {&method, pc, here, heap, locals, ghosts_}});
       if (a->kind == jml::BodyAnnotationKind::kAssume) {
         assumed = ops_.And(assumed, assume_(arrivals.back()));
+      } else if (a->kind == jml::BodyAnnotationKind::kGhostDecl ||
+                 a->kind == jml::BodyAnnotationKind::kSet) {
+        std::optional<Term> value = ghost_(arrivals.back());
+        std::string name = a->kind == jml::BodyAnnotationKind::kSet ? a->target->name : a->ghost_name;
+        if (!value) continue;
+        auto old = ghosts_.find(name);
+        if (old == ghosts_.end()) {
+          ghosts_.emplace(name, std::move(*value));
+        } else {
+          old->second = Term{value->type, ops_.Ite(here, value->e, old->second.e)};
+        }
       }
     }
     return assumed;
@@ -466,17 +487,60 @@ class BodyStatements : public symex::PointObserver {
   const symex::MethodInfo& method_;
   const symex::JavaOps& ops_;
   std::function<z3::expr(const Arrival&)> assume_;
+  std::function<std::optional<Term>(const Arrival&)> ghost_;
   std::map<uint32_t, std::vector<const jml::BodyAnnotation*>> at_;
+  std::map<std::string, Term> ghosts_;
 };
 
-// The first instruction of source line `line` in `method` (nullopt: none).
-std::optional<uint32_t> FirstPcOfLine(const symex::MethodInfo& method, int line) {
-  if (line <= 0 || !method.has_code()) return std::nullopt;
+// Where a statement annotation of the body takes effect: the first
+// instruction of the line it precedes; when that line has no code (a
+// declaration without a value, a closing brace), the instruction after the
+// code of the last line before the annotation, or the method's first one
+// when there is none. Nullopt when that is not a place only the code
+// before reaches: the code ends in a jump, or the next instruction is also
+// reached from elsewhere (a join, e.g. after an if without else).
+std::optional<uint32_t> PointOf(const symex::MethodInfo& method, const jml::BodyAnnotation& a) {
+  if (!method.has_code()) return std::nullopt;
   const classfile::Code& code = method.code();
+  if (code.instructions.empty()) return std::nullopt;
+  int before = 0;  // the last line with code before the annotation
   for (const classfile::Instruction& ins : code.instructions) {
-    if (static_cast<int>(code.LineOf(ins.pc)) == line) return ins.pc;
+    int line = static_cast<int>(code.LineOf(ins.pc));
+    if (line == a.next_code_line && a.next_code_line > 0) return ins.pc;
+    if (line < a.span.line) before = std::max(before, line);
   }
-  return std::nullopt;
+  if (before == 0) return code.instructions.front().pc;
+  const classfile::Instruction* last = nullptr;
+  for (const classfile::Instruction& ins : code.instructions) {
+    if (static_cast<int>(code.LineOf(ins.pc)) == before) last = &ins;
+  }
+  switch (last->opcode) {
+    case classfile::kGoto: case classfile::kGotoW: case classfile::kAthrow:
+    case classfile::kTableswitch: case classfile::kLookupswitch:
+    case classfile::kIreturn: case classfile::kLreturn: case classfile::kFreturn:
+    case classfile::kDreturn: case classfile::kAreturn: case classfile::kReturn:
+      return std::nullopt;
+    default:
+      break;
+  }
+  uint32_t next = last->pc + last->length;
+  if (code.IndexOfPc(next) < 0) return std::nullopt;
+  for (const classfile::ExceptionHandler& h : code.handlers) {
+    if (h.handler_pc == next) return std::nullopt;
+  }
+  for (const classfile::Instruction& ins : code.instructions) {
+    bool jump = (ins.opcode >= classfile::kIfeq && ins.opcode <= classfile::kGoto) ||
+                ins.opcode == classfile::kIfnull || ins.opcode == classfile::kIfnonnull ||
+                ins.opcode == classfile::kGotoW;
+    if (jump && static_cast<uint32_t>(ins.operand) == next) return std::nullopt;
+    if (ins.opcode == classfile::kTableswitch || ins.opcode == classfile::kLookupswitch) {
+      if (ins.default_target == next) return std::nullopt;
+      for (const auto& c : ins.cases) {
+        if (c.second == next) return std::nullopt;
+      }
+    }
+  }
+  return next;
 }
 
 // The locals of `method` live at `pc` (value and descriptor), by name, from
@@ -570,30 +634,76 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     }
     return st;
   };
-  // Assume statements: lowered when the execution reaches them; their
-  // well-definedness and failures are reported after the run.
-  struct AssumeLowered {
+  // A lowering at a point of the body, with the ghost locals bound.
+  auto lowering_at = [&](const LoopSnapshots::Snapshot& snap, const z3::expr& where) {
+    auto lowering = std::make_unique<Lowering>(machine, mctx, states_at(snap), where, deadline);
+    lowering->SetRepresents(&spec.represents);
+    for (const auto& [name, value] : snap.ghosts) lowering->BindName(name, value);
+    return lowering;
+  };
+  // assume, ghost declarations and set: lowered when the execution reaches
+  // them; their well-definedness and failures are reported after the run.
+  struct Lowered {
     size_t arrival;
     absl::Status status;
     std::vector<Undefined> undefined;
     std::vector<symex::Obligation> obligations;
   };
-  std::vector<AssumeLowered> assumes;
+  std::vector<Lowered> lowered_statements;
   BodyStatements* body_ptr = nullptr;
-  BodyStatements body(method, ops, [&](const BodyStatements::Arrival& at) {
-    Lowering lowering(machine, mctx, states_at(at.state), at.state.guard, deadline);
-    lowering.SetRepresents(&spec.represents);
-    auto p = lowering.Predicate(*at.statement->expr, /*in_post=*/true);
-    AssumeLowered lowered{body_ptr->arrivals.size() - 1, p.status(), lowering.TakeUndefined(),
-                          lowering.call_obligations()};
-    assumes.push_back(std::move(lowered));
+  auto assume = [&](const BodyStatements::Arrival& at) {
+    auto lowering = lowering_at(at.state, at.state.guard);
+    auto p = lowering->Predicate(*at.statement->expr, /*in_post=*/true);
+    lowered_statements.push_back(Lowered{body_ptr->arrivals.size() - 1, p.status(),
+                                         lowering->TakeUndefined(), lowering->call_obligations()});
     return p.ok() ? *p : ops.True();
-  });
+  };
+  auto ghost = [&](const BodyStatements::Arrival& at) -> std::optional<Term> {
+    const jml::BodyAnnotation& a = *at.statement;
+    auto lowering = lowering_at(at.state, at.state.guard);
+    absl::StatusOr<Term> value = absl::UnimplementedError("");
+    if (a.kind == jml::BodyAnnotationKind::kSet &&
+        (a.target == nullptr || a.target->sym.kind != jml::SymbolKind::kGhostLocal)) {
+      value = jml::UnsupportedAt(a.span, "set of a ghost field (ghost local variables are executed, "
+                                          "ghost fields have no value)");
+    } else if (a.kind == jml::BodyAnnotationKind::kSet) {
+      value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.target->type);
+    } else if (a.expr) {
+      value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.ghost_type.resolved);
+    } else {  // declared without a value: any value until set
+      const jml::Type& t = a.ghost_type.resolved;
+      std::string d = t.Descriptor().empty() ? "I" : t.Descriptor();
+      value = lowering->FromValue(machine.Fresh(d, a.ghost_name), t);
+    }
+    lowered_statements.push_back(Lowered{body_ptr->arrivals.size() - 1, value.status(),
+                                         lowering->TakeUndefined(), lowering->call_obligations()});
+    if (!value.ok()) return std::nullopt;
+    return *value;
+  };
+  BodyStatements body(method, ops, assume, ghost);
   body_ptr = &body;
+  // Ghost variables are executed only when every ghost statement has its
+  // place: one missed update would make every later value wrong.
+  auto is_ghost = [](const jml::BodyAnnotation* a) {
+    return a->kind == jml::BodyAnnotationKind::kGhostDecl || a->kind == jml::BodyAnnotationKind::kSet;
+  };
+  std::vector<const jml::BodyAnnotation*> unplaced;
+  std::map<const jml::BodyAnnotation*, uint32_t> places;
+  bool ghosts_placed = true;
   for (const jml::BodyAnnotation* a : spec.body_statements) {
-    if (std::optional<uint32_t> pc = FirstPcOfLine(method, a->next_code_line)) body.Add(*pc, a);
+    if (std::optional<uint32_t> pc = PointOf(method, *a)) {
+      places[a] = *pc;
+    } else {
+      unplaced.push_back(a);
+      ghosts_placed &= !is_ghost(a);
+    }
+  }
+  for (const jml::BodyAnnotation* a : spec.body_statements) {
+    auto place = places.find(a);
+    if (place != places.end() && (ghosts_placed || !is_ghost(a))) body.Add(place->second, a);
   }
   LoopSnapshots loop_heads;
+  loop_heads.ghosts = &body.ghosts();
   auto run_or = machine.Execute(entry, /*interceptor=*/nullptr,
                                 spec.loop_invariants.empty() ? nullptr : &loop_heads,
                                 body.empty() ? nullptr : &body);
@@ -842,8 +952,8 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     if (lowered_undefined != nullptr) {
       q.CheckDefined(*lowered_undefined, where, nullptr, at, false);
     } else {
-      Lowering lowering(machine, mctx, states_at(snap), where, deadline);
-      lowering.SetRepresents(&spec.represents);
+      std::unique_ptr<Lowering> lowering_ptr = lowering_at(snap, where);
+      Lowering& lowering = *lowering_ptr;
       auto p = lowering.Predicate(*a.expr, /*in_post=*/true);
       if (!p.ok()) {
         q.LoweringFailed(p.status(), nullptr);
@@ -891,9 +1001,11 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     }
   }
 
-  // assert and assume statements: at every arrival within the bounds.
+  // Statements of the body: asserts are checked at every arrival within
+  // the bounds; assume, ghost declarations and set were lowered during the
+  // run: their failures and well-definedness are reported here.
   for (const jml::BodyAnnotation* a : spec.body_statements) {
-    bool is_assume = a->kind == jml::BodyAnnotationKind::kAssume;
+    bool is_assert = a->kind == jml::BodyAnnotationKind::kAssert;
     std::string place = absl::StrCat("at line ", a->next_code_line);
     bool reached = false;
     for (size_t i = 0; i < body.arrivals.size(); ++i) {
@@ -901,30 +1013,38 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       reached = true;
       const std::vector<Undefined>* lowered = nullptr;
       bool failed = false;
-      if (is_assume) {
-        for (AssumeLowered& l : assumes) {
-          if (l.arrival != i) continue;
-          if (!l.status.ok()) {
-            failed = true;
-            size_t before = q.result.diagnostics.size();
-            q.LoweringFailed(l.status, nullptr);
-            for (size_t k = before; k < q.result.diagnostics.size(); ++k) {
-              q.result.diagnostics[k].span = a->span;
-              q.result.diagnostics[k].clause = jml::PrintBodyAnnotation(*a);
-            }
+      for (Lowered& l : lowered_statements) {
+        if (is_assert || l.arrival != i) continue;
+        if (!l.status.ok()) {
+          failed = true;
+          size_t before = q.result.diagnostics.size();
+          q.LoweringFailed(l.status, nullptr);
+          for (size_t k = before; k < q.result.diagnostics.size(); ++k) {
+            q.result.diagnostics[k].span = a->span;
+            q.result.diagnostics[k].clause = jml::PrintBodyAnnotation(*a);
           }
-          for (const symex::Obligation& o : l.obligations) q.extra_obligations.push_back(o);
-          lowered = &l.undefined;
         }
-        if (failed) break;  // reported once
-        if (lowered == nullptr) continue;
+        for (const symex::Obligation& o : l.obligations) q.extra_obligations.push_back(o);
+        lowered = &l.undefined;
       }
+      if (failed) break;  // reported once
+      if (!is_assert && lowered == nullptr) continue;
       if (check_at(*a, body.arrivals[i].state, place, lowered)) break;  // one counterexample each
     }
-    if (!reached) {
-      note(*a, absl::StrCat("not reached by the executions within the bounds (no code at line ",
-                            a->next_code_line, " or none that runs); not checked"));
-    } else if (is_assume) {
+    if (std::find(unplaced.begin(), unplaced.end(), a) != unplaced.end()) {
+      std::string why = absl::StrCat(
+          "no place in the bytecode: line ", a->next_code_line,
+          " has no code and the code before it ends at a jump or a join; put it before a "
+          "statement");
+      note(*a, absl::StrCat(why, is_ghost(a) ? "; ghost variables are not executed" : "; not checked"));
+      if (is_ghost(a)) {
+        q.NoteUnknown(absl::StrCat(jml::PrintBodyAnnotation(*a), " (line ", a->span.line, ") has ", why));
+      }
+    } else if (!ghosts_placed && is_ghost(a)) {
+      note(*a, "not executed: another ghost statement has no place in the bytecode");
+    } else if (!reached) {
+      note(*a, "not reached by the executions within the bounds; not checked");
+    } else if (a->kind == jml::BodyAnnotationKind::kAssume) {
       note(*a, "assumed: the executions where it is false are not checked");
     }
   }

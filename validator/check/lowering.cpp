@@ -193,6 +193,11 @@ absl::StatusOr<Term> Lowering::Value(const Expr& e, bool in_post) {
   return Lower(e);
 }
 
+absl::StatusOr<Term> Lowering::ValueAs(const Expr& e, bool in_post, const Type& type) {
+  TS_ASSIGN_OR_RETURN(Term t, Value(e, in_post));
+  return Convert(t, type);
+}
+
 absl::StatusOr<z3::expr> Lowering::LowerBool(const Expr& e) {
   TS_ASSIGN_OR_RETURN(Term t, Lower(e));
   if (t.type.IsClass()) t = Convert(t, Type::Boolean());
@@ -333,9 +338,15 @@ absl::StatusOr<Term> Lowering::LowerName(const Expr& e) {
       if (it == named_.end()) return jml::ErrorAt(e.span, absl::StrCat("'", e.name, "' has no value here"));
       return it->second;
     }
-    case SymbolKind::kGhostLocal:
-      return Unsupported(e, absl::StrCat("ghost variable '", e.name,
-                                         "' (ghost declarations and set are not executed)"));
+    case SymbolKind::kGhostLocal: {
+      auto it = named_.find(e.name);
+      if (it == named_.end()) {
+        return Unsupported(e, absl::StrCat("ghost variable '", e.name,
+                                           "' has no value here (ghost variables have values in "
+                                           "the method body, when all its ghost statements are placed)"));
+      }
+      return it->second;
+    }
     default:
       return Unsupported(e, absl::StrCat("name '", e.name, "'"));
   }

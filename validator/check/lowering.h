@@ -80,6 +80,8 @@ class Lowering {
   // InvalidArgument for expressions that cannot be given a meaning.
   absl::StatusOr<z3::expr> Predicate(const jml::Expr& e, bool in_post);
   absl::StatusOr<Term> Value(const jml::Expr& e, bool in_post);
+  // The same, converted to `type` as by assignment (e.g. int to long).
+  absl::StatusOr<Term> ValueAs(const jml::Expr& e, bool in_post, const jml::Type& type);
 
   // Model fields by name: the value of their `represents` clause (in the
   // class of the method, evaluated with `this` the object read from).
@@ -92,7 +94,7 @@ class Lowering {
   void Strengthen(const z3::expr& fact) { context_ = ops_.And(context_, fact); }
 
   // Binds the exception variable of a signals clause, a spec-case `old`
-  // variable or a `forall` variable.
+  // variable, a `forall` variable or a ghost local variable.
   void BindName(const std::string& name, Term value);
 
   // Undefined places met since construction (or the last TakeUndefined).

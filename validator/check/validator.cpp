@@ -111,6 +111,12 @@ ValidationReport ContractProblem(ValidationReport report, const absl::Status& st
   return report;
 }
 
+// In-body annotations the consistency check executes (see checks.h).
+bool IsExecutedStatement(jml::BodyAnnotationKind kind) {
+  return kind == jml::BodyAnnotationKind::kAssert || kind == jml::BodyAnnotationKind::kAssume ||
+         kind == jml::BodyAnnotationKind::kGhostDecl || kind == jml::BodyAnnotationKind::kSet;
+}
+
 // The locals of `method` live at the code an annotation precedes (its
 // next code line), from the LocalVariableTable.
 jml::LocalsAtLine LocalsAtLine(const symex::MethodInfo& method,
@@ -264,8 +270,7 @@ class ValidatorImpl : public Validator {
       bool has_invariant = false, has_statement = false, has_other = false;
       for (const jml::BodyAnnotation& a : annotations) {
         bool invariant = a.kind == jml::BodyAnnotationKind::kLoopInvariant;
-        bool statement = a.kind == jml::BodyAnnotationKind::kAssert ||
-                         a.kind == jml::BodyAnnotationKind::kAssume;
+        bool statement = IsExecutedStatement(a.kind);
         has_invariant |= invariant;
         has_statement |= statement;
         has_other |= !invariant && !statement;
@@ -281,27 +286,25 @@ class ValidatorImpl : public Validator {
           return ContractProblem(std::move(report), body_checked.status(), kind, request);
         }
         for (const jml::BodyAnnotation& a : annotations) {
-          if (!a.expr) continue;
-          if (check_invariants && a.kind == jml::BodyAnnotationKind::kLoopInvariant) {
+          if (check_invariants && a.kind == jml::BodyAnnotationKind::kLoopInvariant && a.expr) {
             spec.loop_invariants.push_back(&a);
           }
-          if (a.kind == jml::BodyAnnotationKind::kAssert ||
-              a.kind == jml::BodyAnnotationKind::kAssume) {
-            spec.body_statements.push_back(&a);
-          }
+          bool complete = a.kind == jml::BodyAnnotationKind::kGhostDecl ||
+                          (a.expr && (a.kind != jml::BodyAnnotationKind::kSet || a.target));
+          if (IsExecutedStatement(a.kind) && complete) spec.body_statements.push_back(&a);
         }
       }
       std::vector<std::string> ignored;
       if (has_invariant && !check_invariants) {
         ignored.push_back("loop invariants (--check-loop-invariants checks them)");
       }
-      if (has_other) ignored.push_back("decreases, ghost declarations and set statements");
+      if (has_other) ignored.push_back("decreases, loop_assignable and debug statements");
       if (!ignored.empty()) {
         Diagnostic d;
         d.kind = Diagnostic::Kind::kNote;
         d.span = annotations[0].span;
         d.message = absl::StrCat("annotations in the method body: ", absl::StrJoin(ignored, "; "),
-                                 " are ignored", has_statement ? "; assert and assume statements are checked and assumed" : "");
+                                 " are ignored", has_statement ? "; assert, assume, ghost declarations and set statements are executed" : "");
         report.notes.push_back(std::move(d));
       }
     }

@@ -230,6 +230,40 @@ public class Body {
     }
     return i;
   }
+
+  //@ requires 0 <= n && n <= 3;
+  //@ ensures true;
+  public static int steps(int n, boolean off) {
+    int s = 0;
+    //@ ghost int k = 0;
+    for (int i = 1; i <= n; i++) {
+      s += i;
+      //@ set k = k + 1;
+    }
+    //@ ghost boolean big;
+    if (off) {
+      //@ set big = k > 1;
+      s++;
+    } else {
+      //@ set big = k > 2;
+      s--;
+    }
+    //@ assert off ? big == (n > 1) : big == (n > 2);
+    //@ assert k == n;
+    return s;
+  }
+
+  //@ ensures true;
+  public static int late(int x) {
+    int y = 0;
+    //@ ghost int g = 0;
+    if (x > 0) {
+      y = 1;
+      //@ set g = 1;
+    }
+    //@ assert g == y;
+    return y;
+  }
 }
 )java";
 
@@ -797,6 +831,26 @@ TEST_F(ValidatorTest, AssertIsCheckedAndAssumeIsAssumed) {
   // entered, not at each iteration (the loop head is its first code).
   r = Check("t.Body#countdown", kBody, 5, "Body.java");
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+}
+
+TEST_F(ValidatorTest, GhostVariablesFollowTheExecution) {
+  // k counts the iterations (its set ends the loop body), big is set in
+  // either branch: both asserts hold on every path.
+  ValidationReport r = Check("t.Body#steps", kBody, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  // The same with a wrong count fails, with the values at the assert.
+  std::string off = kBody;
+  off.replace(off.find("assert k == n;"), 14, "assert k != n;");
+  r = Check("t.Body#steps", off, 5, "Body.java");
+  ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(r.consistency.diagnostics[0].clause, HasSubstr("assert k != n"));
+  // A set at the end of an if without else has no place of its own (the
+  // next instruction is the join): no ghost value is trusted, and the
+  // assert over it is not decided.
+  r = Check("t.Body#late", kBody, 5, "Body.java");
+  EXPECT_NE(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_NE(r.consistency.status, CheckStatus::kFail) << Text(r);
+  EXPECT_THAT(Text(r), HasSubstr("set g = 1; no place in the bytecode"));
 }
 
 }  // namespace
