@@ -470,7 +470,10 @@ class BodyStatements : public symex::PointObserver {
                  a->kind == jml::BodyAnnotationKind::kSet) {
         std::optional<Term> value = ghost_(arrivals.back());
         std::string name = a->kind == jml::BodyAnnotationKind::kSet ? a->target->name : a->ghost_name;
-        if (!value) continue;
+        if (!value) {  // no value from here on rather than a stale one
+          ghosts_.erase(name);
+          continue;
+        }
         auto old = ghosts_.find(name);
         if (old == ghosts_.end()) {
           ghosts_.emplace(name, std::move(*value));

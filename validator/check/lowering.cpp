@@ -343,7 +343,8 @@ absl::StatusOr<Term> Lowering::LowerName(const Expr& e) {
       if (it == named_.end()) {
         return Unsupported(e, absl::StrCat("ghost variable '", e.name,
                                            "' has no value here (ghost variables have values in "
-                                           "the method body, when all its ghost statements are placed)"));
+                                           "the method body after their declaration, when every "
+                                           "ghost statement has a place and a value)"));
       }
       return it->second;
     }

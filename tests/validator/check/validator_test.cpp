@@ -844,6 +844,12 @@ TEST_F(ValidatorTest, GhostVariablesFollowTheExecution) {
   r = Check("t.Body#steps", off, 5, "Body.java");
   ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
   EXPECT_THAT(r.consistency.diagnostics[0].clause, HasSubstr("assert k != n"));
+  // A set that cannot be lowered leaves k without a value (not a stale one).
+  std::string stale = kBody;
+  stale.replace(stale.find("set k = k + 1;"), 14, "set k = \"ab\".length();");
+  r = Check("t.Body#steps", stale, 5, "Body.java");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kError) << Text(r);
+  EXPECT_THAT(Text(r), HasSubstr("ghost variable 'k' has no value here"));
   // A set at the end of an if without else has no place of its own (the
   // next instruction is the join): no ghost value is trusted, and the
   // assert over it is not decided.
