@@ -647,18 +647,18 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   // assume, ghost declarations and set: lowered when the execution reaches
   // them; their well-definedness and failures are reported after the run.
   struct Lowered {
-    size_t arrival;
     absl::Status status;
     std::vector<Undefined> undefined;
     std::vector<symex::Obligation> obligations;
   };
-  std::vector<Lowered> lowered_statements;
+  std::map<size_t, Lowered> lowered_statements;  // by arrival
   BodyStatements* body_ptr = nullptr;
   auto assume = [&](const BodyStatements::Arrival& at) {
     auto lowering = lowering_at(at.state, at.state.guard);
     auto p = lowering->Predicate(*at.statement->expr, /*in_post=*/true);
-    lowered_statements.push_back(Lowered{body_ptr->arrivals.size() - 1, p.status(),
-                                         lowering->TakeUndefined(), lowering->call_obligations()});
+    lowered_statements.emplace(body_ptr->arrivals.size() - 1,
+                               Lowered{p.status(), lowering->TakeUndefined(),
+                                       lowering->call_obligations()});
     return p.ok() ? *p : ops.True();
   };
   auto ghost = [&](const BodyStatements::Arrival& at) -> std::optional<Term> {
@@ -678,8 +678,9 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       std::string d = t.Descriptor().empty() ? "I" : t.Descriptor();
       value = lowering->FromValue(machine.Fresh(d, a.ghost_name), t);
     }
-    lowered_statements.push_back(Lowered{body_ptr->arrivals.size() - 1, value.status(),
-                                         lowering->TakeUndefined(), lowering->call_obligations()});
+    lowered_statements.emplace(body_ptr->arrivals.size() - 1,
+                               Lowered{value.status(), lowering->TakeUndefined(),
+                                       lowering->call_obligations()});
     if (!value.ok()) return std::nullopt;
     return *value;
   };
@@ -944,6 +945,13 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   // was lowered during the run (an assume, `lowered_undefined`), its truth,
   // on the executions some case admits; the state shown is the state
   // there. Whether a diagnostic was added.
+  // The diagnostics added since `before` belong to the body annotation `a`.
+  auto attribute = [&](const jml::BodyAnnotation& a, size_t before) {
+    for (size_t i = before; i < q.result.diagnostics.size(); ++i) {
+      q.result.diagnostics[i].span = a.span;
+      q.result.diagnostics[i].clause = jml::PrintBodyAnnotation(a);
+    }
+  };
   auto check_at = [&](const jml::BodyAnnotation& a, const LoopSnapshots::Snapshot& snap,
                       const std::string& place,
                       const std::vector<Undefined>* lowered_undefined) {
@@ -971,10 +979,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       }
     }
     q.point.clear();
-    for (size_t i = before; i < q.result.diagnostics.size(); ++i) {
-      q.result.diagnostics[i].span = a.span;
-      q.result.diagnostics[i].clause = jml::PrintBodyAnnotation(a);
-    }
+    attribute(a, before);
     return q.result.diagnostics.size() > before;
   };
   auto note = [&](const jml::BodyAnnotation& a, const std::string& message) {
@@ -1015,23 +1020,18 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       if (body.arrivals[i].statement != a) continue;
       reached = true;
       const std::vector<Undefined>* lowered = nullptr;
-      bool failed = false;
-      for (Lowered& l : lowered_statements) {
-        if (is_assert || l.arrival != i) continue;
-        if (!l.status.ok()) {
-          failed = true;
+      if (!is_assert) {
+        auto l = lowered_statements.find(i);
+        if (l == lowered_statements.end()) continue;
+        for (const symex::Obligation& o : l->second.obligations) q.extra_obligations.push_back(o);
+        if (!l->second.status.ok()) {
           size_t before = q.result.diagnostics.size();
-          q.LoweringFailed(l.status, nullptr);
-          for (size_t k = before; k < q.result.diagnostics.size(); ++k) {
-            q.result.diagnostics[k].span = a->span;
-            q.result.diagnostics[k].clause = jml::PrintBodyAnnotation(*a);
-          }
+          q.LoweringFailed(l->second.status, nullptr);
+          attribute(*a, before);
+          break;  // reported once
         }
-        for (const symex::Obligation& o : l.obligations) q.extra_obligations.push_back(o);
-        lowered = &l.undefined;
+        lowered = &l->second.undefined;
       }
-      if (failed) break;  // reported once
-      if (!is_assert && lowered == nullptr) continue;
       if (check_at(*a, body.arrivals[i].state, place, lowered)) break;  // one counterexample each
     }
     if (std::find(unplaced.begin(), unplaced.end(), a) != unplaced.end()) {

@@ -112,9 +112,8 @@ class MethodRun {
         }
         // A loop head reached again by its back edge is not a new arrival
         // at the statement before the loop.
-        auto again = loop_counts_.find(ins.pc);
         if (impl_.point_observer != nullptr && impl_.call_stack.empty() &&
-            (again == loop_counts_.end() || again->second == 0) &&
+            loop_counts_.count(ins.pc) == 0 &&
             impl_.point_observer->Watches(method_, ins.pc)) {
           s.guard = ops_.And(s.guard, impl_.point_observer->AtPoint(method_, ins.pc, s.guard,
                                                                      s.heap, s.locals));

@@ -236,11 +236,6 @@ absl::StatusOr<CallResult> BoxStaticModel(LibCall& c) {
   const JavaOps& ops = c.ops;
   std::string owner = c.Owner();
   std::string name = c.Method().substr(c.Method().rfind('.') + 1);
-  if (owner == "java/lang/Float" || owner == "java/lang/Double") {  // isFinite
-    z3::expr x = c.A(0);
-    z3::expr finite = ops.Not(ops.Or(ops.IsNaN(x), ops.IsInfinite(x)));
-    return c.Return(c.I(ops.Ite(finite, ops.Int(1), ops.Int(0))));
-  }
   if (name == "compare") {
     z3::expr a = c.A(0), b = c.A(1);
     if (owner == "java/lang/Boolean") {  // false < true
@@ -607,6 +602,10 @@ const std::map<std::string, Model>& Models() {
       });
       add(absl::StrCat(owner, ".isInfinite(", d, ")Z"), [](LibCall& c) {
         return c.Return(c.I(c.ops.Ite(c.ops.IsInfinite(c.A(0)), c.ops.Int(1), c.ops.Int(0))));
+      });
+      add(absl::StrCat(owner, ".isFinite(", d, ")Z"), [](LibCall& c) {
+        z3::expr finite = c.ops.Not(c.ops.Or(c.ops.IsNaN(c.A(0)), c.ops.IsInfinite(c.A(0))));
+        return c.Return(c.I(c.ops.Ite(finite, c.ops.Int(1), c.ops.Int(0))));
       });
       add(absl::StrCat(owner, ".compare(", d, d, ")I"), [](LibCall& c) {
         const JavaOps& ops = c.ops;

@@ -184,6 +184,8 @@ const std::set<std::string>& ModelledLibraryMethods() {
     add("java/lang/Double", "isNaN(D)Z");
     add("java/lang/Float", "isInfinite(F)Z");
     add("java/lang/Double", "isInfinite(D)Z");
+    add("java/lang/Float", "isFinite(F)Z");
+    add("java/lang/Double", "isFinite(D)Z");
     add("java/lang/Float", "compare(FF)I");
     add("java/lang/Double", "compare(DD)I");
     const std::string builder = "java/lang/StringBuilder";

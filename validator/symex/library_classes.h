@@ -48,8 +48,7 @@ inline constexpr const char* kBoxStaticMethods[] = {
     "java/lang/Integer.max(II)I",       "java/lang/Long.max(JJ)J",
     "java/lang/Integer.min(II)I",       "java/lang/Long.min(JJ)J",
     "java/lang/Integer.sum(II)I",       "java/lang/Long.sum(JJ)J",
-    "java/lang/Integer.hashCode(I)I",   "java/lang/Float.isFinite(F)Z",
-    "java/lang/Double.isFinite(D)Z",
+    "java/lang/Integer.hashCode(I)I",
 };
 
 // The SV-COMP harness class whose methods are modelled as inputs.
