@@ -50,8 +50,10 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
                   "a replacement Verifier.java (harness mode; compile it to its own directory "
                   "and put that first on the class path) or TracespecReplay.java (--method)");
   cmd->footer(
-      "Output: VERIFICATION SUCCESSFUL (a proof: every loop and recursion fits in the final "
-      "bound k, input arrays have at most L elements), VERIFICATION FAILED with the inputs, "
+      "Output: VERIFICATION SUCCESSFUL (a proof, input arrays having at most L elements: "
+      "either every loop and recursion fits in the final bound k, 'complete', or the loops "
+      "that do not are closed by an induction step, 'proved by induction', with the "
+      "invariants it used), VERIFICATION FAILED with the inputs, "
       "the failing instruction and the path's source lines, or UNKNOWN (bound reached, "
       "timeout, or an unsupported construct, named).\n"
       "Exit status: 0 VERIFICATION SUCCESSFUL, 10 VERIFICATION FAILED, 11 UNKNOWN, "

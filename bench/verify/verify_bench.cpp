@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
   std::printf("%-28s %-11s %-11s %8s %6s  %s\n", "task", "expected", "got", "time(s)", "k",
               "replay / reason");
   int correct = 0, wrong = 0, unknown = 0, replayed = 0, replay_failed = 0;
+  int successful = 0, by_induction = 0;
   std::vector<double> times;
   double total = 0;
   for (const Task& task : tasks) {
@@ -141,6 +142,15 @@ int main(int argc, char** argv) {
       got = result->verdict == Verdict::kUnknown ? "UNKNOWN"
                                                   : tracespec::symex::VerdictName(result->verdict);
       if (result->verdict == Verdict::kUnknown) note = result->reason;
+      if (result->verdict == Verdict::kSuccessful) {
+        ++successful;
+        if (result->proved_by_induction) {
+          ++by_induction;
+          note = "proved by induction";
+        } else {
+          note = "complete";
+        }
+      }
       if (result->verdict == Verdict::kFailed && replay) {
         note = Replay(*result, *work, classes, task.name);
         if (note == "yes") {
@@ -175,6 +185,8 @@ int main(int argc, char** argv) {
   std::printf("\ntasks %d (%d expected to fail), correct %d, wrong %d, unknown %d, decided %.1f%%\n",
               n, expected_failures, correct, wrong, unknown,
               n == 0 ? 0.0 : 100.0 * (correct + wrong) / n);
+  std::printf("SUCCESSFUL %d: complete unwinding %d, proved by induction %d\n", successful,
+              successful - by_induction, by_induction);
   std::printf("time: median %.3f s, max %.3f s, total %.1f s\n", median,
               times.empty() ? 0.0 : times.back(), total);
   if (replay) {

@@ -116,7 +116,8 @@ std::string CheckJson(const CheckResult& r, bool coverage) {
   for (const std::string& e : r.explanations) explanations.push_back(JsonQuote(e));
   std::string out = absl::StrCat(
       "{\"status\":", JsonQuote(CheckStatusName(r.status)), ",\"summary\":", JsonQuote(r.summary),
-      ",\"complete\":", r.complete ? "true" : "false", ",\"cuts\":[", absl::StrJoin(cuts, ","),
+      ",\"complete\":", r.complete ? "true" : "false",
+      ",\"proved\":", r.proved ? "true" : "false", ",\"cuts\":[", absl::StrJoin(cuts, ","),
       "],\"diagnostics\":[", absl::StrJoin(diagnostics, ","), "],\"counterexamples\":[",
       absl::StrJoin(counterexamples, ","), "],\"explanations\":[", absl::StrJoin(explanations, ","),
       "],\"seconds\":", absl::StrFormat("%.3f", r.seconds));

@@ -68,6 +68,11 @@ struct CheckResult {
   // loops / recursions that were cut, e.g. "loop at line 12 cut at k=5".
   bool complete = false;
   std::vector<std::string> cuts;
+  // Consistency: the cut loops were closed by an induction step (summary
+  // "proved (...)"): a PASS for every number of iterations, though not
+  // every execution was explored (`complete` stays false, `cuts` lists the
+  // bounded run's cuts).
+  bool proved = false;
   std::vector<Diagnostic> diagnostics;
   // Concrete behaviours: for consistency, executions of the bytecode the
   // contract excludes; for coverage, the recorded observations it rejects.

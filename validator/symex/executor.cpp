@@ -83,9 +83,11 @@ class MethodRun {
         if (t <= ins.pc) loop_end_[t] = std::max(loop_end_[t], ins.pc);
       }
     }
+    if (impl_.options.induction) FindInductionLoops();
   }
 
   absl::StatusOr<CallResult> Run(State entry) {
+    Enter(static_cast<uint32_t>(code_.bytes.size()), 0, entry);
     pending_[0].push_back(std::move(entry));
     while (!pending_.empty()) {
       TS_RETURN_IF_ERROR(impl_.CheckDeadline());
@@ -127,6 +129,7 @@ class MethodRun {
         if (index + 1 >= static_cast<int>(code_.instructions.size())) {
           return Malformed(ins.pc, "execution falls off the end of the code");
         }
+        Enter(ins.pc, next_pc, *next_);
         // Straight-line execution continues only while this state is the one
         // with the smallest offset (a back edge may have queued an earlier one).
         if (targets_.count(next_pc) ||
@@ -176,8 +179,191 @@ class MethodRun {
 
   int Site(uint32_t pc) { return impl_.SiteOf(method_, pc); }
 
+  // ---- the induction step (ExecOptions::induction) ----
+
+  struct InductionLoop {
+    uint32_t head = 0, end = 0;
+    std::set<uint32_t> slots;     // locals written in the loop
+    std::set<int> fields;         // instance fields written
+    std::set<ElemKind> contents;  // array element kinds written
+    std::map<uint32_t, z3::expr> entry;  // slot -> its value where the loop was entered
+  };
+
+  bool InRange(const InductionLoop& l, uint32_t pc) const { return l.head <= pc && pc <= l.end; }
+
+  bool IsLibraryClass(const std::string& name) const {
+    const ClassInfo* c = impl_.program.FindClass(name);
+    return c != nullptr && c->origin != ClassInfo::Origin::kClassPath;
+  }
+
+  // Which loops qualify (see ExecOptions::induction) and what they write.
+  void FindInductionLoops() {
+    for (const auto& [head, end] : loop_end_) {
+      InductionLoop l;
+      l.head = head;
+      l.end = end;
+      bool ok = true;
+      for (const Instruction& ins : code_.instructions) {
+        if (!ok) break;
+        if (ins.pc < head || ins.pc > end) continue;
+        const uint8_t o = ins.opcode;
+        if (o == op::kAstore || (o >= op::kAstore0 && o <= op::kAstore0 + 3)) {
+          ok = false;
+        } else if ((o >= op::kIstore && o <= op::kDstore) ||
+                   (o >= op::kIstore0 && o < op::kAstore0) || o == op::kIinc) {
+          l.slots.insert(static_cast<uint32_t>(ins.operand));
+        } else if (o >= op::kIastore && o <= op::kSastore) {
+          static const ElemKind kKinds[] = {ElemKind::kInt,  ElemKind::kLong, ElemKind::kFloat,
+                                            ElemKind::kDouble, ElemKind::kRef, ElemKind::kByte,
+                                            ElemKind::kChar, ElemKind::kShort};
+          l.contents.insert(kKinds[o - op::kIastore]);
+          if (o == op::kBastore) l.contents.insert(ElemKind::kBoolean);
+        } else if (o == op::kPutfield) {
+          classfile::MemberRef ref = pool_.Member(ins.operand);
+          const FieldInfo* f = impl_.program.ResolveField(ref.class_name, ref.name, ref.descriptor);
+          if (f == nullptr) ok = false;
+          else l.fields.insert(f->id);
+        } else if (o == op::kInvokestatic) {
+          ok = pool_.Member(ins.operand).class_name == "org/sosy_lab/sv_benchmarks/Verifier";
+        } else if (o == op::kInvokespecial) {
+          classfile::MemberRef ref = pool_.Member(ins.operand);
+          ok = ref.name == "<init>" && IsLibraryClass(ref.class_name);
+        } else if (o == op::kNew) {
+          ok = IsLibraryClass(pool_.ClassName(ins.operand));
+        } else if (o == op::kPutstatic || o == op::kInvokevirtual ||
+                   o == op::kInvokeinterface || o == op::kInvokedynamic || o == op::kJsr ||
+                   o == op::kJsrW || o == op::kRet || o == op::kMonitorenter) {
+          ok = false;
+        }
+      }
+      if (ok) induction_loops_.emplace(head, std::move(l));
+    }
+    // A loop inside a loop that is unwound, or overlapping another loop
+    // without nesting, could be entered more than once on one path: it is
+    // unwound too.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [head, end] : loop_end_) {
+        bool qualifies = induction_loops_.count(head) > 0;
+        for (auto it = induction_loops_.begin(); it != induction_loops_.end();) {
+          uint32_t h = it->second.head, e = it->second.end;
+          bool inside = head <= h && e <= end && !(head == h && end == e);
+          bool overlaps = (head < h && h <= end && end < e) || (h < head && head <= e && e < end);
+          if ((inside && !qualifies) || overlaps) {
+            it = induction_loops_.erase(it);
+            changed = true;
+          } else {
+            ++it;
+          }
+        }
+      }
+    }
+  }
+
+  std::string LocalName(uint32_t slot, uint32_t pc) const {
+    for (const classfile::LocalVariable& v : code_.locals) {
+      if (v.slot == slot && v.start_pc <= pc + 3 && pc < v.start_pc + v.length + 3) return v.name;
+    }
+    return absl::StrCat("local", slot);
+  }
+
+  // The candidate invariants of a loop over `locals`, each with its text:
+  // for each int local v the loop writes, v >= 0, v against its value at
+  // loop entry, and v against every other int local (<=, >=).
+  std::vector<std::pair<std::string, z3::expr>> Candidates(const InductionLoop& l,
+                                                           const std::vector<Value>& locals) {
+    std::vector<std::pair<std::string, z3::expr>> out;
+    std::string where = absl::StrCat(method_.SourceFile(), ":", code_.LineOf(l.head));
+    for (uint32_t v : l.slots) {
+      if (v >= locals.size() || locals[v].kind != Kind::kInt) continue;
+      auto entry = l.entry.find(v);
+      if (entry == l.entry.end()) continue;
+      std::string name = LocalName(v, l.head);
+      const z3::expr& x = locals[v].e;
+      out.emplace_back(absl::StrCat(name, " >= 0 (loop at ", where, ")"),
+                       ops_.Le(ops_.Int(0), x));
+      out.emplace_back(absl::StrCat(name, " >= its value at loop entry (loop at ", where, ")"),
+                       ops_.Le(entry->second, x));
+      out.emplace_back(absl::StrCat(name, " <= its value at loop entry (loop at ", where, ")"),
+                       ops_.Le(x, entry->second));
+      for (uint32_t w = 0; w < locals.size(); ++w) {
+        if (w == v || locals[w].kind != Kind::kInt) continue;
+        std::string other = LocalName(w, l.head);
+        out.emplace_back(absl::StrCat(name, " <= ", other, " (loop at ", where, ")"),
+                         ops_.Le(x, locals[w].e));
+        out.emplace_back(absl::StrCat(name, " >= ", other, " (loop at ", where, ")"),
+                         ops_.Le(locals[w].e, x));
+      }
+    }
+    std::vector<std::pair<std::string, z3::expr>> kept;
+    for (auto& c : out) {
+      if (!impl_.options.dropped_invariants.count(c.first)) kept.push_back(std::move(c));
+    }
+    return kept;
+  }
+
+  // Each candidate must hold here: a kInvariant obligation where it may not.
+  void CheckCandidates(const InductionLoop& l, const State& s, uint32_t pc) {
+    for (const auto& [text, holds] : Candidates(l, s.locals)) {
+      z3::expr broken = ops_.And(s.guard, ops_.Not(holds));
+      if (!JavaOps::IsFalse(broken)) {
+        impl_.AddObligation(ObligationKind::kInvariant, broken, Site(pc), text);
+      }
+    }
+  }
+
+  // A state going from `from` to `to` enters each qualifying loop whose
+  // range holds `to` but not `from` in an arbitrary state (outer loops first).
+  void Enter(uint32_t from, uint32_t to, State& s) {
+    if (induction_loops_.empty()) return;
+    std::vector<InductionLoop*> entered;
+    for (auto& [head, l] : induction_loops_) {
+      if (InRange(l, to) && !InRange(l, from)) entered.push_back(&l);
+    }
+    std::sort(entered.begin(), entered.end(), [](const InductionLoop* a, const InductionLoop* b) {
+      return a->end - a->head > b->end - b->head;
+    });
+    for (InductionLoop* l : entered) {
+      // The entry values are shared by the paths entering here (they are
+      // disjoint, and a loop is entered at most once per path and call).
+      for (uint32_t v : l->slots) {
+        if (v >= s.locals.size() || s.locals[v].kind != Kind::kInt) continue;
+        auto it = l->entry.find(v);
+        if (it == l->entry.end()) {
+          it = l->entry.emplace(v, impl_.FreshConst("entry", ops_.IntSort())).first;
+        }
+        s.guard = ops_.And(s.guard, ops_.Eq(it->second, s.locals[v].e));
+      }
+      CheckCandidates(*l, s, to);
+      for (uint32_t v : l->slots) {
+        if (v >= s.locals.size() || s.locals[v].kind == Kind::kNone) continue;
+        Kind kind = s.locals[v].kind;
+        s.locals[v] = Value{kind, impl_.FreshConst("havoc", ops_.SortOf(kind))};
+      }
+      for (int f : l->fields) {
+        s.heap.fields.insert_or_assign(
+            f, impl_.FreshConst("havoc_field", impl_.FieldArray(s.heap, f).get_sort()));
+      }
+      for (ElemKind k : l->contents) {
+        s.heap.contents.insert_or_assign(
+            static_cast<int>(k),
+            impl_.FreshConst("havoc_content", impl_.ContentArray(s.heap, k).get_sort()));
+      }
+      for (const auto& [text, holds] : Candidates(*l, s.locals)) {
+        s.guard = ops_.And(s.guard, holds);
+      }
+    }
+  }
+
   void Jump(uint32_t from, uint32_t to, State s) {
     if (JavaOps::IsFalse(s.guard)) return;
+    if (auto l = induction_loops_.find(to);
+        l != induction_loops_.end() && to <= from && InRange(l->second, from)) {
+      // The arbitrary state at the head covers the next iteration.
+      CheckCandidates(l->second, s, from);
+      return;
+    }
+    Enter(from, to, s);
     if (to <= from) {
       int count = ++loop_counts_[to];
       if (count > impl_.options.unwind) {
@@ -302,6 +488,7 @@ class MethodRun {
   std::map<uint32_t, int> loop_counts_;
   std::map<uint32_t, uint32_t> loop_end_;
   std::set<uint32_t> targets_;
+  std::map<uint32_t, InductionLoop> induction_loops_;  // by head
   std::vector<ExitState> normal_;
   std::vector<ExitState> exceptional_;
   std::optional<State> next_;

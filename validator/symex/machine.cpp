@@ -47,6 +47,7 @@ const char* ObligationKindName(ObligationKind kind) {
     case ObligationKind::kRecursion: return "recursion";
     case ObligationKind::kBound: return "bound";
     case ObligationKind::kUnsupported: return "unsupported";
+    case ObligationKind::kInvariant: return "invariant";
   }
   return "?";
 }

@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,6 +60,21 @@ struct ExecOptions {
   bool havoc_statics_after_init = true;
   // Execution stops with DeadlineExceeded after this point in time.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // The induction step (`verify`'s unbounded proof): every loop that writes
+  // only primitive locals, instance fields and array elements, and calls
+  // nothing but Verifier and the constructors of library classes, and whose
+  // enclosing loops qualify too, is entered in an arbitrary state: the
+  // locals and heap locations it writes get fresh values, constrained only
+  // by candidate invariants (order relations between its int locals and
+  // their entry values). The back edge ends the path: the arbitrary state
+  // at the head covers every later iteration. Each candidate is checked
+  // where the loop is entered and at each back edge (kInvariant
+  // obligations, detail = the candidate's text); the caller drops the ones
+  // that fail (`dropped_invariants`) and runs again. Other loops are unwound
+  // as usual. Paths are over-approximated: a violation found here is not a
+  // counterexample.
+  bool induction = false;
+  std::set<std::string> dropped_invariants;
 };
 
 // A place in the bytecode.
@@ -84,6 +100,9 @@ enum class ObligationKind {
   // A construct without a model is reached (library method, missing class,
   // invokedynamic other than string concatenation, ...): the path is cut.
   kUnsupported,
+  // Induction step only: a candidate loop invariant fails where the loop is
+  // entered or at a back edge (detail: the candidate).
+  kInvariant,
 };
 const char* ObligationKindName(ObligationKind kind);
 

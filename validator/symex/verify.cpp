@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -225,6 +227,98 @@ void FillCounterexample(Machine& machine, const z3::model& model, const EntrySta
   out->observation = std::move(*observation);
 }
 
+struct InductionOutcome {
+  bool proved = false;
+  std::string why;                      // not proved: why the step failed
+  std::vector<std::string> invariants;  // proved: the candidates that held
+};
+
+// The induction step (ExecOptions::induction): qualifying loops are entered
+// in an arbitrary state constrained by candidate invariants; candidates
+// that fail where a loop is entered or at a back edge are dropped and the
+// step runs again (Houdini). It proves the property when, with the
+// remaining candidates, no violation, cut or unsupported construct is
+// reachable. Nothing it finds is a counterexample.
+absl::StatusOr<InductionOutcome> InductionStep(const Program& program, const MethodInfo& method,
+                                               bool harness, const char* target,
+                                               const ExecOptions& base,
+                                               Clock::time_point deadline) {
+  InductionOutcome out;
+  std::set<std::string> dropped;
+  for (int round = 1;; ++round) {
+    z3::context ctx;
+    ExecOptions eo = base;
+    eo.induction = true;
+    eo.dropped_invariants = dropped;
+    Machine machine(ctx, program, eo);
+    auto entry = harness ? machine.CreateHarnessEntry(method) : machine.CreateEntry(method);
+    absl::StatusOr<ExecutionResult> run =
+        entry.ok() ? machine.Execute(*entry) : absl::StatusOr<ExecutionResult>(entry.status());
+    if (!run.ok()) {
+      if (run.status().code() == absl::StatusCode::kDeadlineExceeded) {
+        out.why = "time limit reached in the induction step";
+        return out;
+      }
+      return run.status();
+    }
+    const JavaOps& ops = machine.ops();
+    // Candidates that may fail, grouped by their text.
+    std::map<std::string, z3::expr> failing;
+    for (const Obligation& o : run->obligations) {
+      if (o.kind != ObligationKind::kInvariant) continue;
+      auto it = failing.find(o.detail);
+      if (it == failing.end()) failing.emplace(o.detail, o.condition);
+      else it->second = ops.Or(it->second, o.condition);
+    }
+    size_t before = dropped.size();
+    std::set<std::string> held;
+    std::string unused;
+    for (const auto& [text, condition] : failing) {
+      if (Check(ctx, machine, condition, deadline, nullptr, &unused) == z3::unsat) {
+        held.insert(text);
+      } else {
+        dropped.insert(text);
+      }
+    }
+    Debug(absl::StrCat("verify: induction step round ", round, ": ", failing.size(),
+                       " candidate invariants, ", dropped.size() - before, " dropped"));
+    if (dropped.size() > before) continue;
+    std::string why;
+    z3::expr violation = ops.False();
+    if (run->exceptional) {
+      violation = ops.And(run->exceptional->guard,
+                          machine.InstanceOf(run->exceptional->value->e, target));
+    }
+    z3::check_result r = Check(ctx, machine, violation, deadline, nullptr, &why);
+    if (r != z3::unsat) {
+      out.why = r == z3::sat ? "a violation is reachable from an arbitrary state at a loop head"
+                             : absl::StrCat("the violation query was not decided: ", why);
+      return out;
+    }
+    z3::expr rest = AnyObligation(ops, run->obligations,
+                                  {ObligationKind::kUnwinding, ObligationKind::kRecursion,
+                                   ObligationKind::kBound, ObligationKind::kUnsupported});
+    std::optional<z3::model> model;
+    r = Check(ctx, machine, rest, deadline, &model, &why);
+    if (r == z3::sat) {
+      const Obligation* o = WitnessObligation(*model, run->obligations,
+                                              {ObligationKind::kUnwinding,
+                                               ObligationKind::kRecursion, ObligationKind::kBound,
+                                               ObligationKind::kUnsupported});
+      out.why = absl::StrCat("not every loop qualifies", o == nullptr ? "" : ": ",
+                             o == nullptr ? "" : o->detail);
+      return out;
+    }
+    if (r == z3::unknown) {
+      out.why = absl::StrCat("the bounds query was not decided: ", why);
+      return out;
+    }
+    out.proved = true;
+    out.invariants.assign(held.begin(), held.end());
+    return out;
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
@@ -266,6 +360,8 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
                                                               : "java/lang/RuntimeException";
   int k = options.unwind;
   std::string unsupported_note;
+  bool tried_induction = false;
+  std::string induction_note;
   while (true) {
     ++result.rounds;
     result.unwind = k;
@@ -366,8 +462,21 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
       result.verdict = Verdict::kSuccessful;
       return finish(result);
     }
-    // A bound was hit: deepen while there is time (and no other bound is
-    // what stops us).
+    // A bound was hit: try once to close the loops by induction.
+    if (!tried_induction && ru == z3::unsat) {
+      tried_induction = true;
+      TS_ASSIGN_OR_RETURN(InductionOutcome step,
+                          InductionStep(*program, *method, harness, target, eo, deadline));
+      if (step.proved) {
+        result.verdict = Verdict::kSuccessful;
+        result.proved_by_induction = true;
+        result.invariants = std::move(step.invariants);
+        return finish(result);
+      }
+      induction_note = absl::StrCat("induction step failed: ", step.why);
+      Debug(absl::StrCat("verify: ", induction_note));
+    }
+    // Deepen while there is time (and no other bound is what stops us).
     const Obligation* o = WitnessObligation(*cut_model, run->obligations,
                                   {ObligationKind::kUnwinding, ObligationKind::kRecursion,
                                    ObligationKind::kBound});
@@ -383,6 +492,7 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
       result.verdict = Verdict::kUnknown;
       result.unknown_reason = UnknownReason::kBound;
       result.reason = why;
+      if (!induction_note.empty()) absl::StrAppend(&result.reason, "; ", induction_note);
       if (!unsupported_note.empty()) absl::StrAppend(&result.reason, "; also reachable: ", unsupported_note);
       return finish(result);
     }
@@ -492,12 +602,17 @@ std::string FormatVerifyText(const VerifyResult& r) {
     }
     absl::StrAppend(&out, "path: ", PathText(r.path), "\n");
   }
-  std::string bound = r.verdict == Verdict::kSuccessful
-                          ? absl::StrCat("complete (every loop and recursion fits in k=", r.unwind,
-                                         ")")
-                          : absl::StrCat("k=", r.unwind);
+  std::string bound =
+      r.proved_by_induction
+          ? absl::StrCat("proved by induction (unbounded; loops entered in any state",
+                         r.invariants.empty() ? "" : " satisfying the invariants below",
+                         ", other loops fit in k=", r.unwind, ")")
+      : r.verdict == Verdict::kSuccessful
+          ? absl::StrCat("complete (every loop and recursion fits in k=", r.unwind, ")")
+          : absl::StrCat("k=", r.unwind, " (within bounds)");
   absl::StrAppend(&out, "bounds: ", bound, ", max-array ", r.max_array, ", ", r.rounds,
                   r.rounds == 1 ? " round" : " rounds", "\n");
+  for (const std::string& inv : r.invariants) absl::StrAppend(&out, "invariant: ", inv, "\n");
   absl::StrAppend(&out, "time: ", absl::StrFormat("%.3f", r.seconds), " s\n");
   return out;
 }
@@ -509,7 +624,9 @@ std::string FormatVerifyJson(const VerifyResult& r) {
       ",\"reason\":", JsonQuote(r.reason), ",\"property\":", JsonQuote(PropertyName(r.property)),
       ",\"class\":", JsonQuote(r.class_name), ",\"method\":", JsonQuote(r.method),
       ",\"unwind\":", r.unwind, ",\"max_array\":", r.max_array,
-      ",\"complete\":", r.verdict == Verdict::kSuccessful ? "true" : "false",
+      ",\"complete\":", r.verdict == Verdict::kSuccessful && !r.proved_by_induction ? "true" : "false",
+      ",\"proved\":", r.verdict == Verdict::kSuccessful ? "true" : "false",
+      ",\"induction\":", r.proved_by_induction ? "true" : "false",
       ",\"rounds\":", r.rounds, ",\"seconds\":", absl::StrFormat("%.3f", r.seconds));
   if (r.verdict == Verdict::kFailed) {
     absl::StrAppend(&out, ",\"violation\":{\"exception\":", JsonQuote(r.exception_class),

@@ -72,6 +72,10 @@ struct VerifyResult {
   int max_array = 0;
   int rounds = 0;
   double seconds = 0;
+  // SUCCESSFUL by the induction step rather than by complete unwinding: no
+  // bound applies to the loops it closed (max-array still does).
+  bool proved_by_induction = false;
+  std::vector<std::string> invariants;  // the candidate invariants that held
 
   // VERIFICATION FAILED:
   std::string exception_class;  // binary name
