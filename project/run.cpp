@@ -18,6 +18,7 @@
 #include "absl/time/time.h"
 #include "agent/loop/infer.h"
 #include "agent/loop/run_dir.h"
+#include "agent/report/report.h"
 #include "common/files.h"
 #include "common/hash.h"
 #include "common/proto_io.h"
@@ -229,6 +230,7 @@ std::string RunText(const std::string& out_dir, const v1::RunSummary& s) {
                   s.not_succeeded(), " without one, ", s.not_observed(), " not observed\n");
   for (const std::string& f : s.spec_files()) absl::StrAppend(&text, "spec: ", out_dir, "/", f, "\n");
   absl::StrAppend(&text, "summary: ", out_dir, "/", kRunJson, "\n");
+  absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
   return text;
 }
 
@@ -496,6 +498,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   }
   s.set_seconds(Since(start));
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
+  report.Stage("report: writing report.html and report.md", start);
+  TS_RETURN_IF_ERROR(report::WriteReports(out_dir));
   result.text = RunText(out_dir, s);
   return result;
 }
