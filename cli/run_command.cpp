@@ -23,7 +23,8 @@ struct ProjectFlags {
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
-// (finished methods and stages stay as lines above it); otherwise plain lines.
+// (finished methods and stages stay as lines above it); otherwise plain lines
+// (stages, and each method's refinement lines and result).
 class ProgressPrinter {
  public:
   ProgressPrinter() : live_(::isatty(2) != 0 && GetVerbosity() != Verbosity::kQuiet) {}
@@ -36,7 +37,8 @@ class ProgressPrinter {
         Line(e.text);
         return;
       case Kind::kMethodStart:
-        Status(absl::StrCat(counter, e.method, ": starting"));
+        // Plain output gets the method's own lines only.
+        if (live_) Status(absl::StrCat(counter, e.method, ": starting"));
         return;
       case Kind::kMethodUpdate:
         if (live_) {

@@ -500,7 +500,12 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
   report.Stage("report: writing report.html and report.md", start);
   TS_RETURN_IF_ERROR(report::WriteReports(out_dir));
-  result.text = RunText(out_dir, s);
+  // Paths for people: as the caller spelled them.
+  std::string shown = options.out_dir.empty()
+                          ? absl::StrCat(options.project_dir, "/tracespec-out")
+                          : options.out_dir;
+  while (absl::StrContains(shown, "//")) shown = absl::StrReplaceAll(shown, {{"//", "/"}});
+  result.text = RunText(shown, s);
   return result;
 }
 
@@ -554,7 +559,12 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     if (bounds.unwind() > 0) request.unwind = bounds.unwind();
     if (bounds.max_array() > 0) request.max_array = bounds.max_array();
     if (bounds.check_timeout_seconds() > 0) request.timeout_seconds = bounds.check_timeout_seconds();
-    absl::Time method_start = absl::Now();
+    ProgressEvent e;
+    e.kind = ProgressEvent::Kind::kMethodStart;
+    e.method = mc.method;
+    e.done = static_cast<int>(result.methods.size());
+    e.total = static_cast<int>(summary.methods_size());
+    report(e);
     absl::StatusOr<check::ValidationReport> validated = validator->Validate(request);
     if (!validated.ok()) {
       mc.verdict = Verdict::kBroken;
@@ -580,13 +590,6 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         mc.verdict = Verdict::kUndecided;
       }
     }
-    ProgressEvent e;
-    e.kind = ProgressEvent::Kind::kMethodDone;
-    e.method = mc.method;
-    e.text = absl::StrCat(VerdictName(mc.verdict), ": ", mc.summary);
-    e.elapsed = Since(method_start);
-    e.done = static_cast<int>(result.methods.size()) + 1;
-    report(e);
     switch (mc.verdict) {
       case Verdict::kHolds: ++result.holds; break;
       case Verdict::kBroken: ++result.broken; break;
