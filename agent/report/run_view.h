@@ -92,7 +92,9 @@ struct MethodView {
   std::vector<std::pair<std::string, int>> redacted;
   // The audit records of this method's requests and answers.
   std::vector<v1::AuditRecord> audit;
-  bool remote() const { return result.client() != "builtin"; }
+  // Answers came from a model endpoint (client is its URL), not the
+  // built-in synthesizer.
+  bool remote() const { return !result.client().empty() && result.client() != "builtin"; }
 };
 
 // The audit log of the run (infer/audit.jsonl), when there is one.
