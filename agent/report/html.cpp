@@ -43,13 +43,11 @@ std::string MethodId(size_t index) { return absl::StrCat("method-", index + 1); 
 void Overview(const RunView& run, std::string* out) {
   absl::StrAppend(out, "<section id=\"methods\">\n<h2>Methods</h2>\n");
   Paragraph(MethodsSentence(run), out);
-  if (run.methods.empty()) {
-    absl::StrAppend(out, "</section>\n");
-    return;
+  if (!run.methods.empty()) {
+    absl::StrAppend(out,
+                    "<table>\n<tr><th>method</th><th>result</th><th>history</th><th>rounds</th>"
+                    "<th>contract file</th></tr>\n");
   }
-  absl::StrAppend(out,
-                  "<table>\n<tr><th>method</th><th>result</th><th>history</th><th>rounds</th>"
-                  "<th>contract file</th></tr>\n");
   for (size_t i = 0; i < run.methods.size(); ++i) {
     const MethodView& m = run.methods[i];
     absl::StrAppend(out, "<tr><td><a href=\"#", MethodId(i), "\">", E(m.method),
@@ -57,7 +55,22 @@ void Overview(const RunView& run, std::string* out) {
                     "</td><td class=\"history\">", E(m.result.history()), "</td><td>",
                     m.result.rounds(), "</td><td>", Code(m.contract_file), "</td></tr>\n");
   }
-  absl::StrAppend(out, "</table>\n</section>\n");
+  if (!run.methods.empty()) absl::StrAppend(out, "</table>\n");
+  if (!run.not_inferred.empty()) {
+    absl::StrAppend(out, "<p>Targets without a contract:</p>\n<ul>\n");
+    for (const v1::MethodRun& m : run.not_inferred) {
+      absl::StrAppend(out, "<li>", Code(m.method()), ": ", E(NotInferredNote(m)), "</li>\n");
+    }
+    absl::StrAppend(out, "</ul>\n");
+  }
+  absl::StrAppend(out, "</section>\n");
+}
+
+void Project(const RunView& run, std::string* out) {
+  if (!run.run) return;
+  absl::StrAppend(out, "<section id=\"project\">\n<h2>Project</h2>\n");
+  for (const std::string& line : ProjectLines(*run.run)) Paragraph(line, out);
+  absl::StrAppend(out, "</section>\n");
 }
 
 void AuditTable(const std::vector<v1::AuditRecord>& records, std::string* out) {
@@ -262,6 +275,7 @@ std::string RenderHtml(const RunView& run) {
             "against every observation (coverage). History bits in the paper's notation: "
             "consistency then coverage per round, 1 for PASS.",
             &out, "note");
+  Project(run, &out);
   Overview(run, &out);
   Egress(run, &out);
   ObserveRun(run, &out);

@@ -25,6 +25,19 @@ void Overview(const RunView& run, std::string* out) {
                     C(m.contract_file), "\n");
   }
   if (!run.methods.empty()) absl::StrAppend(out, "\n");
+  if (!run.not_inferred.empty()) {
+    absl::StrAppend(out, "Targets without a contract:\n\n");
+    for (const v1::MethodRun& m : run.not_inferred) {
+      absl::StrAppend(out, "- ", C(m.method()), ": ", C(NotInferredNote(m)), "\n");
+    }
+    absl::StrAppend(out, "\n");
+  }
+}
+
+void Project(const RunView& run, std::string* out) {
+  if (!run.run) return;
+  absl::StrAppend(out, "## Project\n\n");
+  for (const std::string& line : ProjectLines(*run.run)) absl::StrAppend(out, C(line), "\n\n");
 }
 
 void AuditList(const std::vector<v1::AuditRecord>& records, std::string* out) {
@@ -186,6 +199,7 @@ std::string RenderMarkdown(const RunView& run) {
       "the bytecode (consistency, within the bounds its line states) and against every "
       "observation (coverage). History bits in the paper's notation: consistency then "
       "coverage per round, 1 for PASS.\n\n";
+  Project(run, &out);
   Overview(run, &out);
   Egress(run, &out);
   ObserveRun(run, &out);

@@ -270,6 +270,12 @@ absl::StatusOr<RunView> LoadRunView(const std::string& out_dir) {
                  "infer/ is there)"));
   }
   RunView run;
+  std::string run_json = Join(out_dir, "run.json");
+  if (FileExists(run_json)) {
+    v1::RunSummary summary;
+    TS_RETURN_IF_ERROR(loop::ReadJsonFile(run_json, &summary));
+    run.run = std::move(summary);
+  }
   std::string summary = Join(observations_dir, "summary.json");
   if (FileExists(summary)) {
     v1::ObserveSummary observe;
@@ -282,6 +288,19 @@ absl::StatusOr<RunView> LoadRunView(const std::string& out_dir) {
   }
   std::sort(run.methods.begin(), run.methods.end(),
             [](const MethodView& a, const MethodView& b) { return a.method < b.method; });
+  if (run.run) {
+    std::map<std::string, const v1::MethodRun*> listed;
+    for (const v1::MethodRun& m : run.run->methods()) listed[m.method()] = &m;
+    for (MethodView& m : run.methods) {
+      auto it = listed.find(m.method);
+      if (it == listed.end()) continue;
+      if (!it->second->spec_file().empty()) m.contract_file = it->second->spec_file();
+      listed.erase(it);
+    }
+    for (const auto& [name, m] : listed) {
+      if (m->status() != v1::METHOD_RUN_INFERRED) run.not_inferred.push_back(*m);
+    }
+  }
   std::string observations = Join(observations_dir, "observations.pb");
   if (FileExists(observations)) {
     TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> all, ReadObservations(observations));

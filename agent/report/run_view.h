@@ -13,6 +13,7 @@
 #include "tracespec/v1/audit.pb.h"
 #include "tracespec/v1/infer.pb.h"
 #include "tracespec/v1/observation.pb.h"
+#include "tracespec/v1/run.pb.h"
 #include "tracespec/v1/summary.pb.h"
 
 namespace tracespec::report {
@@ -110,6 +111,12 @@ struct AuditView {
 };
 
 struct RunView {
+  // OUT/run.json, when `tracespec run` wrote one (absent for directories
+  // arranged by hand from observe's and infer's outputs).
+  std::optional<v1::RunSummary> run;
+  // Targets run.json lists that have no infer result: never called by a
+  // test, or never started (with the reason).
+  std::vector<v1::MethodRun> not_inferred;
   std::optional<v1::ObserveSummary> observe;
   std::vector<MethodView> methods;  // sorted by method
   AuditView audit;
@@ -118,7 +125,7 @@ struct RunView {
 // Behaviours listed per method; the rest are counted.
 inline constexpr int kMaxBehaviours = 200;
 
-// Reads the output directory. Missing parts (no observations, no audit log)
+// Reads the output directory. Missing parts (no run.json, no observations, no audit log)
 // are left empty; a file that exists but does not parse is an error naming
 // it; a directory with neither observations/ nor infer/ is an error.
 absl::StatusOr<RunView> LoadRunView(const std::string& out_dir);

@@ -132,6 +132,33 @@ AuditRow AuditRowOf(const v1::AuditRecord& r) {
   return row;
 }
 
+std::vector<std::string> ProjectLines(const v1::RunSummary& run) {
+  std::vector<std::string> out;
+  // `config` names the file, or describes the layout that was discovered.
+  std::string config = run.config_source() == v1::CONFIG_SOURCE_FILE
+                            ? absl::StrCat("configuration file ", run.config())
+                            : run.config();
+  out.push_back(config.empty() ? absl::StrCat("Project ", run.project(), ".")
+                               : absl::StrCat("Project ", run.project(), " (", config, ")."));
+  if (!run.build().empty()) out.push_back(absl::StrCat("Build command run first: ", run.build(), "."));
+  out.push_back(absl::StrCat("Model: ", run.model() == "builtin" ? "the built-in synthesizer"
+                                                                  : run.model(), "."));
+  if (run.observations_reused()) {
+    out.push_back("The observations were reused from an earlier run: classes, tests, targets "
+                  "and policy were unchanged.");
+  }
+  if (!run.error().empty()) out.push_back(absl::StrCat("The run stopped: ", run.error(), "."));
+  return out;
+}
+
+std::string NotInferredNote(const v1::MethodRun& method) {
+  if (method.status() == v1::METHOD_RUN_NOT_OBSERVED) {
+    return method.reason().empty() ? "not observed: no test called it"
+                                   : absl::StrCat("not observed: ", method.reason());
+  }
+  return absl::StrCat("not started: ", method.reason());
+}
+
 std::vector<std::string> ObserveLines(const v1::ObserveSummary& s) {
   std::vector<std::string> out;
   out.push_back(absl::StrCat(

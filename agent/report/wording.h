@@ -37,6 +37,14 @@ struct AuditRow {
 };
 AuditRow AuditRowOf(const v1::AuditRecord& record);
 
+// The project of a `tracespec run` (run.json) in a few lines: directory and
+// configuration, build command, model, reuse, a problem that stopped it.
+std::vector<std::string> ProjectLines(const v1::RunSummary& run);
+
+// A target without an infer result: "not observed: no test called it" or
+// "not started: <reason>".
+std::string NotInferredNote(const v1::MethodRun& method);
+
 // The observation run in a few lines ("6 tests run: 6 passed, ...").
 std::vector<std::string> ObserveLines(const v1::ObserveSummary& summary);
 

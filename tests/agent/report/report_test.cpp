@@ -272,6 +272,32 @@ TEST_F(ReportTest, BadInputNamesTheFileAndLeavesTheReportsAlone) {
   EXPECT_FALSE(FileExists(empty.path() + "/report.html"));
 }
 
+TEST_F(ReportTest, RunJsonAddsTheProjectTheMergedSpecAndTargetsWithoutContract) {
+  v1::RunSummary run;
+  run.set_format_version(v1::FORMAT_VERSION_1);
+  run.set_project("/home/dev/bank");
+  run.set_config_source(v1::CONFIG_SOURCE_MAVEN);
+  run.set_config("maven layout: target/classes, target/test-classes, src/test/java");
+  run.set_model("builtin");
+  v1::MethodRun* inferred = run.add_methods();
+  inferred->set_method(kMethod);
+  inferred->set_status(v1::METHOD_RUN_INFERRED);
+  inferred->set_spec_file("specs/bank/Account.jml");
+  v1::MethodRun* idle = run.add_methods();
+  idle->set_method("bank.Account#close()V");
+  idle->set_status(v1::METHOD_RUN_NOT_OBSERVED);
+  ASSERT_TRUE(loop::WriteJsonFile(out_ + "/run.json", run).ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  EXPECT_THAT(html, HasSubstr("Project /home/dev/bank (maven layout: target/classes"));
+  EXPECT_THAT(html, HasSubstr("Model: the built-in synthesizer."));
+  EXPECT_THAT(html, HasSubstr("<code>specs/bank/Account.jml</code>"));
+  EXPECT_THAT(html, HasSubstr("<li><code>bank.Account#close()V</code>: not observed: no test "
+                              "called it</li>"));
+  EXPECT_THAT(Markdown(), HasSubstr("- ` bank.Account#close()V `: ` not observed: no test called "
+                                    "it `"));
+}
+
 TEST(ReportRenderTest, StrengthFiguresAreShownWhenPresent) {
   RunView run;
   MethodView m;
