@@ -105,6 +105,14 @@ struct AuditView {
   std::string head_hash;
   int first_bad_line = 0;
   std::string problem;
+  // Signed records (CHECKPOINT, SEAL): how many, the sequence of the last
+  // SEAL, the key id of the last signed record. The signatures themselves
+  // are not checked here (that needs the public key: tracespec audit verify
+  // --public-key).
+  int signed_records = 0;
+  int seals = 0;
+  int last_seal = 0;
+  std::string signing_key_id;
   int outbound_allowed = 0;
   int outbound_blocked = 0;
   int outbound_dry_run = 0;
