@@ -80,6 +80,25 @@ std::vector<std::string> EgressParagraphs(const RunView& run) {
                                Plural(audit.records, "record", "records"),
                                " before it verify; their head ", audit.head_hash, "."));
   }
+  if (audit.signed_records == 0) {
+    out.push_back("No record of the log is signed: the chain alone can be recomputed by whoever "
+                  "can write the file.");
+  } else {
+    std::string signed_part = absl::StrCat(
+        Plural(audit.signed_records, "signed record", "signed records"), " (",
+        Plural(audit.seals, "seal", "seals"), ") by key ", audit.signing_key_id, "; ");
+    if (audit.records > 0 && audit.last_seal == audit.records) {
+      absl::StrAppend(&signed_part, "the last record is a seal, so every record is covered by a "
+                                    "signature.");
+    } else {
+      absl::StrAppend(&signed_part, "records ", audit.last_seal + 1, "..", audit.records,
+                      " come after the last seal: no signature covers them (a run that did not "
+                      "finish, or records removed).");
+    }
+    absl::StrAppend(&signed_part, " The signatures are not checked here: tracespec audit verify "
+                                  "--public-key checks them.");
+    out.push_back(signed_part);
+  }
   std::string sent = absl::StrCat(
       Plural(audit.outbound_allowed, "request", "requests"), " sent (",
       audit.bytes_sent, " bytes)");
