@@ -50,6 +50,11 @@ std::vector<std::string> EgressParagraphs(const RunView& run) {
     if (m.remote()) remotes.insert(m.result.client());
   }
   const AuditView& audit = run.audit;
+  if (run.methods.empty() && !audit.present) {
+    out.push_back("Nothing left the machine: no method was inferred, so no model was asked, and "
+                  "there is no audit log.");
+    return out;
+  }
   if (remotes.empty() && !audit.present) {
     out.push_back(
         "Nothing left the machine: every contract of this run came from the built-in "

@@ -324,6 +324,13 @@ TEST_F(ReportTest, RunJsonAddsTheProjectTheMergedSpecAndTargetsWithoutContract) 
                                     "it `"));
 }
 
+TEST(ReportRenderTest, NoMethodNoModelAsked) {
+  RunView run;
+  EXPECT_THAT(RenderHtml(run), HasSubstr("<p>Nothing left the machine: no method was inferred, "
+                                         "so no model was asked"));
+  EXPECT_THAT(RenderHtml(run), HasSubstr("<p>0 methods</p>"));
+}
+
 TEST(ReportRenderTest, StrengthFiguresAreShownWhenPresent) {
   RunView run;
   MethodView m;
