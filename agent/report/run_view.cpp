@@ -236,9 +236,13 @@ absl::Status ReadAudit(const std::string& path, RunView* run) {
   audit.head_hash = check.head_hash;
   audit.first_bad_line = check.first_bad_line;
   audit.problem = check.problem;
+  audit.signed_records = check.signed_records;
+  audit.seals = check.seals;
+  audit.last_seal = check.last_seal;
   TS_ASSIGN_OR_RETURN(std::vector<v1::AuditRecord> records, gateway::ReadAuditRecords(path));
   std::set<std::string> destinations;
   for (const v1::AuditRecord& r : records) {
+    if (!r.signing_key_id().empty()) audit.signing_key_id = r.signing_key_id();
     if (r.direction() == v1::OUTBOUND) {
       if (r.verdict() == v1::ALLOWED) {
         ++audit.outbound_allowed;
