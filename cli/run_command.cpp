@@ -2,13 +2,19 @@
 // -> project::RunProject / CheckProject -> progress, results, exit status.
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "cli/commands.h"
 #include "common/log.h"
 #include "project/run.h"
@@ -23,28 +29,34 @@ struct ProjectFlags {
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
-// (finished methods and stages stay as lines above it); otherwise plain lines
-// (stages, and each method's refinement lines and result).
+// (finished methods and stages stay as lines above it), its elapsed time
+// ticking every second; otherwise plain lines (stages, and each method's
+// refinement lines and result).
 class ProgressPrinter {
  public:
-  ProgressPrinter() : live_(::isatty(2) != 0 && GetVerbosity() != Verbosity::kQuiet) {}
+  ProgressPrinter() : live_(::isatty(2) != 0 && GetVerbosity() != Verbosity::kQuiet) {
+    if (live_) ticker_ = std::thread([this] { Tick(); });
+  }
+  ~ProgressPrinter() { Finish(); }
 
   void operator()(const project::ProgressEvent& e) {
     using Kind = project::ProgressEvent::Kind;
+    std::lock_guard<std::mutex> lock(mu_);
     std::string counter = e.total > 0 ? absl::StrFormat("[%d/%d] ", e.done, e.total) : "";
     switch (e.kind) {
       case Kind::kStage:
         Line(e.text);
         return;
       case Kind::kMethodStart:
-        // Plain output gets the method's own lines only.
-        if (live_) Status(absl::StrCat(counter, e.method, ": starting"));
-        return;
       case Kind::kMethodUpdate:
         if (live_) {
-          Status(absl::StrFormat("%s%s: %s (%.1fs)", counter, e.method, e.text, e.elapsed));
-        } else {
-          Line(absl::StrCat(e.method, ": ", e.text));
+          status_ = absl::StrCat(counter, e.method, ": ",
+                                 e.kind == Kind::kMethodStart ? "starting" : e.text);
+          since_ = absl::Now() - absl::Seconds(e.elapsed);
+          Redraw();
+        } else if (e.kind == Kind::kMethodUpdate) {
+          // Plain output gets the method's own lines only.
+          Info(absl::StrCat(e.method, ": ", e.text));
         }
         return;
       case Kind::kMethodDone:
@@ -53,30 +65,49 @@ class ProgressPrinter {
     }
   }
 
+  // Clears the status line and stops the ticker.
   void Finish() {
-    if (live_ && status_shown_) std::fputs("\r\033[K", stderr);
-    status_shown_ = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ClearStatus();
+      stop_ = true;
+    }
+    stopped_.notify_all();
+    if (ticker_.joinable()) ticker_.join();
   }
 
  private:
+  void Tick() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      stopped_.wait_for(lock, std::chrono::seconds(1));
+      if (!stop_ && !status_.empty()) Redraw();
+    }
+  }
+  void ClearStatus() {
+    if (live_ && !status_.empty()) std::fputs("\r\033[K", stderr);
+    status_.clear();
+  }
   void Line(const std::string& text) {
-    Finish();
+    ClearStatus();
     Info(text);
   }
-  void Status(const std::string& text) {
-    if (!live_) {
-      Info(text);
-      return;
-    }
+  void Redraw() {
+    std::string shown = absl::StrFormat("%s (%.0fs)", status_,
+                                        absl::ToDoubleSeconds(absl::Now() - since_));
     // One terminal line: cut to 150 columns.
-    std::string shown = text.size() > 150 ? text.substr(0, 147) + "..." : text;
+    if (shown.size() > 150) shown = shown.substr(0, 147) + "...";
     std::fprintf(stderr, "\r\033[Ktracespec: %s", shown.c_str());
     std::fflush(stderr);
-    status_shown_ = true;
   }
 
-  bool live_;
-  bool status_shown_ = false;
+  const bool live_;
+  std::mutex mu_;
+  std::condition_variable stopped_;
+  bool stop_ = false;
+  std::string status_;  // shown when non-empty
+  absl::Time since_;
+  std::thread ticker_;
 };
 
 void AddProjectArguments(CLI::App* cmd, ProjectFlags* flags) {
@@ -125,7 +156,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "run",
       "Infer contracts for a whole project: run its build command, its JUnit tests under the "
       "probe (observe), then infer and validate a contract per target method, and write one "
-      ".jml file per class (OpenJML --specspath layout) and run.json");
+      ".jml file per class (OpenJML --specspath layout), run.json and the report");
   AddProjectArguments(cmd, flags.get());
   cmd->add_option("--jobs", flags->jobs,
                   "Methods inferred at once, each with its own validator (default 1)")
@@ -139,7 +170,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "class is run and every public method of every top-level class is a target.\n"
       "Output (OUT): observations/ (observe's files), infer/ (infer's run directory), "
       "specs/<package>/<Class>.jml (the contracts that passed both checks, merged per class), "
-      "run.json (tracespec.v1.RunSummary). A re-run reuses the observations when the class "
+      "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
       "Exit status: 0 the run completed (methods without a contract that holds are listed), "
       "2 bad usage, 3 bad input (no project found, unknown or malformed configuration entry "
