@@ -15,6 +15,7 @@
 #include <numeric>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -159,6 +160,7 @@ enum Rank {
   kRankFloating = 45,
   kRankConditional = 50,
   kRankAggregate = 55,
+  kRankBitwise = 58,
   kRankIndex = 56,
   kRankIndexFirst = 57,
   kRankBoolean = 60,
@@ -280,6 +282,7 @@ class Templates {
         if (IsIntegralType(out.type)) {
           Linear(y);
           Products(y);
+          Bitwise(y);
           DivMod(y);
         }
         if (IsFloatingType(out.type)) Floating(y);
@@ -638,6 +641,49 @@ class Templates {
         if (!Fits2(y, x, z, obs, is_long, [](__int128 a, __int128 b) { return a * b; })) continue;
         Offer(y, absl::StrCat(out.text, " == ", v_.terms[x].text, " * ", v_.terms[z].text),
               "product", kRankProduct, true, {x, z}, 3);
+      }
+    }
+  }
+
+  // y == (x ^ z), (x & z), (x | z) for two distinct inputs; y == x * x * x.
+  void Bitwise(int y) {
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs;
+    for (int x : IntegralInputs(y)) {
+      // Lengths in bit operations are coincidences, not contracts.
+      if (!absl::StrContains(v_.terms[x].text, "length")) xs.push_back(x);
+    }
+    struct Op {
+      const char* text;
+      __int128 (*f)(__int128, __int128);
+    };
+    static const Op kOps[] = {
+        {"^", [](__int128 a, __int128 b) { return a ^ b; }},
+        {"&", [](__int128 a, __int128 b) { return a & b; }},
+        {"|", [](__int128 a, __int128 b) { return a | b; }},
+    };
+    for (size_t p = 0; p < xs.size(); ++p) {
+      int x = xs[p];
+      std::vector<size_t> cube_obs = Known({y, x});
+      if (cube_obs.size() >= 2 &&
+          Fits2(y, x, x, cube_obs, is_long, [](__int128 a, __int128) { return a * a * a; })) {
+        const std::string& xt = v_.terms[x].text;
+        Offer(y, absl::StrCat(out.text, " == ", xt, " * ", xt, " * ", xt), "product",
+              kRankProduct, true, {x}, 3);
+      }
+      for (size_t q = p + 1; q < xs.size(); ++q) {
+        int z = xs[q];
+        std::vector<size_t> obs = Known({y, x, z});
+        if (obs.size() < 3) continue;
+        for (const Op& op : kOps) {
+          if (!Fits2(y, x, z, obs, is_long,
+                     [&op](__int128 a, __int128 b) -> std::optional<__int128> { return op.f(a, b); }))
+            continue;
+          Offer(y, absl::StrCat(out.text, " == (", v_.terms[x].text, " ", op.text, " ",
+                                v_.terms[z].text, ")"),
+                "bitwise", kRankBitwise, true, {x, z}, 4);
+        }
       }
     }
   }
