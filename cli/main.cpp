@@ -51,11 +51,14 @@ int main(int argc, char** argv) {
                                       : tracespec::Verbosity::kNormal);
   });
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
+  AddRunCommand(app, &exit_code);
+  AddCheckCommand(app, &exit_code);
   AddAuditCommand(app, &exit_code);
   AddCtlCommand(app, &exit_code);
   AddInferCommand(app, &exit_code);
   AddProtocolCommand(app, &exit_code);
   AddObserveCommand(app, &exit_code);
+  AddReportCommand(app, &exit_code);
   AddVerifyCommand(app, &exit_code);
   AddValidateCommand(app, &exit_code);
 
