@@ -156,7 +156,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "run",
       "Infer contracts for a whole project: run its build command, its JUnit tests under the "
       "probe (observe), then infer and validate a contract per target method, and write one "
-      ".jml file per class (OpenJML --specspath layout) and run.json");
+      ".jml file per class (OpenJML --specspath layout), run.json and the report");
   AddProjectArguments(cmd, flags.get());
   cmd->add_option("--jobs", flags->jobs,
                   "Methods inferred at once, each with its own validator (default 1)")
@@ -170,7 +170,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "class is run and every public method of every top-level class is a target.\n"
       "Output (OUT): observations/ (observe's files), infer/ (infer's run directory), "
       "specs/<package>/<Class>.jml (the contracts that passed both checks, merged per class), "
-      "run.json (tracespec.v1.RunSummary). A re-run reuses the observations when the class "
+      "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
       "Exit status: 0 the run completed (methods without a contract that holds are listed), "
       "2 bad usage, 3 bad input (no project found, unknown or malformed configuration entry "

@@ -88,6 +88,8 @@ class ReportTest : public ::testing::Test {
     result.set_contract(kContract);
     result.set_contract_file(loop::MethodDirName(kMethod) + "/Account.jml");
     result.set_client("builtin");
+    result.add_weakened("weakened: ensures \\result > 0; kept as amount != 0 ==> ...");
+    result.add_dropped("dropped: ensures owner == \"<b>\";");
     ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/result.json", result).ok());
 
     v1::InferRound first;
@@ -138,6 +140,9 @@ TEST_F(ReportTest, ShowsContractHistoryRoundsObservationsAndExclusions) {
   EXPECT_THAT(html, HasSubstr("id=\"history-1\">10,11</span>"));
   EXPECT_THAT(html, HasSubstr("Success"));
   EXPECT_THAT(html, HasSubstr("FAIL (2 of 3 observations admitted)"));
+  EXPECT_THAT(html, HasSubstr("<li>weakened: ensures \\result &gt; 0; kept as amount != 0 ==&gt; "
+                              "...</li>"));
+  EXPECT_THAT(html, HasSubstr("<li>dropped: ensures owner == &quot;&lt;b&gt;&quot;;</li>"));
   // The counterexample as readable values, the observations merged.
   EXPECT_THAT(html, HasSubstr("amount=-3, this.balance=10"));
   EXPECT_THAT(html, HasSubstr("throws java.lang.IllegalArgumentException"));
