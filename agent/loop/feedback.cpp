@@ -122,8 +122,16 @@ void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
 }
 
 bool NotCheckable(const check::ValidationReport& report) {
-  bool error = report.consistency.status == check::CheckStatus::kError ||
-               report.coverage.status == check::CheckStatus::kError;
+  // ERROR, or UNKNOWN because the contract uses a construct the validator
+  // does not handle (a diagnostic on a clause).
+  bool error = false;
+  for (const check::CheckResult* r : {&report.consistency, &report.coverage}) {
+    error |= r->status == check::CheckStatus::kError;
+    if (r->status != check::CheckStatus::kUnknown) continue;
+    for (const check::Diagnostic& d : r->diagnostics) {
+      error |= d.kind == check::Diagnostic::Kind::kUnsupported && d.span.valid();
+    }
+  }
   if (!error) return false;
   for (const check::CheckResult* r : {&report.consistency, &report.coverage}) {
     for (const check::Diagnostic& d : r->diagnostics) {
@@ -157,6 +165,9 @@ synth::OracleVerdict ValidatorOracle::Check(const std::string& contract) {
     case check::CheckStatus::kError: verdict.kind = synth::OracleVerdict::Kind::kError; break;
     default: verdict.kind = synth::OracleVerdict::Kind::kUnknown; break;
   }
+  // A construct the validator does not handle in the candidate: the
+  // synthesizer treats it as an error of the candidate, as it treats ERROR.
+  if (NotCheckable(*report)) verdict.kind = synth::OracleVerdict::Kind::kError;
   for (const check::Diagnostic& d : c.diagnostics) {
     if (d.span.valid() && d.kind != check::Diagnostic::Kind::kNote) {
       verdict.failing_clauses.push_back(d.span);

@@ -60,6 +60,10 @@ struct Task {
   std::string method;
   int unwind = 4;
   int max_array = 4;
+  // The contract files' extension: "spec" (a bare specification text),
+  // "jml" (a .jml file: class-level JML, model methods) or "java" (the
+  // class's source with its JML, lines as compiled: in-body annotations).
+  std::string format = "spec";
   std::vector<Variant> variants;
 };
 
@@ -115,6 +119,12 @@ absl::StatusOr<Task> ParseTask(const std::string& file, const std::string& name)
     std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(stripped, ": ");
     if (kv.first == "method") {
       task.method = std::string(kv.second);
+    } else if (kv.first == "format") {
+      if (kv.second != "spec" && kv.second != "jml" && kv.second != "java") {
+        return TaskError(file, line_number,
+                         absl::StrCat("bad format '", kv.second, "' (spec, jml or java)"));
+      }
+      task.format = std::string(kv.second);
     } else if (kv.first == "unwind" || kv.first == "max-array") {
       int value = 0;
       if (!absl::SimpleAtoi(kv.second, &value) || value < 1) {
@@ -124,7 +134,7 @@ absl::StatusOr<Task> ParseTask(const std::string& file, const std::string& name)
     } else {
       return TaskError(file, line_number,
                        absl::StrCat("unknown header '", stripped,
-                                    "' (method:, unwind:, max-array: or # comment)"));
+                                    "' (method:, unwind:, max-array:, format: or # comment)"));
     }
   }
   if (task.method.empty()) return TaskError(file, 1, "no 'method:' line");
@@ -478,7 +488,8 @@ int main(int argc, char** argv) {
   auto worker = [&]() {
     for (size_t i = next++; i < all.size(); i = next++) {
       const Job& job = all[i];
-      std::string file = absl::StrCat(*work, "/", job.task->name, ".", job.index, ".spec");
+      std::string file =
+          absl::StrCat(*work, "/", job.task->name, ".", job.index, ".", job.task->format);
       Outcome out;
       absl::Status written = tracespec::WriteFileAtomic(file, job.variant->contract);
       if (!written.ok()) {

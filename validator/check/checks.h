@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "validator/check/lowering.h"
 #include "validator/check/validator.h"
 #include "validator/jml/ast.h"
 #include "validator/jml/clauses.h"
@@ -35,6 +36,8 @@ struct SpecUnderCheck {
   std::vector<const jml::BodyAnnotation*> body_statements;
   // Model fields of the method's class: name -> represents value.
   std::map<std::string, const jml::Expr*> represents;
+  // Model methods of the method's class with a `return e;` body (inlined).
+  ModelMethods model_methods;
 };
 
 // Consistency of the bytecode of `method` with the specification, within

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "common/status.h"
 #include "validator/check/checks.h"
@@ -28,6 +29,26 @@ using symex::Machine;
 using symex::ObligationKind;
 
 std::string ClauseText(const jml::Clause& c) { return jml::PrintClause(c); }
+
+// Why a counterexample breaks a clause, in words, when its values show one
+// of Java's classic traps ("" otherwise): NaN compares unequal to
+// everything, itself included; negation (and Math.abs) of the least int or
+// long overflows back to it.
+std::string JavaTrap(const std::string& values) {
+  std::vector<std::string> why;
+  if (absl::StrContains(values, "NaN")) {
+    why.push_back("NaN is not equal to itself (==, <, <=, >, >= with NaN are false; != is true)");
+  }
+  if (absl::StrContains(values, "-2147483648")) {
+    why.push_back("-2147483648 is Integer.MIN_VALUE, where -x overflows: -x and Math.abs(x) "
+                  "give -2147483648 back");
+  }
+  if (absl::StrContains(values, "-9223372036854775808")) {
+    why.push_back("-9223372036854775808 is Long.MIN_VALUE, where -x overflows: -x and "
+                  "Math.abs(x) give it back");
+  }
+  return absl::StrJoin(why, "; ");
+}
 
 // Runs the queries of one execution and collects the findings.
 class ConsistencyRun {
@@ -85,7 +106,8 @@ class ConsistencyRun {
     NoteUnknown(absl::StrCat("timeout after ", timeout_, " s", where));
   }
 
-  // A lowering failure: unsupported → UNKNOWN, otherwise ERROR.
+  // A lowering failure: unsupported or out of range → UNKNOWN, a clause
+  // without a meaning → ERROR.
   void LoweringFailed(const absl::Status& s, const jml::Clause* clause) {
     Diagnostic d;
     if (clause != nullptr) {
@@ -102,8 +124,9 @@ class ConsistencyRun {
       d.kind = Diagnostic::Kind::kUnsupported;
       NoteUnknown(d.message);
     } else if (s.code() == absl::StatusCode::kUnimplemented) {
+      // Valid JML without a lowering: UNKNOWN, naming the construct.
       d.kind = Diagnostic::Kind::kUnsupported;
-      error = true;
+      NoteUnknown(d.message);
     } else {
       d.kind = Diagnostic::Kind::kType;
       error = true;
@@ -171,12 +194,17 @@ class ConsistencyRun {
     if (obs.ok()) {
       d.counterexamples.push_back(static_cast<int>(result.counterexamples.size()));
       result.counterexamples.push_back(std::move(*obs));
+      std::string values = Values(model, exit, exceptional);
       std::string text =
           clause != nullptr
               ? absl::StrCat(d.clause, " (line ", clause->span.line, "): ",
-                             detail.empty() ? "" : absl::StrCat(detail, "; "),
-                             Values(model, exit, exceptional))
-              : absl::StrCat(message, ": ", Values(model, exit, exceptional));
+                             detail.empty() ? "" : absl::StrCat(detail, "; "), values)
+              : absl::StrCat(message, ": ", values);
+      std::string trap = JavaTrap(values);
+      if (!trap.empty()) {
+        absl::StrAppend(&text, " (", trap, ")");
+        absl::StrAppend(&d.message, " (", trap, ")");
+      }
       result.explanations.push_back(std::move(text));
     }
     result.diagnostics.push_back(std::move(d));
@@ -641,7 +669,7 @@ void DecideVerdict(const ConsistencyRun& q, CheckResult* r) {
     r->status = CheckStatus::kError;
     r->summary = "a clause cannot be checked";
     for (const Diagnostic& d : r->diagnostics) {
-      if (d.kind == Diagnostic::Kind::kUnsupported || d.kind == Diagnostic::Kind::kType) {
+      if (d.kind == Diagnostic::Kind::kType) {
         r->summary = d.message;
         break;
       }
@@ -848,6 +876,7 @@ class ConsistencyCheck {
   std::unique_ptr<Lowering> LoweringAt(const LoopSnapshots::Snapshot& snap, const z3::expr& where) {
     auto lowering = std::make_unique<Lowering>(machine_, mctx_, StatesAt(snap), where, deadline_);
     lowering->SetRepresents(&spec_.represents);
+    lowering->SetModelMethods(&spec_.model_methods);
     for (const auto& [name, value] : snap.ghosts) lowering->BindName(name, value);
     return lowering;
   }
@@ -930,6 +959,7 @@ class ConsistencyCheck {
     Lowering pre_lowering(machine_, mctx_, pre_states_, ops_.And(entry_->guard, implicit_),
                           deadline_);
     pre_lowering.SetRepresents(&spec_.represents);
+    pre_lowering.SetModelMethods(&spec_.model_methods);
     std::optional<CasePre> pre = LowerCasePre(c, pre_lowering);
     if (!pre) return;
     any_pre_ = ops_.Or(any_pre_, pre->pre);
@@ -992,10 +1022,49 @@ class ConsistencyCheck {
         out.pre = ops_.And(out.pre, *p);
       }
     }
+    for (size_t i : InvariantArgs()) {
+      for (const jml::ClassClause* inv : spec_.invariants) {
+        auto p = ArgInvariant(*inv, i, &entry_->heap, out.pre);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), nullptr);
+          return std::nullopt;
+        }
+        out.pre = ops_.And(out.pre, *p);
+      }
+    }
     for (const jml::Clause* cl : c.clauses) {
       if (cl->kind == jml::ClauseKind::kAssignable) out.assignable.push_back(cl);
     }
     return out;
+  }
+
+  // The reference parameters whose declared type is the method's class: as
+  // JML does, the invariants of parameter objects are assumed at entry and
+  // checked at normal exits, like the receiver's.
+  std::vector<size_t> InvariantArgs() const {
+    std::vector<size_t> out;
+    if (spec_.invariants.empty()) return out;
+    std::string own = absl::StrCat("L", method_.owner->name, ";");
+    for (size_t i = 0; i < entry_->args.size() && i < method_.signature.params.size(); ++i) {
+      if (method_.signature.params[i] == own) out.push_back(i);
+    }
+    return out;
+  }
+  // `inv` read with `this` the object of parameter `arg` (when it is not
+  // null), in `heap` (the entry heap, or an exit's).
+  absl::StatusOr<z3::expr> ArgInvariant(const jml::ClassClause& inv, size_t arg,
+                                        const symex::Heap* heap, const z3::expr& where) {
+    LowerStates st = pre_states_;
+    st.receiver = entry_->args[arg];
+    bool in_post = heap != &entry_->heap;
+    if (in_post) st.post = heap;
+    Lowering lowering(machine_, mctx_, st, where, deadline_);
+    lowering.SetRepresents(&spec_.represents);
+    lowering.SetModelMethods(&spec_.model_methods);
+    auto p = lowering.Predicate(*inv.pred, in_post);
+    if (!p.ok()) return p.status();
+    lowering.TakeUndefined();
+    return ops_.Or(ops_.Eq(entry_->args[arg].e, ops_.Null()), *p);
   }
 
   // A lowering of the post-state at `exit` with the case's variables bound.
@@ -1010,6 +1079,7 @@ class ConsistencyCheck {
     }
     auto post = std::make_unique<Lowering>(machine_, mctx_, st, where, deadline_);
     post->SetRepresents(&spec_.represents);
+    post->SetModelMethods(&spec_.model_methods);
     for (auto& [name, t] : pre.vars) post->BindName(name, t);
     return post;
   }
@@ -1079,6 +1149,19 @@ class ConsistencyCheck {
                 exit, false);
         }
       }
+      for (size_t i : InvariantArgs()) {
+        for (const jml::ClassClause* inv : spec_.invariants) {
+          auto p = ArgInvariant(*inv, i, &exit.heap, where);
+          if (!p.ok()) {
+            q.LoweringFailed(p.status(), nullptr);
+            continue;
+          }
+          q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                absl::StrCat("invariant ", jml::PrintExpr(*inv->pred), " (line ", inv->span.line,
+                             ") does not hold for parameter ", entry.arg_names[i], " at exit"),
+                exit, false);
+        }
+      }
     }
     q.CheckFrame(pre.assignable, where, post, exit, false);
     for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
@@ -1117,6 +1200,7 @@ class ConsistencyCheck {
                                    : "the exception is not allowed by the default signals_only "
                                      "(the throws clause and RuntimeException)",
             exit, true);
+      CheckImplicitExceptions(c, where, exit);
       for (const jml::Clause* cl : c.clauses) {
         if (cl->kind != jml::ClauseKind::kSignals || !cl->pred) continue;
         if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
@@ -1133,6 +1217,31 @@ class ConsistencyCheck {
     }
     q.CheckFrame(pre.assignable, where, post, exit, true);
     for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
+  }
+
+  // A lightweight case does not admit an implicit runtime exception that
+  // none of its clauses (nor the throws clause) mentions; see clauses.h.
+  void CheckImplicitExceptions(const jml::FlatCase& c, const z3::expr& where,
+                               const symex::ExitState& exit) {
+    if (!jml::RestrictsImplicitExceptions(c)) return;
+    const z3::expr& thrown = exit.value->e;
+    z3::expr implicit = ops_.False();
+    for (const std::string& name : jml::ImplicitRuntimeExceptions()) {
+      implicit = ops_.Or(implicit, machine_.InstanceOf(thrown, classfile::BinaryToInternal(name)));
+    }
+    z3::expr mentioned = ops_.False();
+    for (const jml::Type& t : jml::MentionedExceptionTypes(c)) {
+      mentioned = ops_.Or(mentioned, machine_.InstanceOf(thrown, InternalTypeName(t)));
+    }
+    for (const std::string& ex : mctx_.method.exceptions) {
+      mentioned = ops_.Or(mentioned, machine_.InstanceOf(thrown, classfile::BinaryToInternal(ex)));
+    }
+    q_->Ask(ops_.And(where, ops_.And(implicit, ops_.Not(mentioned))), Diagnostic::Kind::kViolated,
+            nullptr,
+            absl::StrCat(c.label,
+                         ": an implicit runtime exception escapes that no signals, signals_only "
+                         "or throws clause names (a lightweight case does not allow them)"),
+            exit, true);
   }
 
   // ---- Body annotations after the run --------------------------------------

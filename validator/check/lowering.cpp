@@ -636,6 +636,25 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   const std::string& name = e.name;
   const std::string& descriptor = e.sym.descriptor;
   const symex::MethodInfo* target = nullptr;
+  if (model_methods_ != nullptr && e.sym.owner == model_methods_->owner &&
+      model_depth_ < 16) {
+    auto body = model_methods_->bodies.find(absl::StrCat(name, descriptor));
+    if (body != model_methods_->bodies.end()) {
+      // A model method with a body: its `return e;` read with the call's
+      // arguments and receiver (the same state as the call).
+      std::optional<symex::Value> saved_receiver = states_.receiver;
+      std::vector<symex::Value> saved_args = states_.args;
+      if (!e.sym.is_static) states_.receiver = receiver;
+      states_.args = std::move(args);
+      ++model_depth_;
+      absl::StatusOr<Term> v = Lower(*body->second);
+      --model_depth_;
+      states_.receiver = saved_receiver;
+      states_.args = std::move(saved_args);
+      TS_RETURN_IF_ERROR(v.status());
+      return Convert(*v, e.type);
+    }
+  }
   if (e.sym.is_static || name == "<init>") {
     symex::CallTarget t = program.ResolveStatic(owner, name, descriptor);
     if (t.kind == symex::CallTarget::Kind::kBytecode) target = t.method;

@@ -66,6 +66,14 @@ struct Undefined {
   std::vector<std::pair<std::string, z3::expr>> vars;
 };
 
+// Model methods of a class whose body is `return e;`: name + descriptor ->
+// e. A call of one in a specification is inlined (e with the call's
+// arguments and receiver).
+struct ModelMethods {
+  std::string owner;  // binary name of the class declaring them
+  std::map<std::string, const jml::Expr*> bodies;
+};
+
 class Lowering {
  public:
   // `context` is what is known where the clause is evaluated (entry guard,
@@ -88,6 +96,8 @@ class Lowering {
   void SetRepresents(const std::map<std::string, const jml::Expr*>* represents) {
     represents_ = represents;
   }
+
+  void SetModelMethods(const ModelMethods* model_methods) { model_methods_ = model_methods; }
 
   // Adds to what is known where clauses are evaluated (e.g. an earlier
   // requires clause).
@@ -165,6 +175,7 @@ class Lowering {
   std::map<std::string, Term> named_;
   int fresh_ = 0;
   const std::map<std::string, const jml::Expr*>* represents_ = nullptr;
+  const ModelMethods* model_methods_ = nullptr;
   int model_depth_ = 0;
 };
 

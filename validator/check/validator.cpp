@@ -92,7 +92,10 @@ std::vector<Diagnostic> DiagnosticsOf(const absl::Status& status, Diagnostic::Ki
 // or uses constructs the checker does not handle (both ERROR).
 ValidationReport ContractProblem(ValidationReport report, const absl::Status& status,
                                  Diagnostic::Kind kind, const ValidateRequest& request) {
-  CheckStatus st = CheckStatus::kError;
+  // Valid JML the checker does not handle is UNKNOWN (naming the
+  // construct); a syntax or type error is ERROR.
+  CheckStatus st = kind == Diagnostic::Kind::kUnsupported ? CheckStatus::kUnknown
+                                                          : CheckStatus::kError;
   std::vector<Diagnostic> diagnostics = DiagnosticsOf(status, kind, request.contract_file);
   std::string first = diagnostics.empty() ? std::string(status.message())
                                           : diagnostics[0].message;
@@ -264,6 +267,14 @@ class ValidatorImpl : public Validator {
           spec.represents[c.target->name] = c.pred.get();
         }
       }
+      spec.model_methods.owner = mctx->class_name;
+      for (const jml::MethodDecl& m : src->type_decl->methods) {
+        if (!m.mods.Has(jml::kModModel) || !m.model_body) continue;
+        auto m_ctx = jml::MakeMethodContext(*src->env, *src->type_decl, m);
+        if (!m_ctx.ok()) continue;  // reported by CheckClassDecl
+        spec.model_methods.bodies[absl::StrCat(m.name, m_ctx->method.descriptor)] =
+            m.model_body.get();
+      }
     }
     if (src->method_decl != nullptr && !src->method_decl->body_annotations.empty()) {
       std::vector<jml::BodyAnnotation>& annotations = src->method_decl->body_annotations;
@@ -280,10 +291,20 @@ class ValidatorImpl : public Validator {
         auto body_checked = checker.CheckBodyAnnotations(annotations, *mctx,
                                                          LocalsAtLine(method, annotations));
         if (!body_checked.ok()) {
-          Diagnostic::Kind kind = body_checked.status().code() == absl::StatusCode::kUnimplemented
+          absl::Status status = body_checked.status();
+          if (status.code() == absl::StatusCode::kInvalidArgument && method.has_code() &&
+              method.code().locals.empty()) {
+            // Without a LocalVariableTable no local has a name: the
+            // annotation may be right, the class file cannot tell.
+            status = absl::UnimplementedError(absl::StrCat(
+                status.message(), " (unsupported: the class file has no LocalVariableTable, so "
+                                  "local variables in body annotations cannot be resolved; "
+                                  "compile with javac -g)"));
+          }
+          Diagnostic::Kind kind = status.code() == absl::StatusCode::kUnimplemented
                                       ? Diagnostic::Kind::kUnsupported
                                       : Diagnostic::Kind::kType;
-          return ContractProblem(std::move(report), body_checked.status(), kind, request);
+          return ContractProblem(std::move(report), status, kind, request);
         }
         for (const jml::BodyAnnotation& a : annotations) {
           if (check_invariants && a.kind == jml::BodyAnnotationKind::kLoopInvariant && a.expr) {
@@ -296,7 +317,7 @@ class ValidatorImpl : public Validator {
       }
       std::vector<std::string> ignored;
       if (has_invariant && !check_invariants) {
-        ignored.push_back("loop invariants (--check-loop-invariants checks them)");
+        ignored.push_back("loop invariants (skipped as asked)");
       }
       if (has_other) ignored.push_back("decreases, loop_assignable and debug statements");
       if (!ignored.empty()) {

@@ -99,7 +99,10 @@ struct ValidateRequest {
   int unwind = 4;
   int max_array = 4;
   double timeout_seconds = 60;
-  bool check_loop_invariants = false;
+  // Loop invariants of a .java contract are checked at every arrival at
+  // their loop within the bounds unless this is false (then ignored, with a
+  // note).
+  bool check_loop_invariants = true;
 };
 
 struct ValidationReport {

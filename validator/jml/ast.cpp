@@ -268,6 +268,7 @@ constexpr ModifierName kModifierNames[] = {
     {kModInstance, "instance", true},
     {kModPure, "pure", true},
     {kModStrictlyPure, "strictly_pure", true},
+    {kModFunction, "function", true},
     {kModHelper, "helper", true},
     {kModQuery, "query", true},
     {kModSecret, "secret", true},

@@ -335,6 +335,8 @@ enum Modifier : uint64_t {
   kModRep = 1ull << 44,
   kModReadonly = 1ull << 45,
   kModCodeContract = 1ull << 46,
+  // OpenJML: the result depends on the arguments only (with pure: no heap).
+  kModFunction = 1ull << 47,
 };
 // The modifier bit of a keyword, 0 when `word` is not a modifier. JML
 // modifiers count only when `jml` is true.

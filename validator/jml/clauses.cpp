@@ -141,4 +141,26 @@ std::vector<QuantifiedVarBounds> ExtractBounds(const std::vector<BoundVar>& vars
   return out;
 }
 
+const std::vector<std::string>& ImplicitRuntimeExceptions() {
+  static const std::vector<std::string> kNames = {
+      "java.lang.NullPointerException", "java.lang.ArrayIndexOutOfBoundsException",
+      "java.lang.ArithmeticException", "java.lang.NegativeArraySizeException",
+      "java.lang.ClassCastException"};
+  return kNames;
+}
+
+bool RestrictsImplicitExceptions(const FlatCase& c) { return c.behavior == Behavior::kLightweight; }
+
+std::vector<Type> MentionedExceptionTypes(const FlatCase& c) {
+  std::vector<Type> out;
+  for (const Clause* cl : c.clauses) {
+    if (cl->kind == ClauseKind::kSignalsOnly) {
+      for (const TypeRef& t : cl->types) out.push_back(t.resolved);
+    } else if (cl->kind == ClauseKind::kSignals) {
+      out.push_back(cl->exception_type.resolved);
+    }
+  }
+  return out;
+}
+
 }  // namespace tracespec::jml

@@ -33,6 +33,22 @@ struct ClauseRef {
   SourceSpan span;
   std::string text;  // canonical text of the clause
 };
+// Implicit runtime exceptions in lightweight specification cases (as
+// OpenJML checks them): a lightweight case (no behavior keyword) does not
+// admit an exit by one of the exceptions the JVM raises on its own —
+// NullPointerException, ArrayIndexOutOfBoundsException, ArithmeticException,
+// NegativeArraySizeException, ClassCastException (binary names, in that
+// order) — unless the case or the method mentions a type the exception is
+// an instance of: a signals_only or signals clause of the case, or the
+// method's throws clause. (A heavyweight `behavior` case keeps JML's
+// default signals_only, which allows every RuntimeException.)
+const std::vector<std::string>& ImplicitRuntimeExceptions();
+// Whether the rule above applies to `c` (a lightweight case), and the types
+// its signals_only and signals clauses mention (the caller adds the throws
+// clause).
+bool RestrictsImplicitExceptions(const FlatCase& c);
+std::vector<Type> MentionedExceptionTypes(const FlatCase& c);
+
 // Every clause, in source order: spec cases, then implies_that, then
 // for_example; nested cases included.
 std::vector<ClauseRef> EnumerateClauses(const MethodSpec& spec);

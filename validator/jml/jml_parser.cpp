@@ -921,6 +921,18 @@ absl::StatusOr<ExprPtr> Parser::ParseParenthesized() {
 
 absl::StatusOr<ExprPtr> Parser::ParseQuantifier(size_t start) {
   Next();  // (
+  TS_ASSIGN_OR_RETURN(ExprPtr e, ParseQuantifierUnparenthesized());
+  TS_RETURN_IF_ERROR(Expect(")", absl::StrCat("to close ", tokens_[start + 1].text)));
+  e->span = SpanSince(start);
+  return e;
+}
+
+// At a quantifier keyword: the quantifier up to (not including) the
+// closing parenthesis of the enclosing one. Its body may itself be a
+// quantifier without parentheses, which then extends to that parenthesis:
+// (\forall int j; 0 <= j && j < n; \forall int i; 0 <= i && i < j; a[i] <= a[j]).
+absl::StatusOr<ExprPtr> Parser::ParseQuantifierUnparenthesized() {
+  size_t start = pos_;
   const Token& qt = Next();
   auto e = NewExpr(ExprKind::kQuantifier, qt.span);
   LookupQuantifier(qt.text, &e->quantifier);
@@ -946,13 +958,23 @@ absl::StatusOr<ExprPtr> Parser::ParseQuantifier(size_t start) {
   if (IsOp(";")) {
     Next();
   }
-  TS_ASSIGN_OR_RETURN(ExprPtr first, ParseExpression());
-  if (IsOp(";")) {
+  bool nested = false;  // the body is a quantifier without parentheses
+  auto body = [&]() -> absl::StatusOr<ExprPtr> {
+    QuantifierKind q;
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kBackslashWord && LookupQuantifier(t.text, &q) &&
+        !(q == QuantifierKind::kMax && IsOp("(", 1))) {
+      nested = true;
+      return ParseQuantifierUnparenthesized();
+    }
+    return ParseExpression();
+  };
+  TS_ASSIGN_OR_RETURN(ExprPtr first, body());
+  if (IsOp(";") && !nested) {
     Next();
     range = std::move(first);
-    TS_ASSIGN_OR_RETURN(first, ParseExpression());
+    TS_ASSIGN_OR_RETURN(first, body());
   }
-  TS_RETURN_IF_ERROR(Expect(")", absl::StrCat("to close ", qt.text)));
   e->flag = range != nullptr;
   if (range) e->operands.push_back(std::move(range));
   e->operands.push_back(std::move(first));
@@ -1293,6 +1315,21 @@ absl::Status Parser::ExpectSemicolon(absl::string_view context) {
   return Unexpected("';'", absl::StrCat("at the end of the ", context));
 }
 
+// The end of a JML clause or statement: its ';', which (as OpenJML does) may
+// be left out after the last one of an annotation — where the annotation
+// comment ends, or where the next clause starts on a later line (the
+// expression parser has already taken every token that could continue it).
+absl::Status Parser::ExpectClauseEnd(absl::string_view context) {
+  if (IsOp(";") || pos_ == 0) return ExpectSemicolon(context);
+  const Token& prev = tokens_[pos_ - 1];
+  const Token& t = Peek();
+  if (prev.jml && (t.kind == TokenKind::kEnd || !t.jml || t.run != prev.run ||
+                   t.span.line > prev.span.end_line)) {
+    return absl::OkStatus();
+  }
+  return ExpectSemicolon(context);
+}
+
 bool Parser::AtJmlToken() const {
   const Token& t = Peek();
   return t.jml && t.kind != TokenKind::kEnd;
@@ -1405,7 +1442,7 @@ absl::StatusOr<Clause> Parser::ParseClause() {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectSemicolon(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
   c.span = SpanSince(start);
   return c;
 }
@@ -1744,7 +1781,7 @@ absl::StatusOr<ClassClause> Parser::ParseClassClause(Modifiers mods) {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectSemicolon(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
   c.span = SpanSince(start);
   return c;
 }
@@ -1847,7 +1884,7 @@ absl::StatusOr<BodyAnnotation> Parser::ParseBodyAnnotation() {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectSemicolon(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
   a.span = SpanSince(start);
   return a;
 }

@@ -2428,6 +2428,24 @@ CaseEval ObservationEvaluator::EvaluateCase(const FlatCase& c) {
                                    TruthName(only), " for ", thrown));
     }
     post = TruthAnd(post, only);
+    if (RestrictsImplicitExceptions(c) && post != Truth::kFalse) {
+      // An implicit runtime exception no clause mentions (see clauses.h).
+      Truth implicit = Truth::kFalse;
+      for (const std::string& name : ImplicitRuntimeExceptions()) {
+        implicit = TruthOr(implicit, ThrownIsA(thrown, Type::Class(name)));
+      }
+      Truth mentioned = Truth::kFalse;
+      for (const Type& t : MentionedExceptionTypes(c)) mentioned = TruthOr(mentioned, ThrownIsA(thrown, t));
+      for (const std::string& ex : ctx_.method.exceptions) {
+        mentioned = TruthOr(mentioned, ThrownIsA(thrown, Type::Class(ex)));
+      }
+      Truth allowed = TruthImplies(implicit, mentioned);
+      if (allowed != Truth::kTrue) {
+        note(&post_why, absl::StrCat("lightweight case: ", thrown, " is an implicit runtime "
+                                     "exception that no clause mentions"));
+      }
+      post = TruthAnd(post, allowed);
+    }
     EvalValue ex;
     ex.kind = K::kThrown;
     ex.class_name = thrown;

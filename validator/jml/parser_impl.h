@@ -96,6 +96,7 @@ class Parser {
   absl::StatusOr<ExprPtr> ParsePrimary();
   absl::StatusOr<ExprPtr> ParseParenthesized();
   absl::StatusOr<ExprPtr> ParseQuantifier(size_t start);
+  absl::StatusOr<ExprPtr> ParseQuantifierUnparenthesized();
   absl::StatusOr<ExprPtr> ParseBackslashPrimary();
   absl::StatusOr<ExprPtr> ParseNew();
   absl::StatusOr<ExprPtr> ParseArrayInitializer();
@@ -109,6 +110,7 @@ class Parser {
   absl::StatusOr<std::vector<StoreRef>> ParseStoreRefList(absl::string_view context);
   absl::StatusOr<MethodRef> ParseMethodRef();
   absl::Status ExpectSemicolon(absl::string_view context);
+  absl::Status ExpectClauseEnd(absl::string_view context);
   // Java.
   absl::Status ParseTypeDecl(CompilationUnit* unit, Modifiers mods, TypeDecl* outer, size_t start);
   absl::Status ParseClassBody(CompilationUnit* unit, TypeDecl* decl);

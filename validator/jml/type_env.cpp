@@ -503,7 +503,7 @@ void SourceTypeEnvironment::Build(Entry* entry) {
     mi.is_abstract =
         m.mods.Has(kModAbstract) ||
         (info.is_interface && !m.has_body && !m.mods.Has(kModStatic | kModDefault | kModPrivate));
-    mi.is_pure = m.mods.Has(kModPure | kModStrictlyPure) || mi.is_model || class_pure;
+    mi.is_pure = m.mods.Has(kModPure | kModStrictlyPure | kModFunction) || mi.is_model || class_pure;
     mi.visibility =
         info.is_interface && !m.mods.Has(kModPrivate) ? Visibility::kPublic : m.mods.visibility();
     mi.spec_public = m.mods.Has(kModSpecPublic);

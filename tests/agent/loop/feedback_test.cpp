@@ -75,5 +75,19 @@ TEST(FeedbackTest, SyntaxAndTypeErrorsMakeACandidateUncheckable) {
   EXPECT_FALSE(NotCheckable(report));
 }
 
+TEST(FeedbackTest, AnUnsupportedConstructInTheContractMakesACandidateUncheckable) {
+  check::ValidationReport report;
+  report.consistency.status = check::CheckStatus::kUnknown;
+  check::Diagnostic d;
+  d.kind = check::Diagnostic::Kind::kUnsupported;
+  d.message = "unsupported: \\reach";
+  report.consistency.diagnostics = {d};
+  // Unsupported bytecode reached by the execution (no clause): checkable.
+  EXPECT_FALSE(NotCheckable(report));
+  report.consistency.diagnostics[0].span.line = 3;
+  report.consistency.diagnostics[0].span.column = 13;
+  EXPECT_TRUE(NotCheckable(report));
+}
+
 }  // namespace
 }  // namespace tracespec::loop

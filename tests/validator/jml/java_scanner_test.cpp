@@ -313,15 +313,23 @@ TEST(JavaScannerTest, BadAnnotationStaysWithItsMethod) {
             "C.java:7:19: expected an expression, found ';'");
 }
 
-TEST(JavaScannerTest, MissingSemicolonStopsAtTheAnnotationEnd) {
-  auto unit = ParseJavaSource("class C {\n  //@ requires x > 0\n  int f(int x) { return x; }\n}\n",
-                              "C.java");
+TEST(JavaScannerTest, TheLastClauseMayLackItsSemicolonAtTheAnnotationEnd) {
+  // As OpenJML accepts it; `pure function` is a JML modifier pair.
+  auto unit = ParseJavaSource(
+      "class C {\n  //@ requires x > 0\n  /*@ pure function @*/ int f(int x) { return x; }\n"
+      "  //@ requires x > 0 ensures x > 1;\n  int g(int x) { return x; }\n}\n",
+      "C.java");
   ASSERT_TRUE(unit.ok()) << unit.status();
   const TypeDecl& c = Find(**unit, "C");
-  ASSERT_EQ(c.methods.size(), 1u);
-  ASSERT_EQ(c.methods[0].errors.size(), 1u);
-  EXPECT_EQ(std::string(c.methods[0].errors[0].message()),
-            "C.java:2:21: expected ';' at the end of the requires clause, found end of annotation");
+  ASSERT_EQ(c.methods.size(), 2u);
+  EXPECT_TRUE(c.methods[0].errors.empty());
+  ASSERT_EQ(c.methods[0].spec.cases.size(), 1u);
+  EXPECT_EQ(c.methods[0].spec.cases[0].clauses.size(), 1u);
+  EXPECT_TRUE(c.methods[0].mods.Has(kModPure | kModFunction));
+  // Two clauses on one line still need the ';' between them.
+  ASSERT_EQ(c.methods[1].errors.size(), 1u);
+  EXPECT_EQ(std::string(c.methods[1].errors[0].message()),
+            "C.java:4:22: expected ';' at the end of the requires clause, found 'ensures'");
 }
 
 TEST(JavaScannerTest, ClassLevelErrors) {

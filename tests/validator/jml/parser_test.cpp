@@ -179,6 +179,22 @@ TEST(ParserTest, Quantifiers) {
             "(\\forall Object o (call. equals o o))");
 }
 
+TEST(ParserTest, AQuantifierBodyMayBeAnUnparenthesizedQuantifier) {
+  // The inner quantifier extends to the outer one's closing parenthesis.
+  EXPECT_EQ(ParseSexp("(\\forall int j; 0 <= j && j < n; \\forall int i; 0 <= i && i < j; "
+                      "a[i] <= a[j])"),
+            "(\\forall int j range (&& (<= 0 j) (< j n)) (\\forall int i range (&& (<= 0 i) "
+            "(< i j)) (<= ([] a i) ([] a j))))");
+  EXPECT_EQ(ParseSexp("(\\exists int j; \\forall int i; 0 <= i && i < n; a[i] <= j)"),
+            "(\\exists int j (\\forall int i range (&& (<= 0 i) (< i n)) (<= ([] a i) j)))");
+  // A parenthesized quantifier as the range still takes a body after it.
+  EXPECT_EQ(ParseSexp("(\\forall int j; (\\exists int i; i == j); j > 0)"),
+            "(\\forall int j range (\\exists int i (== i j)) (> j 0))");
+  // Outside a quantifier's body the parentheses stay required.
+  EXPECT_EQ(ParseError("x && \\forall int i; i > 0"),
+            "Spec.jml:1:6: a quantifier must be parenthesized: (\\forall T x; range; body)");
+}
+
 TEST(ParserTest, ChainedComparisonsBecomeConjunctions) {
   EXPECT_EQ(ParseSexp("0 <= i < n"), "(&& (<= 0 i) (< i n))");
   EXPECT_EQ(ParseSexp("0 <= i < j <= n"), "(&& (&& (<= 0 i) (< i j)) (<= j n))");
@@ -277,6 +293,16 @@ TEST(ParserTest, SpansCoverTheConstruct) {
 }
 
 // ---- Clauses and spec cases ----
+
+TEST(ParserTest, TheLastClauseOfAnAnnotationMayLackItsSemicolon) {
+  // At the end of the text, and before a clause on a later line.
+  MethodSpec s = ParseSpec("requires x > 0\nensures \\result == x");
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].clauses.size(), 2u);
+  EXPECT_EQ(s.cases[0].clauses[1].kind, ClauseKind::kEnsures);
+  // On one line a missing ';' between clauses is still an error.
+  EXPECT_THAT(SpecError("requires x > 0 ensures y > 0;"), HasSubstr("expected ';'"));
+}
 
 TEST(ParserTest, LightweightClauses) {
   MethodSpec s = ParseSpec(
@@ -430,8 +456,8 @@ TEST(ParserTest, SpecErrorPositionsAndMessages) {
     const char* message;
   };
   const Case cases[] = {
-      {"requires x > 0\nensures y;",
-       "Account.jml:2:1: expected ';' at the end of the requires clause, found 'ensures'"},
+      {"requires x > 0 ensures y;",
+       "Account.jml:1:16: expected ';' at the end of the requires clause, found 'ensures'"},
       {"requires x > 0; normal_behavior ensures y;",
        "Account.jml:1:17: expected 'also' between specification cases, found 'normal_behavior'"},
       {"public requires x;",

@@ -97,6 +97,38 @@ class TypeCheckerTest : public ::testing::Test {
   absl::StatusCode code_ = absl::StatusCode::kOk;
 };
 
+TEST(TypeCheckerOpenJmlTest, FunctionMethodsAndNestedQuantifiersAreAccepted) {
+  const char* source = R"java(package q;
+public class F {
+  public static /*@ function @*/ int sq(int x) { return x * x; }
+  public static int plain(int x) { return x; }
+  public static int m(int[] a) { return 0; }
+}
+)java";
+  auto unit = ParseJavaSource(source, "F.java");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  SourceTypeEnvironment env({unit->get()}, &JdkTypeEnvironment());
+  const TypeDecl* decl = (*unit)->FindType("q.F");
+  ASSERT_NE(decl, nullptr);
+  auto ctx = MakeMethodContext(env, *decl, decl->methods[2]);
+  ASSERT_TRUE(ctx.ok()) << ctx.status();
+  auto check = [&](const std::string& text) -> std::string {
+    auto spec = ParseSpecText(text, "F.jml");
+    if (!spec.ok()) return std::string(spec.status().message());
+    auto r = TypeChecker(env).CheckMethodSpec(spec->spec, *ctx);
+    return r.ok() ? "" : std::string(r.status().message());
+  };
+  // A `function` method may be called from a specification, like a pure one.
+  EXPECT_EQ(check("requires a != null; ensures \\result == sq(a.length);"), "");
+  EXPECT_THAT(check("ensures \\result == plain(1);"), HasSubstr("is not pure"));
+  // The inner quantifier's variable is in scope in its body, the outer's too.
+  EXPECT_EQ(check("ensures (\\forall int j; 0 <= j && j < a.length; \\forall int i; "
+                  "0 <= i && i < j; a[i] <= a[j]) ==> \\result >= 0;"),
+            "");
+  EXPECT_THAT(check("ensures (\\forall int j; 0 <= j; \\forall int i; i < j; a[k] > 0);"),
+              HasSubstr("unknown name 'k'"));
+}
+
 TEST_F(TypeCheckerTest, AcceptsValidSpecifications) {
   struct Case {
     const char* method;

@@ -1,0 +1,13 @@
+package p;
+
+public class Scan {
+  //@ requires a != null;
+  //@ ensures \result >= 0;
+  public static int countPositive(int[] a) {
+    int c = 0;
+    for (int i = 0; i <= a.length; i++) {
+      if (a[i] > 0) c++;
+    }
+    return c;
+  }
+}
