@@ -65,6 +65,7 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
   CLI::App* audit = app.add_subcommand(
       "audit", "Check and read the gateway's hash-chained audit log (what left the machine)");
   audit->require_subcommand(1);
+  audit->footer(ExitStatusFooter({{kExitCheckFailed, "the chain is broken"}}));
   auto flags = std::make_shared<AuditFlags>();
 
   CLI::App* verify = audit->add_subcommand(
@@ -75,6 +76,11 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
   verify->add_option("--expect-head", flags->expect_head,
                      "Hash the last record must have (kept elsewhere, e.g. from an earlier "
                      "verify): also detects records removed from the end");
+  verify->footer(ExitStatusFooter(
+      {{kExitOk, "the chain is intact, and ends in --expect-head when given"},
+       {kExitInputError, "missing file, or a file that is not an audit log"},
+       {kExitEnvironment, "unreadable file"},
+       {kExitCheckFailed, "the chain is broken, or its head is not --expect-head"}}));
   verify->callback([flags, exit_code] { *exit_code = RunVerify(*flags); });
 
   CLI::App* show = audit->add_subcommand(
@@ -84,6 +90,11 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
   show->add_option("LOG", flags->log, "Audit log (JSON Lines)")->required();
   show->add_flag("--no-payloads", flags->no_payloads, "Leave stored payloads out");
   show->add_flag("--raw", flags->raw, "Print payloads as stored instead of as chat messages");
+  show->footer(ExitStatusFooter(
+      {{kExitOk, "the chain is intact"},
+       {kExitInputError, "missing file, or a file that is not an audit log"},
+       {kExitEnvironment, "unreadable file"},
+       {kExitCheckFailed, "the chain is broken"}}));
   show->callback([flags, exit_code] { *exit_code = RunShow(*flags); });
 }
 

@@ -61,7 +61,9 @@ struct AuditVerification {
   std::string problem;
 };
 
-// Checks the whole chain. An error status only when the file cannot be read.
+// Checks the whole chain. An error status when the file cannot be read, or
+// (kInvalidArgument) when it is no audit log at all: its first line is not
+// an audit record and no other line is either.
 absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path);
 
 // Every record, for display; a line that does not parse is an error naming it.
