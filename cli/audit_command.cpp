@@ -191,10 +191,13 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
                      "Hash the last record must have (kept elsewhere, e.g. from an earlier "
                      "verify): also detects records removed from the end");
   verify->footer(ExitStatusFooter(
-      {{kExitOk, "the chain is intact, and ends in --expect-head when given"},
-       {kExitInputError, "missing file, or a file that is not an audit log"},
+      {{kExitOk, "the chain is intact, and matches --expect-head, --public-key and --witness "
+                 "when given"},
+       {kExitInputError,
+        "missing file, a file that is not an audit log, seals signed with another key"},
        {kExitEnvironment, "unreadable file"},
-       {kExitCheckFailed, "the chain is broken, or its head is not --expect-head"}}));
+       {kExitCheckFailed,
+        "the chain is broken, unsealed, or does not match --expect-head or --witness"}}));
   verify->callback([flags, exit_code] { *exit_code = RunVerify(*flags); });
 
   CLI::App* show = audit->add_subcommand(
@@ -219,6 +222,10 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
                          "Private key file (default: $TRACESPEC_AUDIT_KEY, else "
                          "$XDG_CONFIG_HOME/tracespec/audit-key.pem, else "
                          "~/.config/tracespec/audit-key.pem)");
+  public_key->footer(ExitStatusFooter(
+      {{kExitOk, "the public key printed"},
+       {kExitInputError, "a key file that is not a private key"},
+       {kExitEnvironment, "the key file cannot be read or created"}}));
   public_key->callback([flags, exit_code] { *exit_code = RunPublicKey(*flags); });
 }
 

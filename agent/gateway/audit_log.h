@@ -105,19 +105,13 @@ struct AuditVerification {
   bool sealed() const { return records > 0 && last_seal == records; }
 };
 
-<<<<<<< HEAD
-// Checks the whole chain. An error status when the file cannot be read, or
-// (kInvalidArgument) when it is no audit log at all: its first line is not
-// an audit record and no other line is either.
-absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path);
-=======
 // Checks the whole chain and every stored payload; with `key`, also every
 // signed record's signature. An error status when the file cannot be read,
-// or (InvalidArgument, `path:line`) when a record is signed with another
-// key than `key`.
+// (InvalidArgument, `path:line`) when a record is signed with another key
+// than `key`, or (InvalidArgument) when the file is no audit log at all: its
+// first line is not an audit record and no other line is either.
 absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path,
                                                  const AuditPublicKey* key = nullptr);
->>>>>>> main
 
 // Every record, for display; a line that does not parse is an error naming it.
 absl::StatusOr<std::vector<v1::AuditRecord>> ReadAuditRecords(const std::string& path);

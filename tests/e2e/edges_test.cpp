@@ -128,7 +128,8 @@ int Count(const std::string& text, const std::string& what) {
 TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
   const std::vector<std::vector<std::string>> commands = {
       {},          {"observe"}, {"infer"},   {"validate"},          {"verify"},
-      {"ctl"},     {"audit"},   {"audit", "verify"}, {"audit", "show"}, {"protocol"},
+      {"ctl"},     {"audit"},   {"audit", "verify"}, {"audit", "show"}, {"audit", "public-key"}, {"protocol"},
+      {"report"},
       {"protocol", "mine"},     {"protocol", "explore"}};
   for (std::vector<std::string> command : commands) {
     std::string name = absl::StrJoin(command, " ");
