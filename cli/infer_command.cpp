@@ -87,7 +87,8 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
       "counterexamples go back to the model, for at most --rounds rounds");
   AddClassPathOption(cmd, &o.classpath, "Directories and jars of the code under analysis");
   cmd->add_option("--method", o.methods,
-                  "Method to infer: pkg.Class#name or pkg.Class#name(descriptor); repeatable")
+                  "Method to infer: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
+                  "pkg.Class#name(Java parameter types, e.g. int[], String); repeatable")
       ->required();
   cmd->add_option("--observations", o.observations,
                   "Output directory of `tracespec observe` (or an observations .pb/.jsonl file)")

@@ -25,8 +25,9 @@ void AddObserveCommand(CLI::App& app, int* exit_code) {
       ->required()
       ->delimiter(',');
   cmd->add_option("--method", options->methods,
-                  "Target method: pkg.Class#name (all overloads) or "
-                  "pkg.Class#name(descriptor), e.g. bank.Account#deposit(I)V; "
+                  "Target method: pkg.Class#name (all overloads), "
+                  "pkg.Class#name(JVM descriptor) or pkg.Class#name(Java parameter types), "
+                  "e.g. bank.Account#deposit(I)V or shop.Stats#max(int[]); "
                   "constructors are <init>; repeatable")
       ->required();
   cmd->add_option("--policy", options->policy_path,

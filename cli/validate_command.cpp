@@ -44,8 +44,9 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "(every recorded observation is admitted by the contract). Needs only class files.");
   AddClassPathOption(cmd, &flags->classpath);
   cmd->add_option("--method", flags->method,
-                  "The method: pkg.Class#name or pkg.Class#name(DESCRIPTOR), e.g. "
-                  "bank.Account#deposit(I)V")
+                  "The method: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
+                  "pkg.Class#name(Java parameter types), e.g. bank.Account#deposit(I)V or "
+                  "shop.Stats#max(int[])")
       ->required();
   cmd->add_option("--contract", flags->contract,
                   "The contract: a .jml file, a .java file with JML comments (the specification "
@@ -53,7 +54,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--observations", flags->observations,
                   "Recorded observations: a .pb (length-delimited) or .jsonl file, or a "
-                  "directory holding observations.pb; without it coverage is SKIPPED");
+                  "directory holding observations.pb (only the method's own are used); without it "
+                  "coverage is SKIPPED");
   AddUnwindOption(cmd, &flags->unwind);
   AddMaxArrayOption(cmd, &flags->max_array);
   AddTimeoutOption(cmd, &flags->timeout, "Time limit of consistency in seconds");

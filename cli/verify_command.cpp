@@ -33,7 +33,8 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
   AddClassPathOption(cmd, &o.class_path);
   cmd->add_option("--class", o.class_name, "Class to verify, e.g. pkg.Main")->required();
   cmd->add_option("--method", o.method,
-                  "Verify this method instead of main: NAME or NAME(DESCRIPTOR), e.g. push(I)V");
+                  "Verify this method instead of main: NAME, NAME(JVM descriptor) or "
+                  "NAME(Java parameter types), e.g. push(I)V or push(int)");
   cmd->add_option("--property", flags->property,
                   "assert: no AssertionError escapes (default); no-runtime-exception: no "
                   "RuntimeException escapes")

@@ -302,7 +302,7 @@ TEST_F(EdgesTest, ATargetTheTestsNeverCallIsListedWithAWarning) {
                             "--method", "shop.Stats#max(int[])", "--method", "shop.Stats#never",
                             "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Stats#never(I)I   0  WARNING: never called by the tests"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Stats#never(I)I  0  WARNING: never called by the tests"));
   std::string summary = ReadFile(out + "/summary.json").value_or("");
   EXPECT_THAT(summary, HasSubstr("\"method\": \"shop.Stats#never(I)I\""));
   EXPECT_THAT(summary, HasSubstr("\"warning\": \"never called by the tests\""));
