@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "agent/synth/guards.h"
 #include "validator/jml/printer.h"
 
 namespace tracespec::synth {
@@ -38,7 +39,11 @@ CandidatePool::CandidatePool(SynthContext* ctx, const Vocabulary* vocab, std::ve
       group_(std::move(group)),
       position_(position),
       banned_(banned),
-      max_candidates_(max_candidates) {}
+      max_candidates_(max_candidates) {
+  for (size_t i : group_) {
+    has_counterexamples_ |= ctx_->observations()[i].source() == v1::COUNTEREXAMPLE;
+  }
+}
 
 bool CandidatePool::Offer(const Candidate& c) {
   if (full()) return false;
@@ -51,6 +56,7 @@ bool CandidatePool::Offer(const Candidate& c) {
   if (banned_ != nullptr && banned_->count(canonical)) {
     banned_hits_.push_back(canonical);
     seen_[canonical] = false;
+    Weaken(c, *e, canonical);
     return false;
   }
   const jml::Expr* antecedent = nullptr;
@@ -89,7 +95,46 @@ bool CandidatePool::Offer(const Candidate& c) {
   } else if (!v.falsified && v.support > 0) {
     unsupported_.emplace_back(std::move(stored), v);
   }
+  if (v.falsified) Weaken(c, *e, canonical);
   return v.accepted;
+}
+
+void CandidatePool::Weaken(const Candidate& c, const jml::Expr& e, const std::string& canonical) {
+  if (!has_counterexamples_ || !c.weakened_from.empty() ||
+      position_ != Position::kPostcondition)
+    return;
+  // The guard must keep every recorded call (where P held) and exclude the
+  // counterexamples that refute P; counterexamples P holds on do not matter.
+  std::vector<size_t> positives, negatives;
+  for (size_t i : group_) {
+    bool counterexample = ctx_->observations()[i].source() == v1::COUNTEREXAMPLE;
+    Truth t = ctx_->Truth(e, i, EvalState::kPost);
+    if (t != Truth::kFalse) {
+      if (!counterexample) positives.push_back(i);
+    } else if (counterexample) {
+      negatives.push_back(i);
+    } else {
+      return;  // a recorded call refutes it: not a candidate at all
+    }
+  }
+  if (negatives.empty() || positives.empty()) return;
+  static const std::set<std::string> kNone;
+  std::optional<Guard> guard =
+      FindWeakeningGuard(ctx_, *vocab_, canonical, positives, negatives, banned_ ? *banned_ : kNone);
+  if (!guard || guard->post.empty()) return;
+  std::string text = absl::StrCat("(", guard->post, ") ==> (", canonical, ")");
+  if (guard->threshold) {
+    // Read off single values: a hypothesis, never a clause.
+    const jml::Expr* g = ctx_->Compile(text, position_);
+    threshold_weakenings_.push_back(g == nullptr ? text : jml::PrintExpr(*g));
+    return;
+  }
+  Candidate weakened = c;
+  weakened.text = text;
+  weakened.weakened_from = canonical;
+  weakened.guard = guard->post;
+  weakened.defining = false;
+  Offer(weakened);
 }
 
 std::string ClauseText(const std::string& predicate, const std::string& exception) {
