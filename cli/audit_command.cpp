@@ -171,6 +171,7 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
       "audit", "Check and read the gateway's hash-chained, signed audit log (what left the "
                "machine)");
   audit->require_subcommand(1);
+  audit->footer(ExitStatusFooter({{kExitCheckFailed, "the chain is broken"}}));
   auto flags = std::make_shared<AuditFlags>();
 
   CLI::App* verify = audit->add_subcommand(
@@ -189,6 +190,14 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
   verify->add_option("--expect-head", flags->expect_head,
                      "Hash the last record must have (kept elsewhere, e.g. from an earlier "
                      "verify): also detects records removed from the end");
+  verify->footer(ExitStatusFooter(
+      {{kExitOk, "the chain is intact, and matches --expect-head, --public-key and --witness "
+                 "when given"},
+       {kExitInputError,
+        "missing file, a file that is not an audit log, seals signed with another key"},
+       {kExitEnvironment, "unreadable file"},
+       {kExitCheckFailed,
+        "the chain is broken, unsealed, or does not match --expect-head or --witness"}}));
   verify->callback([flags, exit_code] { *exit_code = RunVerify(*flags); });
 
   CLI::App* show = audit->add_subcommand(
@@ -198,6 +207,11 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
   show->add_option("LOG", flags->log, "Audit log (JSON Lines)")->required();
   show->add_flag("--no-payloads", flags->no_payloads, "Leave stored payloads out");
   show->add_flag("--raw", flags->raw, "Print payloads as stored instead of as chat messages");
+  show->footer(ExitStatusFooter(
+      {{kExitOk, "the chain is intact"},
+       {kExitInputError, "missing file, or a file that is not an audit log"},
+       {kExitEnvironment, "unreadable file"},
+       {kExitCheckFailed, "the chain is broken"}}));
   show->callback([flags, exit_code] { *exit_code = RunShow(*flags); });
 
   CLI::App* public_key = audit->add_subcommand(
@@ -208,6 +222,10 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
                          "Private key file (default: $TRACESPEC_AUDIT_KEY, else "
                          "$XDG_CONFIG_HOME/tracespec/audit-key.pem, else "
                          "~/.config/tracespec/audit-key.pem)");
+  public_key->footer(ExitStatusFooter(
+      {{kExitOk, "the public key printed"},
+       {kExitInputError, "a key file that is not a private key"},
+       {kExitEnvironment, "the key file cannot be read or created"}}));
   public_key->callback([flags, exit_code] { *exit_code = RunPublicKey(*flags); });
 }
 

@@ -5,21 +5,55 @@
 #ifndef TRACESPEC_CLI_COMMANDS_H_
 #define TRACESPEC_CLI_COMMANDS_H_
 
+#include <map>
+#include <string>
+
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 
 namespace tracespec::cli {
 
-// Exit statuses shared by every subcommand (documented in `--help`).
+// Exit statuses shared by every subcommand. kExitStatusTable below gives
+// each its meaning; every `--help` footer is generated from it
+// (ExitStatusFooter), so help and behaviour cannot drift apart.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitUsage = 2,        // bad flags (CLI11 reports these itself)
+  kExitUsage = 2,        // bad flags: unknown, malformed, out of range
   kExitInputError = 3,   // bad input: malformed file, unknown class/method
-  kExitEnvironment = 4,  // missing JVM, unreadable path, I/O failure
+  kExitEnvironment = 4,  // missing JVM, unreadable path, I/O failure, network
   kExitInternal = 5,     // a bug: please report
   kExitCheckFailed = 10, // a check ran and found a violation
   kExitUnknown = 11,     // a check could not decide (bound reached, timeout, unsupported)
 };
+
+struct ExitStatusRow {
+  ExitCode code;
+  const char* meaning;
+};
+
+// The one table of exit statuses.
+inline constexpr ExitStatusRow kExitStatusTable[] = {
+    {kExitOk, "success"},
+    {kExitUsage, "bad usage"},
+    {kExitInputError, "bad input"},
+    {kExitEnvironment, "environment"},
+    {kExitInternal, "internal error"},
+    {kExitCheckFailed, "a check found a violation"},
+    {kExitUnknown, "a check could not decide"},
+};
+
+// The footer line "Exit status: 0 success (DETAIL), 2 bad usage, ..." of one
+// subcommand: every row of kExitStatusTable with the subcommand's detail in
+// parentheses when `details` has one. Statuses 10 and 11 are listed only
+// when `details` names them (a subcommand without checks never returns
+// them); 2, 3, 4 and 5 always are.
+std::string ExitStatusFooter(const std::map<ExitCode, std::string>& details);
+
+// The exit status of an error status: kInvalidArgument, kNotFound,
+// kDataLoss, kFailedPrecondition, kUnimplemented are bad input;
+// kPermissionDenied, kUnavailable, kDeadlineExceeded, kResourceExhausted
+// the environment; everything else an internal error.
+ExitCode ExitCodeFor(const absl::Status& status);
 
 // `tracespec ctl MODEL FORMULA...` (cli/ctl_command.cpp).
 void AddCtlCommand(CLI::App& app, int* exit_code);
@@ -31,7 +65,7 @@ void AddVerifyCommand(CLI::App& app, int* exit_code);
 // `tracespec validate`: the JML checks of one method (cli/validate_command.cpp).
 void AddValidateCommand(CLI::App& app, int* exit_code);
 
-// Prints "tracespec: error: <message>" and maps the status to an exit code.
+// Prints "tracespec: error: <message>" once and returns ExitCodeFor(status).
 int ReportError(const absl::Status& status);
 
 // `tracespec audit verify|show LOG` (audit_command.cpp).

@@ -1,7 +1,64 @@
 // The shared flags; see common_flags.h.
 #include "cli/common_flags.h"
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "cli/commands.h"
+#include "common/files.h"
+
 namespace tracespec::cli {
+
+namespace {
+
+// "" when `path` is of `kind`, else what is wrong.
+std::string PathProblem(const std::string& path, PathKind kind) {
+  if (!FileExists(path)) return "no such file or directory";
+  bool directory = IsDirectory(path);
+  switch (kind) {
+    case PathKind::kFile:
+      return directory ? "is a directory, not a file" : "";
+    case PathKind::kDirectory:
+      return directory ? "" : "is a file, not a directory";
+    case PathKind::kFileOrDirectory:
+      return "";
+    case PathKind::kClassPath:
+      if (directory || absl::EndsWith(path, ".jar") || absl::EndsWith(path, ".zip")) return "";
+      return "is neither a directory nor a .jar file";
+  }
+  return "";
+}
+
+}  // namespace
+
+int CheckPathFlags(const std::vector<PathFlag>& paths) {
+  for (const PathFlag& p : paths) {
+    if (p.path.empty()) continue;
+    std::vector<std::string> entries = {p.path};
+    if (p.kind == PathKind::kClassPath) entries = absl::StrSplit(p.path, ':', absl::SkipEmpty());
+    for (const std::string& entry : entries) {
+      std::string problem = PathProblem(entry, p.kind);
+      if (problem.empty()) continue;
+      std::string where = entry == p.path ? "" : absl::StrCat(" (entry of ", p.path, ")");
+      std::fprintf(stderr, "tracespec: error: %s %s: %s%s\n", p.flag, entry.c_str(),
+                   problem.c_str(), where.c_str());
+      return kExitInputError;
+    }
+  }
+  return kExitOk;
+}
+
+CLI::Validator PositiveSeconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || !(value > 0) || value > kMaxSecondsFlag) {
+          return absl::StrCat("value ", text, " is not a number of seconds in (0, ",
+                              kMaxSecondsFlag, "]");
+        }
+        return "";
+      },
+      "SECONDS > 0");
+}
 
 CLI::Option* AddClassPathOption(CLI::App* cmd, std::string* classpath, absl::string_view what) {
   return cmd->add_option("--classpath,--cp", *classpath, absl::StrCat(what, ", ':'-separated"))
@@ -10,15 +67,18 @@ CLI::Option* AddClassPathOption(CLI::App* cmd, std::string* classpath, absl::str
 
 CLI::Option* AddUnwindOption(CLI::App* cmd, int* unwind, absl::string_view text,
                              absl::string_view more) {
-  return cmd->add_option("--unwind", *unwind, WithDefault(text, *unwind, more));
+  return cmd->add_option("--unwind", *unwind, WithDefault(text, *unwind, more))
+      ->check(CLI::Range(1, kMaxUnwindFlag));
 }
 
 CLI::Option* AddMaxArrayOption(CLI::App* cmd, int* max_array, absl::string_view text) {
-  return cmd->add_option("--max-array", *max_array, WithDefault(text, *max_array));
+  return cmd->add_option("--max-array", *max_array, WithDefault(text, *max_array))
+      ->check(CLI::Range(0, kMaxArrayFlag));
 }
 
 CLI::Option* AddTimeoutOption(CLI::App* cmd, double* seconds, absl::string_view text) {
-  return cmd->add_option("--timeout", *seconds, WithDefault(text, *seconds));
+  return cmd->add_option("--timeout", *seconds, WithDefault(text, *seconds))
+      ->check(PositiveSeconds());
 }
 
 CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json, absl::string_view help) {

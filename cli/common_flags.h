@@ -6,12 +6,22 @@
 #define TRACESPEC_CLI_COMMON_FLAGS_H_
 
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 
 namespace tracespec::cli {
+
+// The ranges the bounds flags accept (the checkers reject others too; the
+// flags reject them first, as bad usage).
+inline constexpr int kMaxUnwindFlag = 1000000;
+inline constexpr int kMaxArrayFlag = 4096;
+inline constexpr double kMaxSecondsFlag = 7 * 24 * 3600;
+
+// A flag's check: a number of seconds, positive and at most a week.
+CLI::Validator PositiveSeconds();
 
 // "TEXT (default VALUE)MORE".
 template <typename T>
@@ -23,22 +33,42 @@ std::string WithDefault(absl::string_view text, T value, absl::string_view more 
 CLI::Option* AddClassPathOption(CLI::App* cmd, std::string* classpath,
                                 absl::string_view what = "Directories and jars");
 
-// --unwind K: the (first) loop and recursion bound; MORE follows the default.
+// --unwind K in 1..kMaxUnwindFlag: the (first) loop and recursion bound;
+// MORE follows the default.
 CLI::Option* AddUnwindOption(CLI::App* cmd, int* unwind,
                              absl::string_view text = "Loop and recursion bound k",
                              absl::string_view more = "");
 
-// --max-array L: the bound on the length of input arrays.
+// --max-array L in 0..kMaxArrayFlag: the bound on the length of input arrays.
 CLI::Option* AddMaxArrayOption(CLI::App* cmd, int* max_array,
                                absl::string_view text = "Bound L on the length of input arrays");
 
-// --timeout SECONDS.
+// --timeout SECONDS, checked by PositiveSeconds().
 CLI::Option* AddTimeoutOption(CLI::App* cmd, double* seconds,
                               absl::string_view text = "Time limit in seconds");
 
 // --json: print the result as one JSON document instead of text.
 CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json,
                          absl::string_view help = "Print the report as one JSON document");
+
+// A path flag to check before any work starts.
+enum class PathKind {
+  kFile,
+  kDirectory,
+  kFileOrDirectory,
+  kClassPath,  // ':'-separated; every entry a directory or a .jar/.zip file
+};
+struct PathFlag {
+  const char* flag;  // "--tests-src"
+  std::string path;  // "" = not given: not checked
+  PathKind kind;
+};
+
+// Checks that every given path exists and is of its kind. On the first
+// problem prints one error naming the flag and the path ("tracespec: error:
+// --tests-src lib.jar: is a file, not a directory") and returns
+// kExitInputError; else kExitOk.
+int CheckPathFlags(const std::vector<PathFlag>& paths);
 
 }  // namespace tracespec::cli
 

@@ -77,9 +77,12 @@ void AddCtlCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"error", "self-loop"}));
   AddJsonFlag(cmd, &flags->json, "Print one JSON document instead of text");
   cmd->add_option("--dot", flags->dot, "Write the evidence traces and their neighbourhood as Graphviz DOT");
-  cmd->footer(
-      "A formula holds iff it holds in every initial state. Exit status: 0 all formulas hold, "
-      "10 some formula fails, 3 bad input (model, formula, unknown state or proposition).");
+  cmd->footer(absl::StrCat(
+      "A formula holds iff it holds in every initial state.\n",
+      ExitStatusFooter({{kExitOk, "all formulas hold"},
+                        {kExitInputError, "model, formula, unknown state or proposition"},
+                        {kExitEnvironment, "unreadable model, unwritable --dot file"},
+                        {kExitCheckFailed, "some formula fails"}})));
   cmd->callback([flags, exit_code] {
     absl::StatusOr<bool> all_hold = RunCtl(*flags);
     if (!all_hold.ok()) {

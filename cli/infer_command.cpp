@@ -24,6 +24,16 @@ struct InferFlags {
 
 int Run(InferFlags& flags) {
   loop::InferOptions& options = flags.options;
+  std::vector<PathFlag> paths = {
+      {"--classpath", options.classpath, PathKind::kClassPath},
+      {"--observations", options.observations, PathKind::kFileOrDirectory},
+      {"--tests-src", options.tests_src, PathKind::kDirectory},
+      {"--egress-policy", options.egress_policy, PathKind::kFile},
+      {"--redaction-policy", options.redaction_policy, PathKind::kFile}};
+  for (const std::string& source : options.implementation_sources) {
+    paths.push_back({"--impl-src", source, PathKind::kFileOrDirectory});
+  }
+  if (int code = CheckPathFlags(paths); code != kExitOk) return code;
   if (flags.builtin && !options.llm_url.empty()) {
     std::fprintf(stderr, "tracespec: error: --builtin and --llm exclude each other\n");
     return kExitUsage;
@@ -77,7 +87,8 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
       "counterexamples go back to the model, for at most --rounds rounds");
   AddClassPathOption(cmd, &o.classpath, "Directories and jars of the code under analysis");
   cmd->add_option("--method", o.methods,
-                  "Method to infer: pkg.Class#name or pkg.Class#name(descriptor); repeatable")
+                  "Method to infer: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
+                  "pkg.Class#name(Java parameter types, e.g. int[], String); repeatable")
       ->required();
   cmd->add_option("--observations", o.observations,
                   "Output directory of `tracespec observe` (or an observations .pb/.jsonl file)")
@@ -95,7 +106,8 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                   "Environment variable holding the API key for --llm (default: "
                   "TRACESPEC_API_KEY when set, else no key); the key is never logged");
   cmd->add_option("--rounds", o.refine.rounds,
-                  WithDefault("Refinement rounds at most", o.refine.rounds));
+                  WithDefault("Refinement rounds at most", o.refine.rounds))
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--out", o.out_dir,
                   WithDefault("Run directory", o.out_dir,
                               "; re-running with the same --out continues after the last "
@@ -122,15 +134,18 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                 "With --llm: rename classes, methods, fields, parameters and tests before "
                 "sending; answers are mapped back");
   cmd->add_option("--llm-timeout", o.llm_timeout_seconds,
-                  WithDefault("Seconds one HTTP attempt may take", o.llm_timeout_seconds));
+                  WithDefault("Seconds one HTTP attempt may take", o.llm_timeout_seconds))
+      ->check(PositiveSeconds());
   cmd->add_option("--llm-attempts", o.llm_attempts,
-                  WithDefault("HTTP attempts per request, retries included", o.llm_attempts));
+                  WithDefault("HTTP attempts per request, retries included", o.llm_attempts))
+      ->check(CLI::Range(1, 100));
   AddUnwindOption(cmd, &o.refine.unwind, "Loop bound k of the consistency check");
   AddMaxArrayOption(cmd, &o.refine.max_array,
                     "Bound L on input array lengths in the consistency check");
   cmd->add_option("--check-timeout", o.refine.validation_timeout_seconds,
                   WithDefault("Seconds one validation may take",
-                              o.refine.validation_timeout_seconds));
+                              o.refine.validation_timeout_seconds))
+      ->check(PositiveSeconds());
   AddJsonFlag(cmd, &flags->json, "Print the summary as one JSON document");
   cmd->footer(
       "Output: per method `pkg.C#m: Success 11 (rounds: 01,11)` — Success (a candidate "
@@ -139,12 +154,18 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
       "blocked request, no observations: re-run to continue) — with the history of rounds "
       "in the paper's notation (consistency bit, coverage bit) and the contract's .jml file. "
       "Progress goes to stderr; every prompt, answer, candidate and report is kept under "
-      "OUT/<method>/round-N/.\n"
-      "Exit status: 0 every method Success (or a dry run that wrote its requests), 10 some "
-      "method Fail or Error, 2 bad usage, 3 bad input (unknown class or method, no "
-      "observations, malformed policy or observations), 4 environment (endpoint unreachable, "
-      "timeout, answer not a chat completion, request blocked by the egress gate, I/O), "
-      "5 internal error.");
+      "OUT/<method>/round-N/.\n" +
+      ExitStatusFooter(
+          {{kExitOk, "every method Success, or a dry run that wrote its requests"},
+           {kExitUsage,
+            "unknown flag, conflicting flags, a bound, round count or time limit out of range"},
+           {kExitInputError,
+            "unknown class or method, no observations, malformed policy or observations, "
+            "missing path"},
+           {kExitEnvironment,
+            "endpoint unreachable, timeout, answer not a chat completion, request blocked by "
+            "the egress gate, I/O"},
+           {kExitCheckFailed, "some method Fail or Error"}}));
   cmd->callback([flags, exit_code] { *exit_code = Run(*flags); });
 }
 

@@ -1,34 +1,8 @@
 // tracespec: one thin main that dispatches to the subcommands.
-#include <cstdio>
-#include <string>
-
 #include "CLI/CLI.hpp"
 #include "cli/commands.h"
 #include "cli/version.h"
 #include "common/log.h"
-
-namespace tracespec::cli {
-
-int ReportError(const absl::Status& status) {
-  std::fprintf(stderr, "tracespec: error: %s\n", std::string(status.message()).c_str());
-  switch (status.code()) {
-    case absl::StatusCode::kInvalidArgument:
-    case absl::StatusCode::kNotFound:
-    case absl::StatusCode::kDataLoss:
-    case absl::StatusCode::kFailedPrecondition:
-    case absl::StatusCode::kUnimplemented:
-      return kExitInputError;
-    case absl::StatusCode::kPermissionDenied:
-    case absl::StatusCode::kUnavailable:
-    case absl::StatusCode::kDeadlineExceeded:
-    case absl::StatusCode::kResourceExhausted:
-      return kExitEnvironment;
-    default:
-      return kExitInternal;
-  }
-}
-
-}  // namespace tracespec::cli
 
 int main(int argc, char** argv) {
   using namespace tracespec::cli;
@@ -40,10 +14,10 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "Only print results and errors");
   app.add_flag("-v,--verbose", verbose, "Print more detail about the work");
   app.require_subcommand(1);
-  app.footer(
-      "Exit status: 0 success, 2 bad usage, 3 bad input, 4 environment "
-      "(missing JVM, I/O), 5 internal error, 10 a check found a violation, "
-      "11 a check could not decide.");
+  app.footer(ExitStatusFooter({{kExitEnvironment, "missing JVM, unreadable path, I/O, network"},
+                                {kExitInternal, "a bug: please report it"},
+                                {kExitCheckFailed, ""},
+                                {kExitUnknown, "bound reached, timeout, unsupported construct"}}));
   int exit_code = kExitOk;
   app.parse_complete_callback([&] {
     tracespec::SetVerbosity(quiet     ? tracespec::Verbosity::kQuiet

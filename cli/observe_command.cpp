@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_split.h"
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "observer/observer.h"
 
 namespace tracespec::cli {
@@ -24,18 +25,17 @@ void AddObserveCommand(CLI::App& app, int* exit_code) {
       ->required()
       ->delimiter(',');
   cmd->add_option("--method", options->methods,
-                  "Target method: pkg.Class#name (all overloads) or "
-                  "pkg.Class#name(descriptor), e.g. bank.Account#deposit(I)V; "
+                  "Target method: pkg.Class#name (all overloads), "
+                  "pkg.Class#name(JVM descriptor) or pkg.Class#name(Java parameter types), "
+                  "e.g. bank.Account#deposit(I)V or shop.Stats#max(int[]); "
                   "constructors are <init>; repeatable")
       ->required();
   cmd->add_option("--policy", options->policy_path,
                   "Redaction policy (.textproto); default: the built-in "
-                  "policies/default.textproto")
-      ->check(CLI::ExistingFile);
+                  "policies/default.textproto");
   cmd->add_option("--tests-src", options->tests_src,
                   "Root of the test sources: tests whose source mentions a sensitive name "
-                  "are marked excluded")
-      ->check(CLI::ExistingDirectory);
+                  "are marked excluded");
   cmd->add_option("--out", options->out_dir,
                   "Output directory: observations.pb, observations.jsonl, summary.json, "
                   "jvm.log")
@@ -43,12 +43,19 @@ void AddObserveCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--timeout", options->timeout_seconds,
                   "Kill the JVM after this many seconds (0 = no limit)")
       ->check(CLI::NonNegativeNumber);
-  cmd->footer(
-      "Exit status: 0 results written (failing tests are listed in the summary), 3 bad "
-      "input (unknown class or method, malformed policy, test class not found), 4 missing "
-      "JVM or a JVM that died mid-run (partial results written and marked).");
+  cmd->footer(ExitStatusFooter(
+      {{kExitOk, "results written; failing tests are listed in the summary"},
+       {kExitInputError,
+        "unknown or corrupt class, unknown method, malformed policy, test class not found, "
+        "missing path"},
+       {kExitEnvironment,
+        "missing JVM, or a JVM that died mid-run: partial results written and marked"}}));
   cmd->callback([options, tests, exit_code] {
     options->test_classes = *tests;
+    *exit_code = CheckPathFlags({{"--classpath", options->classpath, PathKind::kClassPath},
+                                 {"--policy", options->policy_path, PathKind::kFile},
+                                 {"--tests-src", options->tests_src, PathKind::kDirectory}});
+    if (*exit_code != kExitOk) return;
     auto result = observer::Observe(*options);
     if (!result.ok()) {
       *exit_code = ReportError(result.status());

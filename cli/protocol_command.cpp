@@ -131,6 +131,10 @@ void AddCommonOptions(CLI::App* cmd, CommonFlags* flags) {
 template <typename Flags, typename Run>
 void SetCallback(CLI::App* cmd, std::shared_ptr<Flags> flags, int* exit_code, Run run) {
   cmd->callback([flags, exit_code, run] {
+    *exit_code = CheckPathFlags(
+        {{"--classpath", flags->classpath, PathKind::kClassPath},
+         {"--observations", flags->observations, PathKind::kFileOrDirectory}});
+    if (*exit_code != kExitOk) return;
     absl::StatusOr<int> code = run(*flags);
     *exit_code = code.ok() ? *code : ReportError(code.status());
   });
@@ -143,6 +147,8 @@ void AddProtocolCommand(CLI::App& app, int* exit_code) {
   cmd->require_subcommand(1);
 
   auto mine_flags = std::make_shared<MineFlags>();
+  cmd->footer(ExitStatusFooter({{kExitCheckFailed, "a --check formula fails"},
+                                {kExitUnknown, "explore: the exploration was cut"}}));
   CLI::App* mine = cmd->add_subcommand(
       "mine",
       "Mine a class's protocol from observations: abstract states are the values of the named "
@@ -158,9 +164,11 @@ void AddProtocolCommand(CLI::App& app, int* exit_code) {
   mine->add_option("--out", mine_flags->out,
                    "Write the model here (text format); without it the model goes to stdout, unless --check "
                    "is given");
-  mine->footer(
-      "Exit status: 0 model written (and every --check formula holds), 10 a --check formula fails, "
-      "3 bad input.");
+  mine->footer(ExitStatusFooter(
+      {{kExitOk, "model written, and every --check formula holds"},
+       {kExitInputError, "observations, class, state fields, formula"},
+       {kExitEnvironment, "unreadable or unwritable file"},
+       {kExitCheckFailed, "a --check formula fails"}}));
   SetCallback(mine, mine_flags, exit_code, [](MineFlags& f) { return RunMine(f); });
 
   auto explore_flags = std::make_shared<ExploreFlags>();
@@ -184,23 +192,29 @@ void AddProtocolCommand(CLI::App& app, int* exit_code) {
                   "; doubled while a deeper iteration is reachable, up to --max-unwind");
   explore->add_option("--max-unwind", bounds.max_unwind,
                       WithDefault("Largest loop bound", bounds.max_unwind,
-                                  "; calls still cut there are reported as incomplete"));
+                                  "; calls still cut there are reported as incomplete"))
+      ->check(CLI::Range(1, kMaxUnwindFlag));
   AddMaxArrayOption(explore, &bounds.max_array);
   explore->add_option("--max-states", bounds.max_states,
                       WithDefault("At most this many abstract states", bounds.max_states,
-                                  ", else the state fields are reported as not bounded"));
+                                  ", else the state fields are reported as not bounded"))
+      ->check(CLI::PositiveNumber);
   explore->add_option("--max-values", bounds.max_values,
                       WithDefault("At most this many post-states per call from one state",
-                                  bounds.max_values, ", else not bounded"));
+                                  bounds.max_values, ", else not bounded"))
+      ->check(CLI::PositiveNumber);
   AddTimeoutOption(explore, &bounds.timeout_seconds);
   explore->add_option("--out", explore_flags->out, "Write the model here (text format of `tracespec ctl`)");
   AddJsonFlag(explore, &explore_flags->json, "Print the report as one JSON document (with the model)");
   explore->footer(
       "State fields may be boolean, enum (constants and null) or integral (values found by the "
-      "exploration, which stops when they are not bounded). Exit status: 0 explored completely (and "
-      "every --check formula holds), 10 a --check formula fails, 11 some call's exploration was cut "
-      "(bound, unsupported construct, solver), 3 bad input (class, field, unbounded values), "
-      "4 timeout.");
+      "exploration, which stops when they are not bounded).\n" +
+      ExitStatusFooter(
+          {{kExitOk, "explored completely, and every --check formula holds"},
+           {kExitInputError, "class, field, unbounded values"},
+           {kExitEnvironment, "timeout, unreadable or unwritable file"},
+           {kExitCheckFailed, "a --check formula fails"},
+           {kExitUnknown, "some call's exploration was cut: bound, unsupported construct, solver"}}));
   SetCallback(explore, explore_flags, exit_code, [](ExploreFlags& f) { return RunExplore(f); });
 }
 

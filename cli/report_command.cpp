@@ -19,6 +19,10 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("OUT_DIR", *out_dir,
                   "Output directory of tracespec run (holding observations/ and infer/)")
       ->capture_default_str();
+  cmd->footer(ExitStatusFooter(
+      {{kExitOk, "report.html and report.md written"},
+       {kExitInputError, "not an output directory of tracespec run, or malformed files in it"},
+       {kExitEnvironment, "unreadable or unwritable files"}}));
   cmd->callback([out_dir, exit_code] {
     absl::Status written = report::WriteReports(*out_dir);
     if (!written.ok()) {

@@ -45,8 +45,9 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "(every recorded observation is admitted by the contract). Needs only class files.");
   AddClassPathOption(cmd, &flags->classpath);
   cmd->add_option("--method", flags->method,
-                  "The method: pkg.Class#name or pkg.Class#name(DESCRIPTOR), e.g. "
-                  "bank.Account#deposit(I)V")
+                  "The method: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
+                  "pkg.Class#name(Java parameter types), e.g. bank.Account#deposit(I)V or "
+                  "shop.Stats#max(int[])")
       ->required();
   cmd->add_option("--contract", flags->contract,
                   "The contract: a .jml file, a .java file with JML comments (the specification "
@@ -54,7 +55,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--observations", flags->observations,
                   "Recorded observations: a .pb (length-delimited) or .jsonl file, or a "
-                  "directory holding observations.pb; without it coverage is SKIPPED");
+                  "directory holding observations.pb (only the method's own are used); without it "
+                  "coverage is SKIPPED");
   AddUnwindOption(cmd, &flags->unwind);
   AddMaxArrayOption(cmd, &flags->max_array);
   AddTimeoutOption(cmd, &flags->timeout, "Time limit of consistency in seconds");
@@ -71,12 +73,24 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "
       "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass), "
       "then diagnostics and counterexamples (arguments, pre/post objects, outcome). A PASS "
-      "'within bounds' means no violation among executions whose loops fit in k iterations.\n"
-      "Exit status: 0 both checks pass, 10 a check fails, 11 a check is UNKNOWN or ERROR on "
-      "valid JML the checker does not handle (nothing failed), 2 bad usage, 3 bad input (JML syntax or type error, missing class, method or "
-      "field, observations of another method, corrupt or truncated observation file), "
-      "4 environment (unreadable file), 5 internal error.");
+      "'within bounds' means no violation among executions whose loops fit in k iterations.\n" +
+      ExitStatusFooter(
+          {{kExitOk, "both checks pass"},
+           {kExitUsage, "unknown flag, a bound or time limit out of range"},
+           {kExitInputError,
+            "JML syntax or type error, missing class, method or field, no observation of the "
+            "method, corrupt or truncated observation file, missing path"},
+           {kExitEnvironment, "unreadable file"},
+           {kExitCheckFailed, "a check fails"},
+           {kExitUnknown,
+            "a check is UNKNOWN, or ERROR on valid JML the checker does not handle, and "
+            "nothing failed"}}));
   cmd->callback([flags, exit_code] {
+    *exit_code =
+        CheckPathFlags({{"--classpath", flags->classpath, PathKind::kClassPath},
+                        {"--contract", flags->contract, PathKind::kFile},
+                        {"--observations", flags->observations, PathKind::kFileOrDirectory}});
+    if (*exit_code != kExitOk) return;
     check::ValidateRequest request;
     request.method = flags->method;
     auto contract = ReadFile(flags->contract);
@@ -109,10 +123,6 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       *exit_code = ReportError(report.status());
       return;
     }
-    std::string text = flags->json ? check::FormatReportJson(*report)
-                                   : check::FormatReportText(*report);
-    std::fputs(text.c_str(), stdout);
-    std::fflush(stdout);
     const check::CheckResult* checks[] = {&report->consistency, &report->coverage};
     bool failed = false, unknown = false, bad_contract = false;
     for (const check::CheckResult* r : checks) {
@@ -121,8 +131,16 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       bad_contract |= r->status == check::CheckStatus::kError && IsContractError(*r);
       unknown |= r->status == check::CheckStatus::kError && !IsContractError(*r);
     }
+    // A contract that does not parse or type-check was not checked: no
+    // verdict line, only the error (once, with file:line:column); --json
+    // still gets the report, whose diagnostics say the same.
+    if (flags->json || !bad_contract) {
+      std::string text = flags->json ? check::FormatReportJson(*report)
+                                     : check::FormatReportText(*report);
+      std::fputs(text.c_str(), stdout);
+      std::fflush(stdout);
+    }
     if (bad_contract) {
-      // The report names file:line:column; repeat the first on stderr.
       for (const check::CheckResult* r : checks) {
         if (r->status == check::CheckStatus::kError && !r->diagnostics.empty()) {
           const check::Diagnostic& d = r->diagnostics[0];

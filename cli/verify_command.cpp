@@ -33,7 +33,8 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
   AddClassPathOption(cmd, &o.class_path);
   cmd->add_option("--class", o.class_name, "Class to verify, e.g. pkg.Main")->required();
   cmd->add_option("--method", o.method,
-                  "Verify this method instead of main: NAME or NAME(DESCRIPTOR), e.g. push(I)V");
+                  "Verify this method instead of main: NAME, NAME(JVM descriptor) or "
+                  "NAME(Java parameter types), e.g. push(I)V or push(int)");
   cmd->add_option("--property", flags->property,
                   "assert: no AssertionError escapes (default); no-runtime-exception: no "
                   "RuntimeException escapes")
@@ -41,7 +42,8 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
   AddUnwindOption(cmd, &o.unwind, "First loop and recursion bound k",
                   "; doubled while the bound is reached and time is left");
   cmd->add_option("--max-unwind", o.max_unwind,
-                  "Stop deepening at this bound (default: only the time limit stops it)");
+                  "Stop deepening at this bound (default: only the time limit stops it)")
+      ->check(CLI::Range(0, kMaxUnwindFlag));
   AddMaxArrayOption(cmd, &o.max_array);
   AddTimeoutOption(cmd, &o.timeout_seconds);
   AddJsonFlag(cmd, &flags->json, "Print the result as one JSON document");
@@ -55,11 +57,16 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
       "that do not are closed by an induction step, 'proved by induction', with the "
       "invariants it used), VERIFICATION FAILED with the inputs, "
       "the failing instruction and the path's source lines, or UNKNOWN (bound reached, "
-      "timeout, or an unsupported construct, named).\n"
-      "Exit status: 0 VERIFICATION SUCCESSFUL, 10 VERIFICATION FAILED, 11 UNKNOWN, "
-      "2 bad usage, 3 bad input (malformed or missing class, no such method, absurd bounds), "
-      "4 environment (unreadable path, I/O), 5 internal error.");
+      "timeout, or an unsupported construct, named).\n" +
+      ExitStatusFooter({{kExitOk, "VERIFICATION SUCCESSFUL"},
+                        {kExitUsage, "unknown flag, a bound or time limit out of range"},
+                        {kExitInputError, "malformed or missing class, no such method"},
+                        {kExitEnvironment, "unreadable path, I/O"},
+                        {kExitCheckFailed, "VERIFICATION FAILED"},
+                        {kExitUnknown, "UNKNOWN"}}));
   cmd->callback([flags, exit_code] {
+    *exit_code = CheckPathFlags({{"--classpath", flags->options.class_path, PathKind::kClassPath}});
+    if (*exit_code != kExitOk) return;
     symex::VerifyOptions options = flags->options;
     options.property = flags->property == "no-runtime-exception"
                            ? symex::Property::kNoRuntimeException

@@ -190,6 +190,24 @@ void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) 
   }
 }
 
+// Lists the target methods the tests never called, with 0 observations and
+// a warning, in the summary's order of methods.
+void NeverCalled(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
+  std::map<std::string, v1::MethodSummary> methods;
+  for (const v1::MethodSummary& m : summary->methods()) methods[m.method()] = m;
+  for (const v1::TargetStatus& t : status.targets()) {
+    for (const std::string& matched : t.methods_matched()) {
+      std::string label = absl::StrCat(t.target().class_name(), "#", matched);
+      if (methods.count(label) != 0) continue;
+      v1::MethodSummary& m = methods[label];
+      m.set_method(label);
+      m.set_warning("never called by the tests");
+    }
+  }
+  summary->clear_methods();
+  for (auto& [label, m] : methods) *summary->add_methods() = std::move(m);
+}
+
 std::string PrettyJson(const google::protobuf::Message& message) {
   std::string out;
   google::protobuf::util::JsonPrintOptions options;
@@ -241,7 +259,12 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
                                                " (see ", log_path, ")"));
   }
   if (status.errors_size() > 0) {
-    return absl::InternalError(absl::StrCat("the probe failed: ", status.errors(0)));
+    const std::string& error = status.errors(0);
+    // A target's class file the probe cannot parse is the user's input.
+    if (absl::StartsWith(error, "cannot read class ")) {
+      return absl::DataLossError(absl::StrCat(error, " (a corrupt class file on --classpath)"));
+    }
+    return absl::InternalError(absl::StrCat("the probe failed: ", error));
   }
   TestResults results = ParseTestResults(ReadFile(plan.command.results_path).value_or(""));
   if (!results.plan_started) {
@@ -317,6 +340,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
                         summary.tests_interrupted());
   counter.Fill(&summary);
   TargetProblems(status, &summary);
+  NeverCalled(status, &summary);
 
   ObservationWriter writer;
   TS_RETURN_IF_ERROR(writer.Open(options.out_dir));

@@ -101,8 +101,12 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
   for (const v1::MethodSummary& m : s.methods()) width = std::max(width, m.method().size());
   for (const v1::MethodSummary& m : s.methods()) {
     absl::StrAppend(&out, "  ", m.method(), std::string(width - m.method().size() + 2, ' '),
-                    m.observations(), " (", m.returned(), " returned, ", m.thrown(),
-                    " threw)\n");
+                    m.observations());
+    if (m.observations() > 0) {
+      absl::StrAppend(&out, " (", m.returned(), " returned, ", m.thrown(), " threw)");
+    }
+    if (!m.warning().empty()) absl::StrAppend(&out, "  WARNING: ", m.warning());
+    absl::StrAppend(&out, "\n");
   }
   if (s.redactions_size() > 0) {
     absl::StrAppend(&out, "withheld by the policy (", s.policy(), "):\n");

@@ -1,5 +1,6 @@
-// Parsing target specifications ("pkg.Class#name", "pkg.Class#name(I)V")
-// and test class names given on the command line.
+// Parsing target specifications given on the command line into the probe's
+// targets; the syntax is common/method_signature.h's (JVM descriptors and
+// the Java spelling of parameter types).
 #ifndef TRACESPEC_OBSERVER_TARGET_H_
 #define TRACESPEC_OBSERVER_TARGET_H_
 
@@ -7,20 +8,18 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/method_signature.h"
 #include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::observer {
 
-// "pkg.Class#name" selects every overload; "pkg.Class#name(descriptor)"
-// one (JVM descriptor, e.g. "(I)V" or "([Ljava/lang/String;)I").
-// Constructors are "<init>". Errors name the spec and what is wrong.
+// "pkg.Class#name" selects every overload; "pkg.Class#name(descriptor)" or
+// "pkg.Class#name(int[], String)" one (the probe's jvm_descriptor is then a
+// full or a parameters-only descriptor). Constructors are "<init>". Errors
+// name the spec and what is wrong.
 absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec);
 
-// Checks a binary class name such as "bank.Account" or "pkg.Outer$Inner".
-absl::Status CheckClassName(const std::string& name, const std::string& what);
-
-// True when `descriptor` is a well-formed JVM method descriptor.
-bool IsMethodDescriptor(const std::string& descriptor);
+using ::tracespec::CheckClassName;
 
 }  // namespace tracespec::observer
 

@@ -75,6 +75,16 @@ absl::StatusOr<std::string> ReadLastLine(int fd, const std::string& path) {
   return tail.substr(0, tail.size() - 1);
 }
 
+// Whether some line is an audit record (parses, has a hash): a file of
+// which none is was never an audit log, rather than a broken one.
+bool HasAuditRecord(const std::vector<absl::string_view>& lines) {
+  for (absl::string_view line : lines) {
+    v1::AuditRecord record;
+    if (FromJson(std::string(line), &record).ok() && !record.hash().empty()) return true;
+  }
+  return false;
+}
+
 std::string NowRfc3339() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone());
 }
@@ -264,6 +274,10 @@ absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path,
     v1::AuditRecord record;
     absl::Status parsed = FromJson(std::string(line), &record);
     if (!parsed.ok()) {
+      if (line_number == 1 && !HasAuditRecord(lines)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(path, ": not an audit log (no line of it is an audit record)"));
+      }
       return fail(line_number, absl::StrCat("not an audit record (", parsed.message(), ")"));
     }
     if (ToJsonLine(record) != line) {

@@ -107,8 +107,9 @@ struct AuditVerification {
 
 // Checks the whole chain and every stored payload; with `key`, also every
 // signed record's signature. An error status when the file cannot be read,
-// or (InvalidArgument, `path:line`) when a record is signed with another
-// key than `key`.
+// (InvalidArgument, `path:line`) when a record is signed with another key
+// than `key`, or (InvalidArgument) when the file is no audit log at all: its
+// first line is not an audit record and no other line is either.
 absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path,
                                                  const AuditPublicKey* key = nullptr);
 

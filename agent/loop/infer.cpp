@@ -204,8 +204,11 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       result.set_client(options.llm_url.empty() ? "builtin" : options.llm_url);
       TS_RETURN_IF_ERROR(MakeDirs(method_dir));
       TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", result));
-      if (progress) progress(absl::StrCat(selector, ": ", result.reason()));
-      if (run.stopped.ok()) run.stopped = inputs.status();
+      // Reported once, by the caller, from run.stopped.
+      if (run.stopped.ok()) {
+        run.stopped = absl::Status(inputs.status().code(),
+                                   absl::StrCat(selector, ": ", result.reason()));
+      }
       *run.summary.add_results() = result;
       continue;
     }

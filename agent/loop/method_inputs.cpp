@@ -9,7 +9,9 @@
 #include "absl/strings/str_join.h"
 #include "common/files.h"
 #include "common/status.h"
+#include "google/protobuf/util/json_util.h"
 #include "observer/exclusion.h"
+#include "tracespec/v1/summary.pb.h"
 #include "validator/classfile/class_path.h"
 #include "validator/jml/spec_source.h"
 
@@ -30,6 +32,22 @@ std::string TestMethodSource(const std::string& tests_src, const std::string& te
   return observer::FindMethodSource(*text, method);
 }
 
+// Whether `observations_path` is an observe directory whose summary lists
+// `method` as a target the tests never called.
+bool ObservedButNeverCalled(const std::string& observations_path, const std::string& method) {
+  if (!IsDirectory(observations_path)) return false;
+  absl::StatusOr<std::string> text = ReadFile(observations_path + "/summary.json");
+  if (!text.ok()) return false;
+  v1::ObserveSummary summary;
+  google::protobuf::util::JsonParseOptions parse;
+  parse.ignore_unknown_fields = true;
+  if (!google::protobuf::util::JsonStringToMessage(*text, &summary, parse).ok()) return false;
+  for (const v1::MethodSummary& m : summary.methods()) {
+    if (m.method() == method && m.observations() == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
@@ -45,15 +63,15 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
     if (m.name == selector.method_name && selector.Matches(m.descriptor)) matching.push_back(&m);
   }
   if (matching.empty()) {
-    return absl::NotFoundError(absl::StrCat(selector_text, ": class ", selector.class_name, " (",
-                                            cls->source, ") declares no such method"));
+    return absl::NotFoundError(absl::StrCat("class ", selector.class_name, " (", cls->source,
+                                            ") declares no method ", selector.method_name,
+                                            selector.descriptor));
   }
   if (matching.size() > 1) {
     std::vector<std::string> options;
     for (const classfile::Method* m : matching) options.push_back(m->name + m->descriptor);
     return absl::InvalidArgumentError(absl::StrCat(
-        selector_text, ": the method is overloaded; add the descriptor, one of ",
-        absl::StrJoin(options, ", ")));
+        "the method is overloaded; add the descriptor, one of ", absl::StrJoin(options, ", ")));
   }
   const classfile::Method& method = *matching.front();
 
@@ -84,6 +102,12 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
     }
   }
   if (out.prompt.observations.empty()) {
+    if (ObservedButNeverCalled(observations_path, out.resolved)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the tests never call ", out.resolved, " (", observations_path,
+          "/summary.json lists it with 0 observations): add a test that calls it and re-run "
+          "`tracespec observe`"));
+    }
     return absl::FailedPreconditionError(
         absl::StrCat("no observation of ", out.resolved, " in ", observations_path,
                      ": run `tracespec observe` with --method ", selector_text, " first"));

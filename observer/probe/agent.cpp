@@ -269,7 +269,15 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
     for (int m = 0; m < original_count; ++m) {
       MethodFacts facts = cls.Facts(m);
       if (facts.name != spec.method_name()) continue;
-      if (!spec.jvm_descriptor().empty() && facts.descriptor != spec.jvm_descriptor()) continue;
+      // A full descriptor selects one method; a parameters-only one ("([I)",
+      // from the Java spelling) every method with those parameters.
+      const std::string& wanted_descriptor = spec.jvm_descriptor();
+      if (!wanted_descriptor.empty() &&
+          (wanted_descriptor.back() == ')'
+               ? facts.descriptor.compare(0, wanted_descriptor.size(), wanted_descriptor) != 0
+               : facts.descriptor != wanted_descriptor)) {
+        continue;
+      }
       matched = true;
       std::string label = facts.name + facts.descriptor;
       if (facts.name == "<clinit>") {

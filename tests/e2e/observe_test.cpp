@@ -706,7 +706,7 @@ TEST_F(ObserveTest, WrongClasspathMissingTestClassAndMissingJava) {
   std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}});
   Observed o = Observe(classes + ":" + dir_.path() + "/nowhere", "p.ExclTest", {"p.Echo#echo"});
   EXPECT_EQ(o.run.exit_code, 3);
-  EXPECT_THAT(o.run.stderr_data, HasSubstr("nowhere does not exist"));
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("nowhere: no such file or directory"));
 
   o = Observe(classes, "p.NoSuchTest", {"p.Echo#echo"});
   EXPECT_EQ(o.run.exit_code, 3) << o.Output();

@@ -31,36 +31,24 @@ TEST(TargetTest, Constructors) {
   EXPECT_EQ(t->method_name(), "<init>");
 }
 
+TEST(TargetTest, JavaSpellingGivesAParametersOnlyDescriptor) {
+  auto t = ParseTarget("shop.Stats#max(int[])");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->jvm_descriptor(), "([I)");
+  EXPECT_EQ(t->spec(), "shop.Stats#max(int[])");
+}
+
 TEST(TargetTest, Errors) {
   EXPECT_THAT(ParseTarget("bank.Account.deposit").status().message(), HasSubstr("no '#'"));
   EXPECT_THAT(ParseTarget("bank.Account#").status().message(), HasSubstr("name is missing"));
   EXPECT_THAT(ParseTarget("bank..Account#f").status().message(),
               HasSubstr("not a binary class name"));
   EXPECT_THAT(ParseTarget("bank.Account#f(int)V").status().message(),
-              HasSubstr("'(int)V' is not a JVM method descriptor"));
+              HasSubstr("'(int)V' is neither a JVM descriptor nor Java parameter types"));
   EXPECT_THAT(ParseTarget("bank.Account#<clinit>").status().message(),
               HasSubstr("static initializers"));
   EXPECT_THAT(ParseTarget("a.B#f g").status().message(), HasSubstr("is not a method name"));
-}
-
-TEST(TargetTest, Descriptors) {
-  EXPECT_TRUE(IsMethodDescriptor("()V"));
-  EXPECT_TRUE(IsMethodDescriptor("(IJ[ZLjava/lang/Object;)Ljava/lang/String;"));
-  EXPECT_FALSE(IsMethodDescriptor("(I)"));
-  EXPECT_FALSE(IsMethodDescriptor("(L;)V"));
-  EXPECT_FALSE(IsMethodDescriptor("(I)VV"));
-  EXPECT_FALSE(IsMethodDescriptor("I)V"));
-  EXPECT_FALSE(IsMethodDescriptor("(Q)V"));
-  EXPECT_FALSE(IsMethodDescriptor("([)V"));
-}
-
-TEST(TargetTest, ClassNames) {
-  EXPECT_TRUE(CheckClassName("Top", "x").ok());
-  EXPECT_TRUE(CheckClassName("a.b.C$D", "x").ok());
-  EXPECT_FALSE(CheckClassName("a/b/C", "x").ok());
-  EXPECT_FALSE(CheckClassName("a.", "x").ok());
-  EXPECT_FALSE(CheckClassName("1a.B", "x").ok());
-  EXPECT_FALSE(CheckClassName("", "x").ok());
+  EXPECT_THAT(ParseTarget("a.B#f(x").status().message(), HasSubstr("--method 'a.B#f(x'"));
 }
 
 }  // namespace

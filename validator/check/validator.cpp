@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -194,17 +195,28 @@ class ValidatorImpl : public Validator {
     selector.descriptor = method.descriptor;
     ValidationReport report;
     report.method = absl::StrCat(selector.class_name, "#", method.name, method.descriptor);
-    // Observations must be of this method.
+    // The observations of this method (an observe run of several methods
+    // records them all); none among some given is bad input.
+    std::vector<v1::Observation> own_observations;
+    const std::vector<v1::Observation>* observations = &request.observations;
     if (request.has_observations) {
-      for (int i = 0; i < static_cast<int>(request.observations.size()); ++i) {
-        const v1::MethodRef& m = request.observations[i].method();
-        if (m.class_name() != selector.class_name || m.name() != method.name ||
-            m.jvm_descriptor() != method.descriptor) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "observation ", i + 1, " is of method ", m.class_name(), "#", m.name(),
-              m.jvm_descriptor(), ", not of ", report.method));
+      std::set<std::string> others;
+      for (const v1::Observation& o : request.observations) {
+        const v1::MethodRef& m = o.method();
+        if (m.class_name() == selector.class_name && m.name() == method.name &&
+            m.jvm_descriptor() == method.descriptor) {
+          own_observations.push_back(o);
+        } else {
+          others.insert(absl::StrCat(m.class_name(), "#", m.name(), m.jvm_descriptor()));
         }
       }
+      if (!others.empty() && own_observations.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("no observation of ", report.method, " among the ",
+                         request.observations.size(), " given (they are of ",
+                         absl::StrJoin(others, ", "), ")"));
+      }
+      if (!others.empty()) observations = &own_observations;
     }
     // The contract.
     jml::LoadOptions load;
@@ -336,7 +348,7 @@ class ValidatorImpl : public Validator {
       report.notes.push_back(std::move(d));
     }
     if (request.has_observations) {
-      report.coverage = CheckCoverage(request.observations, spec);
+      report.coverage = CheckCoverage(*observations, spec);
     }
     TS_ASSIGN_OR_RETURN(report.consistency, CheckConsistency(*program_, method, spec, request));
     return report;

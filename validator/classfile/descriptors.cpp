@@ -7,23 +7,6 @@
 
 namespace tracespec::classfile {
 
-size_t FieldDescriptorLength(absl::string_view d) {
-  size_t i = 0;
-  while (i < d.size() && d[i] == '[') ++i;
-  if (i > 255 || i >= d.size()) return 0;
-  switch (d[i]) {
-    case 'B': case 'C': case 'D': case 'F': case 'I': case 'J': case 'S': case 'Z':
-      return i + 1;
-    case 'L': {
-      size_t end = d.find(';', i);
-      if (end == absl::string_view::npos || end == i + 1) return 0;
-      return end + 1;
-    }
-    default:
-      return 0;
-  }
-}
-
 bool IsFieldDescriptor(absl::string_view d) {
   return !d.empty() && FieldDescriptorLength(d) == d.size();
 }

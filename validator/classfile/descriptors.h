@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "common/method_signature.h"
 
 namespace tracespec::classfile {
 
@@ -16,8 +17,9 @@ struct MethodDescriptor {
   std::string ret;                  // a field descriptor or "V"
 };
 
-// Length of the field descriptor at the start of `d`, or 0 when it is not one.
-size_t FieldDescriptorLength(absl::string_view d);
+// Length of the field descriptor at the start of `d`, or 0 when it is not one
+// (the grammar lives in common/method_signature.h).
+using ::tracespec::FieldDescriptorLength;
 bool IsFieldDescriptor(absl::string_view d);
 absl::StatusOr<MethodDescriptor> ParseMethodDescriptor(absl::string_view d);
 

@@ -11,44 +11,6 @@
 
 namespace tracespec::jml {
 
-absl::StatusOr<MethodSelector> MethodSelector::Parse(absl::string_view text) {
-  size_t hash = text.find('#');
-  if (hash == absl::string_view::npos || hash == 0 || hash + 1 >= text.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "method '", text, "' must look like pkg.Class#method or pkg.Class#method(descriptor)"));
-  }
-  MethodSelector s;
-  s.class_name = std::string(text.substr(0, hash));
-  absl::string_view rest = text.substr(hash + 1);
-  size_t paren = rest.find('(');
-  s.method_name = std::string(rest.substr(0, paren));
-  if (paren != absl::string_view::npos) {
-    s.descriptor = std::string(rest.substr(paren));
-    absl::string_view d = s.descriptor;
-    size_t close = d.find(')');
-    if (close == absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("descriptor '", s.descriptor, "' lacks ')'"));
-    }
-    std::string full = close + 1 == d.size() ? absl::StrCat(d, "V") : std::string(d);
-    absl::Status valid = ParseMethodDescriptor(full).status();
-    if (!valid.ok())
-      return absl::InvalidArgumentError(absl::StrCat("in method '", text, "': ", valid.message()));
-  }
-  if (s.method_name.empty())
-    return absl::InvalidArgumentError(absl::StrCat("method '", text, "' has no name"));
-  return s;
-}
-
-std::string MethodSelector::ToString() const {
-  return absl::StrCat(class_name, "#", method_name, descriptor);
-}
-
-bool MethodSelector::Matches(absl::string_view full) const {
-  if (descriptor.empty()) return true;
-  if (descriptor.back() == ')') return absl::StartsWith(full, descriptor);
-  return full == descriptor;
-}
-
 const TypeEnvironment& MethodSpecSource::environment() const {
   if (env) return *env;
   return *chain;

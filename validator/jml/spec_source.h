@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "common/method_signature.h"
 #include "validator/jml/ast.h"
 #include "validator/jml/parser.h"
 #include "validator/jml/type_checker.h"
@@ -17,16 +18,10 @@
 
 namespace tracespec::jml {
 
-// "pkg.C#m", "pkg.C#m(I)V", "pkg.C#m(I)" (parameters only), "pkg.C#<init>(I)V".
-struct MethodSelector {
-  std::string class_name;   // binary name
-  std::string method_name;  // "<init>" for constructors
-  std::string descriptor;   // full "(I)V", parameters only "(I)", or empty
-  static absl::StatusOr<MethodSelector> Parse(absl::string_view text);
-  std::string ToString() const;
-  // True when `descriptor` (a full method descriptor) is selected.
-  bool Matches(absl::string_view full_descriptor) const;
-};
+// "pkg.C#m", "pkg.C#m(I)V", "pkg.C#m(I)" (parameters only),
+// "pkg.C#m(int[])" (Java spelling), "pkg.C#<init>(I)V": the one parser of
+// common/method_signature.h.
+using MethodSelector = ::tracespec::MethodSignature;
 
 enum class ContractFormat {
   kAuto,  // by extension: .java, .jml, anything else a specification text

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/log.h"
+#include "common/method_signature.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "validator/classfile/class_path.h"
@@ -93,15 +94,18 @@ absl::StatusOr<const MethodInfo*> FindTarget(const Program& program, const Class
     }
     return main;
   }
-  std::string name = spec, descriptor;
-  size_t paren = spec.find('(');
-  if (paren != std::string::npos) {
-    name = spec.substr(0, paren);
-    descriptor = spec.substr(paren);
+  // The method as on every other subcommand, within --class: NAME,
+  // NAME(JVM descriptor) or NAME(Java parameter types).
+  absl::StatusOr<MethodSignature> signature =
+      MethodSignature::Parse(absl::StrCat(cls.binary_name(), "#", spec));
+  if (!signature.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--method '", spec, "': ", signature.status().message()));
   }
+  const std::string& name = signature->method_name;
   std::vector<const MethodInfo*> matches;
   for (const MethodInfo* m : program.FindMethodsByName(&cls, name)) {
-    if (descriptor.empty() || m->descriptor == descriptor) matches.push_back(m);
+    if (signature->Matches(m->descriptor)) matches.push_back(m);
   }
   if (matches.empty()) {
     return absl::NotFoundError(absl::StrCat("class ", cls.binary_name(), " has no method ", spec));

@@ -1,0 +1,357 @@
+// The rough edges a new user hits, end to end with the real binary, javac,
+// JVM, probe and Z3, on a small shop project compiled here: exit statuses
+// from one table, one message per error, Java-style method signatures.
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "common/files.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kStats[] = R"(package shop;
+public class Stats {
+  public static int max(int[] a) {
+    int m = a[0];
+    for (int i = 1; i < a.length; i++) if (a[i] > m) m = a[i];
+    return m;
+  }
+  public static int max(int a, int b) { return a > b ? a : b; }
+  public static String greet(String s, int n) { return s + n; }
+  public static int never(int x) { return x + 1; }
+}
+)";
+
+constexpr char kCart[] = R"(package shop;
+public class Cart {
+  private int total;
+  public Cart() { total = 0; }
+  public void add(int price) {
+    if (price < 0) throw new IllegalArgumentException("negative");
+    total += price;
+  }
+  public int total() { return total; }
+}
+)";
+
+constexpr char kCartTest[] = R"(package shop;
+import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+public class CartTest {
+  @Test void adds() { Cart c = new Cart(); c.add(3); c.add(4); assertEquals(7, c.total()); }
+  @Test void negative() {
+    Cart c = new Cart();
+    assertThrows(IllegalArgumentException.class, () -> c.add(-1));
+  }
+}
+)";
+
+constexpr char kStatsTest[] = R"(package shop;
+import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.*;
+public class StatsTest {
+  @Test void max() {
+    assertEquals(5, Stats.max(new int[] {1, 5, 2}));
+    assertEquals(1, Stats.max(new int[] {1}));
+    assertEquals(2, Stats.max(1, 2));
+  }
+  @Test void greet() { assertEquals("a1", Stats.greet("a", 1)); }
+}
+)";
+
+constexpr char kMaxContract[] =
+    "//@ requires a != null && a.length >= 1;\n"
+    "//@ ensures (\\forall int i; 0 <= i && i < a.length; \\result >= a[i]);\n";
+
+class EdgesTest : public ::testing::Test {
+ protected:
+  // One compiled shop project (main classes and tests in one directory) and
+  // one observe run of all its methods, shared by the suite.
+  static void SetUpTestSuite() {
+    dir_ = new testing::TempDir();
+    classes_ = testing::CompileJava(
+        *dir_,
+        {{"shop/Stats.java", kStats},
+         {"shop/Cart.java", kCart},
+         {"shop/CartTest.java", kCartTest},
+         {"shop/StatsTest.java", kStatsTest}},
+        {"-g"}, testing::JunitJar());
+    src_ = dir_->Write("src/shop/CartTest.java", kCartTest);
+    dir_->Write("src/shop/StatsTest.java", kStatsTest);
+    src_ = dir_->path() + "/src";
+    observations_ = dir_->path() + "/obs";
+    SubprocessResult r = testing::RunTracespec(
+        {"observe", "--classpath", classes_, "--tests", "shop.CartTest,shop.StatsTest",
+         "--method", "shop.Cart#<init>", "--method", "shop.Cart#add", "--method",
+         "shop.Stats#max(int[])", "--method", "shop.Stats#greet(String, int)", "--out",
+         observations_});
+    ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  }
+  static void TearDownTestSuite() { delete dir_; }
+
+  SubprocessResult Run(std::vector<std::string> args) { return testing::RunTracespec(args); }
+
+  std::string Contract(const std::string& text) { return local_.Write("contract.txt", text); }
+
+  static testing::TempDir* dir_;
+  static std::string classes_;
+  static std::string src_;
+  static std::string observations_;
+  testing::TempDir local_;
+};
+
+testing::TempDir* EdgesTest::dir_ = nullptr;
+std::string EdgesTest::classes_;
+std::string EdgesTest::src_;
+std::string EdgesTest::observations_;
+
+int Count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// --- One table of exit statuses. -------------------------------------------
+
+TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
+  const std::vector<std::vector<std::string>> commands = {
+      {},          {"observe"}, {"infer"},   {"validate"},          {"verify"},
+      {"ctl"},     {"audit"},   {"audit", "verify"}, {"audit", "show"}, {"audit", "public-key"}, {"protocol"},
+      {"report"},
+      {"protocol", "mine"},     {"protocol", "explore"}};
+  for (std::vector<std::string> command : commands) {
+    std::string name = absl::StrJoin(command, " ");
+    command.push_back("--help");
+    SubprocessResult help = Run(command);
+    EXPECT_EQ(help.exit_code, 0) << name;
+    // CLI11 wraps nothing: the footer is one line.
+    std::string footer;
+    for (absl::string_view line : absl::StrSplit(help.stdout_data, '\n')) {
+      if (absl::StartsWith(line, "Exit status: ")) footer = std::string(line);
+    }
+    ASSERT_FALSE(footer.empty()) << name << "\n" << help.stdout_data;
+    EXPECT_TRUE(absl::StartsWith(footer, "Exit status: 0 success")) << name << ": " << footer;
+    for (const char* row : {", 2 bad usage", ", 3 bad input", ", 4 environment",
+                            ", 5 internal error"}) {
+      EXPECT_THAT(footer, HasSubstr(row)) << name;
+    }
+  }
+  SubprocessResult verify = Run({"verify", "--help"});
+  EXPECT_THAT(verify.stdout_data, HasSubstr("0 success (VERIFICATION SUCCESSFUL)"));
+  EXPECT_THAT(verify.stdout_data,
+              HasSubstr("10 a check found a violation (VERIFICATION FAILED)"));
+  EXPECT_THAT(verify.stdout_data, HasSubstr("11 a check could not decide (UNKNOWN)"));
+  // observe has no check: 10 and 11 are not among its statuses.
+  SubprocessResult observe = Run({"observe", "--help"});
+  EXPECT_THAT(observe.stdout_data, Not(HasSubstr("10 a check")));
+}
+
+TEST_F(EdgesTest, BoundsOutOfRangeAreBadUsage) {
+  std::string contract = Contract(kMaxContract);
+  for (const char* unwind : {"0", "-1", "2000000"}) {
+    SubprocessResult r = Run({"validate", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
+                              "--contract", contract, "--unwind", unwind});
+    EXPECT_EQ(r.exit_code, 2) << unwind << r.stderr_data;
+    EXPECT_THAT(r.stderr_data, HasSubstr("--unwind")) << unwind;
+  }
+  EXPECT_EQ(Run({"validate", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
+                 "--contract", contract, "--max-array", "-1"})
+                .exit_code,
+            2);
+  EXPECT_EQ(Run({"validate", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
+                 "--contract", contract, "--timeout", "0"})
+                .exit_code,
+            2);
+  EXPECT_EQ(Run({"verify", "--classpath", classes_, "--class", "shop.Stats", "--method",
+                 "never", "--unwind", "0"})
+                .exit_code,
+            2);
+  EXPECT_EQ(Run({"infer", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
+                 "--observations", observations_, "--out", local_.path() + "/inf", "--unwind",
+                 "-3"})
+                .exit_code,
+            2);
+  EXPECT_EQ(Run({"infer", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
+                 "--observations", observations_, "--out", local_.path() + "/inf", "--rounds",
+                 "0"})
+                .exit_code,
+            2);
+}
+
+TEST_F(EdgesTest, AuditVerifyOfAFileThatIsNoAuditLogIsBadInput) {
+  std::string file = local_.Write("notes.txt", "garbage\nmore garbage\n");
+  SubprocessResult r = Run({"audit", "verify", file});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("notes.txt: not an audit log"));
+  EXPECT_THAT(r.stdout_data, Not(HasSubstr("BROKEN")));
+  SubprocessResult show = Run({"audit", "show", file});
+  EXPECT_EQ(show.exit_code, 3) << show.stdout_data << show.stderr_data;
+}
+
+TEST_F(EdgesTest, ObserveOfACorruptClassIsBadInput) {
+  testing::TempDir bad;
+  std::string classes = testing::CompileJava(
+      bad, {{"shop/Cart.java", kCart}, {"shop/CartTest.java", kCartTest}}, {"-g"},
+      testing::JunitJar());
+  ASSERT_TRUE(WriteFileAtomic(classes + "/shop/Cart.class", "garbage, not a class").ok());
+  SubprocessResult r = Run({"observe", "--classpath", classes, "--tests", "shop.CartTest",
+                            "--method", "shop.Cart#add", "--out", bad.path() + "/obs"});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("cannot read class shop/Cart"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("corrupt class file on --classpath"));
+}
+
+// --- One message per error. -------------------------------------------------
+
+TEST_F(EdgesTest, AnUnknownMethodIsReportedOnce) {
+  SubprocessResult r = Run({"infer", "--classpath", classes_, "--method", "shop.Stats#maxx",
+                            "--observations", observations_, "--out", local_.path() + "/inf"});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, Not(HasSubstr("shop.Stats#maxx: shop.Stats#maxx")));
+  EXPECT_EQ(Count(r.stderr_data, "declares no method maxx"), 1) << r.stderr_data;
+  EXPECT_THAT(r.stderr_data,
+              HasSubstr("tracespec: error: shop.Stats#maxx: class shop.Stats"));
+}
+
+TEST_F(EdgesTest, AJmlSyntaxErrorPrintsNoVerdict) {
+  SubprocessResult r = Run({"validate", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
+                            "--contract", Contract("//@ requires a != ;\n")});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.stdout_data, Not(HasSubstr("result:")));
+  EXPECT_EQ(Count(r.stdout_data + r.stderr_data, "expected an expression"), 1)
+      << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("contract.txt:1:19: expected an expression"));
+}
+
+// --- Java-style signatures. -------------------------------------------------
+
+TEST_F(EdgesTest, JavaSignaturesAreAcceptedEverywhere) {
+  // observe took 'shop.Stats#max(int[])' and 'shop.Stats#greet(String, int)'
+  // (SetUpTestSuite): the int[] overload only.
+  std::string summary = ReadFile(observations_ + "/summary.json").value_or("");
+  EXPECT_THAT(summary, HasSubstr("shop.Stats#max([I)I"));
+  EXPECT_THAT(summary, Not(HasSubstr("shop.Stats#max(II)I")));
+  EXPECT_THAT(summary, HasSubstr("shop.Stats#greet(Ljava/lang/String;I)Ljava/lang/String;"));
+
+  std::string contract = Contract(kMaxContract);
+  for (const char* method : {"shop.Stats#max(int[])", "shop.Stats#max([I)I", "shop.Stats#max([I)"}) {
+    SubprocessResult r = Run({"validate", "--classpath", classes_, "--method", method,
+                              "--contract", contract, "--observations",
+                              observations_ + "/observations.pb"});
+    EXPECT_THAT(r.stdout_data, HasSubstr("method: shop.Stats#max([I)I")) << method << r.stderr_data;
+  }
+  SubprocessResult greet =
+      Run({"validate", "--classpath", classes_, "--method",
+           "shop.Stats#greet(java.lang.String, int)", "--contract",
+           Contract("//@ ensures \\result != null;\n")});
+  EXPECT_EQ(greet.exit_code, 0) << greet.stdout_data << greet.stderr_data;
+
+  SubprocessResult verify = Run({"verify", "--classpath", classes_, "--class", "shop.Stats",
+                                 "--method", "max(int, int)", "--property",
+                                 "no-runtime-exception"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.stdout_data << verify.stderr_data;
+
+  SubprocessResult infer =
+      Run({"infer", "--classpath", classes_, "--method", "shop.Stats#greet(String, int)",
+           "--observations", observations_, "--out", local_.path() + "/inf"});
+  EXPECT_THAT(infer.stdout_data, HasSubstr("shop.Stats#greet(String, int): "))
+      << infer.stdout_data << infer.stderr_data;
+  EXPECT_THAT(infer.stderr_data, Not(HasSubstr("error")));
+
+  SubprocessResult bad = Run({"validate", "--classpath", classes_, "--method",
+                              "shop.Stats#max(int[]", "--contract", contract});
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_THAT(bad.stderr_data, HasSubstr("')' is missing"));
+}
+
+// --- validate picks the method's observations out of an observe directory. --
+
+TEST_F(EdgesTest, ValidateTakesTheMethodsObservationsFromAMultiMethodDirectory) {
+  SubprocessResult r = Run({"validate", "--classpath", classes_, "--method", "shop.Cart#add",
+                            "--contract", Contract("//@ requires price >= 0;\n//@ also\n"
+                                                   "//@ requires price < 0;\n"
+                                                   "//@ signals_only IllegalArgumentException;\n"),
+                            "--observations", observations_});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("coverage: PASS (3 of 3 observations admitted"));
+  // None of the given observations is of the method: bad input, named.
+  SubprocessResult none = Run({"validate", "--classpath", classes_, "--method",
+                               "shop.Stats#max(II)I", "--contract", Contract(kMaxContract),
+                               "--observations", observations_});
+  EXPECT_EQ(none.exit_code, 3) << none.stdout_data << none.stderr_data;
+  EXPECT_THAT(none.stderr_data, HasSubstr("no observation of shop.Stats#max(II)I among the"));
+}
+
+// --- A target the tests never call. -----------------------------------------
+
+TEST_F(EdgesTest, ATargetTheTestsNeverCallIsListedWithAWarning) {
+  std::string out = local_.path() + "/obs";
+  SubprocessResult r = Run({"observe", "--classpath", classes_, "--tests", "shop.StatsTest",
+                            "--method", "shop.Stats#max(int[])", "--method", "shop.Stats#never",
+                            "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Stats#never(I)I  0  WARNING: never called by the tests"));
+  std::string summary = ReadFile(out + "/summary.json").value_or("");
+  EXPECT_THAT(summary, HasSubstr("\"method\": \"shop.Stats#never(I)I\""));
+  EXPECT_THAT(summary, HasSubstr("\"warning\": \"never called by the tests\""));
+  SubprocessResult infer = Run({"infer", "--classpath", classes_, "--method", "shop.Stats#never",
+                                "--observations", out, "--out", local_.path() + "/inf"});
+  EXPECT_EQ(infer.exit_code, 3);
+  EXPECT_THAT(infer.stderr_data, HasSubstr("the tests never call shop.Stats#never(I)I"));
+}
+
+// --- Path flags checked up front. -------------------------------------------
+
+TEST_F(EdgesTest, PathFlagsAreCheckedBeforeAnyWork) {
+  std::string jar = local_.Write("tests.jar", "not really a jar");
+  struct Case {
+    std::vector<std::string> args;
+    std::string error;
+  };
+  std::string inf = local_.path() + "/inf";
+  const std::vector<Case> cases = {
+      {{"infer", "--classpath", classes_, "--method", "shop.Stats#max([I)I", "--observations",
+        observations_, "--out", inf, "--tests-src", local_.path() + "/missing"},
+       "--tests-src " + local_.path() + "/missing: no such file or directory"},
+      {{"infer", "--classpath", classes_, "--method", "shop.Stats#max([I)I", "--observations",
+        observations_, "--out", inf, "--tests-src", jar},
+       "--tests-src " + jar + ": is a file, not a directory"},
+      {{"infer", "--classpath", classes_, "--method", "shop.Stats#max([I)I", "--observations",
+        local_.path() + "/none", "--out", inf},
+       "--observations " + local_.path() + "/none: no such file or directory"},
+      {{"observe", "--classpath", classes_, "--tests", "shop.StatsTest", "--method",
+        "shop.Stats#max", "--out", inf, "--tests-src", jar},
+       "--tests-src " + jar + ": is a file, not a directory"},
+      {{"observe", "--classpath", classes_, "--tests", "shop.StatsTest", "--method",
+        "shop.Stats#max", "--out", inf, "--policy", local_.path()},
+       "--policy " + local_.path() + ": is a directory, not a file"},
+      {{"validate", "--classpath", classes_ + ":" + local_.path() + "/gone", "--method",
+        "shop.Stats#max([I)I", "--contract", Contract(kMaxContract)},
+       "--classpath " + local_.path() + "/gone: no such file or directory (entry of "},
+      {{"validate", "--classpath", classes_, "--method", "shop.Stats#max([I)I", "--contract",
+        local_.path() + "/c.txt"},
+       "--contract " + local_.path() + "/c.txt: no such file or directory"},
+  };
+  for (const Case& c : cases) {
+    SubprocessResult r = Run(c.args);
+    EXPECT_EQ(r.exit_code, 3) << c.error << "\n" << r.stderr_data;
+    EXPECT_THAT(r.stderr_data, HasSubstr("tracespec: error: " + c.error));
+    EXPECT_EQ(Count(r.stderr_data, "error"), 1) << r.stderr_data;
+  }
+  EXPECT_FALSE(FileExists(inf + "/summary.json"));
+}
+
+}  // namespace
+}  // namespace tracespec
