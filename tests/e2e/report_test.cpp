@@ -213,7 +213,7 @@ TEST_F(ReportE2eTest, RemoteRunShowsTheAuditHeadAndTheCounterexample) {
   EXPECT_EQ(ElementText(page.dom, "contract-1"), result.contract());
   EXPECT_EQ(ElementText(page.dom, "history-1"), "10,11");
   EXPECT_EQ(ElementText(page.dom, "audit-head"), head);
-  EXPECT_THAT(page.dom, HasSubstr("hash chain intact, 4 records"));
+  EXPECT_THAT(page.dom, HasSubstr("hash chain intact, 5 records")  // 4 + the seal);
   EXPECT_THAT(page.dom, HasSubstr(server.base_url()));
   EXPECT_THAT(page.dom, Not(HasSubstr("Nothing left the machine")));
   // Round 1's coverage counterexample, deposit(0), with readable values.
