@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <vector>
@@ -24,7 +25,13 @@ absl::Status ErrnoError(absl::string_view what, const std::string& path) {
   return absl::InternalError(message);
 }
 
+// Whether a PrivateOutputScope is alive.
+std::atomic<bool> private_output{false};
+
 }  // namespace
+
+PrivateOutputScope::PrivateOutputScope() : previous_(private_output.exchange(true)) {}
+PrivateOutputScope::~PrivateOutputScope() { private_output.store(previous_); }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   if (IsDirectory(path)) {
@@ -50,6 +57,19 @@ absl::Status WriteFileAtomic(const std::string& path, absl::string_view content)
 }
 
 absl::Status MakeDirs(const std::string& path) {
+  if (private_output.load()) {
+    // Component by component, so that every directory made here is 0700.
+    std::filesystem::path prefix;
+    for (const std::filesystem::path& part : std::filesystem::path(path)) {
+      prefix /= part;
+      if (part.empty() || IsDirectory(prefix.string())) continue;
+      if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+        return absl::InternalError(absl::StrCat(path, ": cannot create directory: ",
+                                                std::strerror(errno)));
+      }
+    }
+    return absl::OkStatus();
+  }
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec) {
@@ -94,7 +114,7 @@ absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path)
   buffer.push_back('\0');
   int fd = ::mkstemp(buffer.data());
   if (fd < 0) return ErrnoError("cannot create", path);
-  ::fchmod(fd, 0644);
+  ::fchmod(fd, private_output.load() ? 0600 : 0644);
   std::FILE* file = ::fdopen(fd, "wb");
   if (file == nullptr) {
     ::close(fd);

@@ -20,6 +20,21 @@ absl::Status WriteFileAtomic(const std::string& path, absl::string_view content)
 // Creates `path` and its parents if missing.
 absl::Status MakeDirs(const std::string& path);
 
+// While one is alive, files written by WriteFileAtomic/AtomicFileWriter get
+// mode 0600 and directories MakeDirs creates 0700 (instead of 0644/0755):
+// for run directories that hold prompts, answers and observations. Process
+// wide; the previous modes come back when it goes away.
+class PrivateOutputScope {
+ public:
+  PrivateOutputScope();
+  ~PrivateOutputScope();
+  PrivateOutputScope(const PrivateOutputScope&) = delete;
+  PrivateOutputScope& operator=(const PrivateOutputScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 bool FileExists(const std::string& path);
 bool IsDirectory(const std::string& path);
 

@@ -1,7 +1,12 @@
 // The audited egress gate as a client decorator; see audited_client.h.
 #include "agent/gateway/audited_client.h"
 
+#include <algorithm>
+#include <optional>
+
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "agent/gateway/errors.h"
@@ -22,7 +27,56 @@ void StorePayload(absl::string_view payload, v1::AuditRecord* record) {
   }
 }
 
+// The message index of a finding's path "messages[N].content".
+std::optional<size_t> MessageIndex(absl::string_view path) {
+  if (!absl::ConsumePrefix(&path, "messages[") || !absl::ConsumeSuffix(&path, "].content")) {
+    return std::nullopt;
+  }
+  size_t index = 0;
+  if (!absl::SimpleAtoi(path, &index)) return std::nullopt;
+  return index;
+}
+
+// Overwrites text[begin, end) — widened to whole UTF-8 characters — with
+// '*'; false when there was nothing left to mask.
+bool MaskSpan(std::string* text, size_t begin, size_t end) {
+  end = std::min(end, text->size());
+  auto continuation = [&](size_t i) {
+    return i < text->size() && (static_cast<unsigned char>((*text)[i]) & 0xC0) == 0x80;
+  };
+  while (begin > 0 && continuation(begin)) --begin;
+  while (continuation(end)) ++end;
+  bool changed = false;
+  for (size_t i = begin; i < end; ++i) {
+    if ((*text)[i] != '*') {
+      (*text)[i] = '*';
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 }  // namespace
+
+absl::StatusOr<LlmRequest> AuditedClient::ForTheRecord(const LlmRequest& request) const {
+  LlmRequest masked = request;
+  std::string destination = inner_->Destination();
+  // The gate reports the first match per rule and string: mask and look
+  // again until nothing maskable is left.
+  for (int pass = 0; pass < 256; ++pass) {
+    TS_ASSIGN_OR_RETURN(std::string body, inner_->EncodeRequest(masked));
+    GateVerdict verdict = gate_->Check(destination, body);
+    bool changed = false;
+    for (const GateFinding& finding : verdict.findings) {
+      if (!finding.has_span) continue;
+      std::optional<size_t> index = MessageIndex(finding.path);
+      if (!index || *index >= masked.messages.size()) continue;
+      changed |= MaskSpan(&masked.messages[*index].content, finding.begin, finding.end);
+    }
+    if (!changed) break;
+  }
+  return masked;
+}
 
 AuditedClient::AuditedClient(std::unique_ptr<LlmClient> inner,
                              std::shared_ptr<const EgressGate> gate, std::shared_ptr<AuditLog> log,

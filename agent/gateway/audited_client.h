@@ -36,6 +36,9 @@ class AuditedClient : public LlmClient {
   absl::StatusOr<std::string> EncodeRequest(const LlmRequest& request) const override {
     return inner_->EncodeRequest(request);
   }
+  // Masks, in the messages' contents, every span the gate finds, until it
+  // finds none it can place in a message.
+  absl::StatusOr<LlmRequest> ForTheRecord(const LlmRequest& request) const override;
 
  private:
   std::unique_ptr<LlmClient> inner_;

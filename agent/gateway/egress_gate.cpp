@@ -1,7 +1,9 @@
 // The egress gate's checks; see egress_gate.h.
 #include "agent/gateway/egress_gate.h"
 
+#include <algorithm>
 #include <set>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -136,7 +138,7 @@ absl::StatusOr<EgressGate> EgressGate::Create(
 void EgressGate::CheckText(const std::string& path, absl::string_view text,
                            std::vector<GateFinding>* findings) const {
   auto add = [&](std::string rule, size_t begin, size_t end) {
-    findings->push_back({std::move(rule), Where(path, text, begin, end)});
+    findings->push_back({std::move(rule), Where(path, text, begin, end), true, path, begin, end});
   };
   for (const SecretMatch& m : secrets_->Scan(text)) add("secret." + m.rule_id, m.begin, m.end);
 
@@ -144,9 +146,25 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
     if (std::optional<CopiedText> copied = fingerprints_->FindCopiedText(text)) {
       findings->push_back({"implementation-source",
                            absl::StrCat(Where(path, text, copied->begin, copied->end), ": ",
-                                        copied->tokens, " tokens match ", copied->source)});
+                                        copied->tokens, " tokens match ", copied->source),
+                           true, path, copied->begin, copied->end});
     }
   }
+
+  // Spans of fixed prompt text: the name rules do not look inside them.
+  std::vector<std::pair<size_t, size_t>> fixed;
+  for (const std::string& t : material_.template_texts) {
+    if (t.empty()) continue;
+    for (size_t at = text.find(t); at != absl::string_view::npos; at = text.find(t, at + t.size())) {
+      fixed.emplace_back(at, at + t.size());
+    }
+  }
+  auto in_fixed = [&fixed](size_t begin, size_t end) {
+    for (const auto& [b, e] : fixed) {
+      if (b <= begin && end <= e) return true;
+    }
+    return false;
+  };
 
   std::string lower = absl::AsciiStrToLower(text);
   // Identifiers: redacted field names and denied patterns.
@@ -160,6 +178,10 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
     size_t j = i;
     while (j < lower.size() && IsIdentChar(static_cast<unsigned char>(lower[j]))) ++j;
     absl::string_view word(lower.data() + i, j - i);
+    if (in_fixed(i, j)) {
+      i = j;
+      continue;
+    }
     if (!redacted_reported) {
       for (const std::string& name : lower_redacted_names_) {
         if (word == name) {
@@ -169,7 +191,10 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
         }
       }
     }
-    if (!denied_reported) {
+    bool exempt = std::find(material_.exempt_class_names.begin(),
+                            material_.exempt_class_names.end(),
+                            text.substr(i, j - i)) != material_.exempt_class_names.end();
+    if (!denied_reported && !exempt) {
       for (const std::string& pattern : material_.denied_name_patterns) {
         if (GlobMatch(pattern, std::string_view(word.data(), word.size()), /*ignore_case=*/true)) {
           add("denied-field-name", i, j);
@@ -180,12 +205,15 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
     }
     i = j;
   }
+  bool sensitive_reported = false;
   for (const std::string& name : lower_sensitive_names_) {
-    size_t at = lower.find(name);
-    if (at != std::string::npos) {
+    for (size_t at = lower.find(name); at != std::string::npos && !sensitive_reported;
+         at = lower.find(name, at + 1)) {
+      if (in_fixed(at, at + name.size())) continue;
       add("sensitive-name", at, at + name.size());
-      break;
+      sensitive_reported = true;
     }
+    if (sensitive_reported) break;
   }
   for (const std::string& value : material_.withheld_values) {
     size_t at = text.find(value);
@@ -217,14 +245,16 @@ GateVerdict EgressGate::Check(absl::string_view destination, absl::string_view p
         {"endpoint-not-allowed",
          url.ok() ? absl::StrCat("destination ", url->scheme, "://", url->host, ":", url->port,
                                  url->path, " is not in the egress policy's allow list")
-                  : "destination is not a plain http(s) URL"});
+                  : "destination is not a plain http(s) URL",
+         false, "", 0, 0});
   }
   int64_t cap =
       policy_.max_payload_bytes() > 0 ? policy_.max_payload_bytes() : kDefaultMaxPayloadBytes;
   if (static_cast<int64_t>(payload.size()) > cap) {
     verdict.findings.push_back(
         {"max-payload-bytes",
-         absl::StrCat("payload of ", payload.size(), " bytes exceeds the cap of ", cap)});
+         absl::StrCat("payload of ", payload.size(), " bytes exceeds the cap of ", cap), false, "",
+         0, 0});
   }
   rapidjson::Document doc;
   doc.Parse(payload.data(), payload.size());

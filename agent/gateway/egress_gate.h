@@ -43,6 +43,14 @@ struct ProtectedMaterial {
   std::vector<std::string> sensitive_names;
   // Exact byte strings that must not leave.
   std::vector<std::string> withheld_values;
+  // Fixed prompt text (prompt::PromptBuilder::TemplateTexts()): the name
+  // rules (redacted-field-name, denied-field-name, sensitive-name) ignore
+  // matches inside its occurrences; secrets and the rest are still checked.
+  std::vector<std::string> template_texts;
+  // Class names the run sends anyway (the target, the test classes): deny
+  // patterns are for fields, parameters and methods, so `KeyTest` is not
+  // matched by `*key*`. Exact, case-sensitive.
+  std::vector<std::string> exempt_class_names;
 };
 
 // Collects protected material from the redaction policy (deny patterns,
@@ -59,6 +67,13 @@ struct GateFinding {
   // Where, e.g. "messages[1].content bytes 120..160 (line 7, column 3)";
   // never the matched text.
   std::string where;
+  // For findings inside a string: its JSON path ("messages[1].content",
+  // "body" when the payload is not JSON) and the matched byte range of the
+  // decoded string.
+  bool has_span = false;
+  std::string path;
+  size_t begin = 0;
+  size_t end = 0;
 };
 
 struct GateVerdict {

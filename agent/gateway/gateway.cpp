@@ -24,6 +24,8 @@ absl::StatusOr<std::unique_ptr<LlmClient>> MakeGatewayClient(const GatewayConfig
   for (const std::string& name : config.extra_blocked_names) {
     material.redacted_field_names.push_back(name);
   }
+  material.template_texts = config.template_texts;
+  material.exempt_class_names = config.exempt_class_names;
   TS_ASSIGN_OR_RETURN(
       EgressGate gate,
       EgressGate::Create(std::move(policy), std::move(material),

@@ -43,6 +43,10 @@ struct GatewayConfig {
   // identifiers, ignoring case); e.g. the original identifiers when
   // anonymising.
   std::vector<std::string> extra_blocked_names;
+  // See ProtectedMaterial: fixed prompt text the name rules skip, and class
+  // names the deny patterns do not apply to.
+  std::vector<std::string> template_texts;
+  std::vector<std::string> exempt_class_names;
 };
 
 // The audited client, ready to send. Errors name the file at fault (policy,

@@ -84,6 +84,13 @@ class LlmClient {
   // The exact bytes Complete() sends for `request` (empty for in-process
   // clients). Deterministic: the gate scans and digests these bytes.
   virtual absl::StatusOr<std::string> EncodeRequest(const LlmRequest& request) const = 0;
+
+  // `request` as a run directory may keep it: unchanged, except that the
+  // audited client masks (with '*') every span of a message its gate would
+  // block, so a blocked secret never reaches the disk either.
+  virtual absl::StatusOr<LlmRequest> ForTheRecord(const LlmRequest& request) const {
+    return request;
+  }
 };
 
 }  // namespace tracespec::gateway

@@ -9,6 +9,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "google/protobuf/util/json_util.h"
 #include "agent/gateway/audit_key.h"
 #include "agent/gateway/gateway.h"
@@ -90,6 +91,24 @@ absl::StatusOr<std::vector<std::string>> HiddenNames(prompt::PromptInputs* input
   return second.anonymizer()->OriginalNames();
 }
 
+// Simple names of the classes a prompt names anyway: the target, its
+// package's other classes the tests are in, the test classes.
+std::vector<std::string> SentClassNames(const prompt::PromptInputs& inputs) {
+  std::set<std::string> names;
+  auto add = [&names](absl::string_view binary_name) {
+    size_t hash = binary_name.find('#');
+    if (hash != absl::string_view::npos) binary_name = binary_name.substr(0, hash);
+    size_t dot = binary_name.find_last_of("./");
+    for (absl::string_view part : absl::StrSplit(binary_name.substr(dot + 1), '$')) {
+      if (!part.empty()) names.emplace(part);
+    }
+  };
+  add(inputs.signature.class_name);
+  for (const prompt::TestSource& test : inputs.tests) add(test.id);
+  for (const v1::Observation& o : inputs.observations) add(o.test_id());
+  return {names.begin(), names.end()};
+}
+
 absl::Status CheckOptions(const InferOptions& options) {
   if (options.methods.empty()) return absl::InvalidArgumentError("infer: no --method given");
   if (options.refine.rounds < 1) {
@@ -167,6 +186,9 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
 
 absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   TS_RETURN_IF_ERROR(CheckOptions(options));
+  // Prompts, answers and observations stay the owner's: files 0600,
+  // directories 0700.
+  PrivateOutputScope private_output;
   TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
   absl::StatusOr<std::vector<v1::Observation>> observations =
       ReadObservations(options.observations);
@@ -255,6 +277,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
         TS_ASSIGN_OR_RETURN(config.extra_blocked_names,
                             HiddenNames(&inputs->prompt, refine.prompt));
       }
+      config.template_texts = prompt::PromptBuilder::TemplateTexts();
+      config.exempt_class_names = SentClassNames(inputs->prompt);
       if (options.dry_run) TS_RETURN_IF_ERROR(MakeDirs(config.dry_run_dir));
       absl::StatusOr<std::unique_ptr<gateway::LlmClient>> made =
           gateway::MakeGatewayClient(config);

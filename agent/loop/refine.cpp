@@ -233,13 +233,17 @@ class MethodRun {
     local->inputs = inputs;
     for (const v1::InferRound& r : rounds_) local->feedback.push_back(FeedbackOf(r));
     request.local = local;
-    for (const prompt::ChatMessage& m : request.messages) {
+    // What the run directory keeps: the request, with whatever the gate
+    // would block masked (a blocked request is never sent, and its secret
+    // must not reach the disk either).
+    TS_ASSIGN_OR_RETURN(gateway::LlmRequest recorded, client_->ForTheRecord(request));
+    for (const prompt::ChatMessage& m : recorded.messages) {
       v1::InferMessage* out = round->add_messages();
       out->set_role(prompt::RoleName(m.role));
       out->set_content(m.content);
     }
     round->set_destination(client_->Destination());
-    TS_ASSIGN_OR_RETURN(std::string body, client_->EncodeRequest(request));
+    TS_ASSIGN_OR_RETURN(std::string body, client_->EncodeRequest(recorded));
     if (body.empty()) body = LocalRequestJson(*round);
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "request.json"), body));
 

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 
 namespace tracespec::prompt {
 namespace {
@@ -84,6 +85,79 @@ void CollectIdentifiers(absl::string_view text, std::set<std::string>* out) {
     out->emplace(text.substr(i, j - i));
     i = j;
   }
+}
+
+// camelCase, PascalCase, snake_case and ALL_CAPS parts of an identifier;
+// digits stay with the part before them ("C1", "x2Count" -> x2, Count).
+std::vector<std::string> SplitSubTokens(absl::string_view word) {
+  std::vector<std::string> parts;
+  std::string current;
+  auto flush = [&] {
+    if (!current.empty()) parts.push_back(std::move(current));
+    current.clear();
+  };
+  for (size_t i = 0; i < word.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(word[i]);
+    if (c == '_' || c == '$') {
+      flush();
+      parts.push_back(std::string(1, static_cast<char>(c)));
+      continue;
+    }
+    if (std::isupper(c) && !current.empty()) {
+      unsigned char prev = static_cast<unsigned char>(current.back());
+      bool next_lower = i + 1 < word.size() && std::islower(static_cast<unsigned char>(word[i + 1]));
+      // aB | Ab: a new part; ABc: "A" ends the upper run before "Bc".
+      if (std::islower(prev) || std::isdigit(prev) || (std::isupper(prev) && next_lower)) flush();
+    }
+    current += static_cast<char>(c);
+  }
+  flush();
+  return parts;
+}
+
+// Words too generic to say anything about the code: never hidden as parts.
+bool IsGenericWord(absl::string_view lower) {
+  static const char* const kGeneric[] = {
+      "get",    "set",    "has",    "add",    "put",     "remove",  "new",    "test",  "tests",
+      "should", "when",   "then",   "with",   "for",     "and",     "not",    "value", "values",
+      "size",   "list",   "map",    "string", "int",     "long",    "name",   "names", "count",
+      "data",   "info",   "item",   "items",  "index",   "result",  "expected", "actual",
+      "assert", "equals", "true",   "false",  "null",    "main",    "java",   "com",   "org",
+      "net",    "util",   "the",    "init",   "can",     "make",    "create", "build", "check",
+      "update", "delete", "find",   "from",   "all",     "max",     "min",    "sum",   "total",
+      "num",    "number", "empty",  "first",  "last",    "next",    "before", "after", "each",
+      "exception", "error", "impl", "base",   "default", "type",    "object", "class", "array",
+      "length", "char",   "byte",   "bool",   "boolean", "double",  "float",  "short", "void",
+      "this",   "that",   "other",  "one",    "two",     "zero",    "old",    "current", "state",
+      "throws", "returns", "does",  "are",    "was",     "were",    "will",   "its",   "case"};
+  for (const char* g : kGeneric) {
+    if (lower == g) return true;
+  }
+  return false;
+}
+
+// `neutral` in the case shape of `like`: "c1" for "ledger", "C1" for
+// "Ledger" or "LEDGER".
+std::string InCaseOf(absl::string_view like, const std::string& neutral) {
+  std::string out = neutral;
+  bool upper_first = !like.empty() && std::isupper(static_cast<unsigned char>(like[0]));
+  int letters = static_cast<int>(std::count_if(
+      like.begin(), like.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }));
+  bool all_upper = letters >= 2 && std::none_of(like.begin(), like.end(), [](char c) {
+                     return std::islower(static_cast<unsigned char>(c));
+                   });
+  for (size_t i = 0; i < out.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(out[i]);
+    out[i] = static_cast<char>((all_upper || (i == 0 && upper_first)) ? std::toupper(c)
+                                                                       : std::tolower(c));
+  }
+  return out;
+}
+
+std::string Lower(absl::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 // Splits "pkg.T#m" into class and method ("" when absent).
@@ -185,12 +259,78 @@ Anonymizer Anonymizer::Create(const MethodSignature& signature,
   for (const std::string& c : extra.classes) a.AddClass(c, v1::CLASS);
   for (const std::string& m : extra.methods) a.Add(v1::METHOD, m);
   for (const std::string& f : extra.fields) a.Add(v1::FIELD, f);
+  a.AddSubTokens();
   return a;
+}
+
+void Anonymizer::AddSubTokens() {
+  std::vector<std::string> words;
+  for (const auto& [original, neutral] : forward_) {
+    for (const std::string& part : SplitSubTokens(original)) words.push_back(part);
+  }
+  for (const auto& [package, neutral] : packages_) {
+    for (absl::string_view part : absl::StrSplit(package, '.')) {
+      for (const std::string& sub : SplitSubTokens(part)) words.push_back(sub);
+    }
+  }
+  // Hidden whole names by lower case, for words that are names themselves.
+  std::map<std::string, std::string> whole;
+  for (const auto& [original, neutral] : forward_) whole.emplace(Lower(original), Lower(neutral));
+  for (const auto& [package, neutral] : packages_) {
+    if (package.find('.') == std::string::npos) whole.emplace(Lower(package), Lower(neutral));
+  }
+  std::sort(words.begin(), words.end());
+  int counter = 0;
+  for (const std::string& word : words) {
+    std::string lower = Lower(word);
+    if (lower.size() < 3 || sub_forward_.count(lower) > 0 || IsGenericWord(lower) ||
+        MustKeep(lower) || !std::isalpha(static_cast<unsigned char>(lower[0]))) {
+      continue;
+    }
+    std::string neutral;
+    auto it = whole.find(lower);
+    if (it != whole.end()) {
+      neutral = it->second;
+    } else {
+      do {
+        neutral = absl::StrCat("w", ++counter);
+      } while (taken_.count(neutral) > 0 || backward_.count(neutral) > 0 ||
+               taken_.count(InCaseOf("W", neutral)) > 0);
+    }
+    sub_forward_[lower] = neutral;
+    sub_backward_.emplace(neutral, lower);
+  }
+}
+
+std::string Anonymizer::ReplaceSubTokens(absl::string_view word,
+                                         const std::map<std::string, std::string>& words) const {
+  if (words.empty()) return std::string(word);
+  std::vector<std::string> parts = SplitSubTokens(word);
+  if (parts.size() < 2 && words.count(Lower(word)) == 0) return std::string(word);
+  // In an ALL_CAPS constant every part is upper case ("MAX_C1_A1").
+  bool constant = std::none_of(word.begin(), word.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c));
+  });
+  std::string out;
+  for (const std::string& part : parts) {
+    auto it = words.find(Lower(part));
+    if (it == words.end()) {
+      out += part;
+    } else {
+      out += InCaseOf(constant ? std::string("XX") : part, it->second);
+    }
+  }
+  return out;
 }
 
 Anonymizer Anonymizer::FromMap(const v1::AnonymizationMap& map) {
   Anonymizer a;
   for (const v1::NameMapping& m : map.names()) {
+    if (m.kind() == v1::WORD) {
+      a.sub_forward_[m.original()] = m.neutral();
+      a.sub_backward_.emplace(m.neutral(), m.original());
+      continue;
+    }
     a.kinds_[m.original()] = m.kind();
     a.backward_[m.neutral()] = m.original();
     if (m.kind() == v1::PACKAGE) {
@@ -234,7 +374,14 @@ std::string Anonymizer::Replace(
     while (j < text.size() && IsIdentChar(static_cast<unsigned char>(text[j]))) ++j;
     std::string word(text.substr(i, j - i));
     auto it = std::isdigit(c) ? words.end() : words.find(word);
-    out += it == words.end() ? word : it->second;
+    if (it != words.end()) {
+      out += it->second;
+    } else if (!std::isdigit(c)) {
+      // Not a hidden name: hide the hidden words it is made of.
+      out += ReplaceSubTokens(word, &words == &forward_ ? sub_forward_ : sub_backward_);
+    } else {
+      out += word;
+    }
     i = j;
   }
   return out;
@@ -339,6 +486,7 @@ v1::AnonymizationMap Anonymizer::ToProto() const {
   for (const auto& [neutral, original] : backward_) {
     rows.emplace_back(kinds_.at(original), original, neutral);
   }
+  for (const auto& [word, neutral] : sub_forward_) rows.emplace_back(v1::WORD, word, neutral);
   std::sort(rows.begin(), rows.end());
   for (const auto& [kind, original, neutral] : rows) {
     v1::NameMapping* m = map.add_names();

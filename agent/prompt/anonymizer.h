@@ -5,9 +5,15 @@
 // mapped back. The map stays in the process (it may be saved locally).
 //
 // Renaming works on whole identifiers ([A-Za-z0-9_] runs; `$` separates
-// nested class names) everywhere in a text, including string literals and
-// comments, so a name cannot slip through in an unusual place. Dotted
-// package names are replaced as a whole ("com.acme.bank" -> "pkg1").
+// nested class names) everywhere in a text, including string literals,
+// comments and file paths, so a name cannot slip through in an unusual
+// place. Dotted package names are replaced as a whole ("com.acme.bank" ->
+// "pkg1"). The words hidden names are made of (camelCase and snake_case
+// parts of three letters or more, and package components, except generic
+// words such as get, set, value, test) are hidden inside any other
+// identifier too: with class `Ledger` -> C1, `myLedger` becomes `myC1`,
+// `ledgerCents` `c1Cents`, `acme/Ledger.java` `w1/C1.java`; a word that is
+// no hidden name by itself gets a neutral word `wN`.
 // Java keywords, `length` and the methods of java.lang.Object are never
 // renamed; members of library classes that happen to share a renamed name
 // are renamed too (consistently, so the tests stay coherent).
@@ -66,6 +72,11 @@ class Anonymizer {
                       const std::vector<std::pair<std::string, std::string>>& dotted) const;
   std::string AnonymizeDescriptor(absl::string_view descriptor) const;
   void AnonymizeValue(v1::Value* value) const;
+  // Registers the words of every hidden name (after all names are added).
+  void AddSubTokens();
+  // `word` with every hidden (or, backwards, neutral) sub-token replaced.
+  std::string ReplaceSubTokens(absl::string_view word,
+                               const std::map<std::string, std::string>& words) const;
 
   // identifier -> neutral, neutral -> identifier
   std::map<std::string, std::string> forward_;
@@ -74,6 +85,9 @@ class Anonymizer {
   std::vector<std::pair<std::string, std::string>> packages_;
   std::map<std::string, v1::NameKind> kinds_;
   std::map<v1::NameKind, int> counters_;
+  // Lower-case hidden word -> lower-case neutral word, and back.
+  std::map<std::string, std::string> sub_forward_;
+  std::map<std::string, std::string> sub_backward_;
   // Identifiers present in the inputs: neutral names avoid them.
   std::set<std::string> taken_;
 };

@@ -33,10 +33,40 @@ Answer format: a JSON object {"contract": "...", "hypotheses": ["...", ...]}. "c
 //@   assignable \nothing;
 If you cannot answer in JSON, put the contract in a ```jml block and list the hypotheses under a line "Hypotheses:".)";
 
+// The fixed sentences of the prompt (TemplateTexts() lists them all).
+constexpr absl::string_view kNoTests =
+    "No test source is available. Infer what the signature and the observations support, and "
+    "state everything else as hypotheses.";
+constexpr absl::string_view kStage1Head = "Stage 1: infer an initial contract from the tests.";
+constexpr absl::string_view kStage1Tail =
+    "Use the tests' inputs and assertions as evidence for preconditions, postconditions, "
+    "exceptional behaviour and the locations the method may modify.";
+constexpr absl::string_view kNoObservations =
+    "No observations are available. Keep only what the tests justify and state the rest as "
+    "hypotheses.";
+constexpr absl::string_view kStage2Head =
+    "Stage 2: refine the contract with the observations recorded while the tests ran. Look for "
+    "pre/post relations that repeat across observations and for the observed return values and "
+    "exceptions. Weaken or drop clauses an observation contradicts, and add cases for outcomes "
+    "the contract does not cover: the contract must admit every observation.";
+constexpr absl::string_view kInitialAsk = "Answer with the initial contract.";
+constexpr absl::string_view kRefinedAsk = "Answer with the refined contract.";
+constexpr absl::string_view kSingleHead =
+    "Work in two stages and answer once, with the contract of stage 2.";
+constexpr absl::string_view kFeedbackHead =
+    "The checker validated your contract against the compiled method and it failed.";
+constexpr absl::string_view kCounterexamplesHead =
+    "Counterexamples: behaviours of the implementation or of the tests that the contract "
+    "excludes; the revised contract must admit them.";
+constexpr absl::string_view kWithheldTail =
+    " counterexample(s) from tests that may not be shown were withheld.)";
+constexpr absl::string_view kRevise =
+    "Revise the contract: keep the clauses the feedback does not contradict, and answer in the "
+    "same format.";
+
 std::string RenderTests(const std::vector<TestSource>& tests) {
   if (tests.empty()) {
-    return "No test source is available. Infer what the signature and the observations "
-           "support, and state everything else as hypotheses.";
+    return std::string(kNoTests);
   }
   std::vector<std::string> parts;
   for (const TestSource& test : tests) {
@@ -115,21 +145,29 @@ absl::StatusOr<PromptBuilder> PromptBuilder::Create(PromptInputs inputs, PromptO
 
 std::string PromptBuilder::SystemText() const { return std::string(kSystemText); }
 
+std::vector<std::string> PromptBuilder::TemplateTexts() {
+  std::vector<std::string> out;
+  for (absl::string_view text :
+       {kSystemText, kNotation, kNoTests, kStage1Head, kStage1Tail, kNoObservations, kStage2Head,
+        kInitialAsk, kRefinedAsk, kSingleHead, kFeedbackHead, kCounterexamplesHead, kWithheldTail,
+        kRevise}) {
+    out.emplace_back(text);
+  }
+  return out;
+}
+
 std::string PromptBuilder::Stage1Text() const {
   return absl::StrCat(
-      "Stage 1: infer an initial contract from the tests.\n\n", "Method under test (class ",
+      kStage1Head, "\n\n", "Method under test (class ",
       JavaTypeFromBinaryName(signature_.class_name), ", JVM descriptor ", signature_.jvm_descriptor,
       "):\n    ", RenderDeclaration(signature_), "\n\n", RenderTests(tests_),
-      "\n\nUse the tests' inputs and assertions as evidence for preconditions, postconditions, "
-      "exceptional behaviour and the locations the method may modify.");
+      "\n\n", kStage1Tail);
 }
 
 std::string PromptBuilder::Stage2Text() const {
   std::string evidence;
   if (observations_.empty()) {
-    evidence =
-        "No observations are available. Keep only what the tests justify and state the rest "
-        "as hypotheses.";
+    evidence = std::string(kNoObservations);
   } else {
     evidence = absl::StrCat(kNotation, "\n\nObservations (",
                             stats_.observations_given - stats_.observations_left_out, " calls, ",
@@ -139,28 +177,22 @@ std::string PromptBuilder::Stage2Text() const {
                                 : "",
                             "):\n", observations_text_);
   }
-  return absl::StrCat(
-      "Stage 2: refine the contract with the observations recorded while the tests ran. Look "
-      "for pre/post relations that repeat across observations and for the observed return "
-      "values and exceptions. Weaken or drop clauses an observation contradicts, and add cases "
-      "for outcomes the contract does not cover: the contract must admit every observation.\n\n",
-      evidence);
+  return absl::StrCat(kStage2Head, "\n\n", evidence);
 }
 
 std::vector<ChatMessage> PromptBuilder::Stage1Messages() const {
   return {{Role::kSystem, SystemText()},
-          {Role::kUser, Stage1Text() + "\n\nAnswer with the initial contract."}};
+          {Role::kUser, absl::StrCat(Stage1Text(), "\n\n", kInitialAsk)}};
 }
 
 ChatMessage PromptBuilder::Stage2Message() const {
-  return {Role::kUser, Stage2Text() + "\n\nAnswer with the refined contract."};
+  return {Role::kUser, absl::StrCat(Stage2Text(), "\n\n", kRefinedAsk)};
 }
 
 std::vector<ChatMessage> PromptBuilder::SingleRequestMessages() const {
   return {{Role::kSystem, SystemText()},
-          {Role::kUser, absl::StrCat("Work in two stages and answer once, with the contract of "
-                                     "stage 2.\n\n",
-                                     Stage1Text(), "\n\n", Stage2Text())}};
+          {Role::kUser, absl::StrCat(kSingleHead, "\n\n", Stage1Text(), "\n\n",
+                                     Stage2Text())}};
 }
 
 ChatMessage PromptBuilder::FeedbackMessage(const ValidationFeedback& feedback) const {
@@ -174,8 +206,7 @@ ChatMessage PromptBuilder::FeedbackMessage(const ValidationFeedback& feedback) c
     }
     counterexamples.push_back(anonymizer_ ? anonymizer_->Anonymize(o) : o);
   }
-  std::string text =
-      "The checker validated your contract against the compiled method and it failed.";
+  std::string text(kFeedbackHead);
   if (!feedback.diagnostics.empty()) {
     absl::StrAppend(&text, "\n\nDiagnostics:");
     for (const std::string& d : feedback.diagnostics) {
@@ -188,17 +219,12 @@ ChatMessage PromptBuilder::FeedbackMessage(const ValidationFeedback& feedback) c
     ObservationSummary summary = SummarizeObservations(
         counterexamples, "c", options_.counterexample_token_budget, param_names);
     absl::StrAppend(&text,
-                    "\n\nCounterexamples: behaviours of the implementation or of the tests that "
-                    "the contract excludes; the revised contract must admit them. ",
-                    kNotation, "\n", summary.text);
+                    "\n\n", kCounterexamplesHead, " ", kNotation, "\n", summary.text);
   }
   if (withheld > 0) {
-    absl::StrAppend(&text, "\n\n(", withheld,
-                    " counterexample(s) from tests that may not be shown were withheld.)");
+    absl::StrAppend(&text, "\n\n(", withheld, kWithheldTail);
   }
-  absl::StrAppend(&text,
-                  "\n\nRevise the contract: keep the clauses the feedback does not contradict, "
-                  "and answer in the same format.");
+  absl::StrAppend(&text, "\n\n", kRevise);
   return {Role::kUser, text};
 }
 

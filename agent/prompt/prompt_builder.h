@@ -79,6 +79,11 @@ class PromptBuilder {
   const Anonymizer* anonymizer() const { return anonymizer_.get(); }
   const PromptStats& stats() const { return stats_; }
 
+  // Every fixed text of the prompts (system text, instructions, notation):
+  // the egress gate checks hidden names only outside their occurrences, so a
+  // method named `add` is not blocked for the template's own "add".
+  static std::vector<std::string> TemplateTexts();
+
  private:
   PromptBuilder() = default;
   std::string SystemText() const;

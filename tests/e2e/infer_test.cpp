@@ -3,8 +3,12 @@
 // built-in synthesizer, and the real gateway stack talking to the fake model
 // server on loopback (tests/agent/fake_llm_server.py), which records every
 // byte it receives.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -292,6 +296,28 @@ TEST_F(InferE2eTest, ABlockedPayloadNeverReachesTheServer) {
   SubprocessResult show = RunTracespec({"audit", "show", out + "/audit.jsonl"});
   EXPECT_THAT(show.stdout_data, HasSubstr("out  BLOCKED"));
   EXPECT_FALSE(absl::StrContains(Read(out + "/audit.jsonl"), "depositIncreasesBalance"));
+  // The blocked body is kept with the offending span masked, and the term is
+  // in no file of the run directory; files are 0600, directories 0700.
+  std::string request = Read(out + "/bank.Account#deposit/round-1/request.json");
+  EXPECT_THAT(request, HasSubstr(std::string(std::strlen("depositIncreasesBalance"), '*')));
+  EXPECT_THAT(request, HasSubstr("\"messages\""));
+  int files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(out)) {
+    struct stat st;
+    ASSERT_EQ(::stat(entry.path().c_str(), &st), 0);
+    if (entry.is_directory()) {
+      EXPECT_EQ(st.st_mode & 0777, 0700u) << entry.path();
+      continue;
+    }
+    ++files;
+    EXPECT_EQ(st.st_mode & 0777, 0600u) << entry.path();
+    EXPECT_FALSE(absl::StrContains(Read(entry.path().string()), "depositIncreasesBalance"))
+        << entry.path();
+  }
+  EXPECT_GE(files, 4);
+  struct stat top;
+  ASSERT_EQ(::stat(out.c_str(), &top), 0);
+  EXPECT_EQ(top.st_mode & 0777, 0700u);
 }
 
 TEST_F(InferE2eTest, AnUnreachableEndpointStopsTheRunAndARerunContinues) {

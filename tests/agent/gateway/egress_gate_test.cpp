@@ -158,3 +158,36 @@ TEST(EgressGateTest, SummaryCountsFurtherFindings) {
 
 }  // namespace
 }  // namespace tracespec::gateway
+
+namespace tracespec::gateway {
+namespace {
+
+TEST(EgressGateTest, NameRulesSkipTheFixedTemplateAndTestClassNames) {
+  v1::RedactionPolicy redaction;
+  redaction.add_deny("*key*");
+  ProtectedMaterial material = ProtectedMaterialFrom(redaction, {});
+  material.redacted_field_names = {"add"};  // a hidden method named `add`
+  const std::string fixed = "Weaken or drop clauses, and add cases for outcomes.";
+  material.template_texts = {fixed};
+  material.exempt_class_names = {"KeyTest"};
+  auto gate = EgressGate::Create(LoopbackPolicy(), material, nullptr);
+  ASSERT_TRUE(gate.ok()) << gate.status();
+  const std::string to = "http://127.0.0.1:8080/v1/chat/completions";
+  // The template's own "add" and the test class KeyTest pass ...
+  EXPECT_TRUE(gate->Check(to, Body(fixed + "\nclass KeyTest { void t() {} }")).allowed())
+      << gate->Check(to, Body(fixed + "\nclass KeyTest {}")).Summary();
+  // ... the hidden name outside the template, and a field matching the deny
+  // pattern, do not.
+  GateVerdict hidden = gate->Check(to, Body(fixed + "\nlist.add(1);"));
+  ASSERT_FALSE(hidden.allowed());
+  EXPECT_EQ(hidden.findings[0].rule, "redacted-field-name");
+  GateVerdict denied = gate->Check(to, Body(fixed + "\nclass KeyTest { String apiKey; }"));
+  ASSERT_FALSE(denied.allowed());
+  EXPECT_EQ(denied.findings[0].rule, "denied-field-name");
+  // A secret inside text that looks like the template is still a secret.
+  std::string key = "AK" + std::string("IA") + "Q7ZXQ7ZXQ7ZXQ7ZX";
+  EXPECT_FALSE(gate->Check(to, Body(fixed + " " + key)).allowed());
+}
+
+}  // namespace
+}  // namespace tracespec::gateway
