@@ -40,6 +40,8 @@ void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddInferCommand(CLI::App& app, int* exit_code);
 // `tracespec observe` (cli/observe_command.cpp).
 void AddObserveCommand(CLI::App& app, int* exit_code);
+// `tracespec report [OUT_DIR]` (cli/report_command.cpp).
+void AddReportCommand(CLI::App& app, int* exit_code);
 
 }  // namespace tracespec::cli
 

@@ -104,6 +104,11 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                   "Egress policy for --llm (required with it), e.g. policies/egress.textproto");
   cmd->add_option("--audit-log", o.audit_log,
                   "Hash-chained audit log of every send (default OUT/audit.jsonl)");
+  cmd->add_option("--audit-key", o.audit_key,
+                  "Ed25519 private key (PEM) that signs the audit log's checkpoints and seal, "
+                  "created on first use (mode 0600); must lie outside OUT (default: "
+                  "$TRACESPEC_AUDIT_KEY, else $XDG_CONFIG_HOME/tracespec/audit-key.pem, else "
+                  "~/.config/tracespec/audit-key.pem)");
   cmd->add_option("--impl-src", o.implementation_sources,
                   "Implementation sources (files or directories): their fingerprints block "
                   "any request that copies them; repeatable");

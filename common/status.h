@@ -1,4 +1,4 @@
-// Error-handling helpers over absl::Status (DESIGN.md §7): recoverable
+// Error-handling helpers over absl::Status (docs/architecture.md): recoverable
 // failures are values; messages name the file, line and construct.
 #ifndef TRACESPEC_COMMON_STATUS_H_
 #define TRACESPEC_COMMON_STATUS_H_

@@ -1,4 +1,4 @@
-// Sensitive-test exclusion (DESIGN §5.3): a test whose source or whose
+// Sensitive-test exclusion: a test whose source or whose
 // recorded data mentions a sensitive name is flagged, so that its
 // observations serve local validation only and are never sent anywhere.
 // Reasons name the sensitive word and where it was seen, never the data.

@@ -10,6 +10,7 @@ PACKAGES=(
   libabsl-dev libre2-dev libssl-dev libcli11-dev zlib1g-dev
   openjdk-17-jdk-headless junit5
   clang-14 libclang-rt-14-dev spin
+  chromium  # renders report.html headless in the report's end-to-end test
 )
 
 missing=()

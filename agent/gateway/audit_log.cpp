@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
@@ -78,24 +79,51 @@ std::string NowRfc3339() {
   return absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone());
 }
 
+// Why a stored payload does not match the digest and size the record
+// states; "" when it matches or none is stored.
+std::string StoredPayloadProblem(const v1::AuditRecord& record) {
+  const std::string* payload = nullptr;
+  if (record.has_payload_text()) payload = &record.payload_text();
+  if (record.has_payload_binary()) payload = &record.payload_binary();
+  if (payload == nullptr) return "";
+  if (payload->size() != record.payload_size()) {
+    return absl::StrCat("the stored payload has ", payload->size(), " bytes, the record says ",
+                        record.payload_size(), ": it was edited");
+  }
+  if (Sha256Hex(*payload) != record.payload_sha256()) {
+    return "the stored payload does not match the record's payload_sha256: it was edited";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string AuditRecordHash(const v1::AuditRecord& record) {
   v1::AuditRecord copy = record;
   copy.clear_hash();
+  copy.clear_signature();
   return Sha256Hex(ToJsonLine(copy));
 }
 
-absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(const std::string& path) {
+absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
+    const std::string& path, std::shared_ptr<const AuditSigner> signer) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) TS_RETURN_IF_ERROR(MakeDirs(parent.string()));
   bool existed = FileExists(path);
+  bool late_seal = false;
+  int unsealed_from = 0, unsealed_to = 0;
   if (existed) {
-    TS_ASSIGN_OR_RETURN(AuditVerification check, VerifyAuditLog(path));
+    TS_ASSIGN_OR_RETURN(AuditVerification check,
+                        VerifyAuditLog(path, signer ? &signer->public_key() : nullptr));
     if (!check.intact) {
       return absl::DataLossError(
           absl::StrCat(Located(path, check.first_bad_line, 0, check.problem),
                        "; the audit log is broken and will not be extended"));
+    }
+    if (signer && check.records > check.last_signed) {
+      late_seal = true;
+      unsealed_from = check.last_signed + 1;
+      unsealed_to = check.records;
     }
   }
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
@@ -109,17 +137,55 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(const std::string& path
       ::close(dir);
     }
   }
-  return std::unique_ptr<AuditLog>(new AuditLog(path, fd));
+  std::unique_ptr<AuditLog> log(new AuditLog(path, fd, std::move(signer)));
+  // A new log is sealed even if nothing is appended: an empty file then
+  // means it was truncated.
+  log->needs_seal_ = log->signer_ != nullptr && !existed;
+  if (late_seal) {
+    v1::AuditRecord seal;
+    seal.set_verdict(v1::SEAL);
+    seal.set_detail(absl::StrCat("late seal: records ", unsealed_from, "..", unsealed_to,
+                                 " were left unsealed by the run that wrote them"));
+    std::lock_guard<std::mutex> guard(log->mutex_);
+    FileLock lock(log->fd_);
+    if (!lock.locked()) return ErrnoError("cannot lock audit log", path);
+    TS_RETURN_IF_ERROR(log->AppendLocked(std::move(seal)).status());
+  }
+  return log;
 }
 
 AuditLog::~AuditLog() {
+  if (needs_seal_) (void)Seal();
   if (fd_ >= 0) ::close(fd_);
 }
 
-absl::StatusOr<v1::AuditRecord> AuditLog::Append(v1::AuditRecord record) {
+absl::StatusOr<v1::AuditRecord> AuditLog::Seal() {
+  if (!signer_ || !needs_seal_) return v1::AuditRecord();
+  v1::AuditRecord seal;
+  seal.set_verdict(v1::SEAL);
   std::lock_guard<std::mutex> guard(mutex_);
   FileLock lock(fd_);
   if (!lock.locked()) return ErrnoError("cannot lock audit log", path_);
+  return AppendLocked(std::move(seal));
+}
+
+absl::StatusOr<v1::AuditRecord> AuditLog::Append(v1::AuditRecord record) {
+  if (record.verdict() == v1::CHECKPOINT || record.verdict() == v1::SEAL) {
+    return absl::InvalidArgumentError("audit log: signed records are written by the log itself");
+  }
+  std::lock_guard<std::mutex> guard(mutex_);
+  FileLock lock(fd_);
+  if (!lock.locked()) return ErrnoError("cannot lock audit log", path_);
+  TS_ASSIGN_OR_RETURN(v1::AuditRecord written, AppendLocked(std::move(record)));
+  if (signer_ && unsigned_records_ >= kAuditCheckpointInterval) {
+    v1::AuditRecord checkpoint;
+    checkpoint.set_verdict(v1::CHECKPOINT);
+    TS_RETURN_IF_ERROR(AppendLocked(std::move(checkpoint)).status());
+  }
+  return written;
+}
+
+absl::StatusOr<v1::AuditRecord> AuditLog::AppendLocked(v1::AuditRecord record) {
   int read_fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (read_fd < 0) return ErrnoError("cannot read audit log", path_);
   absl::StatusOr<std::string> last = ReadLastLine(read_fd, path_);
@@ -142,7 +208,14 @@ absl::StatusOr<v1::AuditRecord> AuditLog::Append(v1::AuditRecord record) {
   record.set_sequence(sequence);
   if (record.time().empty()) record.set_time(NowRfc3339());
   record.set_prev_hash(prev_hash);
+  bool signs = record.verdict() == v1::CHECKPOINT || record.verdict() == v1::SEAL;
+  if (signs) {
+    record.set_sealed_records(sequence - 1);
+    record.set_sealed_head(prev_hash);
+    record.set_signing_key_id(signer_->public_key().id());
+  }
   record.set_hash(AuditRecordHash(record));
+  if (signs) record.set_signature(signer_->Sign(AuditSignedMessage(record.hash())));
   std::string line = ToJsonLine(record) + "\n";
   size_t written = 0;
   while (written < line.size()) {
@@ -154,13 +227,22 @@ absl::StatusOr<v1::AuditRecord> AuditLog::Append(v1::AuditRecord record) {
     written += static_cast<size_t>(n);
   }
   if (::fsync(fd_) != 0) return ErrnoError("cannot fsync audit log", path_);
+  if (signs) {
+    unsigned_records_ = 0;
+    needs_seal_ = record.verdict() == v1::CHECKPOINT;
+  } else {
+    ++unsigned_records_;
+    needs_seal_ = true;
+  }
   return record;
 }
 
-absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path) {
+absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path,
+                                                 const AuditPublicKey* key) {
   TS_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
   AuditVerification result;
   result.head_hash = kAuditGenesisHash;
+  result.signatures_checked = key != nullptr;
   if (data.empty()) {
     result.intact = true;
     return result;
@@ -202,6 +284,46 @@ absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path) {
     }
     if (record.hash() != AuditRecordHash(record)) {
       return fail(line_number, "the record's hash does not match its content: it was edited");
+    }
+    std::string payload_problem = StoredPayloadProblem(record);
+    if (!payload_problem.empty()) return fail(line_number, payload_problem);
+    bool signs = record.verdict() == v1::CHECKPOINT || record.verdict() == v1::SEAL;
+    if (signs || !record.signature().empty()) {
+      if (!signs) {
+        return fail(line_number, "a signature on a record that is neither CHECKPOINT nor SEAL");
+      }
+      if (record.sealed_records() + 1 != record.sequence() ||
+          record.sealed_head() != record.prev_hash()) {
+        return fail(line_number,
+                    "the signed record's sealed_records/sealed_head do not match its position");
+      }
+      if (key != nullptr) {
+        if (record.signing_key_id() != key->id()) {
+          return absl::InvalidArgumentError(Located(
+              path, line_number, 0,
+              absl::StrCat("record ", line_number, " is signed with key ",
+                           record.signing_key_id().substr(0, 16), "…, not with the public key ",
+                           key->origin(), " (", key->id().substr(0, 16),
+                           "…): the log was signed with another key")));
+        }
+        if (!key->Verify(AuditSignedMessage(record.hash()), record.signature())) {
+          return fail(line_number,
+                      absl::StrCat("the signature of ", v1::AuditVerdict_Name(record.verdict()),
+                                   " record ", line_number,
+                                   " does not verify: the chain up to it was recomputed "
+                                   "(records removed, inserted or edited, then rechained) or "
+                                   "the record was forged"));
+        }
+      }
+      ++result.signed_records;
+      result.last_signed = line_number;
+      if (record.verdict() == v1::SEAL) {
+        ++result.seals;
+        result.last_seal = line_number;
+        if (absl::StartsWith(record.detail(), "late seal")) {
+          result.late_seals.push_back(line_number);
+        }
+      }
     }
     result.head_hash = record.hash();
     result.records = line_number;

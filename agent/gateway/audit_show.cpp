@@ -65,6 +65,7 @@ const char* DirectionName(v1::AuditDirection d) {
   switch (d) {
     case v1::OUTBOUND: return "out";
     case v1::INBOUND: return "in ";
+    case v1::AUDIT_DIRECTION_UNSPECIFIED: return "-  ";
     default: return "?  ";
   }
 }
@@ -76,7 +77,15 @@ std::string FormatAuditRecords(const std::vector<v1::AuditRecord>& records,
   std::string out;
   for (const v1::AuditRecord& r : records) {
     absl::StrAppend(&out, "#", r.sequence(), "  ", r.time(), "  ", DirectionName(r.direction()),
-                    "  ", v1::AuditVerdict_Name(r.verdict()), "  ", r.destination(), "\n");
+                    "  ", v1::AuditVerdict_Name(r.verdict()));
+    if (!r.destination().empty()) absl::StrAppend(&out, "  ", r.destination());
+    absl::StrAppend(&out, "\n");
+    if (r.verdict() == v1::CHECKPOINT || r.verdict() == v1::SEAL) {
+      absl::StrAppend(&out, "    signs records 1..", r.sealed_records(), ", head ", r.sealed_head(),
+                      "\n    key ", r.signing_key_id(), "\n");
+      if (!r.detail().empty()) absl::StrAppend(&out, "    detail: ", r.detail(), "\n");
+      continue;
+    }
     if (!r.label().empty()) absl::StrAppend(&out, "    for: ", r.label(), "\n");
     absl::StrAppend(&out, "    ", r.payload_size(), " bytes, sha256 ",
                     r.payload_sha256().empty() ? "-" : r.payload_sha256(), "\n");

@@ -28,7 +28,12 @@ absl::StatusOr<std::unique_ptr<LlmClient>> MakeGatewayClient(const GatewayConfig
       EgressGate gate,
       EgressGate::Create(std::move(policy), std::move(material),
                          fingerprints->empty() ? nullptr : std::move(fingerprints)));
-  TS_ASSIGN_OR_RETURN(std::unique_ptr<AuditLog> log, AuditLog::Open(config.audit_log_path));
+  std::string key_path =
+      config.audit_key_path.empty() ? DefaultAuditKeyPath() : config.audit_key_path;
+  TS_ASSIGN_OR_RETURN(std::shared_ptr<const AuditSigner> signer,
+                      AuditSigner::LoadOrCreate(key_path));
+  TS_ASSIGN_OR_RETURN(std::unique_ptr<AuditLog> log,
+                      AuditLog::Open(config.audit_log_path, std::move(signer)));
   TS_ASSIGN_OR_RETURN(std::unique_ptr<OpenAiCompatibleClient> http,
                       OpenAiCompatibleClient::Create(config.endpoint));
   auto retrying = std::make_unique<RetryingClient>(std::move(http), config.retry);

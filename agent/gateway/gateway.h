@@ -26,6 +26,9 @@ struct GatewayConfig {
   std::string egress_policy_path;
   // Where audit records are appended (created if missing).
   std::string audit_log_path;
+  // The Ed25519 key that signs the log's checkpoints and seals (created on
+  // first use); "" = DefaultAuditKeyPath().
+  std::string audit_key_path;
   // Non-empty: dry run into this directory (see AuditedClientOptions).
   std::string dry_run_dir;
   // The redaction policy the observations were recorded under.

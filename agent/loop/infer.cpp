@@ -1,6 +1,8 @@
 // `tracespec infer` as a library call; see infer.h.
 #include "agent/loop/infer.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
@@ -8,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
+#include "agent/gateway/audit_key.h"
 #include "agent/gateway/gateway.h"
 #include "agent/loop/feedback.h"
 #include "agent/loop/method_inputs.h"
@@ -102,6 +105,22 @@ absl::Status CheckOptions(const InferOptions& options) {
     return absl::InvalidArgumentError(
         "infer: --llm needs --egress-policy FILE (e.g. policies/egress.textproto): nothing "
         "is sent without one");
+  } else {
+    // Whoever can rewrite the run directory must not hold the key that
+    // signs its audit log.
+    std::string key = options.audit_key.empty() ? gateway::DefaultAuditKeyPath()
+                                                : options.audit_key;
+    std::error_code ec;
+    std::filesystem::path out = std::filesystem::weakly_canonical(options.out_dir, ec);
+    std::filesystem::path key_path = std::filesystem::weakly_canonical(key, ec);
+    bool inside = std::mismatch(out.begin(), out.end(), key_path.begin(), key_path.end())
+                      .first == out.end();
+    if (!key.empty() && !out.empty() && inside) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "infer: the audit key ", key, " lies inside the run directory ", options.out_dir,
+          ": keep it elsewhere (--audit-key FILE, TRACESPEC_AUDIT_KEY), or the log's "
+          "signatures prove nothing"));
+    }
   }
   return absl::OkStatus();
 }
@@ -225,6 +244,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       config.egress_policy_path = options.egress_policy;
       config.audit_log_path =
           options.audit_log.empty() ? options.out_dir + "/audit.jsonl" : options.audit_log;
+      config.audit_key_path = options.audit_key;
       if (options.dry_run) config.dry_run_dir = method_dir + "/dry-run";
       config.redaction_policy = redaction;
       config.observations = inputs->prompt.observations;

@@ -40,6 +40,9 @@ struct InferOptions {
   // summary.json names, else the built-in default).
   std::string egress_policy;
   std::string audit_log;
+  // The key that signs the audit log ("" = gateway::DefaultAuditKeyPath());
+  // must lie outside out_dir.
+  std::string audit_key;
   std::vector<std::string> implementation_sources;
   std::string redaction_policy;
   // Remote model only: write the request bodies to OUT/<method>/dry-run/

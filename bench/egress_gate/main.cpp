@@ -17,6 +17,7 @@
 #include "agent/gateway/egress_gate.h"
 #include "agent/prompt/observations.h"
 #include "common/files.h"
+#include "common/hash.h"
 
 namespace tracespec {
 namespace {
@@ -123,6 +124,8 @@ void AuditTable(bool quick) {
     r.set_direction(v1::OUTBOUND);
     r.set_verdict(v1::ALLOWED);
     r.set_payload_text(payload);
+    r.set_payload_size(payload.size());
+    r.set_payload_sha256(Sha256Hex(payload));
     if (!(*log)->Append(r).ok()) return;
   }
   double append = Seconds(start);

@@ -1,6 +1,10 @@
 // End-to-end: requests go through the real gateway stack to the fake model
 // server, then the real `tracespec audit verify|show` read the log back, and
-// find a one-byte edit, a removed record and a truncated tail.
+// find a one-byte edit, a removed record and a truncated tail; with the
+// public key, the tampering cases of the threat model (delete the last
+// record, truncate to zero, delete a middle record, drop records and
+// rechain, edit a payload and rechain, re-sign with another key, remove a
+// whole sealed run) are each found and name the record.
 #include <cstdio>
 
 #include "absl/strings/match.h"
@@ -8,9 +12,15 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "agent/gateway/gateway.h"
+#include "absl/strings/str_replace.h"
+#include "agent/gateway/audit_key.h"
+#include "agent/gateway/audit_log.h"
 #include "common/files.h"
+#include "common/hash.h"
+#include "common/proto_io.h"
 #include "gtest/gtest.h"
 #include "tests/agent/fake_llm_server.h"
+#include "tests/agent/gateway/audit_tampering.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec {
@@ -31,6 +41,8 @@ class AuditCommandTest : public ::testing::Test {
     config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
     log_ = dir_.path() + "/audit.jsonl";
     config.audit_log_path = log_;
+    key_ = dir_.path() + "/keys/audit-key.pem";
+    config.audit_key_path = key_;
     auto client = gateway::MakeGatewayClient(config);
     ASSERT_TRUE(client.ok()) << client.status();
     gateway::LlmRequest request;
@@ -39,6 +51,7 @@ class AuditCommandTest : public ::testing::Test {
     ASSERT_TRUE((*client)->Complete(request).ok());
     request.messages = {{prompt::Role::kUser, std::string("pk: ") + "AKIA" + "Q7ZXQ7ZXQ7ZXQ7ZX"}};
     ASSERT_FALSE((*client)->Complete(request).ok());
+    // The client going away seals the log (record 4).
   }
 
   std::vector<std::string> Lines() {
@@ -52,15 +65,161 @@ class AuditCommandTest : public ::testing::Test {
     std::fclose(f);
   }
 
+  std::vector<v1::AuditRecord> Records() {
+    std::vector<v1::AuditRecord> out;
+    for (const std::string& line : Lines()) {
+      v1::AuditRecord r;
+      EXPECT_TRUE(FromJson(line, &r).ok());
+      out.push_back(r);
+    }
+    return out;
+  }
+  // Renumbers and recomputes every hash as an attacker without the key can
+  // (signatures kept, or re-made with `resign`).
+  void Rechain(std::vector<v1::AuditRecord> records, const gateway::AuditSigner* resign = nullptr) {
+    Rewrite(testing::RechainedLines(std::move(records), resign));
+  }
+  SubprocessResult VerifySigned(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"audit", "verify", "--public-key", key_ + ".pub"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(log_);
+    return RunTracespec(args);
+  }
+
   testing::TempDir dir_;
   std::unique_ptr<testing::FakeLlmServer> server_;
   std::string log_;
+  std::string key_;
 };
 
 TEST_F(AuditCommandTest, VerifyAcceptsAnIntactLog) {
   SubprocessResult r = RunTracespec({"audit", "verify", log_});
   EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_TRUE(absl::StrContains(r.stdout_data, ": intact, 3 record(s), head ")) << r.stdout_data;
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, ": intact, 4 record(s), head ")) << r.stdout_data;
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "(signatures not checked: pass --public-key)"));
+  SubprocessResult signed_check = VerifySigned();
+  EXPECT_EQ(signed_check.exit_code, 0) << signed_check.stdout_data << signed_check.stderr_data;
+  EXPECT_TRUE(absl::StrContains(signed_check.stdout_data,
+                                ": intact and sealed, 4 record(s), 1 signature(s) by key "))
+      << signed_check.stdout_data;
+}
+
+TEST_F(AuditCommandTest, PublicKeyPrintsTheVerifyingKey) {
+  SubprocessResult r = RunTracespec({"audit", "public-key", "--audit-key", key_});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_data;
+  EXPECT_EQ(r.stdout_data, *ReadFile(key_ + ".pub"));
+  EXPECT_TRUE(absl::StartsWith(r.stdout_data, "-----BEGIN PUBLIC KEY-----")) << r.stdout_data;
+}
+
+TEST_F(AuditCommandTest, DeletingTheLastRecordIsAnUnsealedTail) {
+  std::vector<std::string> lines = Lines();
+  lines.pop_back();
+  Rewrite(lines);
+  SubprocessResult r = VerifySigned();
+  EXPECT_EQ(r.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "UNSEALED TAIL: records 1..3 come after"))
+      << r.stdout_data;
+}
+
+TEST_F(AuditCommandTest, TruncatingToZeroIsUnsealed) {
+  ASSERT_TRUE(WriteFileAtomic(log_, "").ok());
+  SubprocessResult r = VerifySigned();
+  EXPECT_EQ(r.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "UNSEALED: the log is empty")) << r.stdout_data;
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "(record 1 at least)"));
+}
+
+TEST_F(AuditCommandTest, DeletingAMiddleRecordNamesIt) {
+  std::vector<std::string> lines = Lines();
+  lines.erase(lines.begin() + 1);
+  Rewrite(lines);
+  SubprocessResult r = VerifySigned();
+  EXPECT_EQ(r.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "BROKEN at record 2: ")) << r.stdout_data;
+}
+
+TEST_F(AuditCommandTest, DroppingRecordsAndRechainingIsFoundAtTheSeal) {
+  std::vector<v1::AuditRecord> records = Records();
+  records.erase(records.begin(), records.begin() + 2);
+  Rechain(records);
+  // The chain alone cannot tell ...
+  EXPECT_EQ(RunTracespec({"audit", "verify", log_}).exit_code, 0);
+  // ... the seal's signature can.
+  SubprocessResult r = VerifySigned();
+  EXPECT_EQ(r.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(r.stdout_data,
+                                "BROKEN at record 2: the signature of SEAL record 2 does not "
+                                "verify"))
+      << r.stdout_data;
+}
+
+TEST_F(AuditCommandTest, EditingAPayloadIsFoundWithOrWithoutRechaining) {
+  std::vector<v1::AuditRecord> records = Records();
+  ASSERT_TRUE(records[0].has_payload_text());
+  std::string forged = absl::StrReplaceAll(records[0].payload_text(), {{"int id", "int xx"}});
+  ASSERT_NE(forged, records[0].payload_text());
+  // Payload edited, its record's hash and the chain recomputed, digest kept.
+  records[0].set_payload_text(forged);
+  Rechain(records);
+  SubprocessResult plain = RunTracespec({"audit", "verify", log_});
+  EXPECT_EQ(plain.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(plain.stdout_data,
+                                "BROKEN at record 1: the stored payload does not match the "
+                                "record's payload_sha256"))
+      << plain.stdout_data;
+  // The digest recomputed too: only the seal tells.
+  records[0].set_payload_sha256(Sha256Hex(forged));
+  Rechain(records);
+  EXPECT_EQ(RunTracespec({"audit", "verify", log_}).exit_code, 0);
+  SubprocessResult r = VerifySigned();
+  EXPECT_EQ(r.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "BROKEN at record 4: the signature of SEAL"))
+      << r.stdout_data;
+}
+
+TEST_F(AuditCommandTest, ALogSignedWithAnotherKeyIsAnInputError) {
+  auto other = gateway::AuditSigner::LoadOrCreate(dir_.path() + "/keys/attacker.pem");
+  ASSERT_TRUE(other.ok()) << other.status();
+  std::vector<v1::AuditRecord> records = Records();
+  records.erase(records.begin() + 2);
+  Rechain(records, other->get());
+  SubprocessResult r = VerifySigned();
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(r.stderr_data, "audit.jsonl:3: record 3 is signed with key "))
+      << r.stderr_data;
+  EXPECT_TRUE(absl::StrContains(r.stderr_data, "the log was signed with another key"));
+}
+
+TEST_F(AuditCommandTest, AWitnessFindsAWholeSealedRunRemoved) {
+  std::string first_run = *ReadFile(log_);
+  std::string seal_line = Lines().back();
+  // A second run appends and seals; its seal goes to the witness (syslog).
+  {
+    gateway::GatewayConfig config;
+    config.endpoint.base_url = server_->base_url();
+    config.endpoint.model = "test-model";
+    config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
+    config.audit_log_path = log_;
+    config.audit_key_path = key_;
+    auto client = gateway::MakeGatewayClient(config);
+    ASSERT_TRUE(client.ok()) << client.status();
+    gateway::LlmRequest request;
+    request.messages = {{prompt::Role::kUser, "Contract for int id(int x)?"}};
+    (*client)->Complete(request).IgnoreError();
+  }
+  std::string witness = dir_.Write(
+      "syslog", "Dec  3 09:00:00 host tracespec-audit: " + seal_line + "\n" +
+                    "Dec  3 09:01:00 host tracespec-audit: " + Lines().back() + "\n");
+  EXPECT_EQ(VerifySigned({"--witness", witness}).exit_code, 0);
+  // The second run removed whole, seal included: a valid, sealed log ...
+  ASSERT_TRUE(WriteFileAtomic(log_, first_run).ok());
+  EXPECT_EQ(VerifySigned().exit_code, 0);
+  // ... that the witness contradicts.
+  SubprocessResult r = VerifySigned({"--witness", witness});
+  EXPECT_EQ(r.exit_code, 10);
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "a SEAL the witness holds")) << r.stdout_data;
+  EXPECT_TRUE(absl::StrContains(r.stdout_data, "is missing: the log ends at record 4"))
+      << r.stdout_data;
 }
 
 TEST_F(AuditCommandTest, ShowPrintsWhatLeft) {
@@ -77,7 +236,9 @@ TEST_F(AuditCommandTest, ShowPrintsWhatLeft) {
   EXPECT_TRUE(absl::StrContains(out, "[user]\n        Contract for int id(int x)?")) << out;
   EXPECT_TRUE(absl::StrContains(out, "[assistant]\n        //@ ensures \\result == x;")) << out;
   EXPECT_TRUE(absl::StrContains(out, "http 200, 1 attempt"));
-  EXPECT_TRUE(absl::StrContains(out, "3 record(s); chain intact"));
+  EXPECT_TRUE(absl::StrContains(out, "#4  ")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "-    SEAL\n    signs records 1..3, head ")) << out;
+  EXPECT_TRUE(absl::StrContains(out, "4 record(s); chain intact"));
   // The blocked secret is neither in the log nor in what show prints.
   EXPECT_FALSE(absl::StrContains(out, "Q7ZXQ7ZXQ7ZXQ7ZX"));
   EXPECT_FALSE(absl::StrContains(*ReadFile(log_), "Q7ZXQ7ZXQ7ZXQ7ZX"));
@@ -96,7 +257,7 @@ TEST_F(AuditCommandTest, VerifyNamesTheEditedRecord) {
   SubprocessResult r = RunTracespec({"audit", "verify", log_});
   EXPECT_EQ(r.exit_code, 10);
   EXPECT_TRUE(absl::StrContains(r.stdout_data,
-                                "BROKEN at line 2: the record's hash does not "
+                                "BROKEN at record 2: the record's hash does not "
                                 "match its content: it was edited"))
       << r.stdout_data;
   SubprocessResult show = RunTracespec({"audit", "show", log_});
@@ -106,18 +267,18 @@ TEST_F(AuditCommandTest, VerifyNamesTheEditedRecord) {
 
 TEST_F(AuditCommandTest, VerifyNamesARemovedRecordAndATruncatedTail) {
   SubprocessResult intact = RunTracespec({"audit", "verify", log_});
-  std::string head = intact.stdout_data.substr(intact.stdout_data.rfind(' ') + 1);
-  head.pop_back();  // newline
-  ASSERT_EQ(head.size(), 64u);
+  size_t at = intact.stdout_data.find(", head ");
+  ASSERT_NE(at, std::string::npos) << intact.stdout_data;
+  std::string head = intact.stdout_data.substr(at + 7, 64);
 
   std::vector<std::string> lines = Lines();
-  Rewrite({lines[0], lines[2]});
+  Rewrite({lines[0], lines[2], lines[3]});
   SubprocessResult removed = RunTracespec({"audit", "verify", log_});
   EXPECT_EQ(removed.exit_code, 10);
-  EXPECT_TRUE(absl::StrContains(removed.stdout_data, "BROKEN at line 2")) << removed.stdout_data;
+  EXPECT_TRUE(absl::StrContains(removed.stdout_data, "BROKEN at record 2")) << removed.stdout_data;
 
   // Dropping the last record leaves a valid chain; the kept head finds it.
-  Rewrite({lines[0], lines[1]});
+  Rewrite({lines[0], lines[1], lines[2]});
   EXPECT_EQ(RunTracespec({"audit", "verify", log_}).exit_code, 0);
   SubprocessResult truncated = RunTracespec({"audit", "verify", "--expect-head", head, log_});
   EXPECT_EQ(truncated.exit_code, 10);

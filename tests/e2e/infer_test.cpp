@@ -4,6 +4,7 @@
 // server on loopback (tests/agent/fake_llm_server.py), which records every
 // byte it receives.
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -196,7 +197,16 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   std::string log = out + "/audit.jsonl";
   SubprocessResult verify = RunTracespec({"audit", "verify", log});
   EXPECT_EQ(verify.exit_code, 0) << verify.stdout_data;
-  EXPECT_THAT(verify.stdout_data, HasSubstr("intact, 4 record(s)"));
+  EXPECT_THAT(verify.stdout_data, HasSubstr("intact, 5 record(s)"));
+  // Sealed by the key kept outside the run directory (tests/CMakeLists.txt
+  // points XDG_CONFIG_HOME into the build tree).
+  const char* config_home = std::getenv("XDG_CONFIG_HOME");
+  ASSERT_NE(config_home, nullptr);
+  SubprocessResult sealed = RunTracespec(
+      {"audit", "verify", "--public-key",
+       std::string(config_home) + "/tracespec/audit-key.pem.pub", log});
+  EXPECT_EQ(sealed.exit_code, 0) << sealed.stdout_data << sealed.stderr_data;
+  EXPECT_THAT(sealed.stdout_data, HasSubstr("intact and sealed, 5 record(s)"));
 
   // A re-run finds the method done and sends nothing.
   SubprocessResult again = Infer(out, Remote(server));
@@ -205,7 +215,7 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   EXPECT_EQ(server.Received().size(), 2u);
 
   std::vector<std::string> lines = absl::StrSplit(Read(log), '\n', absl::SkipEmpty());
-  ASSERT_EQ(lines.size(), 4u);
+  ASSERT_EQ(lines.size(), 5u);
   size_t at = lines[1].find("\"http_status\":200");
   ASSERT_NE(at, std::string::npos) << lines[1];
   lines[1][at + 15] = '1';  // the first answer's record: 200 -> 210
@@ -214,7 +224,7 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   ASSERT_TRUE(WriteFileAtomic(log, edited).ok());
   SubprocessResult broken = RunTracespec({"audit", "verify", log});
   EXPECT_EQ(broken.exit_code, 10);
-  EXPECT_THAT(broken.stdout_data, HasSubstr("BROKEN at line 2"));
+  EXPECT_THAT(broken.stdout_data, HasSubstr("BROKEN at record 2"));
 }
 
 TEST_F(InferE2eTest, AnonymisedRequestsCarryNoNameOfTheCodeAndAnswersAreMappedBack) {

@@ -565,497 +565,16 @@ bool IsExceptionalBehavior(jml::Behavior b) {
 bool IsNormalBehavior(jml::Behavior b) {
   return b == jml::Behavior::kNormal || b == jml::Behavior::kNormalExample;
 }
+bool IsGhostStatement(const jml::BodyAnnotation* a) {
+  return a->kind == jml::BodyAnnotationKind::kGhostDecl || a->kind == jml::BodyAnnotationKind::kSet;
+}
 
-}  // namespace
-
-absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
-                                             const symex::MethodInfo& method,
-                                             const SpecUnderCheck& spec,
-                                             const ValidateRequest& request) {
-  auto start = Clock::now();
-  auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                              std::chrono::duration<double>(request.timeout_seconds));
-  const jml::MethodContext& mctx = *spec.context;
-  z3::context ctx;
-  symex::ExecOptions eo;
-  eo.unwind = request.unwind;
-  eo.recursion = request.unwind;
-  eo.max_array = request.max_array;
-  eo.deadline = deadline;
-  Machine machine(ctx, program, eo);
+// Cuts: each loop / recursion / bound site whose cut some admitted
+// execution reaches (under `any_pre`), and whether an unsupported construct
+// is reachable (noted in `q`). Fills `r->cuts` and `r->complete`.
+void FindCuts(ConsistencyRun& q, Machine& machine, const std::vector<symex::Obligation>& obligations,
+              const z3::expr& any_pre, int unwind, CheckResult* r) {
   const symex::JavaOps& ops = machine.ops();
-  auto finish = [&](CheckResult r) {
-    r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return r;
-  };
-  auto timeout_result = [&](const std::string& where) {
-    CheckResult r;
-    r.status = CheckStatus::kUnknown;
-    r.summary = absl::StrCat("timeout after ", request.timeout_seconds, " s ", where);
-    return finish(r);
-  };
-  auto entry_or = machine.CreateEntry(method);
-  if (!entry_or.ok()) {
-    if (entry_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
-      return timeout_result("while building the entry state");
-    }
-    return entry_or.status();
-  }
-  symex::EntryState& entry = *entry_or;
-  // Classes whose static fields the specification reads are initialised in
-  // the entry state (their fields then hold any value after <clinit>).
-  std::set<std::string> owners;
-  for (const jml::FlatCase& c : spec.cases) {
-    for (const jml::Clause* cl : c.clauses) {
-      if (cl->pred) CollectStaticOwners(*cl->pred, &owners);
-    }
-  }
-  for (const jml::ClassClause* inv : spec.invariants) CollectStaticOwners(*inv->pred, &owners);
-  for (const std::string& owner : owners) {
-    const symex::ClassInfo* cls = program.FindClass(classfile::BinaryToInternal(owner));
-    if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) continue;
-    absl::Status init = machine.EnsureInitialized(entry, *cls);
-    if (!init.ok()) {
-      if (init.code() == absl::StatusCode::kDeadlineExceeded) {
-        return timeout_result("while initialising classes");
-      }
-      return init;
-    }
-  }
-  LowerStates pre_states;
-  pre_states.pre = &entry.heap;
-  pre_states.receiver = entry.receiver;
-  pre_states.args = entry.args;
-  // The state at a point of the body (loop head, assert, assume) for
-  // specification expressions: the locals live there by name, `\old` the
-  // method's pre-state.
-  auto states_at = [&](const LoopSnapshots::Snapshot& snap) {
-    LowerStates st = pre_states;
-    st.post = &snap.heap;
-    for (const auto& [name, local] : LiveLocals(method, snap.pc, snap.locals)) {
-      st.locals.emplace(name, local.first);
-    }
-    return st;
-  };
-  // A lowering at a point of the body, with the ghost locals bound.
-  auto lowering_at = [&](const LoopSnapshots::Snapshot& snap, const z3::expr& where) {
-    auto lowering = std::make_unique<Lowering>(machine, mctx, states_at(snap), where, deadline);
-    lowering->SetRepresents(&spec.represents);
-    for (const auto& [name, value] : snap.ghosts) lowering->BindName(name, value);
-    return lowering;
-  };
-  // assume, ghost declarations and set: lowered when the execution reaches
-  // them; their well-definedness and failures are reported after the run.
-  struct Lowered {
-    absl::Status status;
-    std::vector<Undefined> undefined;
-    std::vector<symex::Obligation> obligations;
-  };
-  std::map<size_t, Lowered> lowered_statements;  // by arrival
-  BodyStatements* body_ptr = nullptr;
-  auto assume = [&](const BodyStatements::Arrival& at) {
-    auto lowering = lowering_at(at.state, at.state.guard);
-    auto p = lowering->Predicate(*at.statement->expr, /*in_post=*/true);
-    lowered_statements.emplace(body_ptr->arrivals.size() - 1,
-                               Lowered{p.status(), lowering->TakeUndefined(),
-                                       lowering->call_obligations()});
-    return p.ok() ? *p : ops.True();
-  };
-  auto ghost = [&](const BodyStatements::Arrival& at) -> std::optional<Term> {
-    const jml::BodyAnnotation& a = *at.statement;
-    auto lowering = lowering_at(at.state, at.state.guard);
-    absl::StatusOr<Term> value = absl::UnimplementedError("");
-    if (a.kind == jml::BodyAnnotationKind::kSet &&
-        (a.target == nullptr || a.target->sym.kind != jml::SymbolKind::kGhostLocal)) {
-      value = jml::UnsupportedAt(a.span, "set of a ghost field (ghost local variables are executed, "
-                                          "ghost fields have no value)");
-    } else if (a.kind == jml::BodyAnnotationKind::kSet) {
-      value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.target->type);
-    } else if (a.expr) {
-      value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.ghost_type.resolved);
-    } else {  // declared without a value: any value until set
-      const jml::Type& t = a.ghost_type.resolved;
-      std::string d = t.Descriptor().empty() ? "I" : t.Descriptor();
-      value = lowering->FromValue(machine.Fresh(d, a.ghost_name), t);
-    }
-    lowered_statements.emplace(body_ptr->arrivals.size() - 1,
-                               Lowered{value.status(), lowering->TakeUndefined(),
-                                       lowering->call_obligations()});
-    if (!value.ok()) return std::nullopt;
-    return *value;
-  };
-  BodyStatements body(method, ops, assume, ghost);
-  body_ptr = &body;
-  // Ghost variables are executed only when every ghost statement has its
-  // place: one missed update would make every later value wrong.
-  auto is_ghost = [](const jml::BodyAnnotation* a) {
-    return a->kind == jml::BodyAnnotationKind::kGhostDecl || a->kind == jml::BodyAnnotationKind::kSet;
-  };
-  std::vector<const jml::BodyAnnotation*> unplaced;
-  std::map<const jml::BodyAnnotation*, uint32_t> places;
-  bool ghosts_placed = true;
-  for (const jml::BodyAnnotation* a : spec.body_statements) {
-    if (std::optional<uint32_t> pc = PointOf(method, *a)) {
-      places[a] = *pc;
-    } else {
-      unplaced.push_back(a);
-      ghosts_placed &= !is_ghost(a);
-    }
-  }
-  for (const jml::BodyAnnotation* a : spec.body_statements) {
-    auto place = places.find(a);
-    if (place != places.end() && (ghosts_placed || !is_ghost(a))) body.Add(place->second, a);
-  }
-  LoopSnapshots loop_heads;
-  loop_heads.ghosts = &body.ghosts();
-  auto run_or = machine.Execute(entry, /*interceptor=*/nullptr,
-                                spec.loop_invariants.empty() ? nullptr : &loop_heads,
-                                body.empty() ? nullptr : &body);
-  if (!run_or.ok()) {
-    if (run_or.status().code() == absl::StatusCode::kDeadlineExceeded) {
-      return timeout_result("during symbolic execution");
-    }
-    return run_or.status();
-  }
-  symex::ExecutionResult& run = *run_or;
-  ConsistencyRun q(machine, spec, entry, deadline, request.timeout_seconds);
-  const bool is_ctor = method.name == "<init>";
-
-  // Implicit preconditions: non_null reference parameters.
-  z3::expr implicit = ops.True();
-  for (size_t i = 0; i < mctx.param_nullity.size() && i < entry.args.size(); ++i) {
-    if (mctx.param_nullity[i] == jml::Nullity::kNonNull && entry.args[i].kind == symex::Kind::kRef) {
-      implicit = ops.And(implicit, ops.Not(ops.Eq(entry.args[i].e, ops.Null())));
-    }
-  }
-  // Reference fields of the receiver are non_null unless declared nullable
-  // (JML's default): an implicit invariant, assumed at entry (not for
-  // constructors) and checked at normal exits.
-  std::vector<const symex::FieldInfo*> non_null_fields;
-  if (entry.receiver && spec.env != nullptr) {
-    for (const symex::FieldInfo* f : program.InstanceFields(method.owner)) {
-      if (!classfile::IsReference(f->descriptor) || f->is_synthetic || f->decl == nullptr) continue;
-      auto found = jml::LookupField(*spec.env, classfile::InternalToBinary(f->owner), f->name);
-      if (found && found->field->nullity == jml::Nullity::kNullable) continue;
-      non_null_fields.push_back(f);
-    }
-  }
-  if (!is_ctor) {
-    for (const symex::FieldInfo* f : non_null_fields) {
-      z3::expr v = machine.ReadField(entry.heap, entry.receiver->e, *f).e;
-      implicit = ops.And(implicit, ops.Not(ops.Eq(v, ops.Null())));
-    }
-  }
-  z3::expr any_pre = ops.False();
-
-  for (const jml::FlatCase& c : spec.cases) {
-    z3::expr base = ops.And(entry.guard, implicit);
-    Lowering pre_lowering(machine, mctx, pre_states, base, deadline);
-    pre_lowering.SetRepresents(&spec.represents);
-    // Spec-case variables.
-    std::vector<std::pair<std::string, Term>> case_vars;
-    bool failed = false;
-    for (const jml::SpecVarDecl* v : c.vars) {
-      if (v->is_old && v->init) {
-        auto t = pre_lowering.Value(*v->init, /*in_post=*/false);
-        if (!t.ok()) {
-          q.LoweringFailed(t.status(), nullptr);
-          failed = true;
-          break;
-        }
-        case_vars.emplace_back(v->name, Term{v->type.resolved, t->e});
-      } else {
-        symex::Value fresh = machine.Fresh(v->type.resolved.Descriptor().empty()
-                                               ? "I" : v->type.resolved.Descriptor(),
-                                           v->name);
-        case_vars.emplace_back(v->name, pre_lowering.FromValue(fresh, v->type.resolved));
-      }
-    }
-    if (failed) continue;
-    for (auto& [name, t] : case_vars) pre_lowering.BindName(name, t);
-    // requires (left to right: each may rely on the ones before).
-    z3::expr pre = base;
-    for (const jml::Clause* cl : c.clauses) {
-      if (cl->kind != jml::ClauseKind::kRequires || !cl->pred) continue;
-      if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
-      auto p = pre_lowering.Predicate(*cl->pred, /*in_post=*/false);
-      if (!p.ok()) {
-        q.LoweringFailed(p.status(), cl);
-        failed = true;
-        break;
-      }
-      std::vector<Undefined> undefined = pre_lowering.TakeUndefined();
-      if (!undefined.empty()) {
-        std::vector<ConsistencyRun::ExitRef> exits;
-        if (run.normal) exits.push_back({&*run.normal, false});
-        if (run.exceptional) exits.push_back({&*run.exceptional, true});
-        q.CheckDefined(undefined, pre, cl, exits);
-      }
-      pre = ops.And(pre, *p);
-      pre_lowering.Strengthen(*p);
-    }
-    if (failed) continue;
-    // The receiver's invariants hold at entry (not for constructors).
-    if (!is_ctor && entry.receiver) {
-      for (const jml::ClassClause* inv : spec.invariants) {
-        auto p = pre_lowering.Predicate(*inv->pred, false);
-        if (!p.ok()) {
-          q.LoweringFailed(p.status(), nullptr);
-          failed = true;
-          break;
-        }
-        pre_lowering.TakeUndefined();
-        pre = ops.And(pre, *p);
-      }
-    }
-    if (failed) continue;
-    any_pre = ops.Or(any_pre, pre);
-    for (const symex::Obligation& o : pre_lowering.call_obligations()) q.extra_obligations.push_back(o);
-
-    std::vector<const jml::Clause*> assignable;
-    for (const jml::Clause* cl : c.clauses) {
-      if (cl->kind == jml::ClauseKind::kAssignable) assignable.push_back(cl);
-    }
-    // Normal exit.
-    if (run.normal) {
-      const symex::ExitState& exit = *run.normal;
-      z3::expr where = ops.And(pre, exit.guard);
-      LowerStates st = pre_states;
-      st.post = &exit.heap;
-      if (exit.value) st.result = exit.value;
-      Lowering post(machine, mctx, st, where, deadline);
-      post.SetRepresents(&spec.represents);
-      for (auto& [name, t] : case_vars) post.BindName(name, t);
-      if (IsExceptionalBehavior(c.behavior)) {
-        q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
-              absl::StrCat(c.label, ": the method returns normally"), exit, false);
-      } else {
-        if (mctx.result_nullity == jml::Nullity::kNonNull && exit.value &&
-            exit.value->kind == symex::Kind::kRef) {
-          q.Ask(ops.And(where, ops.Eq(exit.value->e, ops.Null())), Diagnostic::Kind::kViolated,
-                nullptr, "implicit ensures \\result != null (non_null result) is violated", exit,
-                false);
-        }
-        for (const jml::Clause* cl : c.clauses) {
-          if (cl->kind != jml::ClauseKind::kEnsures || !cl->pred) continue;
-          if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
-          auto p = post.Predicate(*cl->pred, /*in_post=*/true);
-          if (!p.ok()) {
-            q.LoweringFailed(p.status(), cl);
-            continue;
-          }
-          std::vector<Undefined> undefined = post.TakeUndefined();
-          z3::expr defined = ops.True();
-          for (const Undefined& u : undefined) defined = ops.And(defined, ops.Not(u.condition));
-          size_t before = q.result.diagnostics.size();
-          q.CheckDefined(undefined, where, cl, exit, false);
-          if (q.result.diagnostics.size() > before) continue;
-          q.Ask(ops.And(ops.And(where, defined), ops.Not(*p)), Diagnostic::Kind::kViolated, cl,
-                "does not hold", exit, false);
-        }
-        for (const symex::FieldInfo* f : non_null_fields) {
-          z3::expr v = machine.ReadField(exit.heap, entry.receiver->e, *f).e;
-          q.Ask(ops.And(where, ops.Eq(v, ops.Null())), Diagnostic::Kind::kViolated, nullptr,
-                absl::StrCat("implicit invariant this.", f->name,
-                             " != null (a non_null field by JML's default; declare it nullable "
-                             "to allow null) does not hold at exit"),
-                exit, false);
-        }
-        if (!spec.invariants.empty() && entry.receiver) {
-          for (const jml::ClassClause* inv : spec.invariants) {
-            auto p = post.Predicate(*inv->pred, true);
-            if (!p.ok()) {
-              q.LoweringFailed(p.status(), nullptr);
-              continue;
-            }
-            post.TakeUndefined();
-            q.Ask(ops.And(where, ops.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
-                  absl::StrCat("invariant ", jml::PrintExpr(*inv->pred), " (line ",
-                               inv->span.line, ") does not hold at exit"),
-                  exit, false);
-          }
-        }
-      }
-      q.CheckFrame(assignable, where, post, exit, false);
-      for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
-    }
-    // Exceptional exit.
-    if (run.exceptional) {
-      const symex::ExitState& exit = *run.exceptional;
-      z3::expr where = ops.And(pre, exit.guard);
-      const z3::expr& thrown = exit.value->e;
-      LowerStates st = pre_states;
-      st.post = &exit.heap;
-      st.thrown = thrown;
-      Lowering post(machine, mctx, st, where, deadline);
-      post.SetRepresents(&spec.represents);
-      for (auto& [name, t] : case_vars) post.BindName(name, t);
-      if (IsNormalBehavior(c.behavior)) {
-        q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
-              absl::StrCat(c.label, ": the method throws an exception"), exit, true);
-      } else {
-        // signals_only (or its default: the throws clause and RuntimeException).
-        std::vector<std::string> allowed;
-        const jml::Clause* only_clause = nullptr;
-        for (const jml::Clause* cl : c.clauses) {
-          if (cl->kind != jml::ClauseKind::kSignalsOnly) continue;
-          only_clause = cl;
-          for (const jml::TypeRef& t : cl->types) allowed.push_back(InternalTypeName(t.resolved));
-        }
-        if (only_clause == nullptr) {
-          for (const std::string& ex : mctx.method.exceptions) {
-            allowed.push_back(classfile::BinaryToInternal(ex));
-          }
-          allowed.push_back("java/lang/RuntimeException");
-        }
-        z3::expr ok = ops.False();
-        for (const std::string& t : allowed) ok = ops.Or(ok, machine.InstanceOf(thrown, t));
-        q.Ask(ops.And(where, ops.Not(ok)), Diagnostic::Kind::kViolated, only_clause,
-              only_clause != nullptr ? "does not hold"
-                                     : "the exception is not allowed by the default signals_only "
-                                       "(the throws clause and RuntimeException)",
-              exit, true);
-        for (const jml::Clause* cl : c.clauses) {
-          if (cl->kind != jml::ClauseKind::kSignals || !cl->pred) continue;
-          if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
-          const jml::Type& et = cl->exception_type.resolved;
-          if (!cl->exception_var.empty()) post.BindName(cl->exception_var, Term{et, thrown});
-          auto p = post.Predicate(*cl->pred, /*in_post=*/true);
-          if (!p.ok()) {
-            q.LoweringFailed(p.status(), cl);
-            continue;
-          }
-          z3::expr isa = machine.InstanceOf(thrown, InternalTypeName(et));
-          std::vector<Undefined> undefined = post.TakeUndefined();
-          z3::expr defined = ops.True();
-          for (const Undefined& u : undefined) defined = ops.And(defined, ops.Not(u.condition));
-          size_t before = q.result.diagnostics.size();
-          q.CheckDefined(undefined, ops.And(where, isa), cl, exit, true);
-          if (q.result.diagnostics.size() > before) continue;
-          q.Ask(ops.And(ops.And(where, isa), ops.And(defined, ops.Not(*p))),
-                Diagnostic::Kind::kViolated, cl, "does not hold", exit, true);
-        }
-      }
-      q.CheckFrame(assignable, where, post, exit, true);
-      for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
-    }
-  }
-
-  // A body annotation at one arrival: its well-definedness and, unless it
-  // was lowered during the run (an assume, `lowered_undefined`), its truth,
-  // on the executions some case admits; the state shown is the state
-  // there. Whether a diagnostic was added.
-  // The diagnostics added since `before` belong to the body annotation `a`.
-  auto attribute = [&](const jml::BodyAnnotation& a, size_t before) {
-    for (size_t i = before; i < q.result.diagnostics.size(); ++i) {
-      q.result.diagnostics[i].span = a.span;
-      q.result.diagnostics[i].clause = jml::PrintBodyAnnotation(a);
-    }
-  };
-  auto check_at = [&](const jml::BodyAnnotation& a, const LoopSnapshots::Snapshot& snap,
-                      const std::string& place,
-                      const std::vector<Undefined>* lowered_undefined) {
-    z3::expr where = ops.And(any_pre, snap.guard);
-    symex::ExitState at{snap.guard, snap.heap, std::nullopt};
-    q.loop_locals = LiveLocals(method, snap.pc, snap.locals);
-    q.point = place;
-    size_t before = q.result.diagnostics.size();
-    if (lowered_undefined != nullptr) {
-      q.CheckDefined(*lowered_undefined, where, nullptr, at, false);
-    } else {
-      std::unique_ptr<Lowering> lowering_ptr = lowering_at(snap, where);
-      Lowering& lowering = *lowering_ptr;
-      auto p = lowering.Predicate(*a.expr, /*in_post=*/true);
-      if (!p.ok()) {
-        q.LoweringFailed(p.status(), nullptr);
-      } else {
-        q.CheckDefined(lowering.TakeUndefined(), where, nullptr, at, false);
-        if (q.result.diagnostics.size() == before) {
-          q.Ask(ops.And(where, ops.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
-                absl::StrCat("does not hold ", place, " (the post-state shown is the state there)"),
-                at, false);
-        }
-        for (const symex::Obligation& o : lowering.call_obligations()) q.extra_obligations.push_back(o);
-      }
-    }
-    q.point.clear();
-    attribute(a, before);
-    return q.result.diagnostics.size() > before;
-  };
-  auto note = [&](const jml::BodyAnnotation& a, const std::string& message) {
-    Diagnostic d;
-    d.kind = Diagnostic::Kind::kNote;
-    d.span = a.span;
-    d.clause = jml::PrintBodyAnnotation(a);
-    d.message = message;
-    q.result.diagnostics.push_back(std::move(d));
-  };
-
-  // Loop invariants: at every arrival at their loop within the bounds.
-  for (const jml::BodyAnnotation* inv : spec.loop_invariants) {
-    bool found = false;
-    for (const LoopSnapshots::Snapshot& snap : loop_heads.snapshots) {
-      if (snap.method != &method ||
-          static_cast<int>(method.code().LineOf(snap.pc)) != inv->next_code_line) {
-        continue;
-      }
-      found = true;
-      std::string place = absl::StrCat("at the head of the loop at line ", inv->next_code_line);
-      if (check_at(*inv, snap, place, nullptr)) break;  // one counterexample per invariant
-    }
-    if (!found) {
-      note(*inv, absl::StrCat("no loop starts at line ", inv->next_code_line,
-                              " in the executions within the bounds; not checked"));
-    }
-  }
-
-  // Statements of the body: asserts are checked at every arrival within
-  // the bounds; assume, ghost declarations and set were lowered during the
-  // run: their failures and well-definedness are reported here.
-  for (const jml::BodyAnnotation* a : spec.body_statements) {
-    bool is_assert = a->kind == jml::BodyAnnotationKind::kAssert;
-    std::string place = absl::StrCat("at line ", a->next_code_line);
-    bool reached = false;
-    for (size_t i = 0; i < body.arrivals.size(); ++i) {
-      if (body.arrivals[i].statement != a) continue;
-      reached = true;
-      const std::vector<Undefined>* lowered = nullptr;
-      if (!is_assert) {
-        auto l = lowered_statements.find(i);
-        if (l == lowered_statements.end()) continue;
-        for (const symex::Obligation& o : l->second.obligations) q.extra_obligations.push_back(o);
-        if (!l->second.status.ok()) {
-          size_t before = q.result.diagnostics.size();
-          q.LoweringFailed(l->second.status, nullptr);
-          attribute(*a, before);
-          break;  // reported once
-        }
-        lowered = &l->second.undefined;
-      }
-      if (check_at(*a, body.arrivals[i].state, place, lowered)) break;  // one counterexample each
-    }
-    if (std::find(unplaced.begin(), unplaced.end(), a) != unplaced.end()) {
-      std::string why = absl::StrCat(
-          "no place in the bytecode: line ", a->next_code_line,
-          " has no code and the code before it ends at a jump or a join; put it before a "
-          "statement");
-      note(*a, absl::StrCat(why, is_ghost(a) ? "; ghost variables are not executed" : "; not checked"));
-      if (is_ghost(a)) {
-        q.NoteUnknown(absl::StrCat(jml::PrintBodyAnnotation(*a), " (line ", a->span.line, ") has ", why));
-      }
-    } else if (!ghosts_placed && is_ghost(a)) {
-      note(*a, "not executed: another ghost statement has no place in the bytecode");
-    } else if (!reached) {
-      note(*a, "not reached by the executions within the bounds; not checked");
-    } else if (a->kind == jml::BodyAnnotationKind::kAssume) {
-      note(*a, "assumed: the executions where it is false are not checked");
-    }
-  }
-
-  // Bounds and unsupported constructs on the paths the cases admit.
-  std::vector<symex::Obligation> obligations = run.obligations;
-  for (const symex::Obligation& o : q.extra_obligations) obligations.push_back(o);
-  CheckResult& r = q.result;
   {
     z3::expr unsupported = symex::AnyObligation(ops, obligations, {ObligationKind::kUnsupported});
     bool undecided = false;
@@ -1070,11 +589,10 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       Diagnostic d;
       d.kind = Diagnostic::Kind::kUnsupported;
       d.message = absl::StrCat("reachable: ", what);
-      r.diagnostics.push_back(d);
+      r->diagnostics.push_back(d);
       q.NoteUnknown(what);
     }
   }
-  // Cuts: each loop / recursion / bound site separately.
   std::map<int, std::vector<const symex::Obligation*>> by_site;
   for (const symex::Obligation& o : obligations) {
     if (o.kind == ObligationKind::kUnwinding || o.kind == ObligationKind::kRecursion ||
@@ -1090,57 +608,660 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     const symex::Obligation& o = *list[0];
     const symex::Site& s = machine.sites()[site];
     std::string what = o.kind == ObligationKind::kUnwinding
-                           ? absl::StrCat("loop at line ", s.line, " cut at k=", request.unwind)
+                           ? absl::StrCat("loop at line ", s.line, " cut at k=", unwind)
                        : o.kind == ObligationKind::kRecursion
-                           ? absl::StrCat("recursion at line ", s.line, " cut at depth ",
-                                          request.unwind)
+                           ? absl::StrCat("recursion at line ", s.line, " cut at depth ", unwind)
                            : o.detail;
     if (undecided) what = absl::StrCat(what, " (maybe)");
-    if (model || undecided) r.cuts.push_back(what);
+    if (model || undecided) r->cuts.push_back(what);
   }
-  r.complete = r.cuts.empty();
+  r->complete = r->cuts.empty();
+}
 
+// The verdict from the findings: FAIL when a clause is violated or may be
+// undefined, else ERROR when a clause has no meaning, else UNKNOWN (timeout,
+// unsupported), else PASS — complete, or within the bounds of `r->cuts`.
+void DecideVerdict(const ConsistencyRun& q, CheckResult* r) {
   int violations = 0;
-  for (const Diagnostic& d : r.diagnostics) {
+  const Diagnostic* first = nullptr;
+  for (const Diagnostic& d : r->diagnostics) {
     if (d.kind == Diagnostic::Kind::kViolated || d.kind == Diagnostic::Kind::kWellDefinedness) {
+      if (first == nullptr) first = &d;
       ++violations;
     }
   }
   if (violations > 0) {
-    r.status = CheckStatus::kFail;
-    const Diagnostic* first = nullptr;
-    for (const Diagnostic& d : r.diagnostics) {
-      if (d.kind == Diagnostic::Kind::kViolated || d.kind == Diagnostic::Kind::kWellDefinedness) {
-        first = &d;
-        break;
-      }
-    }
+    r->status = CheckStatus::kFail;
     std::string what = first->clause.empty() ? first->message
                                              : absl::StrCat(first->clause, " (line ",
                                                             first->span.line, ")");
     if (first->kind == Diagnostic::Kind::kWellDefinedness) what = absl::StrCat(what, " may be undefined");
-    r.summary = violations == 1 ? what : absl::StrCat(what, " and ", violations - 1, " more");
+    r->summary = violations == 1 ? what : absl::StrCat(what, " and ", violations - 1, " more");
   } else if (q.error) {
-    r.status = CheckStatus::kError;
-    r.summary = "a clause cannot be checked";
-    for (const Diagnostic& d : r.diagnostics) {
+    r->status = CheckStatus::kError;
+    r->summary = "a clause cannot be checked";
+    for (const Diagnostic& d : r->diagnostics) {
       if (d.kind == Diagnostic::Kind::kUnsupported || d.kind == Diagnostic::Kind::kType) {
-        r.summary = d.message;
+        r->summary = d.message;
         break;
       }
     }
   } else if (q.unknown) {
-    r.status = CheckStatus::kUnknown;
+    r->status = CheckStatus::kUnknown;
     std::vector<std::string> reasons(q.unknown_reasons.begin(), q.unknown_reasons.end());
     std::sort(reasons.begin(), reasons.end());
     reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
-    r.summary = absl::StrJoin(reasons, "; ");
+    r->summary = absl::StrJoin(reasons, "; ");
   } else {
-    r.status = CheckStatus::kPass;
-    r.summary = r.complete ? "complete"
-                           : absl::StrCat("within bounds: ", absl::StrJoin(r.cuts, ", "));
+    r->status = CheckStatus::kPass;
+    r->summary = r->complete ? "complete"
+                             : absl::StrCat("within bounds: ", absl::StrJoin(r->cuts, ", "));
   }
-  return finish(std::move(r));
+}
+
+// One consistency check, stage by stage: the entry state (SetUpEntry), the
+// body statements placed in the bytecode and the symbolic execution
+// (PlaceBodyStatements, Execute), the queries of each spec case at the
+// normal and the exceptional exit (CheckCase), the body annotations at the
+// points the execution reached (CheckLoopInvariants, CheckBodyStatements),
+// then the cuts and the verdict (FindCuts, DecideVerdict).
+class ConsistencyCheck {
+ public:
+  ConsistencyCheck(symex::Program& program, const symex::MethodInfo& method,
+                   const SpecUnderCheck& spec, const ValidateRequest& request)
+      : program_(program),
+        method_(method),
+        spec_(spec),
+        mctx_(*spec.context),
+        request_(request),
+        start_(Clock::now()),
+        deadline_(start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(request.timeout_seconds))),
+        machine_(ctx_, program, Options(request, deadline_)),
+        ops_(machine_.ops()),
+        any_pre_(ops_.False()),
+        implicit_(ops_.True()) {}
+
+  absl::StatusOr<CheckResult> Run() {
+    absl::Status s = SetUpEntry();
+    if (s.ok()) s = PlaceBodyStatements();
+    if (s.ok()) s = Execute();
+    if (!s.ok()) {
+      if (s.code() != absl::StatusCode::kDeadlineExceeded) return s;
+      CheckResult r;  // a stage ran out of time: UNKNOWN, naming the stage
+      r.status = CheckStatus::kUnknown;
+      r.summary = absl::StrCat("timeout after ", request_.timeout_seconds, " s ", s.message());
+      return Finish(std::move(r));
+    }
+    q_.emplace(machine_, spec_, *entry_, deadline_, request_.timeout_seconds);
+    SetUpImplicitPre();
+    for (const jml::FlatCase& c : spec_.cases) CheckCase(c);
+    CheckLoopInvariants();
+    CheckBodyStatements();
+    std::vector<symex::Obligation> obligations = run_->obligations;
+    for (const symex::Obligation& o : q_->extra_obligations) obligations.push_back(o);
+    CheckResult& r = q_->result;
+    FindCuts(*q_, machine_, obligations, any_pre_, request_.unwind, &r);
+    DecideVerdict(*q_, &r);
+    return Finish(std::move(r));
+  }
+
+ private:
+  // What a spec case assumes at entry.
+  struct CasePre {
+    z3::expr pre;                                          // entry guard, implicit, requires, invariants
+    std::vector<std::pair<std::string, Term>> vars;        // spec-case variables
+    std::vector<const jml::Clause*> assignable;
+  };
+  // assume, ghost declarations and set, lowered when the execution reaches
+  // them; their failures and well-definedness are reported after the run.
+  struct Lowered {
+    absl::Status status;
+    std::vector<Undefined> undefined;
+    std::vector<symex::Obligation> obligations;
+  };
+
+  static symex::ExecOptions Options(const ValidateRequest& request, Clock::time_point deadline) {
+    symex::ExecOptions eo;
+    eo.unwind = request.unwind;
+    eo.recursion = request.unwind;
+    eo.max_array = request.max_array;
+    eo.deadline = deadline;
+    return eo;
+  }
+
+  // A machine status: a deadline names the stage that ran out of time.
+  static absl::Status Stage(absl::Status s, const char* where) {
+    if (s.code() == absl::StatusCode::kDeadlineExceeded) return absl::DeadlineExceededError(where);
+    return s;
+  }
+
+  CheckResult Finish(CheckResult r) const {
+    r.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    return r;
+  }
+
+  // ---- Entry set-up --------------------------------------------------------
+
+  // The free entry state; classes whose static fields the specification
+  // reads are initialised in it (their fields then hold any value after
+  // <clinit>).
+  absl::Status SetUpEntry() {
+    auto entry_or = machine_.CreateEntry(method_);
+    if (!entry_or.ok()) return Stage(entry_or.status(), "while building the entry state");
+    entry_.emplace(std::move(*entry_or));
+    std::set<std::string> owners;
+    for (const jml::FlatCase& c : spec_.cases) {
+      for (const jml::Clause* cl : c.clauses) {
+        if (cl->pred) CollectStaticOwners(*cl->pred, &owners);
+      }
+    }
+    for (const jml::ClassClause* inv : spec_.invariants) CollectStaticOwners(*inv->pred, &owners);
+    for (const std::string& owner : owners) {
+      const symex::ClassInfo* cls = program_.FindClass(classfile::BinaryToInternal(owner));
+      if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) continue;
+      absl::Status init = machine_.EnsureInitialized(*entry_, *cls);
+      if (!init.ok()) return Stage(init, "while initialising classes");
+    }
+    pre_states_.pre = &entry_->heap;
+    pre_states_.receiver = entry_->receiver;
+    pre_states_.args = entry_->args;
+    return absl::OkStatus();
+  }
+
+  // Implicit preconditions: non_null reference parameters, and the
+  // reference fields of the receiver, non_null unless declared nullable
+  // (JML's default): an implicit invariant, assumed at entry (not for
+  // constructors) and checked at normal exits.
+  void SetUpImplicitPre() {
+    const symex::EntryState& entry = *entry_;
+    for (size_t i = 0; i < mctx_.param_nullity.size() && i < entry.args.size(); ++i) {
+      if (mctx_.param_nullity[i] == jml::Nullity::kNonNull &&
+          entry.args[i].kind == symex::Kind::kRef) {
+        implicit_ = ops_.And(implicit_, ops_.Not(ops_.Eq(entry.args[i].e, ops_.Null())));
+      }
+    }
+    if (entry.receiver && spec_.env != nullptr) {
+      for (const symex::FieldInfo* f : program_.InstanceFields(method_.owner)) {
+        if (!classfile::IsReference(f->descriptor) || f->is_synthetic || f->decl == nullptr) continue;
+        auto found = jml::LookupField(*spec_.env, classfile::InternalToBinary(f->owner), f->name);
+        if (found && found->field->nullity == jml::Nullity::kNullable) continue;
+        non_null_fields_.push_back(f);
+      }
+    }
+    if (!IsConstructor()) {
+      for (const symex::FieldInfo* f : non_null_fields_) {
+        z3::expr v = machine_.ReadField(entry.heap, entry.receiver->e, *f).e;
+        implicit_ = ops_.And(implicit_, ops_.Not(ops_.Eq(v, ops_.Null())));
+      }
+    }
+  }
+
+  bool IsConstructor() const { return method_.name == "<init>"; }
+
+  // ---- Body statements and the execution -----------------------------------
+
+  // The state at a point of the body (loop head, assert, assume) for
+  // specification expressions: the locals live there by name, `\old` the
+  // method's pre-state.
+  LowerStates StatesAt(const LoopSnapshots::Snapshot& snap) const {
+    LowerStates st = pre_states_;
+    st.post = &snap.heap;
+    for (const auto& [name, local] : LiveLocals(method_, snap.pc, snap.locals)) {
+      st.locals.emplace(name, local.first);
+    }
+    return st;
+  }
+  // A lowering at a point of the body, with the ghost locals bound.
+  std::unique_ptr<Lowering> LoweringAt(const LoopSnapshots::Snapshot& snap, const z3::expr& where) {
+    auto lowering = std::make_unique<Lowering>(machine_, mctx_, StatesAt(snap), where, deadline_);
+    lowering->SetRepresents(&spec_.represents);
+    for (const auto& [name, value] : snap.ghosts) lowering->BindName(name, value);
+    return lowering;
+  }
+
+  // An assume statement at its arrival: the condition it adds.
+  z3::expr LowerAssume(const BodyStatements::Arrival& at) {
+    auto lowering = LoweringAt(at.state, at.state.guard);
+    auto p = lowering->Predicate(*at.statement->expr, /*in_post=*/true);
+    lowered_statements_.emplace(body_->arrivals.size() - 1,
+                                Lowered{p.status(), lowering->TakeUndefined(),
+                                        lowering->call_obligations()});
+    return p.ok() ? *p : ops_.True();
+  }
+
+  // A ghost declaration or set at its arrival: the value it gives.
+  std::optional<Term> LowerGhost(const BodyStatements::Arrival& at) {
+    const jml::BodyAnnotation& a = *at.statement;
+    auto lowering = LoweringAt(at.state, at.state.guard);
+    absl::StatusOr<Term> value = absl::UnimplementedError("");
+    if (a.kind == jml::BodyAnnotationKind::kSet &&
+        (a.target == nullptr || a.target->sym.kind != jml::SymbolKind::kGhostLocal)) {
+      value = jml::UnsupportedAt(a.span, "set of a ghost field (ghost local variables are executed, "
+                                          "ghost fields have no value)");
+    } else if (a.kind == jml::BodyAnnotationKind::kSet) {
+      value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.target->type);
+    } else if (a.expr) {
+      value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.ghost_type.resolved);
+    } else {  // declared without a value: any value until set
+      const jml::Type& t = a.ghost_type.resolved;
+      std::string d = t.Descriptor().empty() ? "I" : t.Descriptor();
+      value = lowering->FromValue(machine_.Fresh(d, a.ghost_name), t);
+    }
+    lowered_statements_.emplace(body_->arrivals.size() - 1,
+                                Lowered{value.status(), lowering->TakeUndefined(),
+                                        lowering->call_obligations()});
+    if (!value.ok()) return std::nullopt;
+    return *value;
+  }
+
+  // Each body statement at its place in the bytecode. Ghost variables are
+  // executed only when every ghost statement has its place: one missed
+  // update would make every later value wrong.
+  absl::Status PlaceBodyStatements() {
+    body_ = std::make_unique<BodyStatements>(
+        method_, ops_, [this](const BodyStatements::Arrival& at) { return LowerAssume(at); },
+        [this](const BodyStatements::Arrival& at) { return LowerGhost(at); });
+    std::map<const jml::BodyAnnotation*, uint32_t> places;
+    for (const jml::BodyAnnotation* a : spec_.body_statements) {
+      if (std::optional<uint32_t> pc = PointOf(method_, *a)) {
+        places[a] = *pc;
+      } else {
+        unplaced_.push_back(a);
+        ghosts_placed_ &= !IsGhostStatement(a);
+      }
+    }
+    for (const jml::BodyAnnotation* a : spec_.body_statements) {
+      auto place = places.find(a);
+      if (place != places.end() && (ghosts_placed_ || !IsGhostStatement(a))) {
+        body_->Add(place->second, a);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The symbolic execution, watching the loop heads (when there are loop
+  // invariants) and the body statements.
+  absl::Status Execute() {
+    loop_heads_.ghosts = &body_->ghosts();
+    auto run_or = machine_.Execute(*entry_, /*interceptor=*/nullptr,
+                                   spec_.loop_invariants.empty() ? nullptr : &loop_heads_,
+                                   body_->empty() ? nullptr : body_.get());
+    if (!run_or.ok()) return Stage(run_or.status(), "during symbolic execution");
+    run_.emplace(std::move(*run_or));
+    return absl::OkStatus();
+  }
+
+  // ---- Per-case queries ----------------------------------------------------
+
+  void CheckCase(const jml::FlatCase& c) {
+    Lowering pre_lowering(machine_, mctx_, pre_states_, ops_.And(entry_->guard, implicit_),
+                          deadline_);
+    pre_lowering.SetRepresents(&spec_.represents);
+    std::optional<CasePre> pre = LowerCasePre(c, pre_lowering);
+    if (!pre) return;
+    any_pre_ = ops_.Or(any_pre_, pre->pre);
+    for (const symex::Obligation& o : pre_lowering.call_obligations()) {
+      q_->extra_obligations.push_back(o);
+    }
+    if (run_->normal) CheckNormalExit(c, *pre, *run_->normal);
+    if (run_->exceptional) CheckExceptionalExit(c, *pre, *run_->exceptional);
+  }
+
+  // The case's variables, requires clauses (left to right: each may rely on
+  // the ones before; their well-definedness checked on the executions they
+  // lead to) and the receiver's invariants (not for constructors).
+  // Nullopt when one of them could not be lowered (reported).
+  std::optional<CasePre> LowerCasePre(const jml::FlatCase& c, Lowering& pre_lowering) {
+    ConsistencyRun& q = *q_;
+    CasePre out{ops_.And(entry_->guard, implicit_), {}, {}};
+    for (const jml::SpecVarDecl* v : c.vars) {
+      if (v->is_old && v->init) {
+        auto t = pre_lowering.Value(*v->init, /*in_post=*/false);
+        if (!t.ok()) {
+          q.LoweringFailed(t.status(), nullptr);
+          return std::nullopt;
+        }
+        out.vars.emplace_back(v->name, Term{v->type.resolved, t->e});
+      } else {
+        symex::Value fresh = machine_.Fresh(v->type.resolved.Descriptor().empty()
+                                                ? "I" : v->type.resolved.Descriptor(),
+                                            v->name);
+        out.vars.emplace_back(v->name, pre_lowering.FromValue(fresh, v->type.resolved));
+      }
+    }
+    for (auto& [name, t] : out.vars) pre_lowering.BindName(name, t);
+    for (const jml::Clause* cl : c.clauses) {
+      if (cl->kind != jml::ClauseKind::kRequires || !cl->pred) continue;
+      if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
+      auto p = pre_lowering.Predicate(*cl->pred, /*in_post=*/false);
+      if (!p.ok()) {
+        q.LoweringFailed(p.status(), cl);
+        return std::nullopt;
+      }
+      std::vector<Undefined> undefined = pre_lowering.TakeUndefined();
+      if (!undefined.empty()) {
+        std::vector<ConsistencyRun::ExitRef> exits;
+        if (run_->normal) exits.push_back({&*run_->normal, false});
+        if (run_->exceptional) exits.push_back({&*run_->exceptional, true});
+        q.CheckDefined(undefined, out.pre, cl, exits);
+      }
+      out.pre = ops_.And(out.pre, *p);
+      pre_lowering.Strengthen(*p);
+    }
+    if (!IsConstructor() && entry_->receiver) {
+      for (const jml::ClassClause* inv : spec_.invariants) {
+        auto p = pre_lowering.Predicate(*inv->pred, false);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), nullptr);
+          return std::nullopt;
+        }
+        pre_lowering.TakeUndefined();
+        out.pre = ops_.And(out.pre, *p);
+      }
+    }
+    for (const jml::Clause* cl : c.clauses) {
+      if (cl->kind == jml::ClauseKind::kAssignable) out.assignable.push_back(cl);
+    }
+    return out;
+  }
+
+  // A lowering of the post-state at `exit` with the case's variables bound.
+  std::unique_ptr<Lowering> LoweringAtExit(const CasePre& pre, const symex::ExitState& exit,
+                                           bool exceptional, const z3::expr& where) {
+    LowerStates st = pre_states_;
+    st.post = &exit.heap;
+    if (exceptional) {
+      st.thrown = exit.value->e;
+    } else if (exit.value) {
+      st.result = exit.value;
+    }
+    auto post = std::make_unique<Lowering>(machine_, mctx_, st, where, deadline_);
+    post->SetRepresents(&spec_.represents);
+    for (auto& [name, t] : pre.vars) post->BindName(name, t);
+    return post;
+  }
+
+  // Asks for a state where `p` (lowered from `cl`) is false though defined,
+  // after checking its well-definedness; `where` is where it is evaluated.
+  void CheckClauseHolds(Lowering& post, const jml::Clause* cl, const z3::expr& p,
+                        const z3::expr& where, const symex::ExitState& exit, bool exceptional) {
+    ConsistencyRun& q = *q_;
+    std::vector<Undefined> undefined = post.TakeUndefined();
+    z3::expr defined = ops_.True();
+    for (const Undefined& u : undefined) defined = ops_.And(defined, ops_.Not(u.condition));
+    size_t before = q.result.diagnostics.size();
+    q.CheckDefined(undefined, where, cl, exit, exceptional);
+    if (q.result.diagnostics.size() > before) return;
+    q.Ask(ops_.And(ops_.And(where, defined), ops_.Not(p)), Diagnostic::Kind::kViolated, cl,
+          "does not hold", exit, exceptional);
+  }
+
+  // The normal exit against the case: behavior kind, non_null result,
+  // ensures, non_null fields, invariants, frame.
+  void CheckNormalExit(const jml::FlatCase& c, const CasePre& pre, const symex::ExitState& exit) {
+    ConsistencyRun& q = *q_;
+    const symex::EntryState& entry = *entry_;
+    z3::expr where = ops_.And(pre.pre, exit.guard);
+    std::unique_ptr<Lowering> post_ptr = LoweringAtExit(pre, exit, /*exceptional=*/false, where);
+    Lowering& post = *post_ptr;
+    if (IsExceptionalBehavior(c.behavior)) {
+      q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
+            absl::StrCat(c.label, ": the method returns normally"), exit, false);
+    } else {
+      if (mctx_.result_nullity == jml::Nullity::kNonNull && exit.value &&
+          exit.value->kind == symex::Kind::kRef) {
+        q.Ask(ops_.And(where, ops_.Eq(exit.value->e, ops_.Null())), Diagnostic::Kind::kViolated,
+              nullptr, "implicit ensures \\result != null (non_null result) is violated", exit,
+              false);
+      }
+      for (const jml::Clause* cl : c.clauses) {
+        if (cl->kind != jml::ClauseKind::kEnsures || !cl->pred) continue;
+        if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
+        auto p = post.Predicate(*cl->pred, /*in_post=*/true);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), cl);
+          continue;
+        }
+        CheckClauseHolds(post, cl, *p, where, exit, /*exceptional=*/false);
+      }
+      for (const symex::FieldInfo* f : non_null_fields_) {
+        z3::expr v = machine_.ReadField(exit.heap, entry.receiver->e, *f).e;
+        q.Ask(ops_.And(where, ops_.Eq(v, ops_.Null())), Diagnostic::Kind::kViolated, nullptr,
+              absl::StrCat("implicit invariant this.", f->name,
+                           " != null (a non_null field by JML's default; declare it nullable "
+                           "to allow null) does not hold at exit"),
+              exit, false);
+      }
+      if (entry.receiver) {
+        for (const jml::ClassClause* inv : spec_.invariants) {
+          auto p = post.Predicate(*inv->pred, true);
+          if (!p.ok()) {
+            q.LoweringFailed(p.status(), nullptr);
+            continue;
+          }
+          post.TakeUndefined();
+          q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                absl::StrCat("invariant ", jml::PrintExpr(*inv->pred), " (line ",
+                             inv->span.line, ") does not hold at exit"),
+                exit, false);
+        }
+      }
+    }
+    q.CheckFrame(pre.assignable, where, post, exit, false);
+    for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
+  }
+
+  // The exceptional exit against the case: behavior kind, signals_only (or
+  // its default: the throws clause and RuntimeException), signals, frame.
+  void CheckExceptionalExit(const jml::FlatCase& c, const CasePre& pre,
+                            const symex::ExitState& exit) {
+    ConsistencyRun& q = *q_;
+    z3::expr where = ops_.And(pre.pre, exit.guard);
+    const z3::expr& thrown = exit.value->e;
+    std::unique_ptr<Lowering> post_ptr = LoweringAtExit(pre, exit, /*exceptional=*/true, where);
+    Lowering& post = *post_ptr;
+    if (IsNormalBehavior(c.behavior)) {
+      q.Ask(where, Diagnostic::Kind::kViolated, nullptr,
+            absl::StrCat(c.label, ": the method throws an exception"), exit, true);
+    } else {
+      std::vector<std::string> allowed;
+      const jml::Clause* only_clause = nullptr;
+      for (const jml::Clause* cl : c.clauses) {
+        if (cl->kind != jml::ClauseKind::kSignalsOnly) continue;
+        only_clause = cl;
+        for (const jml::TypeRef& t : cl->types) allowed.push_back(InternalTypeName(t.resolved));
+      }
+      if (only_clause == nullptr) {
+        for (const std::string& ex : mctx_.method.exceptions) {
+          allowed.push_back(classfile::BinaryToInternal(ex));
+        }
+        allowed.push_back("java/lang/RuntimeException");
+      }
+      z3::expr ok = ops_.False();
+      for (const std::string& t : allowed) ok = ops_.Or(ok, machine_.InstanceOf(thrown, t));
+      q.Ask(ops_.And(where, ops_.Not(ok)), Diagnostic::Kind::kViolated, only_clause,
+            only_clause != nullptr ? "does not hold"
+                                   : "the exception is not allowed by the default signals_only "
+                                     "(the throws clause and RuntimeException)",
+            exit, true);
+      for (const jml::Clause* cl : c.clauses) {
+        if (cl->kind != jml::ClauseKind::kSignals || !cl->pred) continue;
+        if (cl->pred->kind == jml::ExprKind::kJmlKeyword) continue;
+        const jml::Type& et = cl->exception_type.resolved;
+        if (!cl->exception_var.empty()) post.BindName(cl->exception_var, Term{et, thrown});
+        auto p = post.Predicate(*cl->pred, /*in_post=*/true);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), cl);
+          continue;
+        }
+        z3::expr isa = machine_.InstanceOf(thrown, InternalTypeName(et));
+        CheckClauseHolds(post, cl, *p, ops_.And(where, isa), exit, /*exceptional=*/true);
+      }
+    }
+    q.CheckFrame(pre.assignable, where, post, exit, true);
+    for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
+  }
+
+  // ---- Body annotations after the run --------------------------------------
+
+  // The diagnostics added since `before` belong to the body annotation `a`.
+  void Attribute(const jml::BodyAnnotation& a, size_t before) {
+    for (size_t i = before; i < q_->result.diagnostics.size(); ++i) {
+      q_->result.diagnostics[i].span = a.span;
+      q_->result.diagnostics[i].clause = jml::PrintBodyAnnotation(a);
+    }
+  }
+
+  // A body annotation at one arrival: its well-definedness and, unless it
+  // was lowered during the run (an assume, `lowered_undefined`), its truth,
+  // on the executions some case admits; the state shown is the state
+  // there. Whether a diagnostic was added.
+  bool CheckAt(const jml::BodyAnnotation& a, const LoopSnapshots::Snapshot& snap,
+               const std::string& place, const std::vector<Undefined>* lowered_undefined) {
+    ConsistencyRun& q = *q_;
+    z3::expr where = ops_.And(any_pre_, snap.guard);
+    symex::ExitState at{snap.guard, snap.heap, std::nullopt};
+    q.loop_locals = LiveLocals(method_, snap.pc, snap.locals);
+    q.point = place;
+    size_t before = q.result.diagnostics.size();
+    if (lowered_undefined != nullptr) {
+      q.CheckDefined(*lowered_undefined, where, nullptr, at, false);
+    } else {
+      std::unique_ptr<Lowering> lowering_ptr = LoweringAt(snap, where);
+      Lowering& lowering = *lowering_ptr;
+      auto p = lowering.Predicate(*a.expr, /*in_post=*/true);
+      if (!p.ok()) {
+        q.LoweringFailed(p.status(), nullptr);
+      } else {
+        q.CheckDefined(lowering.TakeUndefined(), where, nullptr, at, false);
+        if (q.result.diagnostics.size() == before) {
+          q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                absl::StrCat("does not hold ", place, " (the post-state shown is the state there)"),
+                at, false);
+        }
+        for (const symex::Obligation& o : lowering.call_obligations()) {
+          q.extra_obligations.push_back(o);
+        }
+      }
+    }
+    q.point.clear();
+    Attribute(a, before);
+    return q.result.diagnostics.size() > before;
+  }
+
+  void Note(const jml::BodyAnnotation& a, const std::string& message) {
+    Diagnostic d;
+    d.kind = Diagnostic::Kind::kNote;
+    d.span = a.span;
+    d.clause = jml::PrintBodyAnnotation(a);
+    d.message = message;
+    q_->result.diagnostics.push_back(std::move(d));
+  }
+
+  // Loop invariants: at every arrival at their loop within the bounds.
+  void CheckLoopInvariants() {
+    for (const jml::BodyAnnotation* inv : spec_.loop_invariants) {
+      bool found = false;
+      for (const LoopSnapshots::Snapshot& snap : loop_heads_.snapshots) {
+        if (snap.method != &method_ ||
+            static_cast<int>(method_.code().LineOf(snap.pc)) != inv->next_code_line) {
+          continue;
+        }
+        found = true;
+        std::string place = absl::StrCat("at the head of the loop at line ", inv->next_code_line);
+        if (CheckAt(*inv, snap, place, nullptr)) break;  // one counterexample per invariant
+      }
+      if (!found) {
+        Note(*inv, absl::StrCat("no loop starts at line ", inv->next_code_line,
+                                " in the executions within the bounds; not checked"));
+      }
+    }
+  }
+
+  // Statements of the body: asserts are checked at every arrival within
+  // the bounds; assume, ghost declarations and set were lowered during the
+  // run: their failures and well-definedness are reported here.
+  void CheckBodyStatements() {
+    ConsistencyRun& q = *q_;
+    for (const jml::BodyAnnotation* a : spec_.body_statements) {
+      bool is_assert = a->kind == jml::BodyAnnotationKind::kAssert;
+      std::string place = absl::StrCat("at line ", a->next_code_line);
+      bool reached = false;
+      for (size_t i = 0; i < body_->arrivals.size(); ++i) {
+        if (body_->arrivals[i].statement != a) continue;
+        reached = true;
+        const std::vector<Undefined>* lowered = nullptr;
+        if (!is_assert) {
+          auto l = lowered_statements_.find(i);
+          if (l == lowered_statements_.end()) continue;
+          for (const symex::Obligation& o : l->second.obligations) q.extra_obligations.push_back(o);
+          if (!l->second.status.ok()) {
+            size_t before = q.result.diagnostics.size();
+            q.LoweringFailed(l->second.status, nullptr);
+            Attribute(*a, before);
+            break;  // reported once
+          }
+          lowered = &l->second.undefined;
+        }
+        if (CheckAt(*a, body_->arrivals[i].state, place, lowered)) break;  // one counterexample each
+      }
+      if (std::find(unplaced_.begin(), unplaced_.end(), a) != unplaced_.end()) {
+        std::string why = absl::StrCat(
+            "no place in the bytecode: line ", a->next_code_line,
+            " has no code and the code before it ends at a jump or a join; put it before a "
+            "statement");
+        Note(*a, absl::StrCat(why, IsGhostStatement(a) ? "; ghost variables are not executed"
+                                                       : "; not checked"));
+        if (IsGhostStatement(a)) {
+          q.NoteUnknown(
+              absl::StrCat(jml::PrintBodyAnnotation(*a), " (line ", a->span.line, ") has ", why));
+        }
+      } else if (!ghosts_placed_ && IsGhostStatement(a)) {
+        Note(*a, "not executed: another ghost statement has no place in the bytecode");
+      } else if (!reached) {
+        Note(*a, "not reached by the executions within the bounds; not checked");
+      } else if (a->kind == jml::BodyAnnotationKind::kAssume) {
+        Note(*a, "assumed: the executions where it is false are not checked");
+      }
+    }
+  }
+
+  symex::Program& program_;
+  const symex::MethodInfo& method_;
+  const SpecUnderCheck& spec_;
+  const jml::MethodContext& mctx_;
+  const ValidateRequest& request_;
+  Clock::time_point start_;
+  Clock::time_point deadline_;
+  z3::context ctx_;
+  Machine machine_;
+  const symex::JavaOps& ops_;
+
+  std::optional<symex::EntryState> entry_;
+  LowerStates pre_states_;
+  z3::expr any_pre_;   // some case admits the execution
+  z3::expr implicit_;  // implicit preconditions
+  std::vector<const symex::FieldInfo*> non_null_fields_;
+
+  std::unique_ptr<BodyStatements> body_;
+  std::map<size_t, Lowered> lowered_statements_;  // by arrival
+  std::vector<const jml::BodyAnnotation*> unplaced_;
+  bool ghosts_placed_ = true;
+  LoopSnapshots loop_heads_;
+  std::optional<symex::ExecutionResult> run_;
+
+  std::optional<ConsistencyRun> q_;
+};
+
+}  // namespace
+
+absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
+                                             const symex::MethodInfo& method,
+                                             const SpecUnderCheck& spec,
+                                             const ValidateRequest& request) {
+  ConsistencyCheck check(program, method, spec, request);
+  return check.Run();
 }
 
 }  // namespace tracespec::check

@@ -1,5 +1,5 @@
 // The JML checks of one method against its bytecode and its recorded
-// observations (DESIGN.md §4, validator/README.md "JML checks"):
+// observations (validator/README.md, "JML checks"):
 //
 //   consistency — every pre-state satisfying a spec case's `requires` (and
 //     the class invariant) leads, within the bounds (loops unwound k times,

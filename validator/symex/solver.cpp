@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/log.h"
 #include "validator/symex/java_ops.h"
 
@@ -26,6 +27,30 @@ struct TermInfo {
   // Quantifiers or mathematical integers/reals (specification terms): only
   // the default solver takes them.
   bool general = false;
+  bool quantifiers = false;
+  // Constant arrays, as-array, map or default: the full array theory, which
+  // the solver Z3 sets up for the QF_AUFBV logic does not have.
+  bool full_arrays = false;
+
+  void Add(const TermInfo& other) {
+    symbols.insert(other.symbols.begin(), other.symbols.end());
+    arrays |= other.arrays;
+    floats |= other.floats;
+    general |= other.general;
+    quantifiers |= other.quantifiers;
+    full_arrays |= other.full_arrays;
+  }
+
+  // The theories of the query, for logs and for "solver gave up" reasons.
+  std::string Theories() const {
+    std::vector<std::string> parts;
+    if (arrays) parts.push_back(full_arrays ? "arrays (with constant arrays)" : "arrays");
+    if (floats) parts.push_back("floating point");
+    if (quantifiers) parts.push_back("quantifiers");
+    if (general && !quantifiers) parts.push_back("mathematical integers");
+    if (parts.empty()) parts.push_back("bit-vectors");
+    return absl::StrJoin(parts, ", ");
+  }
 };
 
 void Scan(const z3::expr& e, TermInfo& info) {
@@ -41,6 +66,16 @@ void Scan(const z3::expr& e, TermInfo& info) {
     if (sort == Z3_INT_SORT || sort == Z3_REAL_SORT) info.general = true;
     if (t.is_app()) {
       z3::func_decl d = t.decl();
+      switch (d.decl_kind()) {
+        case Z3_OP_CONST_ARRAY:
+        case Z3_OP_AS_ARRAY:
+        case Z3_OP_ARRAY_MAP:
+        case Z3_OP_ARRAY_DEFAULT:
+          info.full_arrays = true;
+          break;
+        default:
+          break;
+      }
       if (d.decl_kind() == Z3_OP_UNINTERPRETED) {
         info.symbols.insert(Z3_get_ast_id(t.ctx(), d));
         if (t.num_args() > 0) info.arrays = true;
@@ -49,6 +84,7 @@ void Scan(const z3::expr& e, TermInfo& info) {
     } else if (t.is_quantifier()) {
       info.arrays = true;
       info.general = true;
+      info.quantifiers = true;
       work.push_back(t.body());
     }
   }
@@ -113,22 +149,52 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
   }
 }
 
+// Z3's SMT core after the usual simplifications, with the theories its
+// configuration picks from the formula (full arrays where constant arrays
+// occur).
+z3::solver SmtChain(z3::context& ctx) {
+  z3::tactic t = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") &
+                 z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "elim-uncnstr") &
+                 z3::tactic(ctx, "smt");
+  return t.mk_solver();
+}
+
 z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formulas,
                            const TermInfo& info, Clock::time_point deadline,
-                           std::optional<z3::model>* model) {
-  if (!info.arrays && !info.floats && !info.general) return Alternate(ctx, formulas, deadline, model);
+                           std::optional<z3::model>* model, std::string* why_unknown) {
+  if (!info.arrays && !info.floats && !info.general) {
+    z3::check_result r = Alternate(ctx, formulas, deadline, model);
+    if (r == z3::unknown) *why_unknown = "time limit reached";
+    return r;
+  }
   // Z3's SMT core (as configured for QF_AUFBV) handles arrays and the
-  // division-heavy, deeply merged formulas well; floating point goes to the
-  // default solver.
-  z3::solver solver =
-      info.floats || info.general ? z3::solver(ctx) : z3::solver(ctx, "QF_AUFBV");
+  // division-heavy, deeply merged formulas well, but its array theory has no
+  // constant arrays: such queries go to the SMT core configured from the
+  // formula. Floating point and specification terms go to the default
+  // solver.
+  z3::solver solver = info.floats || info.general ? z3::solver(ctx)
+                      : info.full_arrays          ? SmtChain(ctx)
+                                                  : z3::solver(ctx, "QF_AUFBV");
   z3::params params(ctx);
   params.set("timeout", Milliseconds(deadline));
   solver.set(params);
   for (const z3::expr& f : formulas) solver.add(f);
   MaybeDump(solver);
-  z3::check_result r = solver.check();
+  z3::check_result r = z3::unknown;
+  try {
+    r = solver.check();
+  } catch (const z3::exception& e) {
+    *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
+    return z3::unknown;
+  }
   if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
+  if (r == z3::unknown) {
+    std::string reason = solver.reason_unknown();
+    bool timeout = Clock::now() >= deadline || reason == "timeout" || reason == "canceled";
+    *why_unknown = timeout ? std::string("time limit reached")
+                           : absl::StrCat("Z3 gave up (", reason, ") on a query over ",
+                                          info.Theories());
+  }
   return r;
 }
 
@@ -141,7 +207,10 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
     out.result = z3::unsat;
     return out;
   }
-  if (Clock::now() >= deadline) return out;
+  if (Clock::now() >= deadline) {
+    out.why_unknown = "time limit reached";
+    return out;
+  }
   TermInfo info;
   Scan(query, info);
   std::vector<TermInfo> axiom_info(axioms.size());
@@ -161,10 +230,7 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
       if (!shares) continue;
       used[i] = true;
       grew = true;
-      info.symbols.insert(axiom_info[i].symbols.begin(), axiom_info[i].symbols.end());
-      info.arrays |= axiom_info[i].arrays;
-      info.floats |= axiom_info[i].floats;
-      info.general |= axiom_info[i].general;
+      info.Add(axiom_info[i]);
     }
   }
   std::vector<z3::expr> formulas;
@@ -173,12 +239,13 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
   }
   formulas.push_back(query);
   auto begin = Clock::now();
-  out.result = SolveOnce(ctx, formulas, info, deadline, want_model ? &out.model : nullptr);
+  out.result = SolveOnce(ctx, formulas, info, deadline, want_model ? &out.model : nullptr,
+                         &out.why_unknown);
   Debug(absl::StrCat("solver: ", out.result == z3::sat ? "sat" : out.result == z3::unsat ? "unsat"
                                                                                           : "unknown",
                      " in ", std::chrono::duration<double>(Clock::now() - begin).count(), " s (",
-                     formulas.size() - 1, " of ", axioms.size(), " axioms",
-                     info.arrays ? ", arrays" : "", info.floats ? ", floating point" : "", ")"));
+                     formulas.size() - 1, " of ", axioms.size(), " axioms, ", info.Theories(), ")",
+                     out.result == z3::unknown ? absl::StrCat(": ", out.why_unknown) : ""));
   if (out.result == z3::sat && want_model && formulas.size() - 1 < axioms.size()) {
     // A counterexample reads parts of the heap the query did not need: a
     // model of every axiom describes the whole state.

@@ -2,13 +2,17 @@
 // background axioms it depends on (axioms sharing no symbol with it are
 // left out: they constrain other parts of the heap and are satisfiable on
 // their own); pure bit-vector queries alternate between Z3's SMT core and
-// eager bit-blasting in growing time slices.
+// eager bit-blasting in growing time slices; queries with constant arrays
+// (default contents of new arrays) go to Z3's full array theory, which the
+// solver for the QF_AUFBV logic lacks (it answers "incomplete (theory
+// array)" at once).
 // Internal to validator/ (exposes Z3 types).
 #ifndef TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
 #define TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "z3++.h"
@@ -20,6 +24,9 @@ struct SolveResult {
   // For sat with want_model: a model of the query and of every axiom (so the
   // whole heap can be read from it).
   std::optional<z3::model> model;
+  // For unknown: why, in words ("Z3 gave up: incomplete (theory array) on a
+  // query over arrays and quantifiers"; "time limit reached").
+  std::string why_unknown;
 };
 
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,

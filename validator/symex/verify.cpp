@@ -118,10 +118,13 @@ absl::StatusOr<const MethodInfo*> FindTarget(const Program& program, const Class
   return matches[0];
 }
 
+// `why` collects the reasons of unknown answers.
 z3::check_result Check(z3::context& ctx, Machine& machine, const z3::expr& query,
-                       Clock::time_point deadline, std::optional<z3::model>* model) {
+                       Clock::time_point deadline, std::optional<z3::model>* model,
+                       std::string* why) {
   SolveResult r = Solve(ctx, machine.axioms(), query, deadline, model != nullptr);
   if (r.model && model != nullptr) *model = std::move(r.model);
+  if (r.result == z3::unknown && why->empty()) *why = r.why_unknown;
   return r.result;
 }
 
@@ -307,7 +310,8 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
                           machine.InstanceOf(run->exceptional->value->e, target));
     }
     std::optional<z3::model> model;
-    z3::check_result r = Check(ctx, machine, violation, deadline, &model);
+    std::string why_unknown;
+    z3::check_result r = Check(ctx, machine, violation, deadline, &model, &why_unknown);
     if (r == z3::sat) {
       result.verdict = Verdict::kFailed;
       FillCounterexample(machine, *model, *entry, *run->exceptional, harness, first_trace,
@@ -320,13 +324,15 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
       result.unknown_reason = timed_out ? UnknownReason::kTimeout : UnknownReason::kSolver;
       result.reason = timed_out ? absl::StrCat("time limit of ", options.timeout_seconds,
                                                " s reached in the solver with bound ", k)
-                                : "the solver could not decide the violation query";
+                                : absl::StrCat("the solver could not decide the violation query"
+                                               " with bound ", k, ": ", why_unknown);
       return finish(result);
     }
     // 2. Does some path reach a construct without a model?
     z3::expr unsupported = AnyObligation(ops, run->obligations, {ObligationKind::kUnsupported});
     std::optional<z3::model> unsupported_model;
-    z3::check_result ru = Check(ctx, machine, unsupported, deadline, &unsupported_model);
+    z3::check_result ru = Check(ctx, machine, unsupported, deadline, &unsupported_model,
+                                &why_unknown);
     if (ru == z3::sat) {
       const Obligation* o = WitnessObligation(*unsupported_model, run->obligations,
                                     {ObligationKind::kUnsupported});
@@ -339,13 +345,15 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
                        {ObligationKind::kUnwinding, ObligationKind::kRecursion,
                         ObligationKind::kBound});
     std::optional<z3::model> cut_model;
-    z3::check_result rc = Check(ctx, machine, cut, deadline, &cut_model);
+    z3::check_result rc = Check(ctx, machine, cut, deadline, &cut_model, &why_unknown);
     if (ru == z3::unknown || rc == z3::unknown) {
       result.verdict = Verdict::kUnknown;
       bool timed_out = Clock::now() >= deadline;
       result.unknown_reason = timed_out ? UnknownReason::kTimeout : UnknownReason::kSolver;
-      result.reason = absl::StrCat(timed_out ? "time limit reached" : "the solver gave up",
-                                   " while checking the bounds with bound ", k);
+      result.reason = timed_out ? absl::StrCat("time limit reached while checking the bounds"
+                                               " with bound ", k)
+                                : absl::StrCat("the solver gave up while checking the bounds"
+                                               " with bound ", k, ": ", why_unknown);
       return finish(result);
     }
     if (rc == z3::unsat) {

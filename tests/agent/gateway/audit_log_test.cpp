@@ -1,5 +1,9 @@
 // Tests for agent/gateway/audit_log.h: the chain verifies, and an edited,
-// removed, inserted or reordered record is found at its line.
+// removed, inserted or reordered record is found at its line; a stored
+// payload that does not match its digest is found; with a signing key, the
+// tampering a chain alone cannot show (deleting the tail, truncating,
+// dropping records and recomputing the chain, editing a payload and
+// recomputing, re-signing with another key) is found and names the record.
 #include "agent/gateway/audit_log.h"
 
 #include <cstdio>
@@ -9,8 +13,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/hash.h"
 #include "common/proto_io.h"
 #include "gtest/gtest.h"
+#include "tests/agent/gateway/audit_tampering.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec::gateway {
@@ -21,9 +27,10 @@ v1::AuditRecord Outbound(int i) {
   r.set_destination("http://127.0.0.1:8080/v1/chat/completions");
   r.set_direction(v1::OUTBOUND);
   r.set_verdict(v1::ALLOWED);
-  r.set_payload_size(100 + i);
-  r.set_payload_sha256(std::string(64, 'a' + i % 6));
-  r.set_payload_text(absl::StrCat("{\"n\":", i, "}"));
+  std::string payload = absl::StrCat("{\"n\":", i, "}");
+  r.set_payload_size(payload.size());
+  r.set_payload_sha256(Sha256Hex(payload));
+  r.set_payload_text(payload);
   r.set_label(absl::StrCat("request ", i));
   return r;
 }
@@ -133,7 +140,7 @@ TEST(AuditLogTest, RemovedInsertedAndSwappedRecordsAreFound) {
   std::vector<std::string> forged = original;
   v1::AuditRecord r;
   ASSERT_TRUE(FromJson(original[1], &r).ok());
-  r.set_payload_size(999);
+  r.set_label("forged");
   r.set_hash(AuditRecordHash(r));
   forged[1] = ToJsonLine(r);
   WriteLines(path, forged);
@@ -186,6 +193,226 @@ TEST(AuditLogTest, EmptyLogIsIntact) {
   EXPECT_TRUE(v.intact);
   EXPECT_EQ(v.records, 0);
   EXPECT_FALSE(VerifyAuditLog(dir.path() + "/missing.jsonl").ok());
+}
+
+TEST(AuditLogTest, AStoredPayloadThatDoesNotMatchItsDigestIsFound) {
+  testing::TempDir dir;
+  std::string path = WriteLog(dir, 3);
+  std::vector<std::string> lines = Lines(path);
+  // Edit the payload and recompute the record's own hash and the chain:
+  // only the payload digest can tell.
+  std::vector<v1::AuditRecord> records;
+  for (const std::string& line : lines) {
+    v1::AuditRecord r;
+    ASSERT_TRUE(FromJson(line, &r).ok());
+    records.push_back(r);
+  }
+  records[1].set_payload_text("{\"n\":7}");
+  std::string prev = kAuditGenesisHash;
+  for (size_t i = 0; i < records.size(); ++i) {
+    records[i].set_prev_hash(prev);
+    records[i].set_hash(AuditRecordHash(records[i]));
+    prev = records[i].hash();
+    lines[i] = ToJsonLine(records[i]);
+  }
+  WriteLines(path, lines);
+  AuditVerification v = Verify(path);
+  EXPECT_FALSE(v.intact);
+  EXPECT_EQ(v.first_bad_line, 2);
+  EXPECT_NE(v.problem.find("payload_sha256"), std::string::npos) << v.problem;
+}
+
+// A signed log and the attacks on it.
+class SignedAuditLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto signer = AuditSigner::LoadOrCreate(dir_.path() + "/keys/audit-key.pem");
+    ASSERT_TRUE(signer.ok()) << signer.status();
+    signer_ = *signer;
+    auto other = AuditSigner::LoadOrCreate(dir_.path() + "/keys/other-key.pem");
+    ASSERT_TRUE(other.ok()) << other.status();
+    other_ = *other;
+    path_ = dir_.path() + "/run/audit.jsonl";
+    // One run of 5 records: 1..5, then the SEAL (record 6).
+    auto log = AuditLog::Open(path_, signer_);
+    ASSERT_TRUE(log.ok()) << log.status();
+    for (int i = 1; i <= 5; ++i) ASSERT_TRUE((*log)->Append(Outbound(i)).ok());
+    auto seal = (*log)->Seal();
+    ASSERT_TRUE(seal.ok()) << seal.status();
+    EXPECT_EQ(seal->sequence(), 6u);
+  }
+
+  absl::StatusOr<AuditVerification> VerifySigned() {
+    return VerifyAuditLog(path_, &signer_->public_key());
+  }
+
+  std::vector<v1::AuditRecord> Records() {
+    std::vector<v1::AuditRecord> out;
+    for (const std::string& line : Lines(path_)) {
+      v1::AuditRecord r;
+      EXPECT_TRUE(FromJson(line, &r).ok());
+      out.push_back(r);
+    }
+    return out;
+  }
+
+  // What an attacker with write access but no key does: renumber and
+  // recompute every hash, keeping the signatures (or making new ones with
+  // `resign`'s key).
+  void Rechain(std::vector<v1::AuditRecord> records, const AuditSigner* resign = nullptr) {
+    WriteLines(path_, testing::RechainedLines(std::move(records), resign));
+  }
+
+  testing::TempDir dir_;
+  std::shared_ptr<const AuditSigner> signer_, other_;
+  std::string path_;
+};
+
+TEST_F(SignedAuditLogTest, AnIntactRunIsSealed) {
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok()) << v.status();
+  EXPECT_TRUE(v->intact) << v->problem;
+  EXPECT_TRUE(v->sealed());
+  EXPECT_EQ(v->records, 6);
+  EXPECT_EQ(v->seals, 1);
+  std::vector<v1::AuditRecord> records = Records();
+  EXPECT_EQ(records[5].verdict(), v1::SEAL);
+  EXPECT_EQ(records[5].sealed_records(), 5u);
+  EXPECT_EQ(records[5].sealed_head(), records[4].hash());
+  EXPECT_EQ(records[5].signing_key_id(), signer_->public_key().id());
+  // A second run continues the chain and seals again.
+  {
+    auto log = AuditLog::Open(path_, signer_);
+    ASSERT_TRUE(log.ok()) << log.status();
+    ASSERT_TRUE((*log)->Append(Outbound(6)).ok());
+  }  // sealed on close
+  v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->sealed());
+  EXPECT_EQ(v->records, 8);
+  EXPECT_EQ(v->seals, 2);
+}
+
+TEST_F(SignedAuditLogTest, LongRunsGetCheckpoints) {
+  {
+    auto log = AuditLog::Open(path_, signer_);
+    ASSERT_TRUE(log.ok());
+    for (int i = 0; i < 2 * kAuditCheckpointInterval; ++i) {
+      ASSERT_TRUE((*log)->Append(Outbound(i)).ok());
+    }
+  }
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->sealed());
+  // 6 + 32 records, 2 checkpoints, 1 seal.
+  EXPECT_EQ(v->records, 6 + 2 * kAuditCheckpointInterval + 3);
+  EXPECT_EQ(v->signed_records, 4);
+}
+
+TEST_F(SignedAuditLogTest, DeletingTheLastRecordLeavesAnUnsealedTail) {
+  std::vector<std::string> lines = Lines(path_);
+  lines.pop_back();
+  WriteLines(path_, lines);
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->intact);  // the chain itself is fine ...
+  EXPECT_FALSE(v->sealed());  // ... but records 1..5 are covered by nothing
+  EXPECT_EQ(v->last_signed, 0);
+  EXPECT_EQ(v->records, 5);
+}
+
+TEST_F(SignedAuditLogTest, TruncatingToZeroIsUnsealed) {
+  ASSERT_TRUE(WriteFileAtomic(path_, "").ok());
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->records, 0);
+  EXPECT_FALSE(v->sealed());
+}
+
+TEST_F(SignedAuditLogTest, DeletingAMiddleRecordNamesIt) {
+  std::vector<std::string> lines = Lines(path_);
+  lines.erase(lines.begin() + 2);
+  WriteLines(path_, lines);
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_FALSE(v->intact);
+  EXPECT_EQ(v->first_bad_line, 3);
+}
+
+TEST_F(SignedAuditLogTest, DroppingRecordsAndRechainingBreaksTheSeal) {
+  std::vector<v1::AuditRecord> records = Records();
+  records.erase(records.begin(), records.begin() + 2);  // drop records 1-2
+  Rechain(records);
+  EXPECT_TRUE(Verify(path_).intact);  // without the key it looks fine
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_FALSE(v->intact);
+  EXPECT_EQ(v->first_bad_line, 4);  // the seal, now record 4
+  EXPECT_NE(v->problem.find("SEAL record 4 does not verify"), std::string::npos) << v->problem;
+}
+
+TEST_F(SignedAuditLogTest, EditingAPayloadAndRechainingBreaksTheSeal) {
+  std::vector<v1::AuditRecord> records = Records();
+  std::string forged = "{\"n\":99}";
+  records[2].set_payload_text(forged);
+  records[2].set_payload_size(forged.size());
+  records[2].set_payload_sha256(Sha256Hex(forged));
+  Rechain(records);
+  EXPECT_TRUE(Verify(path_).intact);
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_FALSE(v->intact);
+  EXPECT_EQ(v->first_bad_line, 6);
+}
+
+TEST_F(SignedAuditLogTest, ResigningWithAnotherKeyIsNamed) {
+  std::vector<v1::AuditRecord> records = Records();
+  records.erase(records.begin() + 1);
+  Rechain(records, other_.get());
+  auto v = VerifySigned();
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(v.status().message().find("audit.jsonl:5: record 5 is signed with key "),
+            absl::string_view::npos)
+      << v.status();
+  EXPECT_NE(v.status().message().find("signed with another key"), absl::string_view::npos);
+  // Nor is such a log extended by a writer holding the real key.
+  auto log = AuditLog::Open(path_, signer_);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(SignedAuditLogTest, AnUnsealedTailIsSealedLateOnReopening) {
+  std::vector<std::string> lines = Lines(path_);
+  {
+    // A run that died before sealing: appended, never closed cleanly.
+    auto log = AuditLog::Open(path_, nullptr);
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append(Outbound(7)).ok());
+  }
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_FALSE(v->sealed());
+  EXPECT_EQ(v->last_signed, 6);
+  {
+    auto log = AuditLog::Open(path_, signer_);
+    ASSERT_TRUE(log.ok()) << log.status();
+  }
+  v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->sealed());
+  ASSERT_EQ(v->late_seals.size(), 1u);
+  EXPECT_EQ(v->late_seals[0], 8);
+  EXPECT_EQ(Records()[7].detail(),
+            "late seal: records 7..7 were left unsealed by the run that wrote them");
+}
+
+TEST_F(SignedAuditLogTest, OnlyTheLogWritesSignedRecords) {
+  auto log = AuditLog::Open(path_, signer_);
+  ASSERT_TRUE(log.ok());
+  v1::AuditRecord seal;
+  seal.set_verdict(v1::SEAL);
+  EXPECT_FALSE((*log)->Append(seal).ok());
 }
 
 }  // namespace

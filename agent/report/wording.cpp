@@ -1,0 +1,217 @@
+// The sentences both renderings use; see wording.h.
+#include "agent/report/wording.h"
+
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "agent/loop/run_dir.h"
+
+namespace tracespec::report {
+namespace {
+
+std::string Plural(int64_t n, const char* one, const char* many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string StatusName(const MethodView& method) {
+  return loop::InferStatusName(method.result.status());
+}
+
+std::string RoundsSentence(const MethodView& method) {
+  std::string who = method.remote()
+                        ? absl::StrCat("answers from the model at ", method.result.client())
+                        : "contracts from the built-in synthesizer";
+  std::string out = absl::StrCat("after ", method.result.rounds(), " of at most ",
+                                 method.result.max_rounds(), " rounds; ", who);
+  if (!method.result.reason().empty()) absl::StrAppend(&out, "; ", method.result.reason());
+  return out;
+}
+
+std::string OutcomeName(const RoundView& round) { return loop::RoundOutcomeName(round.outcome); }
+
+std::string MethodsSentence(const RunView& run) {
+  std::map<std::string, int> counts;
+  for (const MethodView& m : run.methods) ++counts[StatusName(m)];
+  std::vector<std::string> parts;
+  for (const auto& [status, n] : counts) parts.push_back(absl::StrCat(n, " ", status));
+  std::string out = Plural(static_cast<int64_t>(run.methods.size()), "method", "methods");
+  if (!parts.empty()) absl::StrAppend(&out, ": ", absl::StrJoin(parts, ", "));
+  return out;
+}
+
+std::vector<std::string> EgressParagraphs(const RunView& run) {
+  std::vector<std::string> out;
+  std::set<std::string> remotes;
+  for (const MethodView& m : run.methods) {
+    if (m.remote()) remotes.insert(m.result.client());
+  }
+  const AuditView& audit = run.audit;
+  if (remotes.empty() && !audit.present) {
+    out.push_back(
+        "Nothing left the machine: every contract of this run came from the built-in "
+        "synthesizer, which runs inside tracespec. No request was made, so there is no audit "
+        "log.");
+    return out;
+  }
+  if (!remotes.empty()) {
+    out.push_back(absl::StrCat("Remote model endpoints used: ", absl::StrJoin(remotes, ", "),
+                               ". Every request to them passed the egress gate and was recorded "
+                               "in the audit log before anything was sent."));
+  }
+  if (!audit.present) {
+    out.push_back(
+        "The audit log infer/audit.jsonl is missing: what was sent cannot be shown or "
+        "verified.");
+    return out;
+  }
+  if (audit.intact) {
+    out.push_back(absl::StrCat("Audit log infer/audit.jsonl: hash chain intact, ",
+                               Plural(audit.records, "record", "records"), ", head ",
+                               audit.head_hash,
+                               ". Kept elsewhere, this head lets tracespec audit verify --expect-head "
+                               "also detect records cut off the end."));
+  } else {
+    out.push_back(absl::StrCat("Audit log infer/audit.jsonl: hash chain BROKEN at line ",
+                               audit.first_bad_line, ": ", audit.problem, ". ",
+                               Plural(audit.records, "record", "records"),
+                               " before it verify; their head ", audit.head_hash, "."));
+  }
+  std::string sent = absl::StrCat(
+      Plural(audit.outbound_allowed, "request", "requests"), " sent (",
+      audit.bytes_sent, " bytes)");
+  if (!audit.destinations.empty()) {
+    absl::StrAppend(&sent, " to ", absl::StrJoin(audit.destinations, ", "));
+  }
+  absl::StrAppend(&sent, "; ", Plural(audit.outbound_blocked, "request", "requests"),
+                  " blocked by the egress gate (nothing sent); ",
+                  Plural(audit.outbound_dry_run, "request", "requests"),
+                  " only written out (dry run).");
+  out.push_back(sent);
+  return out;
+}
+
+std::string MethodEgressSentence(const RunView& run, const MethodView& method) {
+  if (!method.remote()) {
+    return "Nothing left the machine for this method: the built-in synthesizer answered in "
+           "process.";
+  }
+  if (!run.audit.present) {
+    return absl::StrCat("Requests went to ", method.result.client(),
+                        ", but the audit log is missing.");
+  }
+  if (method.audit.empty()) {
+    return absl::StrCat("No audit record names this method (requests to ",
+                        method.result.client(), ").");
+  }
+  return absl::StrCat("Audit records of this method's requests and answers (the exact request "
+                      "bodies are in infer/",
+                      method.dir_name, "/round-N/request.json):");
+}
+
+AuditRow AuditRowOf(const v1::AuditRecord& r) {
+  AuditRow row;
+  row.sequence = absl::StrCat("#", r.sequence());
+  row.time = r.time();
+  row.direction = r.direction() == v1::OUTBOUND  ? "out"
+                  : r.direction() == v1::INBOUND ? "in"
+                                                 : "?";
+  row.verdict = v1::AuditVerdict_Name(r.verdict());
+  row.destination = r.destination();
+  row.bytes = absl::StrCat(r.payload_size(), " bytes");
+  row.sha256 = r.payload_sha256();
+  std::vector<std::string> notes;
+  if (!r.label().empty()) notes.push_back(r.label());
+  if (!r.rule().empty()) notes.push_back(absl::StrCat("rule ", r.rule()));
+  if (!r.detail().empty()) notes.push_back(r.detail());
+  if (r.http_status() != 0) notes.push_back(absl::StrCat("HTTP ", r.http_status()));
+  row.note = absl::StrJoin(notes, "; ");
+  return row;
+}
+
+std::vector<std::string> ProjectLines(const v1::RunSummary& run) {
+  std::vector<std::string> out;
+  // `config` names the file, or describes the layout that was discovered.
+  std::string config = run.config_source() == v1::CONFIG_SOURCE_FILE
+                            ? absl::StrCat("configuration file ", run.config())
+                            : run.config();
+  out.push_back(config.empty() ? absl::StrCat("Project ", run.project(), ".")
+                               : absl::StrCat("Project ", run.project(), " (", config, ")."));
+  if (!run.build().empty()) out.push_back(absl::StrCat("Build command run first: ", run.build(), "."));
+  out.push_back(absl::StrCat("Model: ", run.model() == "builtin" ? "the built-in synthesizer"
+                                                                  : run.model(), "."));
+  if (run.observations_reused()) {
+    out.push_back("The observations were reused from an earlier run: classes, tests, targets "
+                  "and policy were unchanged.");
+  }
+  if (!run.error().empty()) out.push_back(absl::StrCat("The run stopped: ", run.error(), "."));
+  return out;
+}
+
+std::string NotInferredNote(const v1::MethodRun& method) {
+  if (method.status() == v1::METHOD_RUN_NOT_OBSERVED) {
+    return method.reason().empty() ? "not observed: no test called it"
+                                   : absl::StrCat("not observed: ", method.reason());
+  }
+  return absl::StrCat("not started: ", method.reason());
+}
+
+std::vector<std::string> ObserveLines(const v1::ObserveSummary& s) {
+  std::vector<std::string> out;
+  out.push_back(absl::StrCat(
+      "Test classes: ", s.test_classes().empty() ? "none" : absl::StrJoin(s.test_classes(), ", "),
+      "."));
+  out.push_back(absl::StrCat(Plural(s.tests_run(), "test", "tests"), " run: ", s.tests_passed(),
+                             " passed, ", s.tests_failed(), " failed, ", s.tests_skipped(),
+                             " skipped", s.tests_interrupted() > 0
+                                             ? absl::StrCat(", ", s.tests_interrupted(),
+                                                            " interrupted")
+                                             : "",
+                             " (JVM: ", s.jvm_result(), ")."));
+  if (!s.complete()) {
+    out.push_back(absl::StrCat("Incomplete: ", s.incomplete_reason(),
+                               "; the observations are the ones recorded up to that point."));
+  }
+  out.push_back(absl::StrCat(Plural(s.observations(), "observation", "observations"),
+                             " recorded under the redaction policy ", s.policy(), "."));
+  if (s.unattributed_observations() > 0) {
+    out.push_back(absl::StrCat(s.unattributed_observations(),
+                               " of them could not be attributed to a test."));
+  }
+  return out;
+}
+
+std::string ObservationsSentence(const MethodView& m) {
+  std::string out = absl::StrCat(Plural(m.observations, "observation", "observations"), ", ",
+                                 Plural(m.distinct_behaviours, "distinct behaviour",
+                                        "distinct behaviours"));
+  if (m.excluded_observations > 0) {
+    absl::StrAppend(&out, "; ", m.excluded_observations,
+                    " from excluded tests (used for local validation, never sent anywhere)");
+  }
+  if (m.distinct_behaviours > static_cast<int>(m.behaviours.size())) {
+    absl::StrAppend(&out, "; the first ", m.behaviours.size(), " behaviours are listed");
+  }
+  return out + ".";
+}
+
+std::string DiagnosticLine(const DiagnosticView& d) {
+  std::string where = d.line > 0 ? absl::StrCat(", line ", d.line, ":", d.column) : "";
+  return absl::StrCat(d.check, ", ", d.kind, where, ": ", d.message);
+}
+
+std::string BehaviourNote(const BehaviourView& b) {
+  std::vector<std::string> parts;
+  if (b.count > 1) parts.push_back(absl::StrCat("x", b.count));
+  if (!b.test_ids.empty()) {
+    parts.push_back(absl::StrCat(b.test_ids.size() == 1 ? "test " : "tests ",
+                                 absl::StrJoin(b.test_ids, ", ")));
+  }
+  if (b.excluded) parts.push_back("from an excluded test");
+  return absl::StrJoin(parts, "; ");
+}
+
+}  // namespace tracespec::report

@@ -1,0 +1,315 @@
+// The report of a run directory built by hand: what it shows, that text
+// from the run directory cannot add markup or URLs, that the same
+// directory gives the same bytes, and how bad input is refused.
+#include "agent/report/report.h"
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "agent/gateway/audit_log.h"
+#include "agent/loop/run_dir.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/agent/observation_builders.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec::report {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// What a hostile test could make the program record.
+constexpr char kHostileOwner[] =
+    "</code><script>alert(\"x\")</script><img src=\"https://evil.example/x.png\">` | **bold**";
+constexpr char kMethod[] = "bank.Account#deposit(I)I";
+constexpr char kContract[] =
+    "//@ public normal_behavior\n"
+    "//@   requires amount > 0 && amount <= 1000;\n"
+    "//@   ensures \\result == \\old(balance) + amount;\n";
+
+std::string Read(const std::string& path) {
+  auto text = ReadFile(path);
+  EXPECT_TRUE(text.ok()) << text.status();
+  return text.ok() ? *text : "";
+}
+
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    out_ = tmp_.path() + "/out";
+    method_dir_ = out_ + "/infer/" + loop::MethodDirName(kMethod);
+    ASSERT_TRUE(MakeDirs(out_ + "/observations").ok());
+    ASSERT_TRUE(MakeDirs(method_dir_ + "/round-1").ok());
+    ASSERT_TRUE(MakeDirs(method_dir_ + "/round-2").ok());
+
+    v1::ObserveSummary summary;
+    summary.set_format_version(v1::FORMAT_VERSION_1);
+    summary.set_complete(true);
+    summary.set_jvm_result("exit code 0");
+    summary.set_policy("built-in default");
+    summary.add_test_classes("bank.AccountTest");
+    summary.set_tests_run(3);
+    summary.set_tests_passed(3);
+    summary.set_observations(3);
+    v1::TestSummary* excluded = summary.add_tests();
+    excluded->set_test_id("bank.AccountTest#usesTheSecret");
+    excluded->set_excluded(true);
+    excluded->set_excluded_reason("test source mentions \"secret\" <b>here</b>");
+    v1::RedactionCount* redaction = summary.add_redactions();
+    redaction->set_what("bank.Account.pin");
+    redaction->set_count(6);
+    ASSERT_TRUE(loop::WriteJsonFile(out_ + "/observations/summary.json", summary).ok());
+
+    std::vector<v1::Observation> observations = {
+        testing::Deposit("bank.AccountTest#deposits", 5, 10, 15, "", "", kHostileOwner),
+        testing::Deposit("bank.AccountTest#deposits", 5, 10, 15, "", "", kHostileOwner),
+        testing::Deposit("bank.AccountTest#usesTheSecret", 7, 0, 7)};
+    observations[2].set_excluded(true);
+    observations[2].set_excluded_reason("test source mentions \"secret\"");
+    ASSERT_TRUE(WriteObservations(out_ + "/observations/observations.pb", observations).ok());
+
+    v1::InferResult result;
+    result.set_format_version(v1::FORMAT_VERSION_1);
+    result.set_method("bank.Account#deposit");
+    result.set_resolved(kMethod);
+    result.set_status(v1::INFER_SUCCESS);
+    result.set_history("10,11");
+    result.set_rounds(2);
+    result.set_max_rounds(3);
+    result.set_contract(kContract);
+    result.set_contract_file(loop::MethodDirName(kMethod) + "/Account.jml");
+    result.set_client("builtin");
+    ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/result.json", result).ok());
+
+    v1::InferRound first;
+    first.set_format_version(v1::FORMAT_VERSION_1);
+    first.set_method(kMethod);
+    first.set_round(1);
+    first.set_outcome(v1::ROUND_VALIDATED);
+    first.set_bits("10");
+    first.set_consistency("PASS (complete)");
+    first.set_coverage("FAIL (2 of 3 observations admitted)");
+    first.add_hypotheses("<i>owner</i> never changes");
+    ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/round-1/round.json", first).ok());
+    v1::Observation refuted = testing::Deposit("bank.AccountTest#deposits", -3, 10, 10,
+                                               "java.lang.IllegalArgumentException", "",
+                                               kHostileOwner);
+    std::string report = absl::StrCat(
+        R"({"method":"bank.Account#deposit(I)I","result":"10",)",
+        R"("consistency":{"status":"PASS","summary":"complete","complete":true,"cuts":[],)",
+        R"("diagnostics":[],"counterexamples":[],"explanations":[],"seconds":0.1},)",
+        R"("coverage":{"status":"FAIL","summary":"2 of 3","complete":true,"cuts":[],)",
+        R"("diagnostics":[{"kind":"violated","line":2,"column":5,"clause":"requires amount > 0;",)",
+        R"("message":"no spec case admits it","counterexamples":[0]}],"counterexamples":[)",
+        ToJsonLine(refuted), R"(],"explanations":["requires amount > 0; (line 2): owner = )",
+        absl::StrReplaceAll(kHostileOwner, {{"\"", "\\\""}}),
+        R"("],"seconds":0.0,"admitted":2,"total":3},"notes":[]})");
+    ASSERT_TRUE(WriteFileAtomic(method_dir_ + "/round-1/report.json", report).ok());
+
+    v1::InferRound second = first;
+    second.set_round(2);
+    second.set_bits("11");
+    second.set_coverage("PASS (3 of 3 observations admitted)");
+    second.clear_hypotheses();
+    ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/round-2/round.json", second).ok());
+  }
+
+  std::string Html() { return Read(out_ + "/report.html"); }
+  std::string Markdown() { return Read(out_ + "/report.md"); }
+
+  testing::TempDir tmp_;
+  std::string out_;
+  std::string method_dir_;
+};
+
+TEST_F(ReportTest, ShowsContractHistoryRoundsObservationsAndExclusions) {
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  EXPECT_THAT(html, HasSubstr("requires amount &gt; 0 &amp;&amp; amount &lt;= 1000;"));
+  EXPECT_THAT(html, HasSubstr("id=\"history-1\">10,11</span>"));
+  EXPECT_THAT(html, HasSubstr("Success"));
+  EXPECT_THAT(html, HasSubstr("FAIL (2 of 3 observations admitted)"));
+  // The counterexample as readable values, the observations merged.
+  EXPECT_THAT(html, HasSubstr("amount=-3, this.balance=10"));
+  EXPECT_THAT(html, HasSubstr("throws java.lang.IllegalArgumentException"));
+  EXPECT_THAT(html, HasSubstr("3 observations, 2 distinct behaviours; 1 from excluded tests"));
+  EXPECT_THAT(html, HasSubstr("x2; test bank.AccountTest#deposits"));
+  EXPECT_THAT(html, HasSubstr("<code>bank.AccountTest#usesTheSecret</code>"));
+  EXPECT_THAT(html, HasSubstr("<code>bank.Account.pin</code>: 6 values withheld"));
+  EXPECT_THAT(html, HasSubstr("<code>bank.Account.pin</code>: 6 values redacted"));
+  EXPECT_THAT(html, HasSubstr("Nothing left the machine"));
+  EXPECT_THAT(html, Not(HasSubstr("audit-head")));
+  // No strength figures recorded: no section.
+  EXPECT_THAT(html, Not(HasSubstr("Strength")));
+
+  std::string md = Markdown();
+  EXPECT_THAT(md, HasSubstr(absl::StrCat("```java\n", kContract, "```\n")));
+  EXPECT_THAT(md, HasSubstr("history ` 10,11 `"));
+  EXPECT_THAT(md, HasSubstr("Nothing left the machine"));
+  EXPECT_THAT(md, HasSubstr("` amount=-3, this.balance=10"));
+}
+
+TEST_F(ReportTest, RecordedTextCannotAddMarkupOrUrls) {
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  EXPECT_THAT(html, HasSubstr("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"));
+  EXPECT_THAT(html, HasSubstr("&lt;i&gt;owner&lt;/i&gt; never changes"));
+  // Only the tags and attributes the report writes itself; links only to
+  // fragments of the page; nothing in the style sheet that could load.
+  const std::set<std::string> kTags = {"!DOCTYPE", "html", "head", "meta", "title", "style",
+                                       "body",     "h1",   "h2",   "h3",   "p",     "section",
+                                       "table",    "tr",   "th",   "td",   "a",     "code",
+                                       "pre",      "ul",   "li",   "span", "br"};
+  const std::set<std::string> kAttributes = {"html", "lang", "charset", "class", "id", "href"};
+  std::regex tag("<(/?)([A-Za-z0-9!]+)([^>]*)>");
+  std::regex attribute("([A-Za-z-]+)=\"([^\"]*)\"");
+  int tags = 0;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), tag);
+       it != std::sregex_iterator(); ++it, ++tags) {
+    EXPECT_EQ(kTags.count((*it)[2].str()), 1u) << (*it)[0];
+    std::string attributes = (*it)[3].str();
+    for (auto a = std::sregex_iterator(attributes.begin(), attributes.end(), attribute);
+         a != std::sregex_iterator(); ++a) {
+      EXPECT_EQ(kAttributes.count((*a)[1].str()), 1u) << (*it)[0];
+      if ((*a)[1].str() == "href") {
+        EXPECT_EQ((*a)[2].str().substr(0, 1), "#") << (*it)[0];
+      }
+    }
+  }
+  EXPECT_GT(tags, 50);
+  std::string style = html.substr(html.find("<style>"), html.find("</style>") - html.find("<style>"));
+  EXPECT_THAT(style, Not(HasSubstr("url(")));
+  EXPECT_THAT(style, Not(HasSubstr("@import")));
+  // Markdown: the recorded string only inside code spans, whose fence
+  // outlasts the backtick it holds.
+  std::string md = Markdown();
+  for (absl::string_view line : absl::StrSplit(md, '\n')) {
+    if (!absl::StrContains(line, "<script>")) continue;
+    EXPECT_TRUE(absl::StrContains(line, "`` ")) << line;
+  }
+}
+
+TEST_F(ReportTest, SameDirectorySameBytesWhereverItIs) {
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html(), md = Markdown();
+  ASSERT_TRUE(WriteReports(out_).ok());
+  EXPECT_EQ(Html(), html);
+  EXPECT_EQ(Markdown(), md);
+  // A copy elsewhere renders the same.
+  std::string copy = tmp_.path() + "/elsewhere/out";
+  ASSERT_TRUE(MakeDirs(copy).ok());
+  std::filesystem::copy(out_ + "/observations", copy + "/observations",
+                        std::filesystem::copy_options::recursive);
+  std::filesystem::copy(out_ + "/infer", copy + "/infer", std::filesystem::copy_options::recursive);
+  ASSERT_TRUE(WriteReports(copy).ok());
+  EXPECT_EQ(Read(copy + "/report.html"), html);
+  EXPECT_EQ(Read(copy + "/report.md"), md);
+}
+
+TEST_F(ReportTest, AuditHeadOfARemoteRunAndABrokenChain) {
+  v1::InferResult result;
+  ASSERT_TRUE(loop::ReadJsonFile(method_dir_ + "/result.json", &result).ok());
+  result.set_client("http://127.0.0.1:9/v1/chat/completions");
+  ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/result.json", result).ok());
+  std::string log_path = out_ + "/infer/audit.jsonl";
+  {
+    auto log = gateway::AuditLog::Open(log_path);
+    ASSERT_TRUE(log.ok()) << log.status();
+    for (int i = 0; i < 2; ++i) {
+      v1::AuditRecord r;
+      r.set_time("2026-12-03T09:00:0" + std::to_string(i) + "Z");
+      r.set_destination("http://127.0.0.1:9/v1/chat/completions");
+      r.set_direction(i == 0 ? v1::OUTBOUND : v1::INBOUND);
+      r.set_verdict(i == 0 ? v1::ALLOWED : v1::RECEIVED);
+      r.set_payload_size(123);
+      r.set_payload_sha256(std::string(64, 'a'));
+      r.set_label(absl::StrCat(kMethod, " round 1"));
+      ASSERT_TRUE((*log)->Append(r).ok());
+    }
+  }
+  auto check = gateway::VerifyAuditLog(log_path);
+  ASSERT_TRUE(check.ok() && check->intact);
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  EXPECT_THAT(html, HasSubstr(absl::StrCat("<code id=\"audit-head\">", check->head_hash)));
+  EXPECT_THAT(html, HasSubstr("hash chain intact, 2 records"));
+  EXPECT_THAT(html, HasSubstr("1 request sent (123 bytes) to http://127.0.0.1:9/v1/chat/completions"));
+  EXPECT_THAT(html, HasSubstr("<td>ALLOWED</td>"));
+  EXPECT_THAT(html, Not(HasSubstr("Nothing left the machine")));
+  EXPECT_THAT(Markdown(), HasSubstr(check->head_hash));
+
+  // An edited record: the report says the chain is broken.
+  std::string text = Read(log_path);
+  ASSERT_TRUE(WriteFileAtomic(log_path, absl::StrReplaceAll(text, {{"\"payload_size\":\"123\"",
+                                                                    "\"payload_size\":\"12\""}}))
+                  .ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  EXPECT_THAT(Html(), HasSubstr("hash chain BROKEN at line 1"));
+}
+
+TEST_F(ReportTest, BadInputNamesTheFileAndLeavesTheReportsAlone) {
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  ASSERT_TRUE(WriteFileAtomic(method_dir_ + "/round-2/round.json", "{\"round\": [").ok());
+  absl::Status status = WriteReports(out_);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("round-2/round.json"));
+  EXPECT_EQ(Html(), html);
+
+  testing::TempDir empty;
+  status = WriteReports(empty.path());
+  EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(status.message()), HasSubstr("neither observations/ nor infer/"));
+  EXPECT_FALSE(FileExists(empty.path() + "/report.html"));
+}
+
+TEST_F(ReportTest, RunJsonAddsTheProjectTheMergedSpecAndTargetsWithoutContract) {
+  v1::RunSummary run;
+  run.set_format_version(v1::FORMAT_VERSION_1);
+  run.set_project("/home/dev/bank");
+  run.set_config_source(v1::CONFIG_SOURCE_MAVEN);
+  run.set_config("maven layout: target/classes, target/test-classes, src/test/java");
+  run.set_model("builtin");
+  v1::MethodRun* inferred = run.add_methods();
+  inferred->set_method(kMethod);
+  inferred->set_status(v1::METHOD_RUN_INFERRED);
+  inferred->set_spec_file("specs/bank/Account.jml");
+  v1::MethodRun* idle = run.add_methods();
+  idle->set_method("bank.Account#close()V");
+  idle->set_status(v1::METHOD_RUN_NOT_OBSERVED);
+  ASSERT_TRUE(loop::WriteJsonFile(out_ + "/run.json", run).ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  EXPECT_THAT(html, HasSubstr("Project /home/dev/bank (maven layout: target/classes"));
+  EXPECT_THAT(html, HasSubstr("Model: the built-in synthesizer."));
+  EXPECT_THAT(html, HasSubstr("<code>specs/bank/Account.jml</code>"));
+  EXPECT_THAT(html, HasSubstr("<li><code>bank.Account#close()V</code>: not observed: no test "
+                              "called it</li>"));
+  EXPECT_THAT(Markdown(), HasSubstr("- ` bank.Account#close()V `: ` not observed: no test called "
+                                    "it `"));
+}
+
+TEST(ReportRenderTest, StrengthFiguresAreShownWhenPresent) {
+  RunView run;
+  MethodView m;
+  m.method = "p.C#f(I)I";
+  m.result.set_status(v1::INFER_SUCCESS);
+  m.result.set_client("builtin");
+  m.strength.push_back({"result pinned", "17/17 observations"});
+  run.methods.push_back(m);
+  EXPECT_THAT(RenderHtml(run), HasSubstr("<h3>Strength</h3>\n<ul>\n<li>result pinned: 17/17 "
+                                         "observations</li>"));
+  EXPECT_THAT(RenderMarkdown(run), HasSubstr("#### Strength\n\n- ` result pinned `"));
+}
+
+}  // namespace
+}  // namespace tracespec::report
