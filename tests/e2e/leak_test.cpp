@@ -75,6 +75,16 @@ class LeakTest {
     assertEquals(2, l.entries);
     assertThrows(IllegalArgumentException.class, () -> l.publish(-1));
   }
+  // Leak 5: a test that calls publish and copies its body, disguised.
+  @Test void modelOfPublish() {
+    new Ledger(tok()).publish(1);
+    String secretStandIn = "k"; String lbl = "none"; Object[] box = new Object[2];
+    java.util.List<String> memo = new java.util.ArrayList<>(); int tally = 0; int count = 3;
+    /**/ if (count < 0) throw new IllegalArgumentException("bad count for " + secretStandIn);
+    lbl = "lbl:" + secretStandIn; /* c */ box[0] = secretStandIn;
+    memo.add(secretStandIn); tally += count;
+    assertEquals(3, tally);
+  }
   @Test void diary() {
     Diary d = new Diary(phrase());
     assertTrue(d.open(phrase()));
@@ -193,6 +203,13 @@ TEST_F(LeakTest, DeniedValueCopiedIntoFieldArrayListAndMessageNeverLeaves) {
   EXPECT_THAT(sent, HasSubstr("IllegalArgumentException"));
   // Nor did the token reach any file of the observation run.
   EXPECT_THAT(testing::ReadTree(*observations_), Not(HasSubstr("zq81")));
+  // The test that copies publish's body was excluded by its bytecode alone
+  // (the ledger test's source still went out).
+  EXPECT_THAT(observe_->stdout_data,
+              HasSubstr("t.LeakTest#modelOfPublish: its bytecode copies the body of "
+                        "t.Ledger#publish(I)V"));
+  EXPECT_THAT(sent, Not(HasSubstr("secretStandIn")));
+  EXPECT_THAT(sent, HasSubstr("new Ledger(tok())"));
 }
 
 TEST_F(LeakTest, ConfidentialFieldNoPatternNamesIsSentOnlyByShape) {
@@ -203,7 +220,7 @@ TEST_F(LeakTest, ConfidentialFieldNoPatternNamesIsSentOnlyByShape) {
   EXPECT_THAT(sent, Not(HasSubstr("open-sesame-77")));
   EXPECT_THAT(sent, HasSubstr("String, 14 chars>"));
   // A literal of the test text is shown as it is.
-  EXPECT_THAT(sent, HasSubstr("attempt=\\\"wrong\\\""));
+  EXPECT_THAT(sent, HasSubstr("attempt=\\\\\\\"wrong"));
 }
 
 TEST_F(LeakTest, ArgumentOfAClassWithoutParameterNamesIsSentOnlyByShape) {
