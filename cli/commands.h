@@ -38,6 +38,9 @@ int ReportError(const absl::Status& status);
 void AddAuditCommand(CLI::App& app, int* exit_code);
 // `tracespec infer` (cli/infer_command.cpp).
 void AddInferCommand(CLI::App& app, int* exit_code);
+// `tracespec run [PROJECT_DIR]` and `tracespec check [PROJECT_DIR]` (cli/run_command.cpp).
+void AddRunCommand(CLI::App& app, int* exit_code);
+void AddCheckCommand(CLI::App& app, int* exit_code);
 // `tracespec observe` (cli/observe_command.cpp).
 void AddObserveCommand(CLI::App& app, int* exit_code);
 // `tracespec report [OUT_DIR]` (cli/report_command.cpp).

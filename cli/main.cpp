@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
                                       : tracespec::Verbosity::kNormal);
   });
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
+  AddRunCommand(app, &exit_code);
+  AddCheckCommand(app, &exit_code);
   AddAuditCommand(app, &exit_code);
   AddCtlCommand(app, &exit_code);
   AddInferCommand(app, &exit_code);

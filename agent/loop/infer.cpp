@@ -158,6 +158,9 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
     if (!r.contract_file().empty()) {
       absl::StrAppend(&out, "  contract: ", out_dir, "/", r.contract_file(), "\n");
     }
+    // Refuted clauses are never silently gone.
+    for (const std::string& note : r.weakened()) absl::StrAppend(&out, "  ", note, "\n");
+    for (const std::string& note : r.dropped()) absl::StrAppend(&out, "  ", note, "\n");
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -182,6 +183,14 @@ class MethodRun {
     r.set_rounds(static_cast<int>(rounds_.size()));
     r.set_max_rounds(options_.rounds);
     r.set_contract(FinalContract(rounds_));
+    for (const v1::InferRound& round : rounds_) {
+      if (round.candidate() != r.contract()) continue;
+      for (const std::string& h : round.hypotheses()) {
+        if (absl::StartsWith(h, "weakened: ")) *r.add_weakened() = h;
+        if (absl::StartsWith(h, "dropped: ")) *r.add_dropped() = h;
+      }
+      break;
+    }
     std::string destination = client_->Destination();
     r.set_client(destination.empty() ? "builtin" : destination);
     r.set_seconds(absl::ToDoubleSeconds(absl::Now() - start));

@@ -253,6 +253,16 @@ void Method(const RunView& run, const MethodView& m, size_t index, std::string* 
     absl::StrAppend(out, "<pre class=\"contract\" id=\"contract-", index + 1, "\">",
                     E(m.result.contract()), "</pre>\n");
   }
+  if (!m.result.weakened().empty() || !m.result.dropped().empty()) {
+    absl::StrAppend(out, "<p>What the validator's refutations did to it:</p>\n<ul>\n");
+    for (const std::string& note : m.result.weakened()) {
+      absl::StrAppend(out, "<li>", E(note), "</li>\n");
+    }
+    for (const std::string& note : m.result.dropped()) {
+      absl::StrAppend(out, "<li>", E(note), "</li>\n");
+    }
+    absl::StrAppend(out, "</ul>\n");
+  }
   Strength(m, out);
   Rounds(m, out);
   Counterexamples(m, out);

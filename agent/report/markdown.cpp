@@ -182,6 +182,12 @@ void Method(const RunView& run, const MethodView& m, std::string* out) {
   } else {
     absl::StrAppend(out, MarkdownBlock(m.result.contract(), "java"), "\n");
   }
+  if (!m.result.weakened().empty() || !m.result.dropped().empty()) {
+    absl::StrAppend(out, "What the validator's refutations did to it:\n\n");
+    for (const std::string& note : m.result.weakened()) absl::StrAppend(out, "- ", C(note), "\n");
+    for (const std::string& note : m.result.dropped()) absl::StrAppend(out, "- ", C(note), "\n");
+    absl::StrAppend(out, "\n");
+  }
   Strength(m, out);
   Rounds(m, out);
   Counterexamples(m, out);

@@ -161,46 +161,77 @@ void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& gr
   }
 }
 
-void AddObservations(const std::vector<v1::Observation>& all, MethodView* method) {
-  std::map<std::string, size_t> index;  // behaviour -> position in `behaviours`
-  std::map<std::string, std::set<std::string>> tests;
-  std::map<std::string, std::string> excluded_tests;
-  std::map<std::string, int> redacted;
-  for (const v1::Observation& o : all) {
-    std::string name = absl::StrCat(o.method().class_name(), "#", o.method().name(),
-                                    o.method().jvm_descriptor());
-    if (name != method->method) continue;
-    ++method->observations;
+std::string MethodOf(const v1::Observation& o) {
+  return absl::StrCat(o.method().class_name(), "#", o.method().name(),
+                      o.method().jvm_descriptor());
+}
+
+// What one method's observations add up to, fed one observation at a time
+// (a hot method may have been observed hundreds of thousands of times).
+class ObservationTally {
+ public:
+  explicit ObservationTally(MethodView* method) : method_(method) {}
+
+  void Add(const v1::Observation& o) {
+    ++method_->observations;
     if (o.excluded()) {
-      ++method->excluded_observations;
-      excluded_tests[o.test_id()] = o.excluded_reason();
+      ++method_->excluded_observations;
+      excluded_tests_[o.test_id()] = o.excluded_reason();
     }
-    CountRedacted(o.pre(), &redacted);
-    CountRedacted(o.post(), &redacted);
+    CountRedacted(o.pre(), &redacted_);
+    CountRedacted(o.post(), &redacted_);
     for (int i = 0; i < o.args_size(); ++i) {
       if (o.args(i).kind_case() != v1::Value::kRedacted) continue;
       std::string param = i < o.method().param_names_size() ? o.method().param_names(i)
                                                             : absl::StrCat("arg", i);
-      ++redacted[absl::StrCat(method->method, " parameter ", param)];
+      ++redacted_[absl::StrCat(method_->method, " parameter ", param)];
     }
     if (o.outcome().returned().kind_case() == v1::Value::kRedacted) {
-      ++redacted[method->method + " return value"];
+      ++redacted_[method_->method + " return value"];
     }
     std::string line = prompt::RenderObservation(o).body;
-    auto [it, added] = index.emplace(line, index.size());
-    if (added) ++method->distinct_behaviours;
-    if (it->second >= static_cast<size_t>(kMaxBehaviours)) continue;
-    if (added) method->behaviours.push_back({line, 0, {}, false});
-    BehaviourView& b = method->behaviours[it->second];
+    auto [it, added] = index_.emplace(line, index_.size());
+    if (added) ++method_->distinct_behaviours;
+    if (it->second >= static_cast<size_t>(kMaxBehaviours)) return;
+    if (added) method_->behaviours.push_back({line, 0, {}, false});
+    BehaviourView& b = method_->behaviours[it->second];
     ++b.count;
     b.excluded = b.excluded || o.excluded();
-    if (!o.test_id().empty()) tests[line].insert(o.test_id());
+    if (!o.test_id().empty()) tests_[it->second].insert(o.test_id());
   }
-  for (BehaviourView& b : method->behaviours) {
-    b.test_ids.assign(tests[b.behaviour].begin(), tests[b.behaviour].end());
+
+  void Finish() {
+    for (size_t i = 0; i < method_->behaviours.size(); ++i) {
+      method_->behaviours[i].test_ids.assign(tests_[i].begin(), tests_[i].end());
+    }
+    method_->excluded_tests.assign(excluded_tests_.begin(), excluded_tests_.end());
+    method_->redacted.assign(redacted_.begin(), redacted_.end());
   }
-  method->excluded_tests.assign(excluded_tests.begin(), excluded_tests.end());
-  method->redacted.assign(redacted.begin(), redacted.end());
+
+ private:
+  MethodView* method_;
+  std::map<std::string, size_t> index_;  // behaviour -> position in `behaviours`
+  std::map<size_t, std::set<std::string>> tests_;
+  std::map<std::string, std::string> excluded_tests_;
+  std::map<std::string, int> redacted_;
+};
+
+// Streams observations.pb into the methods' tallies.
+absl::Status AddObservations(const std::string& path, std::vector<MethodView>* methods) {
+  std::map<std::string, ObservationTally> tallies;
+  for (MethodView& m : *methods) tallies.emplace(m.method, ObservationTally(&m));
+  TS_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
+  TS_RETURN_IF_ERROR(ForEachDelimited(
+      data, path, [] { return std::make_unique<v1::Observation>(); },
+      [&](google::protobuf::Message& message) -> absl::Status {
+        const auto& o = static_cast<const v1::Observation&>(message);
+        TS_RETURN_IF_ERROR(CheckFormatVersion(o.format_version(), "observation"));
+        auto it = tallies.find(MethodOf(o));
+        if (it != tallies.end()) it->second.Add(o);
+        return absl::OkStatus();
+      }));
+  for (auto& [name, tally] : tallies) tally.Finish();
+  return absl::OkStatus();
 }
 
 absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::string& infer_dir,
@@ -236,9 +267,13 @@ absl::Status ReadAudit(const std::string& path, RunView* run) {
   audit.head_hash = check.head_hash;
   audit.first_bad_line = check.first_bad_line;
   audit.problem = check.problem;
+  audit.signed_records = check.signed_records;
+  audit.seals = check.seals;
+  audit.last_seal = check.last_seal;
   TS_ASSIGN_OR_RETURN(std::vector<v1::AuditRecord> records, gateway::ReadAuditRecords(path));
   std::set<std::string> destinations;
   for (const v1::AuditRecord& r : records) {
+    if (!r.signing_key_id().empty()) audit.signing_key_id = r.signing_key_id();
     if (r.direction() == v1::OUTBOUND) {
       if (r.verdict() == v1::ALLOWED) {
         ++audit.outbound_allowed;
@@ -303,8 +338,7 @@ absl::StatusOr<RunView> LoadRunView(const std::string& out_dir) {
   }
   std::string observations = Join(observations_dir, "observations.pb");
   if (FileExists(observations)) {
-    TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> all, ReadObservations(observations));
-    for (MethodView& m : run.methods) AddObservations(all, &m);
+    TS_RETURN_IF_ERROR(AddObservations(observations, &run.methods));
   }
   std::string audit = Join(infer_dir, "audit.jsonl");
   if (FileExists(audit)) TS_RETURN_IF_ERROR(ReadAudit(audit, &run));

@@ -92,7 +92,9 @@ struct MethodView {
   std::vector<std::pair<std::string, int>> redacted;
   // The audit records of this method's requests and answers.
   std::vector<v1::AuditRecord> audit;
-  bool remote() const { return result.client() != "builtin"; }
+  // Answers came from a model endpoint (client is its URL), not the
+  // built-in synthesizer.
+  bool remote() const { return !result.client().empty() && result.client() != "builtin"; }
 };
 
 // The audit log of the run (infer/audit.jsonl), when there is one.
@@ -103,6 +105,14 @@ struct AuditView {
   std::string head_hash;
   int first_bad_line = 0;
   std::string problem;
+  // Signed records (CHECKPOINT, SEAL): how many, the sequence of the last
+  // SEAL, the key id of the last signed record. The signatures themselves
+  // are not checked here (that needs the public key: tracespec audit verify
+  // --public-key).
+  int signed_records = 0;
+  int seals = 0;
+  int last_seal = 0;
+  std::string signing_key_id;
   int outbound_allowed = 0;
   int outbound_blocked = 0;
   int outbound_dry_run = 0;

@@ -50,6 +50,11 @@ std::vector<std::string> EgressParagraphs(const RunView& run) {
     if (m.remote()) remotes.insert(m.result.client());
   }
   const AuditView& audit = run.audit;
+  if (run.methods.empty() && !audit.present) {
+    out.push_back("Nothing left the machine: no method was inferred, so no model was asked, and "
+                  "there is no audit log.");
+    return out;
+  }
   if (remotes.empty() && !audit.present) {
     out.push_back(
         "Nothing left the machine: every contract of this run came from the built-in "
@@ -79,6 +84,25 @@ std::vector<std::string> EgressParagraphs(const RunView& run) {
                                audit.first_bad_line, ": ", audit.problem, ". ",
                                Plural(audit.records, "record", "records"),
                                " before it verify; their head ", audit.head_hash, "."));
+  }
+  if (audit.signed_records == 0) {
+    out.push_back("No record of the log is signed: the chain alone can be recomputed by whoever "
+                  "can write the file.");
+  } else {
+    std::string signed_part = absl::StrCat(
+        Plural(audit.signed_records, "signed record", "signed records"), " (",
+        Plural(audit.seals, "seal", "seals"), ") by key ", audit.signing_key_id, "; ");
+    if (audit.records > 0 && audit.last_seal == audit.records) {
+      absl::StrAppend(&signed_part, "the last record is a seal, so every record is covered by a "
+                                    "signature.");
+    } else {
+      absl::StrAppend(&signed_part, "records ", audit.last_seal + 1, "..", audit.records,
+                      " come after the last seal: no signature covers them (a run that did not "
+                      "finish, or records removed).");
+    }
+    absl::StrAppend(&signed_part, " The signatures are not checked here: tracespec audit verify "
+                                  "--public-key checks them.");
+    out.push_back(signed_part);
   }
   std::string sent = absl::StrCat(
       Plural(audit.outbound_allowed, "request", "requests"), " sent (",

@@ -15,9 +15,11 @@
 #include <numeric>
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "agent/synth/guards.h"
 #include "validator/jml/printer.h"
 
 namespace tracespec::synth {
@@ -38,7 +40,11 @@ CandidatePool::CandidatePool(SynthContext* ctx, const Vocabulary* vocab, std::ve
       group_(std::move(group)),
       position_(position),
       banned_(banned),
-      max_candidates_(max_candidates) {}
+      max_candidates_(max_candidates) {
+  for (size_t i : group_) {
+    has_counterexamples_ |= ctx_->observations()[i].source() == v1::COUNTEREXAMPLE;
+  }
+}
 
 bool CandidatePool::Offer(const Candidate& c) {
   if (full()) return false;
@@ -51,6 +57,7 @@ bool CandidatePool::Offer(const Candidate& c) {
   if (banned_ != nullptr && banned_->count(canonical)) {
     banned_hits_.push_back(canonical);
     seen_[canonical] = false;
+    Weaken(c, *e, canonical);
     return false;
   }
   const jml::Expr* antecedent = nullptr;
@@ -89,7 +96,46 @@ bool CandidatePool::Offer(const Candidate& c) {
   } else if (!v.falsified && v.support > 0) {
     unsupported_.emplace_back(std::move(stored), v);
   }
+  if (v.falsified) Weaken(c, *e, canonical);
   return v.accepted;
+}
+
+void CandidatePool::Weaken(const Candidate& c, const jml::Expr& e, const std::string& canonical) {
+  if (!has_counterexamples_ || !c.weakened_from.empty() ||
+      position_ != Position::kPostcondition)
+    return;
+  // The guard must keep every recorded call (where P held) and exclude the
+  // counterexamples that refute P; counterexamples P holds on do not matter.
+  std::vector<size_t> positives, negatives;
+  for (size_t i : group_) {
+    bool counterexample = ctx_->observations()[i].source() == v1::COUNTEREXAMPLE;
+    Truth t = ctx_->Truth(e, i, EvalState::kPost);
+    if (t != Truth::kFalse) {
+      if (!counterexample) positives.push_back(i);
+    } else if (counterexample) {
+      negatives.push_back(i);
+    } else {
+      return;  // a recorded call refutes it: not a candidate at all
+    }
+  }
+  if (negatives.empty() || positives.empty()) return;
+  static const std::set<std::string> kNone;
+  std::optional<Guard> guard =
+      FindWeakeningGuard(ctx_, *vocab_, canonical, positives, negatives, banned_ ? *banned_ : kNone);
+  if (!guard || guard->post.empty()) return;
+  std::string text = absl::StrCat("(", guard->post, ") ==> (", canonical, ")");
+  if (guard->threshold) {
+    // Read off single values: a hypothesis, never a clause.
+    const jml::Expr* g = ctx_->Compile(text, position_);
+    threshold_weakenings_.push_back(g == nullptr ? text : jml::PrintExpr(*g));
+    return;
+  }
+  Candidate weakened = c;
+  weakened.text = text;
+  weakened.weakened_from = canonical;
+  weakened.guard = guard->post;
+  weakened.defining = false;
+  Offer(weakened);
 }
 
 std::string ClauseText(const std::string& predicate, const std::string& exception) {
@@ -114,6 +160,7 @@ enum Rank {
   kRankFloating = 45,
   kRankConditional = 50,
   kRankAggregate = 55,
+  kRankBitwise = 58,
   kRankIndex = 56,
   kRankIndexFirst = 57,
   kRankBoolean = 60,
@@ -235,6 +282,7 @@ class Templates {
         if (IsIntegralType(out.type)) {
           Linear(y);
           Products(y);
+          Bitwise(y);
           DivMod(y);
         }
         if (IsFloatingType(out.type)) Floating(y);
@@ -593,6 +641,49 @@ class Templates {
         if (!Fits2(y, x, z, obs, is_long, [](__int128 a, __int128 b) { return a * b; })) continue;
         Offer(y, absl::StrCat(out.text, " == ", v_.terms[x].text, " * ", v_.terms[z].text),
               "product", kRankProduct, true, {x, z}, 3);
+      }
+    }
+  }
+
+  // y == (x ^ z), (x & z), (x | z) for two distinct inputs; y == x * x * x.
+  void Bitwise(int y) {
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs;
+    for (int x : IntegralInputs(y)) {
+      // Lengths in bit operations are coincidences, not contracts.
+      if (!absl::StrContains(v_.terms[x].text, "length")) xs.push_back(x);
+    }
+    struct Op {
+      const char* text;
+      __int128 (*f)(__int128, __int128);
+    };
+    static const Op kOps[] = {
+        {"^", [](__int128 a, __int128 b) { return a ^ b; }},
+        {"&", [](__int128 a, __int128 b) { return a & b; }},
+        {"|", [](__int128 a, __int128 b) { return a | b; }},
+    };
+    for (size_t p = 0; p < xs.size(); ++p) {
+      int x = xs[p];
+      std::vector<size_t> cube_obs = Known({y, x});
+      if (cube_obs.size() >= 2 &&
+          Fits2(y, x, x, cube_obs, is_long, [](__int128 a, __int128) { return a * a * a; })) {
+        const std::string& xt = v_.terms[x].text;
+        Offer(y, absl::StrCat(out.text, " == ", xt, " * ", xt, " * ", xt), "product",
+              kRankProduct, true, {x}, 3);
+      }
+      for (size_t q = p + 1; q < xs.size(); ++q) {
+        int z = xs[q];
+        std::vector<size_t> obs = Known({y, x, z});
+        if (obs.size() < 3) continue;
+        for (const Op& op : kOps) {
+          if (!Fits2(y, x, z, obs, is_long,
+                     [&op](__int128 a, __int128 b) -> std::optional<__int128> { return op.f(a, b); }))
+            continue;
+          Offer(y, absl::StrCat(out.text, " == (", v_.terms[x].text, " ", op.text, " ",
+                                v_.terms[z].text, ")"),
+                "bitwise", kRankBitwise, true, {x, z}, 4);
+        }
       }
     }
   }

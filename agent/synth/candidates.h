@@ -26,6 +26,9 @@ struct Candidate {
   // Distinct input cases (by the inputs it mentions) it must hold on.
   int min_support = 2;
   std::vector<int> inputs;  // indices of input terms; empty: all inputs
+  // A weakened clause (guard ==> P): P, which counterexamples refuted.
+  std::string weakened_from;
+  std::string guard;  // the guard, in postcondition position
 };
 
 struct Verdict {
@@ -50,13 +53,20 @@ class CandidatePool {
                 jml::TypeChecker::Position position, const std::set<std::string>* banned,
                 int max_candidates);
 
-  // Tests `c` (once per text) and returns whether it was accepted.
+  // Tests `c` (once per text) and returns whether it was accepted. A
+  // postcondition that only counterexamples of the validator falsify (or
+  // that the validator refuted: banned) is weakened: a guard true where it
+  // held and false on those counterexamples is looked for
+  // (FindWeakeningGuard) and `guard ==> c` offered in its place.
   bool Offer(const Candidate& c);
   bool full() const { return offered_ >= max_candidates_ || ctx_->exhausted(); }
 
   const std::vector<AcceptedCandidate>& accepted() const { return accepted_; }
   // Candidates that held wherever decided but lacked support, in order.
   const std::vector<std::pair<Candidate, Verdict>>& unsupported() const { return unsupported_; }
+  // Weakenings whose only guard is a threshold read off single values
+  // ("x > 3 ==> P"): not offered, for hypotheses.
+  const std::vector<std::string>& threshold_weakenings() const { return threshold_weakenings_; }
   // Offered candidates that were banned (refuted by the oracle earlier).
   const std::vector<std::string>& banned_hits() const { return banned_hits_; }
   int offered() const { return offered_; }
@@ -66,17 +76,21 @@ class CandidatePool {
   jml::TypeChecker::Position position() const { return position_; }
 
  private:
+  void Weaken(const Candidate& c, const jml::Expr& e, const std::string& canonical);
+
   SynthContext* ctx_;
   const Vocabulary* vocab_;
   std::vector<size_t> group_;
   jml::TypeChecker::Position position_;
   const std::set<std::string>* banned_;
   int max_candidates_;
+  bool has_counterexamples_ = false;
   int offered_ = 0;
   std::map<std::string, bool> seen_;
   std::vector<AcceptedCandidate> accepted_;
   std::vector<std::pair<Candidate, Verdict>> unsupported_;
   std::vector<std::string> banned_hits_;
+  std::vector<std::string> threshold_weakenings_;
 };
 
 // The clause text a predicate becomes in `position` ("ensures P;" or

@@ -63,7 +63,8 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
         break;
       }
     }
-    Guard g{Canonical(ctx, chosen->pre), Canonical(ctx, chosen->neg_pre), {}, false};
+    Guard g{Canonical(ctx, chosen->pre), Canonical(ctx, chosen->neg_pre), {}, false,
+            chosen->post};
     for (const Atom* a : family) {
       if (a != chosen) g.alternatives.push_back(Canonical(ctx, a->pre));
     }
@@ -93,7 +94,9 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
       return Guard{Canonical(ctx, pre),
                    Canonical(ctx, absl::StrCat(Paren(partial[p]->neg_pre), " && ",
                                                Paren(partial[q]->neg_pre))),
-                   {}, false};
+                   {}, false,
+                   absl::StrCat(Paren(partial[p]->post), " || ", Paren(partial[q]->post)),
+                   /*combined=*/true};
     }
   }
   for (size_t p = 0; p < necessary.size(); ++p) {
@@ -109,7 +112,9 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
       return Guard{Canonical(ctx, pre),
                    Canonical(ctx, absl::StrCat(Paren(necessary[p]->neg_pre), " || ",
                                                Paren(necessary[q]->neg_pre))),
-                   {}, false};
+                   {}, false,
+                   absl::StrCat(Paren(necessary[p]->post), " && ", Paren(necessary[q]->post)),
+                   /*combined=*/true};
     }
   }
   // A threshold on one numeric input.
@@ -143,21 +148,52 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
     track(positives, &pos_min, &pos_max);
     track(negatives, &neg_min, &neg_max);
     if (!ok || pos_min == nullptr || neg_min == nullptr) continue;
-    std::string pre, neg;
+    std::string pre, neg, post;
     if (less(*neg_max, *pos_min)) {
       pre = absl::StrCat(t.pre_text, " > ", neg_max->ToJml());
       neg = absl::StrCat(t.pre_text, " <= ", neg_max->ToJml());
+      post = absl::StrCat(t.text, " > ", neg_max->ToJml());
     } else if (less(*pos_max, *neg_min)) {
       pre = absl::StrCat(t.pre_text, " < ", neg_min->ToJml());
       neg = absl::StrCat(t.pre_text, " >= ", neg_min->ToJml());
+      post = absl::StrCat(t.text, " < ", neg_min->ToJml());
     } else {
-      continue;
+      // Both sides: every positive outside the negatives' range.
+      bool outside = true;
+      for (size_t i : positives) {
+        const EvalValue& v = t.values[i];
+        outside &= less(v, *neg_min) || less(*neg_max, v);
+      }
+      if (!outside) continue;
+      std::string lo = neg_min->ToJml(), hi = neg_max->ToJml();
+      pre = absl::StrCat(t.pre_text, " < ", lo, " || ", t.pre_text, " > ", hi);
+      neg = absl::StrCat(lo, " <= ", t.pre_text, " && ", t.pre_text, " <= ", hi);
+      post = absl::StrCat(t.text, " < ", lo, " || ", t.text, " > ", hi);
     }
     if (ctx->Compile(pre, Position::kPrecondition) == nullptr || Banned(ctx, banned, pre))
       continue;
-    return Guard{pre, neg, {}, true};
+    return Guard{pre, neg, {}, true, post};
   }
   return std::nullopt;
+}
+
+std::optional<Guard> FindWeakeningGuard(SynthContext* ctx, const Vocabulary& vocab,
+                                        const std::string& predicate,
+                                        const std::vector<size_t>& positives,
+                                        const std::vector<size_t>& negatives,
+                                        const std::set<std::string>& banned) {
+  for (bool edge : {true, false}) {
+    for (const Atom& a : vocab.atoms) {
+      if (a.edge != edge || !a.splits) continue;
+      if (!a.edge_expr.empty() && predicate.find(a.edge_expr) == std::string::npos) continue;
+      if (!AllAre(a, positives, Truth::kTrue) || !AllAre(a, negatives, Truth::kFalse)) continue;
+      if (Banned(ctx, banned, a.pre)) continue;
+      return Guard{Canonical(ctx, a.pre), Canonical(ctx, a.neg_pre), {}, false, a.post};
+    }
+  }
+  std::optional<Guard> g = FindGuard(ctx, vocab, positives, negatives, banned);
+  if (g && g->combined) return std::nullopt;
+  return g;
 }
 
 std::optional<std::vector<std::string>> ChangedLocations(SynthContext* ctx,

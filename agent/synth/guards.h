@@ -22,6 +22,10 @@ struct Guard {
   std::vector<std::string> alternatives;
   // A threshold read off the observed values (x > 100): weaker evidence.
   bool threshold = false;
+  // `pre` in postcondition position (fields as \old(f)).
+  std::string post;
+  // Two atoms (A || B, A && B).
+  bool combined = false;
 };
 
 // A predicate over the pre-state true on every observation in `positives`
@@ -34,6 +38,18 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
                                const std::vector<size_t>& positives,
                                const std::vector<size_t>& negatives,
                                const std::set<std::string>& banned);
+
+// A guard for weakening a postcondition P that counterexamples refute:
+// true on every call in `positives` (where P held) and false on every
+// counterexample in `negatives`. Edge atoms (NaN, infinities, MIN_VALUE,
+// overflow) are tried first, as they are where counterexamples sit, then
+// FindGuard's search.
+// Overflow edges are used only when `predicate` computes their arithmetic.
+std::optional<Guard> FindWeakeningGuard(SynthContext* ctx, const Vocabulary& vocab,
+                                        const std::string& predicate,
+                                        const std::vector<size_t>& positives,
+                                        const std::vector<size_t>& negatives,
+                                        const std::set<std::string>& banned);
 
 // The locations the calls in `group` were seen to change, as assignable
 // store references ("balance", "p.count", "a[*]"), sorted; empty for

@@ -47,6 +47,8 @@ using jml::Truth;
 using Position = jml::TypeChecker::Position;
 
 constexpr char kFrameKey[] = "assignable";
+// Guards tried for one refuted clause before it is dropped.
+constexpr int kMaxWeakenings = 3;
 
 // One line of the contract before printing.
 struct Line {
@@ -59,6 +61,7 @@ struct Line {
   // facts, guards) or kFrameKey; empty when it cannot be banned.
   std::string ban_key;
   bool droppable = false;  // may be removed if the whole spec does not check
+  std::string weakened_from;  // a refuted predicate kept under a guard
   int line = 0;            // 1-based line in the printed contract
 };
 
@@ -119,9 +122,17 @@ class RoundBuilder {
                const SynthesisOptions& options, const jml::TypeEnvironment* classpath)
       : sig_(sig), method_(method), options_(options), classpath_(classpath) {}
 
+  // Predicates kept under a guard in the last Build (their refutation is
+  // not a drop).
+  const std::set<std::string>& weakened_from() const { return weakened_from_; }
+
+  // `refuted`: postconditions of the normal case the validator refuted
+  // with counterexamples (predicate, family), to be weakened.
   absl::StatusOr<Round> Build(const std::vector<v1::Observation>& observations,
-                              const std::set<std::string>& banned) {
+                              const std::set<std::string>& banned,
+                              const std::vector<std::pair<std::string, std::string>>& refuted) {
     hypotheses_.clear();
+    weakened_from_.clear();
     ObservedTypeEnvironment observed(method_, observations);
     std::vector<const jml::TypeEnvironment*> layers;
     if (classpath_ != nullptr) layers.push_back(classpath_);
@@ -208,6 +219,17 @@ class RoundBuilder {
     };
     auto facts = [&](const std::string& label, const std::vector<size_t>& group,
                      const std::string& exception, CandidatePool* pool) {
+      // Clauses the validator refuted are offered again (they are banned):
+      // the pool weakens them with a guard excluding the counterexamples.
+      if (exception.empty()) {
+        for (const auto& [predicate, family] : refuted) {
+          Candidate c;
+          c.text = predicate;
+          c.family = family;
+          c.rank = 50;
+          pool->Offer(c);
+        }
+      }
       OfferTemplates(pool, exception.empty());
       stats.candidates_tested += pool->offered();
       std::vector<AcceptedCandidate> chosen = SelectClauses(pool->accepted());
@@ -216,6 +238,15 @@ class RoundBuilder {
         if (count++ >= options_.max_clauses) break;
         clause(label, ClauseText(a.candidate.text, exception), a.candidate.family,
                a.verdict.support, a.candidate.text, true);
+        const Candidate& c = a.candidate;
+        lines.back().weakened_from = c.weakened_from;
+        if (c.weakened_from.empty()) continue;
+        weakened_from_.insert(c.weakened_from);
+        std::string note = absl::StrCat(
+            "weakened: `", ClauseText(c.weakened_from, exception), "` (", label,
+            ") is refuted by the validator's counterexamples; kept as `",
+            ClauseText(c.text, exception), "`");
+        round.result.weakened.push_back(note);
       }
       return count;
     };
@@ -235,7 +266,7 @@ class RoundBuilder {
         if (std::find(group.begin(), group.end(), i) == group.end()) others.push_back(i);
       }
       if (others.empty()) {
-        ec.guard = Guard{"", "", {}, false};
+        ec.guard = Guard{"", "", {}, false, ""};
       } else {
         ec.guard = FindGuard(&ctx, vocab, group, others, banned);
       }
@@ -310,7 +341,7 @@ class RoundBuilder {
         merged.group.insert(merged.group.end(), ec.group.begin(), ec.group.end());
       }
       std::sort(merged.group.begin(), merged.group.end());
-      merged.guard = Guard{"", "", {}, false};
+      merged.guard = Guard{"", "", {}, false, ""};
       emitted.push_back(std::move(merged));
     }
     for (const ExceptionCase& ec : emitted) {
@@ -347,6 +378,11 @@ class RoundBuilder {
     // Domain notes and unsupported ideas.
     NullNotes(ctx);
     if (normal_pool) {
+      for (const std::string& t : normal_pool->threshold_weakenings()) {
+        Hypothesis(absl::StrCat("`ensures ", t,
+                                ";` would exclude the validator's counterexamples, but its guard "
+                                "is a threshold read off single values; not asserted"));
+      }
       int n = 0;
       for (const auto& [c, v] : normal_pool->unsupported()) {
         bool exact = c.rank < 55 || c.rank == 60 || c.rank == 62;  // defining scalar forms
@@ -505,6 +541,7 @@ class RoundBuilder {
   const SynthesisOptions& options_;
   const jml::TypeEnvironment* classpath_;
   std::vector<std::string> hypotheses_;
+  std::set<std::string> weakened_from_;
 };
 
 }  // namespace
@@ -561,28 +598,40 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
 
   std::set<std::string> banned;
   for (const std::string& b : input.banned) banned.insert(BanKey(b));
-  std::vector<std::string> dropped;  // hypotheses about what the oracle refuted
+  // Notes about what the oracle refuted, by ban key (predicate).
+  std::vector<std::pair<std::string, std::string>> dropped;
+  std::vector<std::pair<std::string, std::string>> refuted;  // (predicate, family)
+  std::map<std::string, int> weakenings;  // refuted guards per predicate
   RoundBuilder builder(sig, method, options, input.classpath);
   int rounds = 0;
   std::string verdict;
   std::vector<Line> previous;
   while (true) {
-    TS_ASSIGN_OR_RETURN(Round round, builder.Build(observations, banned));
+    TS_ASSIGN_OR_RETURN(Round round, builder.Build(observations, banned, refuted));
     // Clauses a counterexample made disappear since the last round.
     std::set<std::string> now;
     for (const Line& l : round.clause_lines) now.insert(l.text);
     for (const Line& l : previous) {
       if (!l.ban_key.empty() && l.family != "guard" && l.family != "frame" && !now.count(l.text)) {
-        std::string note = absl::StrCat("`", l.text, "` (", l.case_label,
-                                        ") was dropped: a counterexample refutes it");
-        if (std::find(dropped.begin(), dropped.end(), note) == dropped.end()) dropped.push_back(note);
+        std::string note = absl::StrCat("dropped: `", l.text, "` (", l.case_label,
+                                        "): a counterexample of the validator refutes it");
+        std::pair<std::string, std::string> entry(l.ban_key, note);
+        if (std::find(dropped.begin(), dropped.end(), entry) == dropped.end())
+          dropped.push_back(entry);
       }
     }
     auto finish = [&](Round& r) {
       SynthesisResult result = std::move(r.result);
       result.stats.oracle_rounds = rounds;
       result.oracle_verdict = verdict;
-      std::vector<std::string> hyps = dropped;
+      // A refuted clause kept under a guard was weakened, not dropped.
+      std::set<std::string> noted;
+      for (const auto& [key, note] : dropped) {
+        if (builder.weakened_from().count(key) || !noted.insert(key).second) continue;
+        result.dropped.push_back(note);
+      }
+      std::vector<std::string> hyps = result.weakened;
+      for (const std::string& d : result.dropped) hyps.push_back(d);
       for (std::string& h : result.hypotheses) hyps.push_back(std::move(h));
       if (static_cast<int>(hyps.size()) > options.max_hypotheses) hyps.resize(options.max_hypotheses);
       result.hypotheses = std::move(hyps);
@@ -607,11 +656,26 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
         if (l.line != span.line || l.ban_key.empty() || banned.count(l.ban_key)) continue;
         banned.insert(l.ban_key);
         progress = true;
-        dropped.push_back(absl::StrCat("`", l.text, "` (", l.case_label, ") was refuted by the ",
-                                       OracleVerdictName(v.kind) == std::string("ERROR")
-                                           ? "validator (it could not be checked)"
-                                           : "validator",
-                                       v.message.empty() ? "" : absl::StrCat(": ", v.message)));
+        // A refuted guard: the predicate is weakened again with all the
+        // counterexamples, a few times, then dropped.
+        if (!l.weakened_from.empty() && ++weakenings[l.weakened_from] >= kMaxWeakenings) {
+          refuted.erase(std::remove_if(refuted.begin(), refuted.end(),
+                                       [&](const auto& r) { return r.first == l.weakened_from; }),
+                        refuted.end());
+        }
+        if (v.kind == OracleVerdict::Kind::kFail && !v.counterexamples.empty() && l.droppable &&
+            l.weakened_from.empty() &&
+            absl::StartsWith(l.text, "ensures ") &&
+            (l.case_label == "normal_behavior" || l.case_label == "behavior")) {
+          refuted.emplace_back(l.ban_key, l.family);
+        }
+        dropped.emplace_back(
+            l.ban_key,
+            absl::StrCat("dropped: `", l.text, "` (", l.case_label, ") was refuted by the ",
+                         v.kind == OracleVerdict::Kind::kError
+                             ? "validator (it could not be checked)"
+                             : "validator",
+                         v.message.empty() ? "" : absl::StrCat(": ", v.message)));
       }
     }
     if (!progress) {

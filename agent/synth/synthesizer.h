@@ -96,6 +96,12 @@ struct SynthesisResult {
   // checked, admitting every observation it was built from.
   std::string jml;
   std::vector<std::string> hypotheses;
+  // What the validator's refutations did, one note each (also the first
+  // hypotheses): clauses kept under a guard that excludes the
+  // counterexamples ("weakened: `ensures P;` ... kept as `ensures G ==> P;`")
+  // and clauses dropped ("dropped: `ensures P;` ...").
+  std::vector<std::string> weakened;
+  std::vector<std::string> dropped;
   std::vector<SynthesizedClause> clauses;
   SynthesisStats stats;
   // With an oracle: its last verdict ("PASS", "FAIL: ...", ...), else empty.

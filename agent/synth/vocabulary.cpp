@@ -301,7 +301,8 @@ class Builder {
   }
 
   void AddAtom(const std::string& pre, const std::string& post, const std::string& neg_pre,
-               const std::string& neg_post, int family, int order, bool noteworthy = false) {
+               const std::string& neg_post, int family, int order, bool noteworthy = false,
+               bool edge = false) {
     if (static_cast<int>(vocab_.atoms.size()) >= options_.max_atoms) return;
     if (!seen_atoms_.insert(pre).second) return;
     const jml::Expr* e = ctx_->Compile(pre, Position::kPrecondition);
@@ -314,6 +315,7 @@ class Builder {
     a.family = family;
     a.order = order;
     a.noteworthy = noteworthy;
+    a.edge = edge;
     bool has_true = false, has_false = false;
     for (size_t i = 0; i < ctx_->size(); ++i) {
       Truth t = ctx_->Truth(*e, i, EvalState::kPre);
@@ -327,6 +329,69 @@ class Builder {
   }
 
   static std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
+
+  // Edges of the input domain, in both polarities (a guard needs the one
+  // true on the kept calls): NaN and infinities of floating-point inputs,
+  // MIN_VALUE of int/long inputs (where negation overflows), and sums,
+  // differences and products of two int inputs that leave the int range
+  // (written with (long) arithmetic). Only where some observation or
+  // counterexample sits on the edge, so they cost nothing otherwise.
+  void BuildEdgeAtoms(const std::vector<const Term*>& inputs, int* family, int* order) {
+    auto pair = [&](const std::string& on, const std::string& on_post, const std::string& off,
+                    const std::string& off_post, const std::string& expr = "") {
+      size_t before = vocab_.atoms.size();
+      AddAtom(on, on_post, off, off_post, *family, (*order)++, false, /*edge=*/true);
+      if (vocab_.atoms.size() == before) return;  // nothing sits on the edge
+      AddAtom(off, off_post, on, on_post, *family, (*order)++, false, /*edge=*/true);
+      for (size_t k = before; k < vocab_.atoms.size(); ++k) vocab_.atoms[k].edge_expr = expr;
+    };
+    for (const Term* t : inputs) {
+      if (t->shape != TermShape::kScalar) continue;
+      if (IsFloatingType(t->type)) {
+        const char* box = t->type.Is(Type::Kind::kFloat) ? "Float" : "Double";
+        ++*family;
+        pair(absl::StrCat(box, ".isNaN(", t->pre_text, ")"),
+             absl::StrCat(box, ".isNaN(", t->text, ")"),
+             absl::StrCat("!", box, ".isNaN(", t->pre_text, ")"),
+             absl::StrCat("!", box, ".isNaN(", t->text, ")"));
+        ++*family;
+        pair(absl::StrCat(box, ".isInfinite(", t->pre_text, ")"),
+             absl::StrCat(box, ".isInfinite(", t->text, ")"),
+             absl::StrCat("!", box, ".isInfinite(", t->pre_text, ")"),
+             absl::StrCat("!", box, ".isInfinite(", t->text, ")"));
+        ++*family;
+        pair(absl::StrCat("!", box, ".isFinite(", t->pre_text, ")"),
+             absl::StrCat("!", box, ".isFinite(", t->text, ")"),
+             absl::StrCat(box, ".isFinite(", t->pre_text, ")"),
+             absl::StrCat(box, ".isFinite(", t->text, ")"));
+      } else if (t->type.Is(Type::Kind::kInt) || t->type.Is(Type::Kind::kLong)) {
+        const char* min = t->type.Is(Type::Kind::kLong) ? "Long.MIN_VALUE" : "Integer.MIN_VALUE";
+        ++*family;
+        pair(absl::StrCat(t->pre_text, " == ", min), absl::StrCat(t->text, " == ", min),
+             absl::StrCat(t->pre_text, " != ", min), absl::StrCat(t->text, " != ", min));
+      }
+    }
+    for (size_t a = 0; a < inputs.size(); ++a) {
+      for (size_t b = a + 1; b < inputs.size(); ++b) {
+        const Term* x = inputs[a];
+        const Term* y = inputs[b];
+        if (x->shape != TermShape::kScalar || y->shape != TermShape::kScalar) continue;
+        if (!x->type.Is(Type::Kind::kInt) || !y->type.Is(Type::Kind::kInt)) continue;
+        // (Products are left out: non-linear guards are slow to check.)
+        for (const char* op : {"+", "-"}) {
+          ++*family;
+          auto range = [&](const std::string& px, const std::string& py) {
+            std::string e = absl::StrCat("(long) ", px, " ", op, " ", py);
+            return absl::StrCat("Integer.MIN_VALUE <= ", e, " && ", e, " <= Integer.MAX_VALUE");
+          };
+          std::string in_pre = range(x->pre_text, y->pre_text);
+          std::string in_post = range(x->text, y->text);
+          pair(absl::StrCat("!(", in_pre, ")"), absl::StrCat("!(", in_post, ")"), in_pre,
+               in_post, absl::StrCat(x->text, " ", op, " ", y->text));
+        }
+      }
+    }
+  }
 
   void BuildAtoms() {
     struct Op {
@@ -473,6 +538,7 @@ class Builder {
         }
       }
     }
+    BuildEdgeAtoms(inputs, &family, &order);
     // Number predicates.
     for (const Term* t : inputs) {
       if (t->shape != TermShape::kScalar || !IsIntegralType(t->type)) continue;

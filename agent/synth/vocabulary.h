@@ -88,6 +88,13 @@ struct Atom {
   bool splits = false;
   // Worth mentioning when every normal call satisfied it (sortedness).
   bool noteworthy = false;
+  // An edge of the input domain that counterexamples tend to sit on (NaN,
+  // infinities, MIN_VALUE, arithmetic overflow): tried first when a
+  // refuted clause is weakened (see FindWeakeningGuard).
+  bool edge = false;
+  // For overflow edges, the arithmetic they guard ("x + y"): only clauses
+  // computing it are weakened with them.
+  std::string edge_expr;
   std::vector<jml::Truth> truth;  // per observation
 };
 

@@ -3,8 +3,9 @@
 // `tracespec observe` (JVM, JUnit, probe) and `tracespec infer` (validator
 // on Z3) on examples/bank — once with the built-in synthesizer, once with
 // the gateway against the fake model server on loopback, which leaves an
-// audit log — then `tracespec report` writes report.html, and headless
-// Chromium renders it. The rendered DOM must show the contract, the history
+// audit log — then `tracespec report` writes report.html; and `tracespec
+// run` writes it for a copy of examples/bank. Headless Chromium renders
+// each. The rendered DOM must show the contract, the history
 // bits and the audit head (or that nothing left the machine), and
 // Chromium's net log must hold no request made by the page.
 #include <cstdio>
@@ -213,7 +214,11 @@ TEST_F(ReportE2eTest, RemoteRunShowsTheAuditHeadAndTheCounterexample) {
   EXPECT_EQ(ElementText(page.dom, "contract-1"), result.contract());
   EXPECT_EQ(ElementText(page.dom, "history-1"), "10,11");
   EXPECT_EQ(ElementText(page.dom, "audit-head"), head);
-  EXPECT_THAT(page.dom, HasSubstr("hash chain intact, 4 records"));
+  // Two requests, two answers, and the seal infer wrote when it closed the
+  // log (signed by the key outside the run directory).
+  EXPECT_THAT(page.dom, HasSubstr("hash chain intact, 5 records"));
+  EXPECT_THAT(page.dom, HasSubstr("the last record is a seal, so every record is covered by a "
+                                  "signature"));
   EXPECT_THAT(page.dom, HasSubstr(server.base_url()));
   EXPECT_THAT(page.dom, Not(HasSubstr("Nothing left the machine")));
   // Round 1's coverage counterexample, deposit(0), with readable values.
@@ -221,6 +226,39 @@ TEST_F(ReportE2eTest, RemoteRunShowsTheAuditHeadAndTheCounterexample) {
   EXPECT_THAT(page.dom, HasSubstr("amount=0, "));
   EXPECT_THAT(page.page_requests, ::testing::IsEmpty());
   EXPECT_THAT(Read(out + "/report.md"), HasSubstr(head));
+}
+
+// `tracespec run` on a copy of examples/bank (built by its own
+// tracespec.textproto) writes the report and names it; the page shows each
+// target's contract and bits and the merged spec file they are in.
+TEST_F(ReportE2eTest, RunWritesTheReportOfTheBankProject) {
+  std::string project = dir_->path() + "/bank-project";
+  std::filesystem::copy(testing::SourceDir() + "/examples/bank", project,
+                        std::filesystem::copy_options::recursive);
+  std::filesystem::remove_all(project + "/target");
+  std::filesystem::remove_all(project + "/tracespec-out");
+  SubprocessResult run = RunTracespec({"run", project});
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  std::string out = project + "/tracespec-out";
+  EXPECT_THAT(run.stdout_data, HasSubstr("report: " + out + "/report.html"));
+
+  Rendered page = Render(out + "/report.html");
+  ASSERT_TRUE(page.ok);
+  int index = 0;
+  for (const char* method : {"bank.Account#deposit(I)V", "bank.Account#getBalance()I",
+                             "bank.Account#withdraw(I)V"}) {
+    ++index;
+    v1::InferResult result;
+    ASSERT_TRUE(FromJson(Read(absl::StrCat(out, "/infer/", method, "/result.json")), &result).ok())
+        << method;
+    EXPECT_EQ(ElementText(page.dom, absl::StrCat("contract-", index)), result.contract())
+        << method;
+    EXPECT_EQ(ElementText(page.dom, absl::StrCat("history-", index)), result.history()) << method;
+  }
+  EXPECT_THAT(page.dom, HasSubstr("<code>specs/bank/Account.jml</code>"));
+  EXPECT_THAT(page.dom, HasSubstr("Model: the built-in synthesizer."));
+  EXPECT_THAT(page.dom, HasSubstr("Nothing left the machine"));
+  EXPECT_THAT(page.page_requests, ::testing::IsEmpty());
 }
 
 // The net-log check can fail: a page that loads an image and a style sheet

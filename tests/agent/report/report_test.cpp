@@ -88,6 +88,8 @@ class ReportTest : public ::testing::Test {
     result.set_contract(kContract);
     result.set_contract_file(loop::MethodDirName(kMethod) + "/Account.jml");
     result.set_client("builtin");
+    result.add_weakened("weakened: ensures \\result > 0; kept as amount != 0 ==> ...");
+    result.add_dropped("dropped: ensures owner == \"<b>\";");
     ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/result.json", result).ok());
 
     v1::InferRound first;
@@ -138,6 +140,9 @@ TEST_F(ReportTest, ShowsContractHistoryRoundsObservationsAndExclusions) {
   EXPECT_THAT(html, HasSubstr("id=\"history-1\">10,11</span>"));
   EXPECT_THAT(html, HasSubstr("Success"));
   EXPECT_THAT(html, HasSubstr("FAIL (2 of 3 observations admitted)"));
+  EXPECT_THAT(html, HasSubstr("<li>weakened: ensures \\result &gt; 0; kept as amount != 0 ==&gt; "
+                              "...</li>"));
+  EXPECT_THAT(html, HasSubstr("<li>dropped: ensures owner == &quot;&lt;b&gt;&quot;;</li>"));
   // The counterexample as readable values, the observations merged.
   EXPECT_THAT(html, HasSubstr("amount=-3, this.balance=10"));
   EXPECT_THAT(html, HasSubstr("throws java.lang.IllegalArgumentException"));
@@ -244,12 +249,38 @@ TEST_F(ReportTest, AuditHeadOfARemoteRunAndABrokenChain) {
   EXPECT_THAT(html, HasSubstr("hash chain intact, 2 records"));
   EXPECT_THAT(html, HasSubstr("1 request sent (123 bytes) to http://127.0.0.1:9/v1/chat/completions"));
   EXPECT_THAT(html, HasSubstr("<td>ALLOWED</td>"));
+  EXPECT_THAT(html, HasSubstr("No record of the log is signed"));
   EXPECT_THAT(html, Not(HasSubstr("Nothing left the machine")));
   EXPECT_THAT(Markdown(), HasSubstr(check->head_hash));
 
+  // Signed and sealed (the key outside the run directory).
+  const std::string unsigned_log = Read(log_path);
+  ASSERT_TRUE(RemoveAll(log_path).ok());
+  testing::TempDir keys;
+  auto signer = gateway::AuditSigner::LoadOrCreate(keys.path() + "/audit-key.pem");
+  ASSERT_TRUE(signer.ok()) << signer.status();
+  {
+    auto log = gateway::AuditLog::Open(log_path, *signer);
+    ASSERT_TRUE(log.ok()) << log.status();
+    v1::AuditRecord r;
+    r.set_destination("http://127.0.0.1:9/v1/chat/completions");
+    r.set_direction(v1::OUTBOUND);
+    r.set_verdict(v1::ALLOWED);
+    r.set_label(absl::StrCat(kMethod, " round 1"));
+    ASSERT_TRUE((*log)->Append(r).ok());
+    ASSERT_TRUE((*log)->Seal().ok());
+  }
+  ASSERT_TRUE(WriteReports(out_).ok());
+  EXPECT_THAT(Html(), HasSubstr("1 signed record (1 seal) by key "));
+  EXPECT_THAT(Html(), HasSubstr("the last record is a seal, so every record is covered"));
+  // The seal cut off: the report says what no signature covers.
+  std::string sealed = Read(log_path);
+  ASSERT_TRUE(WriteFileAtomic(log_path, sealed.substr(0, sealed.find('\n') + 1)).ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  EXPECT_THAT(Html(), HasSubstr("No record of the log is signed"));
+
   // An edited record: the report says the chain is broken.
-  std::string text = Read(log_path);
-  ASSERT_TRUE(WriteFileAtomic(log_path, absl::StrReplaceAll(text, {{"\"payload_size\":\"123\"",
+  ASSERT_TRUE(WriteFileAtomic(log_path, absl::StrReplaceAll(unsigned_log, {{"\"payload_size\":\"123\"",
                                                                     "\"payload_size\":\"12\""}}))
                   .ok());
   ASSERT_TRUE(WriteReports(out_).ok());
@@ -296,6 +327,13 @@ TEST_F(ReportTest, RunJsonAddsTheProjectTheMergedSpecAndTargetsWithoutContract) 
                               "called it</li>"));
   EXPECT_THAT(Markdown(), HasSubstr("- ` bank.Account#close()V `: ` not observed: no test called "
                                     "it `"));
+}
+
+TEST(ReportRenderTest, NoMethodNoModelAsked) {
+  RunView run;
+  EXPECT_THAT(RenderHtml(run), HasSubstr("<p>Nothing left the machine: no method was inferred, "
+                                         "so no model was asked"));
+  EXPECT_THAT(RenderHtml(run), HasSubstr("<p>0 methods</p>"));
 }
 
 TEST(ReportRenderTest, StrengthFiguresAreShownWhenPresent) {

@@ -104,6 +104,36 @@ TEST(SynthesizerTest, SolvedLinearAndFloatingForms) {
   testing::ExpectAdmitsAll(c.jml, celsius);
 }
 
+TEST(SynthesizerTest, BitwiseAndCubeForms) {
+  auto calls = [](const char* name, int (*f)(int, int)) {
+    std::vector<v1::Observation> out;
+    for (auto [a, b] : std::vector<std::pair<int, int>>{{12, 10}, {5, 3}, {0, 9}, {-1, 6}, {7, 7}}) {
+      out.push_back(testing::Call("m.Bits", name, "(II)I", {"a", "b"}, true)
+                        .Arg(testing::I(a))
+                        .Arg(testing::I(b))
+                        .Returns(testing::I(f(a, b))));
+    }
+    return out;
+  };
+  std::vector<v1::Observation> x = calls("xor", [](int a, int b) { return a ^ b; });
+  SynthesisResult rx = Synth(x);
+  EXPECT_THAT(rx.jml, HasSubstr("ensures \\result == (a ^ b);"));
+  testing::ExpectAdmitsAll(rx.jml, x);
+  std::vector<v1::Observation> n = calls("and", [](int a, int b) { return a & b; });
+  EXPECT_THAT(Synth(n).jml, HasSubstr("ensures \\result == (a & b);"));
+  std::vector<v1::Observation> o = calls("or", [](int a, int b) { return a | b; });
+  EXPECT_THAT(Synth(o).jml, HasSubstr("ensures \\result == (a | b);"));
+  std::vector<v1::Observation> cube;
+  for (int v : {2, -3, 0, 5, 11}) {
+    cube.push_back(testing::Call("m.Bits", "cube", "(I)I", {"x"}, true)
+                       .Arg(testing::I(v))
+                       .Returns(testing::I(v * v * v)));
+  }
+  SynthesisResult rc = Synth(cube);
+  EXPECT_THAT(rc.jml, HasSubstr("ensures \\result == x * x * x;"));
+  testing::ExpectAdmitsAll(rc.jml, cube);
+}
+
 TEST(SynthesizerTest, WrapAroundIsJavaArithmetic) {
   std::vector<v1::Observation> obs;
   for (int x : {5, -3, 0, 2147483647, -2147483647 - 1}) {

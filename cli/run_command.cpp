@@ -1,0 +1,202 @@
+// `tracespec run [PROJECT_DIR]` and `tracespec check [PROJECT_DIR]`: flags
+// -> project::RunProject / CheckProject -> progress, results, exit status.
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "cli/commands.h"
+#include "common/log.h"
+#include "project/run.h"
+
+namespace tracespec::cli {
+namespace {
+
+struct ProjectFlags {
+  std::string project_dir = ".";
+  std::string out_dir;
+  int jobs = 1;
+};
+
+// Progress on stderr: on a terminal one status line rewritten in place
+// (finished methods and stages stay as lines above it), its elapsed time
+// ticking every second; otherwise plain lines (stages, and each method's
+// refinement lines and result).
+class ProgressPrinter {
+ public:
+  ProgressPrinter() : live_(::isatty(2) != 0 && GetVerbosity() != Verbosity::kQuiet) {
+    if (live_) ticker_ = std::thread([this] { Tick(); });
+  }
+  ~ProgressPrinter() { Finish(); }
+
+  void operator()(const project::ProgressEvent& e) {
+    using Kind = project::ProgressEvent::Kind;
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string counter = e.total > 0 ? absl::StrFormat("[%d/%d] ", e.done, e.total) : "";
+    switch (e.kind) {
+      case Kind::kStage:
+        Line(e.text);
+        return;
+      case Kind::kMethodStart:
+      case Kind::kMethodUpdate:
+        if (live_) {
+          status_ = absl::StrCat(counter, e.method, ": ",
+                                 e.kind == Kind::kMethodStart ? "starting" : e.text);
+          since_ = absl::Now() - absl::Seconds(e.elapsed);
+          Redraw();
+        } else if (e.kind == Kind::kMethodUpdate) {
+          // Plain output gets the method's own lines only.
+          Info(absl::StrCat(e.method, ": ", e.text));
+        }
+        return;
+      case Kind::kMethodDone:
+        Line(absl::StrFormat("%s%s: %s (%.1fs)", counter, e.method, e.text, e.elapsed));
+        return;
+    }
+  }
+
+  // Clears the status line and stops the ticker.
+  void Finish() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      ClearStatus();
+      stop_ = true;
+    }
+    stopped_.notify_all();
+    if (ticker_.joinable()) ticker_.join();
+  }
+
+ private:
+  void Tick() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      stopped_.wait_for(lock, std::chrono::seconds(1));
+      if (!stop_ && !status_.empty()) Redraw();
+    }
+  }
+  void ClearStatus() {
+    if (live_ && !status_.empty()) std::fputs("\r\033[K", stderr);
+    status_.clear();
+  }
+  void Line(const std::string& text) {
+    ClearStatus();
+    Info(text);
+  }
+  void Redraw() {
+    std::string shown = absl::StrFormat("%s (%.0fs)", status_,
+                                        absl::ToDoubleSeconds(absl::Now() - since_));
+    // One terminal line: cut to 150 columns.
+    if (shown.size() > 150) shown = shown.substr(0, 147) + "...";
+    std::fprintf(stderr, "\r\033[Ktracespec: %s", shown.c_str());
+    std::fflush(stderr);
+  }
+
+  const bool live_;
+  std::mutex mu_;
+  std::condition_variable stopped_;
+  bool stop_ = false;
+  std::string status_;  // shown when non-empty
+  absl::Time since_;
+  std::thread ticker_;
+};
+
+void AddProjectArguments(CLI::App* cmd, ProjectFlags* flags) {
+  cmd->add_option("PROJECT_DIR", flags->project_dir,
+                  "The project: a directory with a tracespec.textproto, or a Maven or Gradle "
+                  "layout (default: the current directory)");
+  cmd->add_option("--out", flags->out_dir, "Output directory (default: PROJECT_DIR/tracespec-out)");
+}
+
+int RunCommand(const ProjectFlags& flags) {
+  auto printer = std::make_shared<ProgressPrinter>();
+  project::RunOptions options;
+  options.project_dir = flags.project_dir;
+  options.out_dir = flags.out_dir;
+  options.jobs = flags.jobs;
+  options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
+  absl::StatusOr<project::RunResult> result = project::RunProject(options);
+  printer->Finish();
+  if (!result.ok()) return ReportError(result.status());
+  std::fputs(result->text.c_str(), stdout);
+  std::fflush(stdout);
+  return kExitOk;
+}
+
+int CheckCommand(const ProjectFlags& flags) {
+  auto printer = std::make_shared<ProgressPrinter>();
+  project::CheckOptions options;
+  options.project_dir = flags.project_dir;
+  options.out_dir = flags.out_dir;
+  options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
+  absl::StatusOr<project::CheckResult> result = project::CheckProject(options);
+  printer->Finish();
+  if (!result.ok()) return ReportError(result.status());
+  std::fputs(result->text.c_str(), stdout);
+  std::fflush(stdout);
+  if (result->broken > 0) return kExitCheckFailed;
+  if (result->undecided > 0) return kExitUnknown;
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<ProjectFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "run",
+      "Infer contracts for a whole project: run its build command, its JUnit tests under the "
+      "probe (observe), then infer and validate a contract per target method, and write one "
+      ".jml file per class (OpenJML --specspath layout), run.json and the report");
+  AddProjectArguments(cmd, flags.get());
+  cmd->add_option("--jobs", flags->jobs,
+                  "Methods inferred at once, each with its own validator (default 1)")
+      ->check(CLI::PositiveNumber);
+  cmd->footer(
+      "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
+      "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
+      "redaction_policy, bounds, model, rounds, observe_timeout_seconds; paths relative to "
+      "the project), else a Maven layout (target/classes, target/test-classes, src/test/java) "
+      "or a Gradle layout (build/classes/java/main and test, src/test/java): every test-like "
+      "class is run and every public method of every top-level class is a target.\n"
+      "Output (OUT): observations/ (observe's files), infer/ (infer's run directory), "
+      "specs/<package>/<Class>.jml (the contracts that passed both checks, merged per class), "
+      "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
+      "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
+      "Exit status: 0 the run completed (methods without a contract that holds are listed), "
+      "2 bad usage, 3 bad input (no project found, unknown or malformed configuration entry "
+      "with file:line:column, build command failed, unknown class or method, no tests), 4 "
+      "environment (missing JVM, the test JVM died, endpoint unreachable, I/O), 5 internal "
+      "error.");
+  cmd->callback([flags, exit_code] { *exit_code = RunCommand(*flags); });
+}
+
+void AddCheckCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<ProjectFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "check",
+      "Re-validate the contracts of the last `tracespec run` (OUT/specs) against the current "
+      "build, after running the project's build command: no model, no tests, no new "
+      "observations; lists every method whose contract no longer holds with its "
+      "counterexample");
+  AddProjectArguments(cmd, flags.get());
+  cmd->footer(
+      "Only consistency is checked (within the bounds of the configuration); coverage is "
+      "skipped: check records no observations. A contract that no longer type-checks, or "
+      "whose method is gone, counts as broken.\n"
+      "Exit status: 0 every contract holds, 10 some contract is broken, 11 none broken but "
+      "some undecided (bound, timeout, unsupported), 2 bad usage, 3 bad input (no run.json "
+      "under OUT, no project, build command failed), 4 environment, 5 internal error.");
+  cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
+}
+
+}  // namespace tracespec::cli

@@ -1,0 +1,281 @@
+// Project configuration and discovery; see config.h.
+#include "project/config.h"
+
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/files.h"
+#include "common/glob.h"
+#include "common/proto_io.h"
+#include "common/status.h"
+#include "validator/classfile/class_file.h"
+#include "validator/classfile/class_path.h"
+#include "validator/jml/spec_source.h"
+
+namespace tracespec::project {
+namespace {
+
+std::string Absolute(const std::string& dir, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  return absl::StrCat(dir, "/", path);
+}
+
+void AbsolutizeAll(const std::string& dir, google::protobuf::RepeatedPtrField<std::string>* paths) {
+  for (std::string& path : *paths) path = Absolute(dir, path);
+}
+
+void Absolutize(const std::string& dir, std::string* path) { *path = Absolute(dir, *path); }
+
+// The absolute form of `dir` without "." / ".." components or a trailing '/'.
+absl::StatusOr<std::string> CanonicalDir(const std::string& dir) {
+  char* real = ::realpath(dir.c_str(), nullptr);
+  if (real == nullptr) {
+    return absl::NotFoundError(absl::StrCat("project directory ", dir, " does not exist"));
+  }
+  std::string out(real);
+  ::free(real);
+  if (!IsDirectory(out)) {
+    return absl::InvalidArgumentError(absl::StrCat(dir, " is not a directory"));
+  }
+  return out;
+}
+
+struct Layout {
+  v1::ConfigSource source;
+  const char* name;
+  const char* classes;
+  const char* test_classes;
+};
+
+constexpr Layout kLayouts[] = {
+    {v1::CONFIG_SOURCE_MAVEN, "maven layout", "target/classes", "target/test-classes"},
+    {v1::CONFIG_SOURCE_GRADLE, "gradle layout", "build/classes/java/main",
+     "build/classes/java/test"},
+};
+
+// The classes of a class-path entry list (directories and jars) that exist.
+absl::StatusOr<std::vector<std::string>> ListClasses(
+    const google::protobuf::RepeatedPtrField<std::string>& entries, const char* what) {
+  std::vector<std::string> existing;
+  for (const std::string& entry : entries) {
+    if (!FileExists(entry)) {
+      return absl::NotFoundError(absl::StrCat(what, " entry ", entry, " does not exist"));
+    }
+    existing.push_back(entry);
+  }
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath path,
+                      classfile::ClassPath::Create(absl::StrJoin(existing, ":")));
+  std::vector<std::string> names;
+  for (const std::string& internal : path.ListClasses()) {
+    names.push_back(classfile::InternalToBinary(internal));
+  }
+  return names;
+}
+
+bool IsPattern(const std::string& text) {
+  return text.find_first_of("*?") != std::string::npos;
+}
+
+// Names matching each pattern (a plain name must be present); sorted.
+absl::StatusOr<std::vector<std::string>> Select(const std::vector<std::string>& names,
+                                                const google::protobuf::RepeatedPtrField<std::string>& patterns,
+                                                const std::string& what, const std::string& where) {
+  std::set<std::string> out;
+  for (const std::string& pattern : patterns) {
+    bool any = false;
+    for (const std::string& name : names) {
+      if (IsPattern(pattern) ? GlobMatch(pattern, name) : name == pattern) {
+        out.insert(name);
+        any = true;
+      }
+    }
+    if (!any) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, " '", pattern, "' matches no class under ", where));
+    }
+  }
+  return std::vector<std::string>(out.begin(), out.end());
+}
+
+std::string SimpleName(const std::string& binary) {
+  size_t dot = binary.rfind('.');
+  return dot == std::string::npos ? binary : binary.substr(dot + 1);
+}
+
+bool LooksLikeTest(const std::string& binary) {
+  std::string simple = SimpleName(binary);
+  if (simple.find('$') != std::string::npos) return false;
+  return absl::StartsWith(simple, "Test") || absl::EndsWith(simple, "Test") ||
+         absl::EndsWith(simple, "Tests") || absl::EndsWith(simple, "TestCase");
+}
+
+// Public, concrete, non-synthetic, non-bridge methods that are not
+// constructors or static initializers.
+bool IsClassWideTarget(const classfile::Method& m) {
+  if (!m.is_public() || m.is_abstract() || m.is_native()) return false;
+  if ((m.access & (classfile::kAccSynthetic | classfile::kAccVolatile /* bridge */)) != 0) return false;
+  return m.name != "<init>" && m.name != "<clinit>";
+}
+
+}  // namespace
+
+absl::StatusOr<Project> LoadProject(const std::string& dir) {
+  Project project;
+  TS_ASSIGN_OR_RETURN(project.dir, CanonicalDir(dir));
+  const std::string& root = project.dir;
+  std::string config_path = absl::StrCat(root, "/", kConfigFileName);
+  v1::ProjectConfig& config = project.config;
+  if (FileExists(config_path)) {
+    TS_RETURN_IF_ERROR(ParseTextProtoFile(config_path, &config));
+    project.source = v1::CONFIG_SOURCE_FILE;
+    project.description = config_path;
+    if (config.classes().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(config_path, ": no 'classes' entry (the class directories or jars of "
+                                    "the code under test)"));
+    }
+    if (config.has_model() && config.model().has_endpoint()) {
+      const v1::ProjectEndpoint& endpoint = config.model().endpoint();
+      if (endpoint.url().empty() || endpoint.model().empty() ||
+          endpoint.egress_policy().empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            config_path, ": model.endpoint needs url, model and egress_policy"));
+      }
+    }
+  } else {
+    const Layout* found = nullptr;
+    for (const Layout& layout : kLayouts) {
+      if (IsDirectory(absl::StrCat(root, "/", layout.classes))) {
+        found = &layout;
+        break;
+      }
+    }
+    if (found == nullptr) {
+      return absl::NotFoundError(absl::StrCat(
+          root, " is not a project tracespec knows: no ", kConfigFileName,
+          ", no Maven layout (target/classes, target/test-classes, src/test/java) and no "
+          "Gradle layout (build/classes/java/main, build/classes/java/test, src/test/java); "
+          "build the project first or write a ",
+          kConfigFileName, " (see project/README.md)"));
+    }
+    project.source = found->source;
+    config.add_classes(found->classes);
+    std::vector<std::string> seen = {found->classes};
+    if (IsDirectory(absl::StrCat(root, "/", found->test_classes))) {
+      config.add_test_classes(found->test_classes);
+      seen.push_back(found->test_classes);
+    }
+    if (IsDirectory(absl::StrCat(root, "/src/test/java"))) {
+      config.set_tests_src("src/test/java");
+      seen.push_back("src/test/java");
+    }
+    project.description = absl::StrCat(found->name, ": ", absl::StrJoin(seen, ", "));
+  }
+  AbsolutizeAll(root, config.mutable_classes());
+  AbsolutizeAll(root, config.mutable_test_classes());
+  AbsolutizeAll(root, config.mutable_classpath());
+  if (!config.tests_src().empty()) Absolutize(root, config.mutable_tests_src());
+  if (!config.redaction_policy().empty()) Absolutize(root, config.mutable_redaction_policy());
+  if (config.has_model() && config.model().has_endpoint()) {
+    v1::ProjectEndpoint* endpoint = config.mutable_model()->mutable_endpoint();
+    Absolutize(root, endpoint->mutable_egress_policy());
+    AbsolutizeAll(root, endpoint->mutable_impl_src());
+  }
+  return project;
+}
+
+std::string MainClassPath(const Project& project) {
+  std::vector<std::string> entries(project.config.classes().begin(),
+                                   project.config.classes().end());
+  entries.insert(entries.end(), project.config.classpath().begin(),
+                 project.config.classpath().end());
+  return absl::StrJoin(entries, ":");
+}
+
+std::string FullClassPath(const Project& project) {
+  std::vector<std::string> entries(project.config.classes().begin(),
+                                   project.config.classes().end());
+  entries.insert(entries.end(), project.config.test_classes().begin(),
+                 project.config.test_classes().end());
+  entries.insert(entries.end(), project.config.classpath().begin(),
+                 project.config.classpath().end());
+  return absl::StrJoin(entries, ":");
+}
+
+absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project) {
+  const v1::ProjectConfig& config = project.config;
+  std::string where = absl::StrJoin(config.test_classes(), ", ");
+  if (config.test_classes().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(project.description, ": no test class directory (test_classes)"));
+  }
+  TS_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                      ListClasses(config.test_classes(), "test_classes"));
+  if (!config.tests().empty()) return Select(names, config.tests(), "test class", where);
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath path,
+                      classfile::ClassPath::Create(absl::StrJoin(config.test_classes(), ":")));
+  std::vector<std::string> tests;
+  for (const std::string& name : names) {
+    if (!LooksLikeTest(name)) continue;
+    TS_ASSIGN_OR_RETURN(const classfile::ClassFile* cls, path.Load(name));
+    if (cls->is_abstract() || cls->is_interface()) continue;
+    tests.push_back(name);
+  }
+  if (tests.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "no test classes (Test*, *Test, *Tests, *TestCase) under ", where,
+        "; name them with 'tests' in ", kConfigFileName));
+  }
+  return tests;
+}
+
+absl::StatusOr<std::vector<std::string>> ResolveTargets(const Project& project) {
+  const v1::ProjectConfig& config = project.config;
+  std::string where = absl::StrJoin(config.classes(), ", ");
+  TS_ASSIGN_OR_RETURN(std::vector<std::string> names, ListClasses(config.classes(), "classes"));
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(MainClassPath(project)));
+  std::vector<std::string> classes;
+  if (!config.target_classes().empty()) {
+    TS_ASSIGN_OR_RETURN(classes, Select(names, config.target_classes(), "target class", where));
+  } else if (config.methods().empty()) {
+    for (const std::string& name : names) {
+      if (name.find('$') == std::string::npos) classes.push_back(name);
+    }
+  }
+  std::set<std::string> targets;
+  for (const std::string& name : classes) {
+    TS_ASSIGN_OR_RETURN(const classfile::ClassFile* cls, path.Load(name));
+    if (cls->is_interface()) continue;
+    for (const classfile::Method& m : cls->methods) {
+      if (IsClassWideTarget(m)) targets.insert(absl::StrCat(name, "#", m.name, m.descriptor));
+    }
+  }
+  for (const std::string& text : config.methods()) {
+    TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(text));
+    absl::StatusOr<const classfile::ClassFile*> cls = path.Load(selector.class_name);
+    if (!cls.ok()) {
+      return absl::NotFoundError(absl::StrCat("method '", text, "': class ", selector.class_name,
+                                              " is not under ", where));
+    }
+    bool any = false;
+    for (const classfile::Method& m : (*cls)->methods) {
+      if (m.name == selector.method_name && selector.Matches(m.descriptor)) {
+        targets.insert(absl::StrCat(selector.class_name, "#", m.name, m.descriptor));
+        any = true;
+      }
+    }
+    if (!any) {
+      return absl::NotFoundError(
+          absl::StrCat("method '", text, "': ", selector.class_name, " declares no such method"));
+    }
+  }
+  if (targets.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no target methods: no public methods in the classes under ", where));
+  }
+  return std::vector<std::string>(targets.begin(), targets.end());
+}
+
+}  // namespace tracespec::project

@@ -1,0 +1,613 @@
+// `tracespec run` and `tracespec check`; see run.h.
+#include "project/run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "agent/loop/infer.h"
+#include "agent/loop/run_dir.h"
+#include "agent/report/report.h"
+#include "common/files.h"
+#include "common/hash.h"
+#include "common/proto_io.h"
+#include "common/status.h"
+#include "common/subprocess.h"
+#include "observer/junit.h"
+#include "observer/observer.h"
+#include "project/spec_files.h"
+#include "tracespec/v1/infer.pb.h"
+#include "tracespec/v1/summary.pb.h"
+#include "validator/check/validator.h"
+#include "validator/classfile/class_file.h"
+#include "validator/classfile/class_path.h"
+
+namespace tracespec::project {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kObservationsDir[] = "observations";
+constexpr char kInferDir[] = "infer";
+constexpr char kSpecsDir[] = "specs";
+constexpr char kRunJson[] = "run.json";
+
+double Since(absl::Time start) { return absl::ToDoubleSeconds(absl::Now() - start); }
+
+// Serializes progress calls from the workers.
+class Reporter {
+ public:
+  explicit Reporter(ProgressFn fn) : fn_(std::move(fn)) {}
+  void operator()(ProgressEvent event) {
+    if (!fn_) return;
+    std::lock_guard<std::mutex> lock(mu_);
+    fn_(event);
+  }
+  void Stage(const std::string& text, absl::Time start) {
+    ProgressEvent e;
+    e.text = text;
+    e.elapsed = Since(start);
+    (*this)(e);
+  }
+
+ private:
+  ProgressFn fn_;
+  std::mutex mu_;
+};
+
+// Every file under `path` (a file, or a directory walked in name order):
+// "relative-path sha256" lines.
+absl::Status HashTree(const std::string& path, std::string* out) {
+  if (path.empty() || !FileExists(path)) {
+    absl::StrAppend(out, "missing ", path, "\n");
+    return absl::OkStatus();
+  }
+  if (!IsDirectory(path)) {
+    TS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
+    absl::StrAppend(out, path, " ", Sha256Hex(content), "\n");
+    return absl::OkStatus();
+  }
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file()) files.push_back(it->path().string());
+  }
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot list ", path, ": ", ec.message()));
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    TS_ASSIGN_OR_RETURN(std::string content, ReadFile(file));
+    absl::StrAppend(out, file.substr(path.size()), " ", Sha256Hex(content), "\n");
+  }
+  return absl::OkStatus();
+}
+
+// What the observations depend on: the class files, the tests and their
+// sources, the targets, the policy and the time limit.
+absl::StatusOr<std::string> ObservationsKey(const Project& project,
+                                            const std::vector<std::string>& tests,
+                                            const std::vector<std::string>& targets) {
+  const v1::ProjectConfig& c = project.config;
+  std::string text = "tracespec observations key 1\n";
+  for (const auto* list : {&c.classes(), &c.test_classes(), &c.classpath()}) {
+    for (const std::string& entry : *list) {
+      absl::StrAppend(&text, "entry ", entry, "\n");
+      TS_RETURN_IF_ERROR(HashTree(entry, &text));
+    }
+  }
+  absl::StrAppend(&text, "tests-src\n");
+  if (!c.tests_src().empty()) TS_RETURN_IF_ERROR(HashTree(c.tests_src(), &text));
+  absl::StrAppend(&text, "tests ", absl::StrJoin(tests, ","), "\n");
+  absl::StrAppend(&text, "targets ", absl::StrJoin(targets, ","), "\n");
+  absl::StrAppend(&text, "policy\n");
+  if (!c.redaction_policy().empty()) TS_RETURN_IF_ERROR(HashTree(c.redaction_policy(), &text));
+  absl::StrAppend(&text, "timeout ", c.observe_timeout_seconds(), "\n");
+  return Sha256Hex(text);
+}
+
+// "PASS (complete)" -> a verdict with status "PASS".
+v1::CheckVerdict VerdictFromLine(const std::string& line) {
+  v1::CheckVerdict v;
+  if (line.empty()) return v;
+  v.set_summary(line);
+  v.set_status(line.substr(0, line.find_first_of(" :")));
+  v.set_complete(absl::StrContains(line, "(complete)"));
+  return v;
+}
+
+absl::Status WriteRunJson(const std::string& out_dir, const v1::RunSummary& summary) {
+  return loop::WriteJsonFile(absl::StrCat(out_dir, "/", kRunJson), summary);
+}
+
+// Replaces OUT/specs by the given files (written aside, then swapped in).
+absl::Status WriteSpecs(const std::string& out_dir, const std::map<std::string, std::string>& files) {
+  std::string target = absl::StrCat(out_dir, "/", kSpecsDir);
+  std::string fresh = absl::StrCat(target, ".new");
+  std::string old = absl::StrCat(target, ".old");
+  TS_RETURN_IF_ERROR(RemoveAll(fresh));
+  TS_RETURN_IF_ERROR(RemoveAll(old));
+  TS_RETURN_IF_ERROR(MakeDirs(fresh));
+  for (const auto& [relative, content] : files) {
+    std::string path = absl::StrCat(fresh, "/", relative);
+    TS_RETURN_IF_ERROR(MakeDirs(path.substr(0, path.rfind('/'))));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(path, content));
+  }
+  std::error_code ec;
+  if (FileExists(target)) fs::rename(target, old, ec);
+  if (!ec) fs::rename(fresh, target, ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot replace ", target, ": ", ec.message()));
+  return RemoveAll(old);
+}
+
+loop::InferOptions InferOptionsFor(const Project& project, const std::string& out_dir) {
+  const v1::ProjectConfig& c = project.config;
+  loop::InferOptions o;
+  o.classpath = MainClassPath(project);
+  o.observations = absl::StrCat(out_dir, "/", kObservationsDir);
+  o.tests_src = c.tests_src();
+  o.out_dir = absl::StrCat(out_dir, "/", kInferDir);
+  if (c.rounds() > 0) o.refine.rounds = c.rounds();
+  if (c.bounds().unwind() > 0) o.refine.unwind = c.bounds().unwind();
+  if (c.bounds().max_array() > 0) o.refine.max_array = c.bounds().max_array();
+  if (c.bounds().check_timeout_seconds() > 0) {
+    o.refine.validation_timeout_seconds = c.bounds().check_timeout_seconds();
+  }
+  o.redaction_policy = c.redaction_policy();
+  if (c.model().has_endpoint()) {
+    const v1::ProjectEndpoint& e = c.model().endpoint();
+    o.llm_url = e.url();
+    o.refine.model = e.model();
+    o.api_key_env = e.api_key_env();
+    o.egress_policy = e.egress_policy();
+    o.implementation_sources.assign(e.impl_src().begin(), e.impl_src().end());
+    o.anonymize = e.anonymize();
+    if (e.timeout_seconds() > 0) o.llm_timeout_seconds = e.timeout_seconds();
+    if (e.attempts() > 0) o.llm_attempts = e.attempts();
+  }
+  return o;
+}
+
+// Fills `run` from infer's result for its method.
+void FillFromInfer(const std::string& out_dir, const v1::InferResult& r, v1::MethodRun* run) {
+  run->set_status(v1::METHOD_RUN_INFERRED);
+  run->set_infer_status(r.status());
+  run->set_history(r.history());
+  run->set_rounds(r.rounds());
+  run->set_contract(r.contract());
+  std::string infer_root = absl::StrCat(out_dir, "/", kInferDir);
+  if (!r.contract_file().empty()) {
+    run->set_contract_file(absl::StrCat(kInferDir, "/", r.contract_file()));
+  }
+  run->set_reason(r.reason());
+  // The last completed round's validation lines.
+  if (r.rounds() > 0) {
+    v1::InferRound round;
+    std::string path = absl::StrCat(infer_root, "/", loop::MethodDirName(run->method()), "/",
+                                    loop::RoundDirName(r.rounds()), "/round.json");
+    if (loop::ReadJsonFile(path, &round).ok()) {
+      *run->mutable_consistency() = VerdictFromLine(round.consistency());
+      *run->mutable_coverage() = VerdictFromLine(round.coverage());
+      run->mutable_consistency()->set_seconds(round.validation_seconds());
+    }
+  }
+}
+
+std::string MethodLine(const v1::MethodRun& m) {
+  switch (m.status()) {
+    case v1::METHOD_RUN_NOT_OBSERVED:
+      return "not observed (no test called it)";
+    case v1::METHOD_RUN_FAILED:
+      return absl::StrCat("failed: ", m.reason());
+    default:
+      break;
+  }
+  std::string last = m.history().empty() ? "" : m.history().substr(m.history().rfind(',') + 1);
+  std::string out = loop::InferStatusName(m.infer_status());
+  if (m.infer_status() != v1::INFER_STOPPED && !last.empty()) absl::StrAppend(&out, " ", last);
+  absl::StrAppend(&out, " (rounds: ", m.history().empty() ? "none" : m.history(), ")");
+  if (m.infer_status() != v1::INFER_SUCCESS && !m.reason().empty()) {
+    absl::StrAppend(&out, ": ", m.reason());
+  }
+  return out;
+}
+
+std::string RunText(const std::string& out_dir, const v1::RunSummary& s) {
+  std::string text;
+  for (const v1::MethodRun& m : s.methods()) {
+    absl::StrAppend(&text, m.method(), ": ", MethodLine(m), "\n");
+  }
+  absl::StrAppend(&text, s.methods_size(), " methods: ", s.succeeded(), " with a contract that holds, ",
+                  s.not_succeeded(), " without one, ", s.not_observed(), " not observed\n");
+  for (const std::string& f : s.spec_files()) absl::StrAppend(&text, "spec: ", out_dir, "/", f, "\n");
+  absl::StrAppend(&text, "summary: ", out_dir, "/", kRunJson, "\n");
+  absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
+  return text;
+}
+
+// Records a problem that stopped the run in run.json (when OUT exists).
+absl::Status Stop(const std::string& out_dir, v1::RunSummary* summary, absl::Status status) {
+  summary->set_error(std::string(status.message()));
+  if (IsDirectory(out_dir)) WriteRunJson(out_dir, *summary).IgnoreError();
+  return status;
+}
+
+}  // namespace
+
+std::string DefaultOutDir(const Project& project) { return project.dir + "/tracespec-out"; }
+
+absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_path) {
+  const std::string& command = project.config.build();
+  if (command.empty()) return 0.0;
+  SubprocessOptions options;
+  options.cwd = project.dir;
+  options.stdout_path = log_path;
+  options.stderr_path = log_path;
+  absl::StatusOr<std::string> junit = observer::FindJunitJar();
+  if (junit.ok()) options.env.push_back({"TRACESPEC_JUNIT_JAR", *junit});
+  TS_ASSIGN_OR_RETURN(SubprocessResult result,
+                      RunSubprocess({"/bin/sh", "-c", command}, options));
+  if (!result.Succeeded()) {
+    std::string log = ReadFile(log_path).value_or("");
+    std::vector<std::string> lines = absl::StrSplit(log, '\n', absl::SkipWhitespace());
+    if (lines.size() > 10) lines.erase(lines.begin(), lines.end() - 10);
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the build command of ", project.description, " failed (", result.Describe(), "): ",
+        command, "\n", absl::StrJoin(lines, "\n"), lines.empty() ? "" : "\n",
+        "(whole output: ", log_path, ")"));
+  }
+  return result.seconds;
+}
+
+absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
+  absl::Time start = absl::Now();
+  Reporter report(options.progress);
+  TS_ASSIGN_OR_RETURN(Project project, LoadProject(options.project_dir));
+  RunResult result;
+  std::string out_dir = options.out_dir.empty() ? DefaultOutDir(project) : options.out_dir;
+  if (out_dir[0] != '/') {
+    std::error_code ec;
+    out_dir = fs::absolute(out_dir, ec).lexically_normal().string();
+    while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
+  }
+  result.out_dir = out_dir;
+  TS_RETURN_IF_ERROR(MakeDirs(out_dir));
+  const int jobs = std::max(1, options.jobs);
+
+  v1::RunSummary& s = result.summary;
+  s.set_format_version(v1::FORMAT_VERSION_1);
+  s.set_project(project.dir);
+  s.set_config_source(project.source);
+  s.set_config(project.description);
+  s.set_build(project.config.build());
+  s.set_observations_dir(kObservationsDir);
+  s.set_infer_dir(kInferDir);
+  s.set_specs_dir(kSpecsDir);
+  s.set_model(project.config.model().has_endpoint() ? project.config.model().endpoint().url()
+                                                    : "builtin");
+  s.set_jobs(jobs);
+  s.set_classpath(MainClassPath(project));
+
+  v1::RunSummary prior;
+  std::string run_json = absl::StrCat(out_dir, "/", kRunJson);
+  bool have_prior = FileExists(run_json) && loop::ReadJsonFile(run_json, &prior).ok();
+
+  if (!project.config.build().empty()) {
+    report.Stage(absl::StrCat("build: ", project.config.build()), start);
+    absl::StatusOr<double> seconds = RunBuild(project, absl::StrCat(out_dir, "/build.log"));
+    if (!seconds.ok()) return Stop(out_dir, &s, seconds.status());
+    s.set_build_seconds(*seconds);
+  }
+  absl::StatusOr<std::vector<std::string>> tests = ResolveTests(project);
+  if (!tests.ok()) return Stop(out_dir, &s, tests.status());
+  absl::StatusOr<std::vector<std::string>> targets = ResolveTargets(project);
+  if (!targets.ok()) return Stop(out_dir, &s, targets.status());
+  for (const std::string& t : *tests) s.add_test_classes(t);
+
+  // Observations: reused when their key is unchanged.
+  absl::StatusOr<std::string> key = ObservationsKey(project, *tests, *targets);
+  if (!key.ok()) return Stop(out_dir, &s, key.status());
+  s.set_observations_key(*key);
+  std::string obs_dir = absl::StrCat(out_dir, "/", kObservationsDir);
+  v1::ObserveSummary observed;
+  bool reuse = have_prior && prior.observations_key() == *key && prior.error().empty() &&
+               FileExists(obs_dir + "/observations.pb") &&
+               loop::ReadJsonFile(obs_dir + "/summary.json", &observed).ok();
+  if (reuse) {
+    report.Stage(absl::StrCat("observe: reusing ", obs_dir, " (class files, tests and targets unchanged)"),
+                 start);
+    s.set_observations_reused(true);
+  } else {
+    report.Stage(absl::StrCat("observe: running ", tests->size(), " test classes under the probe for ",
+                              targets->size(), " target methods"),
+                 start);
+    observer::ObserveOptions o;
+    o.classpath = FullClassPath(project);
+    o.test_classes = *tests;
+    o.methods = *targets;
+    o.policy_path = project.config.redaction_policy();
+    o.tests_src = project.config.tests_src();
+    o.out_dir = obs_dir;
+    o.timeout_seconds = project.config.observe_timeout_seconds();
+    absl::StatusOr<observer::ObserveResult> obs = observer::Observe(o);
+    if (!obs.ok()) return Stop(out_dir, &s, obs.status());
+    if (!obs->summary.complete()) {
+      return Stop(out_dir, &s,
+                  absl::UnavailableError(absl::StrCat("the test JVM did not finish: ",
+                                                      obs->summary.incomplete_reason(), " (see ",
+                                                      obs_dir, "/jvm.log)")));
+    }
+    observed = obs->summary;
+    report.Stage(absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
+                              observed.tests_failed(), " failed, ", observed.observations(),
+                              " observations"),
+                 start);
+    // Journals of the targets were made from other observations.
+    for (const std::string& t : *targets) {
+      TS_RETURN_IF_ERROR(RemoveAll(
+          absl::StrCat(out_dir, "/", kInferDir, "/", loop::MethodDirName(t))));
+    }
+  }
+  std::map<std::string, int64_t> counts;
+  for (const v1::MethodSummary& m : observed.methods()) counts[m.method()] = m.observations();
+
+  // One entry per target; the inferable ones go to the workers.
+  std::vector<v1::MethodRun> runs(targets->size());
+  std::vector<size_t> queue;
+  for (size_t i = 0; i < targets->size(); ++i) {
+    v1::MethodRun& m = runs[i];
+    m.set_method((*targets)[i]);
+    m.set_class_name(m.method().substr(0, m.method().find('#')));
+    m.set_infer_dir(absl::StrCat(kInferDir, "/", loop::MethodDirName(m.method())));
+    m.set_observations(counts[m.method()]);
+    if (m.observations() == 0) {
+      m.set_status(v1::METHOD_RUN_NOT_OBSERVED);
+      m.set_reason("no test called it");
+    } else {
+      queue.push_back(i);
+    }
+  }
+
+  const loop::InferOptions base = InferOptionsFor(project, out_dir);
+  std::atomic<size_t> next{0};
+  std::atomic<int> done{0};
+  const int total = static_cast<int>(queue.size());
+  std::mutex summary_mu;
+  absl::Status first_error;
+  auto work = [&] {
+    for (size_t k = next++; k < queue.size(); k = next++) {
+      v1::MethodRun& m = runs[queue[k]];
+      absl::Time method_start = absl::Now();
+      ProgressEvent event;
+      event.kind = ProgressEvent::Kind::kMethodStart;
+      event.method = m.method();
+      event.done = done.load();
+      event.total = total;
+      report(event);
+      loop::InferOptions o = base;
+      o.methods = {m.method()};
+      std::string method_dir = absl::StrCat(out_dir, "/", m.infer_dir());
+      m.set_reused(FileExists(method_dir + "/result.json"));
+      std::string prefix = m.method() + ": ";
+      o.refine.progress = [&report, &m, method_start, &done, total, prefix](absl::string_view line) {
+        ProgressEvent e;
+        e.kind = ProgressEvent::Kind::kMethodUpdate;
+        e.method = m.method();
+        e.text = std::string(absl::StartsWith(line, prefix) ? line.substr(prefix.size()) : line);
+        e.elapsed = Since(method_start);
+        e.done = done.load();
+        e.total = total;
+        report(e);
+      };
+      absl::StatusOr<loop::InferRun> inferred = loop::RunInfer(o);
+      if (!inferred.ok()) {
+        m.set_status(v1::METHOD_RUN_FAILED);
+        m.set_reason(std::string(inferred.status().message()));
+      } else if (inferred->summary.results().empty()) {
+        m.set_status(v1::METHOD_RUN_FAILED);
+        m.set_reason(inferred->summary.error());
+      } else {
+        FillFromInfer(out_dir, inferred->summary.results(0), &m);
+      }
+      m.set_seconds(Since(method_start));
+      ProgressEvent finished;
+      finished.kind = ProgressEvent::Kind::kMethodDone;
+      finished.method = m.method();
+      finished.text = MethodLine(m);
+      finished.elapsed = m.seconds();
+      finished.done = ++done;
+      finished.total = total;
+      report(finished);
+      if (!inferred.ok()) {
+        std::lock_guard<std::mutex> lock(summary_mu);
+        if (first_error.ok() && inferred.status().code() != absl::StatusCode::kInvalidArgument &&
+            inferred.status().code() != absl::StatusCode::kNotFound) {
+          first_error = inferred.status();
+        }
+      }
+    }
+  };
+  if (!queue.empty()) {
+    TS_RETURN_IF_ERROR(MakeDirs(base.out_dir));
+    std::vector<std::thread> workers;
+    int threads = std::min<int>(jobs, static_cast<int>(queue.size()));
+    for (int t = 1; t < threads; ++t) workers.emplace_back(work);
+    work();
+    for (std::thread& t : workers) t.join();
+  }
+  if (!first_error.ok()) return Stop(out_dir, &s, first_error);
+
+  // infer's summary over every target (each worker wrote its own).
+  v1::InferSummary infer_summary;
+  infer_summary.set_format_version(v1::FORMAT_VERSION_1);
+  for (const v1::MethodRun& m : runs) {
+    v1::InferResult r;
+    if (loop::ReadJsonFile(absl::StrCat(out_dir, "/", m.infer_dir(), "/result.json"), &r).ok()) {
+      *infer_summary.add_results() = r;
+    }
+  }
+  TS_RETURN_IF_ERROR(loop::WriteJsonFile(base.out_dir + "/summary.json", infer_summary));
+  TS_RETURN_IF_ERROR(WriteFileAtomic(base.out_dir + "/summary.txt",
+                                     loop::FormatSummaryText(infer_summary, base.out_dir)));
+
+  // The merged specification files.
+  std::vector<MethodContract> contracts;
+  for (const v1::MethodRun& m : runs) {
+    if (m.status() != v1::METHOD_RUN_INFERRED || m.infer_status() != v1::INFER_SUCCESS) continue;
+    contracts.push_back({m.method(), m.contract(),
+                         absl::StrCat(m.method(), ": ", MethodLine(m))});
+  }
+  std::vector<std::string> project_classes;
+  {
+    absl::StatusOr<classfile::ClassPath> path =
+        classfile::ClassPath::Create(absl::StrJoin(project.config.classes(), ":"));
+    if (!path.ok()) return Stop(out_dir, &s, path.status());
+    for (const std::string& c : path->ListClasses()) {
+      project_classes.push_back(classfile::InternalToBinary(c));
+    }
+  }
+  absl::StatusOr<SpecFiles> specs = RenderSpecFiles(contracts, MainClassPath(project), project_classes);
+  if (!specs.ok()) return Stop(out_dir, &s, specs.status());
+  TS_RETURN_IF_ERROR(WriteSpecs(out_dir, specs->files));
+  for (v1::MethodRun& m : runs) {
+    auto it = specs->file_of.find(m.method());
+    if (it != specs->file_of.end()) m.set_spec_file(absl::StrCat(kSpecsDir, "/", it->second));
+    auto skipped = specs->skipped.find(m.method());
+    if (skipped != specs->skipped.end()) m.set_reason(skipped->second);
+  }
+  for (const auto& [file, content] : specs->files) s.add_spec_files(absl::StrCat(kSpecsDir, "/", file));
+
+  for (v1::MethodRun& m : runs) {
+    if (m.status() == v1::METHOD_RUN_NOT_OBSERVED) {
+      s.set_not_observed(s.not_observed() + 1);
+    } else if (m.infer_status() == v1::INFER_SUCCESS) {
+      s.set_succeeded(s.succeeded() + 1);
+    } else {
+      s.set_not_succeeded(s.not_succeeded() + 1);
+    }
+    *s.add_methods() = std::move(m);
+  }
+  s.set_seconds(Since(start));
+  TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
+  report.Stage("report: writing report.html and report.md", start);
+  TS_RETURN_IF_ERROR(report::WriteReports(out_dir));
+  // Paths for people: as the caller spelled them.
+  std::string shown = options.out_dir.empty()
+                          ? absl::StrCat(options.project_dir, "/tracespec-out")
+                          : options.out_dir;
+  while (absl::StrContains(shown, "//")) shown = absl::StrReplaceAll(shown, {{"//", "/"}});
+  result.text = RunText(shown, s);
+  return result;
+}
+
+const char* VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kHolds:
+      return "holds";
+    case Verdict::kBroken:
+      return "BROKEN";
+    case Verdict::kUndecided:
+      return "undecided";
+  }
+  return "?";
+}
+
+absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
+  absl::Time start = absl::Now();
+  Reporter report(options.progress);
+  TS_ASSIGN_OR_RETURN(Project project, LoadProject(options.project_dir));
+  std::string out_dir = options.out_dir.empty() ? DefaultOutDir(project) : options.out_dir;
+  std::string run_json = absl::StrCat(out_dir, "/", kRunJson);
+  if (!FileExists(run_json)) {
+    return absl::NotFoundError(absl::StrCat("no ", run_json,
+                                            ": nothing to check; run `tracespec run` first"));
+  }
+  v1::RunSummary summary;
+  TS_RETURN_IF_ERROR(loop::ReadJsonFile(run_json, &summary));
+  if (!project.config.build().empty()) {
+    report.Stage(absl::StrCat("build: ", project.config.build()), start);
+    TS_ASSIGN_OR_RETURN(std::string log, MakeTempDir("tracespec-check-"));
+    absl::StatusOr<double> built = RunBuild(project, log + "/build.log");
+    if (!built.ok()) return built.status();
+    RemoveAll(log).IgnoreError();
+  }
+  TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
+                      check::Validator::Create(MainClassPath(project)));
+  const v1::ProjectBounds& bounds = project.config.bounds();
+  CheckResult result;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (m.spec_file().empty()) continue;
+    MethodCheck mc;
+    mc.method = m.method();
+    mc.spec_file = m.spec_file();
+    std::string path = absl::StrCat(out_dir, "/", m.spec_file());
+    absl::StatusOr<std::string> contract = ReadFile(path);
+    if (!contract.ok()) return contract.status();
+    check::ValidateRequest request;
+    request.method = m.method();
+    request.contract = *contract;
+    request.contract_file = path;
+    if (bounds.unwind() > 0) request.unwind = bounds.unwind();
+    if (bounds.max_array() > 0) request.max_array = bounds.max_array();
+    if (bounds.check_timeout_seconds() > 0) request.timeout_seconds = bounds.check_timeout_seconds();
+    ProgressEvent e;
+    e.kind = ProgressEvent::Kind::kMethodStart;
+    e.method = mc.method;
+    e.done = static_cast<int>(result.methods.size());
+    e.total = static_cast<int>(summary.methods_size());
+    report(e);
+    absl::StatusOr<check::ValidationReport> validated = validator->Validate(request);
+    if (!validated.ok()) {
+      mc.verdict = Verdict::kBroken;
+      mc.summary = std::string(validated.status().message());
+    } else {
+      const check::CheckResult& c = validated->consistency;
+      mc.summary = absl::StrCat("consistency ", check::CheckStatusName(c.status),
+                                c.status == check::CheckStatus::kPass ? " (" : ": ", c.summary,
+                                c.status == check::CheckStatus::kPass ? ")" : "");
+      bool contract_error = false;
+      for (const check::Diagnostic& d : c.diagnostics) {
+        if (d.kind == check::Diagnostic::Kind::kSyntax || d.kind == check::Diagnostic::Kind::kType) {
+          contract_error = true;
+          mc.counterexamples.push_back(absl::StrCat(d.clause.empty() ? "" : d.clause + ": ", d.message));
+        }
+      }
+      if (c.status == check::CheckStatus::kPass) {
+        mc.verdict = Verdict::kHolds;
+      } else if (c.status == check::CheckStatus::kFail || contract_error) {
+        mc.verdict = Verdict::kBroken;
+        for (const std::string& e : c.explanations) mc.counterexamples.push_back(e);
+      } else {
+        mc.verdict = Verdict::kUndecided;
+      }
+    }
+    switch (mc.verdict) {
+      case Verdict::kHolds: ++result.holds; break;
+      case Verdict::kBroken: ++result.broken; break;
+      case Verdict::kUndecided: ++result.undecided; break;
+    }
+    result.methods.push_back(std::move(mc));
+  }
+  for (const MethodCheck& mc : result.methods) {
+    absl::StrAppend(&result.text, mc.method, ": ", VerdictName(mc.verdict), " — ", mc.summary, "\n");
+    for (const std::string& c : mc.counterexamples) {
+      absl::StrAppend(&result.text, "  ", absl::StrReplaceAll(c, {{"\n", "\n  "}}), "\n");
+    }
+  }
+  absl::StrAppend(&result.text, result.methods.size(), " contracts checked against the current build (",
+                  "consistency within the bounds; coverage skipped: check records no observations): ",
+                  result.holds, " hold, ", result.broken, " broken, ", result.undecided,
+                  " undecided\n");
+  return result;
+}
+
+}  // namespace tracespec::project

@@ -1,0 +1,111 @@
+// `tracespec run` and `tracespec check` as library calls.
+//
+// RunProject: loads the project (config.h), runs its build command, runs
+// its tests under the probe (observer::Observe, reused when nothing it
+// depends on changed), infers a contract per target method
+// (loop::RunInfer, `jobs` methods at a time, each with its own validator;
+// a re-run continues from infer's journal), merges the passing contracts
+// into one .jml file per class (spec_files.h) and records everything in
+// OUT/run.json. The layout of OUT is described in proto/tracespec/v1/run.proto.
+//
+// CheckProject: re-validates every contract under OUT/specs against the
+// current build (consistency only: no model, no observations).
+#ifndef TRACESPEC_PROJECT_RUN_H_
+#define TRACESPEC_PROJECT_RUN_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "project/config.h"
+#include "tracespec/v1/run.pb.h"
+
+namespace tracespec::project {
+
+// What the work is doing, for a progress display. Calls are serialized.
+struct ProgressEvent {
+  enum class Kind {
+    kStage,         // a project-wide step ("build", "observe", ...); `text` says what
+    kMethodStart,   // a method's inference starts
+    kMethodUpdate,  // a line of its refinement ("round 1: 11 (consistency PASS ...)")
+    kMethodDone,    // it ended; `text` is its result ("Success 11 (rounds: 11)")
+  };
+  Kind kind = Kind::kStage;
+  std::string method;
+  std::string text;
+  // Seconds since the method (kMethod*) or the run (kStage) started.
+  double elapsed = 0;
+  // Methods finished and in all.
+  int done = 0;
+  int total = 0;
+};
+using ProgressFn = std::function<void(const ProgressEvent&)>;
+
+struct RunOptions {
+  std::string project_dir = ".";
+  // Default PROJECT_DIR/tracespec-out.
+  std::string out_dir;
+  // Methods inferred at once (each with its own validator).
+  int jobs = 1;
+  ProgressFn progress;
+};
+
+struct RunResult {
+  v1::RunSummary summary;
+  std::string out_dir;  // absolute
+  // One line per method and the files written, for people.
+  std::string text;
+};
+
+// Errors that stop the run (no project, bad configuration, failed build,
+// tests that cannot be run, unwritable OUT) are returned as a status; when
+// OUT could be created, run.json records them too. Per-method outcomes are
+// in the summary.
+absl::StatusOr<RunResult> RunProject(const RunOptions& options);
+
+// Runs the project's build command (if any) from the project directory,
+// its output going to `log_path`; a failure is a FailedPrecondition
+// quoting the output's last lines. Returns the seconds it took.
+absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_path);
+
+// The default output directory of a project.
+std::string DefaultOutDir(const Project& project);
+
+enum class Verdict { kHolds, kBroken, kUndecided };
+const char* VerdictName(Verdict verdict);  // "holds", "BROKEN", "undecided"
+
+struct MethodCheck {
+  std::string method;
+  std::string spec_file;  // relative to OUT
+  Verdict verdict = Verdict::kHolds;
+  // The validator's consistency line, or why it could not be checked.
+  std::string summary;
+  // Readable counterexamples (clause and values).
+  std::vector<std::string> counterexamples;
+};
+
+struct CheckOptions {
+  std::string project_dir = ".";
+  std::string out_dir;
+  ProgressFn progress;
+};
+
+struct CheckResult {
+  std::vector<MethodCheck> methods;
+  int holds = 0;
+  int broken = 0;
+  int undecided = 0;
+  std::string text;
+};
+
+// Reads OUT/run.json (missing: NotFound, "run `tracespec run` first"),
+// runs the build command, and checks each method's contract in its
+// OUT/specs file against the class files now on disk. A contract that no
+// longer type-checks or whose method is gone counts as broken.
+absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options);
+
+}  // namespace tracespec::project
+
+#endif  // TRACESPEC_PROJECT_RUN_H_

@@ -1,0 +1,274 @@
+// Merged per-class .jml files; see spec_files.h.
+#include "project/spec_files.h"
+
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "agent/prompt/signature.h"
+#include "common/status.h"
+#include "validator/classfile/class_file.h"
+#include "validator/classfile/class_path.h"
+#include "validator/classfile/descriptors.h"
+#include "validator/jml/spec_source.h"
+
+namespace tracespec::project {
+namespace {
+
+using classfile::ClassFile;
+using classfile::ClassPath;
+
+bool IsIdentStart(char c) { return absl::ascii_isalpha(c) || c == '_' || c == '$'; }
+bool IsIdentPart(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '$'; }
+
+// The chains of identifiers joined by '.' in a contract ("audit.entries"),
+// skipping string and character literals and backslash keywords.
+std::vector<std::vector<std::string>> IdentifierChains(const std::string& text) {
+  std::vector<std::vector<std::string>> chains;
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c) j += text[j] == '\\' ? 2 : 1;
+      i = j + 1;
+      continue;
+    }
+    if (c == '\\') {
+      ++i;
+      while (i < text.size() && IsIdentPart(text[i])) ++i;
+      continue;
+    }
+    if (!IsIdentStart(c) || (i > 0 && IsIdentPart(text[i - 1]))) {
+      ++i;
+      continue;
+    }
+    bool after_dot = false;
+    for (size_t k = i; k > 0;) {
+      --k;
+      if (text[k] == ' ') continue;
+      after_dot = text[k] == '.' || text[k] == ')' || text[k] == ']';
+      break;
+    }
+    std::vector<std::string> chain;
+    while (i < text.size() && IsIdentStart(text[i])) {
+      size_t j = i;
+      while (j < text.size() && IsIdentPart(text[j])) ++j;
+      chain.push_back(text.substr(i, j - i));
+      i = j;
+      if (i + 1 < text.size() && text[i] == '.' && IsIdentStart(text[i + 1])) {
+        ++i;
+      } else {
+        break;
+      }
+    }
+    if (!after_dot) chains.push_back(std::move(chain));
+  }
+  return chains;
+}
+
+// A field found in `cls` or its superclasses (those on the class path).
+struct FoundField {
+  const ClassFile* owner = nullptr;
+  const classfile::Field* field = nullptr;
+};
+
+FoundField FindField(ClassPath* path, const ClassFile* cls, const std::string& name) {
+  for (int depth = 0; cls != nullptr && depth < 32; ++depth) {
+    for (const classfile::Field& f : cls->fields) {
+      if (f.name == name) return {cls, &f};
+    }
+    if (cls->super_name.empty()) break;
+    absl::StatusOr<const ClassFile*> super = path->Load(cls->super_name);
+    cls = super.ok() ? *super : nullptr;
+  }
+  return {};
+}
+
+const ClassFile* ClassOfDescriptor(ClassPath* path, const std::string& descriptor) {
+  if (descriptor.size() < 3 || descriptor[0] != 'L') return nullptr;
+  absl::StatusOr<const ClassFile*> cls =
+      path->Load(descriptor.substr(1, descriptor.size() - 2));
+  return cls.ok() ? *cls : nullptr;
+}
+
+std::string AccessWord(uint16_t access) {
+  if (access & classfile::kAccPublic) return "public";
+  if (access & classfile::kAccProtected) return "protected";
+  if (access & classfile::kAccPrivate) return "private";
+  return "";
+}
+
+std::string JoinWords(const std::vector<std::string>& words) {
+  std::vector<std::string> nonempty;
+  for (const std::string& w : words) {
+    if (!w.empty()) nonempty.push_back(w);
+  }
+  return absl::StrJoin(nonempty, " ");
+}
+
+std::string ClassHeader(const ClassFile& cls) {
+  std::string binary = classfile::InternalToBinary(cls.name);
+  std::string simple = binary.substr(binary.rfind('.') + 1);
+  std::vector<std::string> words = {AccessWord(cls.access)};
+  if (cls.is_abstract()) words.push_back("abstract");
+  if (cls.access & classfile::kAccFinal) words.push_back("final");
+  words.push_back("class");
+  words.push_back(simple);
+  if (!cls.super_name.empty() && cls.super_name != "java/lang/Object") {
+    words.push_back("extends");
+    words.push_back(prompt::JavaTypeFromBinaryName(classfile::InternalToBinary(cls.super_name)));
+  }
+  std::string out = JoinWords(words);
+  if (!cls.interfaces.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& i : cls.interfaces) {
+      names.push_back(prompt::JavaTypeFromBinaryName(classfile::InternalToBinary(i)));
+    }
+    absl::StrAppend(&out, " implements ", absl::StrJoin(names, ", "));
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> FieldDeclaration(const classfile::Field& f) {
+  TS_ASSIGN_OR_RETURN(std::string type, prompt::JavaTypeFromDescriptor(f.descriptor));
+  std::vector<std::string> words = {AccessWord(f.access), "/*@ spec_public @*/"};
+  if (f.is_static()) words.push_back("static");
+  if (f.is_final()) words.push_back("final");
+  if (f.access & classfile::kAccTransient) words.push_back("transient");
+  if (f.access & classfile::kAccVolatile) words.push_back("volatile");
+  words.push_back(type);
+  words.push_back(f.name);
+  return JoinWords(words) + ";";
+}
+
+absl::StatusOr<std::string> MethodDeclaration(const ClassFile& cls, const classfile::Method& m) {
+  TS_ASSIGN_OR_RETURN(prompt::MethodSignature sig,
+                      prompt::SignatureFromDescriptor(classfile::InternalToBinary(cls.name), m.name,
+                                                      m.descriptor, /*is_static=*/false,
+                                                      cls.ParameterNames(m)));
+  sig.access.clear();
+  std::vector<std::string> words = {AccessWord(m.access)};
+  if (m.is_abstract()) words.push_back("abstract");
+  if (m.is_static()) words.push_back("static");
+  if (m.access & classfile::kAccFinal) words.push_back("final");
+  if (m.access & classfile::kAccSynchronized) words.push_back("synchronized");
+  if (m.is_native()) words.push_back("native");
+  words.push_back(prompt::RenderDeclaration(sig));
+  return JoinWords(words) + ";";
+}
+
+std::string Indent(const std::string& text, const std::string& prefix) {
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    absl::StrAppend(&out, prefix, line, "\n");
+  }
+  return out;
+}
+
+struct ClassSpecs {
+  const ClassFile* cls = nullptr;
+  // Field name -> declaration, sorted by name.
+  std::map<std::string, std::string> fields;
+  // Method key (name + descriptor) -> its block.
+  std::map<std::string, std::string> methods;
+};
+
+}  // namespace
+
+absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& contracts,
+                                          const std::string& classpath,
+                                          const std::vector<std::string>& project_classes) {
+  TS_ASSIGN_OR_RETURN(ClassPath path, ClassPath::Create(classpath));
+  std::set<std::string> ours(project_classes.begin(), project_classes.end());
+  std::map<std::string, ClassSpecs> classes;  // by binary name
+  SpecFiles out;
+
+  auto mark_field = [&](const FoundField& found) -> absl::Status {
+    if (found.field == nullptr || (found.field->access & classfile::kAccPublic)) {
+      return absl::OkStatus();
+    }
+    std::string owner = classfile::InternalToBinary(found.owner->name);
+    if (ours.count(owner) == 0 || owner.find('$') != std::string::npos) return absl::OkStatus();
+    ClassSpecs& specs = classes[owner];
+    specs.cls = found.owner;
+    TS_ASSIGN_OR_RETURN(specs.fields[found.field->name], FieldDeclaration(*found.field));
+    return absl::OkStatus();
+  };
+
+  for (const MethodContract& c : contracts) {
+    TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(c.method));
+    if (selector.class_name.find('$') != std::string::npos) {
+      out.skipped[c.method] = "nested class: its contract stays in the infer directory";
+      continue;
+    }
+    TS_ASSIGN_OR_RETURN(const ClassFile* cls, path.Load(selector.class_name));
+    const classfile::Method* method = cls->FindMethod(selector.method_name, selector.descriptor);
+    if (method == nullptr) {
+      return absl::NotFoundError(absl::StrCat(c.method, ": no such method in the class files"));
+    }
+    std::vector<std::string> params = cls->ParameterNames(*method);
+    TS_ASSIGN_OR_RETURN(classfile::MethodDescriptor descriptor,
+                        classfile::ParseMethodDescriptor(method->descriptor));
+    for (const std::vector<std::string>& chain : IdentifierChains(c.contract)) {
+      const ClassFile* current = nullptr;
+      size_t next = 1;
+      if (chain[0] == "this") {
+        current = cls;
+      } else {
+        bool is_param = false;
+        for (size_t p = 0; p < params.size() && p < descriptor.params.size(); ++p) {
+          if (params[p] == chain[0]) {
+            current = ClassOfDescriptor(&path, descriptor.params[p]);
+            is_param = true;
+          }
+        }
+        if (!is_param) {
+          FoundField found = FindField(&path, cls, chain[0]);
+          if (found.field == nullptr) continue;
+          TS_RETURN_IF_ERROR(mark_field(found));
+          current = ClassOfDescriptor(&path, found.field->descriptor);
+        }
+      }
+      for (; next < chain.size() && current != nullptr; ++next) {
+        FoundField found = FindField(&path, current, chain[next]);
+        if (found.field == nullptr) break;
+        TS_RETURN_IF_ERROR(mark_field(found));
+        current = ClassOfDescriptor(&path, found.field->descriptor);
+      }
+    }
+    ClassSpecs& specs = classes[selector.class_name];
+    specs.cls = cls;
+    TS_ASSIGN_OR_RETURN(std::string declaration, MethodDeclaration(*cls, *method));
+    std::string contract = Indent(c.contract, "  ");
+    specs.methods[method->name + method->descriptor] =
+        absl::StrCat(c.note.empty() ? "" : absl::StrCat("  // ", c.note, "\n"), contract, "  ",
+                     declaration, "\n");
+    out.file_of[c.method] = absl::StrCat(classfile::BinaryToInternal(selector.class_name), ".jml");
+  }
+
+  for (const auto& [name, specs] : classes) {
+    std::string file = absl::StrCat(classfile::BinaryToInternal(name), ".jml");
+    size_t dot = name.rfind('.');
+    std::string text = absl::StrCat("// ", name, ": specification written by tracespec run\n");
+    if (dot != std::string::npos) absl::StrAppend(&text, "package ", name.substr(0, dot), ";\n");
+    absl::StrAppend(&text, "\n", ClassHeader(*specs.cls), " {\n");
+    for (const auto& [field, declaration] : specs.fields) {
+      absl::StrAppend(&text, "  ", declaration, "\n");
+    }
+    bool first = specs.fields.empty();
+    for (const auto& [key, block] : specs.methods) {
+      if (!first) text += "\n";
+      first = false;
+      text += block;
+    }
+    text += "}\n";
+    out.files[file] = std::move(text);
+  }
+  return out;
+}
+
+}  // namespace tracespec::project

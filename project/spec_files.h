@@ -1,0 +1,46 @@
+// The merged specification files of `tracespec run`: one .jml file per
+// class under its package path (OUT/specs/bank/Account.jml) holding the
+// contracts of all its methods, laid out for OpenJML's --specspath: the
+// class and method declarations carry the modifiers of the class file
+// (public, final, static, abstract, ...), and every non-public field a
+// contract names (directly, through `this`, a parameter or a chain of
+// fields) is declared `spec_public`, in its own class's file when it
+// belongs to another class of the project.
+#ifndef TRACESPEC_PROJECT_SPEC_FILES_H_
+#define TRACESPEC_PROJECT_SPEC_FILES_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace tracespec::project {
+
+struct MethodContract {
+  // Resolved selector, "bank.Account#deposit(I)V".
+  std::string method;
+  // Annotation lines ("//@ public normal_behavior", ...).
+  std::string contract;
+  // One comment line put in front of the method ("Success 11").
+  std::string note;
+};
+
+// Renders the files: relative path ("bank/Account.jml") -> content.
+// `classpath` holds the class files; only classes in `project_classes`
+// (binary names) get files. Nested classes get no file (their methods are
+// listed in `skipped`, with the reason).
+struct SpecFiles {
+  std::map<std::string, std::string> files;
+  // Method -> the file its contract is in.
+  std::map<std::string, std::string> file_of;
+  // Method -> why it is in no file.
+  std::map<std::string, std::string> skipped;
+};
+absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& contracts,
+                                          const std::string& classpath,
+                                          const std::vector<std::string>& project_classes);
+
+}  // namespace tracespec::project
+
+#endif  // TRACESPEC_PROJECT_SPEC_FILES_H_

@@ -1,0 +1,177 @@
+// Counterexample-guided weakening with the real validator on real javac'd
+// classes: a clause the validator refutes is not dropped but kept under a
+// guard that excludes its counterexamples and keeps every observation, and
+// the guarded contract passes both checks (consistency and coverage).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "agent/loop/feedback.h"
+#include "agent/synth/synthesizer.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/call_builder.h"
+#include "tests/testing/testing.h"
+#include "validator/check/validator.h"
+
+namespace tracespec::loop {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::Call;
+using testing::D;
+using testing::I;
+
+struct Weakened {
+  synth::SynthesisResult result;
+  std::string bits;  // both checks of the final contract, with the observations
+  std::string report;
+};
+
+// Synthesizes a contract for `method` of the compiled `source` with the
+// validator as Houdini's oracle, then validates the result with the
+// observations.
+Weakened SynthesizeAndValidate(const std::map<std::string, std::string>& source,
+                               const std::string& method,
+                               const std::vector<v1::Observation>& observations) {
+  Weakened out;
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(dir, source, {"-g"});
+  if (classes.empty()) return out;
+  auto validator = check::Validator::Create(classes);
+  EXPECT_TRUE(validator.ok()) << validator.status();
+  if (!validator.ok()) return out;
+  check::ValidateRequest base;
+  base.method = method;
+  base.timeout_seconds = 60;
+  ValidatorOracle oracle(validator->get(), base);
+  synth::SynthesisInput in;
+  in.observations = observations;
+  auto result = synth::Synthesize(in, {}, &oracle);
+  EXPECT_TRUE(result.ok()) << result.status();
+  if (!result.ok()) return out;
+  out.result = *result;
+  check::ValidateRequest request = base;
+  request.contract = result->jml;
+  request.has_observations = true;
+  request.observations = observations;
+  auto report = (*validator)->Validate(request);
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (!report.ok()) return out;
+  out.bits = report->Bits();
+  out.report = check::FormatReportText(*report);
+  return out;
+}
+
+// The contract holds `guarded` (an ensures clause), passes both checks, and
+// reports `original` as weakened.
+void ExpectGuarded(const Weakened& w, const std::string& guarded, const std::string& original) {
+  EXPECT_THAT(w.result.jml, HasSubstr(guarded))
+      << ::testing::PrintToString(w.result.hypotheses) << w.result.oracle_verdict;
+  EXPECT_EQ(w.bits, "11") << w.result.jml << w.report;
+  EXPECT_THAT(w.result.weakened, Contains(HasSubstr(absl::StrCat("`", original, "`"))));
+}
+
+TEST(WeakeningTest, NaNIsGuardedNotDropped) {
+  std::map<std::string, std::string> src = {{"t/Temp.java", R"(package t;
+public class Temp {
+  public static double toKelvin(double celsius) { return celsius + 273.15; }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (double c : {0.0, 100.0, -40.0, 36.5, -273.15}) {
+    obs.push_back(Call("t.Temp", "toKelvin", "(D)D", {"celsius"}, true)
+                      .Arg(D(c))
+                      .Returns(D(c + 273.15))
+                      .Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Temp#toKelvin", obs);
+  ExpectGuarded(w, "ensures !Double.isNaN(celsius) ==> \\result == celsius + 273.15;",
+                "ensures \\result == celsius + 273.15;");
+  EXPECT_THAT(w.result.dropped, Not(Contains(HasSubstr("celsius + 273.15"))));
+  EXPECT_THAT(w.result.hypotheses, Contains(HasSubstr("weakened: ")));
+}
+
+TEST(WeakeningTest, MinValueOverflowIsGuarded) {
+  // x + y by counting: -y overflows at Integer.MIN_VALUE and the loop does
+  // not run.
+  std::map<std::string, std::string> src = {{"t/Counting.java", R"(package t;
+public class Counting {
+  public static int add(int x, int y) {
+    int r = x;
+    if (y >= 0) {
+      for (int i = 0; i < y; i++) r++;
+    } else {
+      int n = -y;
+      for (int i = 0; i < n; i++) r--;
+    }
+    return r;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [x, y] : std::vector<std::pair<int, int>>{{3, 2}, {1, -2}, {0, 0}, {5, -1}, {-4, 3}}) {
+    obs.push_back(Call("t.Counting", "add", "(II)I", {"x", "y"}, true)
+                      .Arg(I(x))
+                      .Arg(I(y))
+                      .Returns(I(x + y))
+                      .Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Counting#add", obs);
+  ExpectGuarded(w, "ensures y != Integer.MIN_VALUE ==> \\result == x + y;",
+                "ensures \\result == x + y;");
+}
+
+TEST(WeakeningTest, ArgumentRelationGuardsAClamp) {
+  std::map<std::string, std::string> src = {{"t/Range.java", R"(package t;
+public class Range {
+  public static int clamp(int x, int lo, int hi) {
+    if (x < lo) return lo;
+    if (x > hi) return hi;
+    return x;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [x, lo, hi] : std::vector<std::tuple<int, int, int>>{
+           {5, 0, 10}, {-3, 0, 10}, {12, 0, 10}, {7, 7, 9}, {2, -5, 5}, {9, 1, 8}}) {
+    int r = x < lo ? lo : (x > hi ? hi : x);
+    obs.push_back(Call("t.Range", "clamp", "(III)I", {"x", "lo", "hi"}, true)
+                      .Arg(I(x))
+                      .Arg(I(lo))
+                      .Arg(I(hi))
+                      .Returns(I(r))
+                      .Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Range#clamp", obs);
+  ExpectGuarded(w, "ensures lo <= hi ==> \\result >= lo;", "ensures \\result >= lo;");
+}
+
+TEST(WeakeningTest, ExceptionPreconditionIsARangeRefinedByCounterexamples) {
+  // The tests saw pct = 0..90 succeed: the guard read off them
+  // (pct > 90) is refuted by the validator (pct = 95 returns) and moves to
+  // the implementation's boundary.
+  std::map<std::string, std::string> src = {{"t/Percent.java", R"(package t;
+public class Percent {
+  public static int of(int total, int pct) {
+    if (pct < 0 || pct > 100) throw new IllegalArgumentException("pct");
+    return total / 100 * pct;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [total, pct] : std::vector<std::pair<int, int>>{
+           {200, 50}, {800, 0}, {300, 90}, {100, -1}, {100, 101}, {100, 250}, {100, -30}}) {
+    Call c("t.Percent", "of", "(II)I", {"total", "pct"}, true);
+    c.Arg(I(total)).Arg(I(pct));
+    obs.push_back(pct < 0 || pct > 100 ? c.Throws("java.lang.IllegalArgumentException").Build()
+                                       : c.Returns(I(total / 100 * pct)).Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Percent#of", obs);
+  EXPECT_THAT(w.result.jml, HasSubstr("requires pct < 0 || pct > 100;"));
+  EXPECT_THAT(w.result.jml, HasSubstr("signals_only IllegalArgumentException;"));
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("behavior\n//@   signals_only")));
+  EXPECT_EQ(w.bits, "11") << w.result.jml << w.report;
+}
+
+}  // namespace
+}  // namespace tracespec::loop

@@ -1,0 +1,252 @@
+// `tracespec run` and `tracespec check` end to end on real projects: a
+// Maven-layout and a Gradle-layout project (tests/e2e/projects), compiled
+// here by javac, and a copy of examples/bank built by its own
+// tracespec.textproto. Real JVM, probe, JUnit and Z3 throughout.
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "common/subprocess.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+#include "tracespec/v1/run.pb.h"
+
+namespace tracespec {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+// Copies a directory of the source tree into `dir`/name.
+std::string CopyProject(const testing::TempDir& dir, const std::string& source,
+                        const std::string& name) {
+  std::string target = absl::StrCat(dir.path(), "/", name);
+  fs::copy(source, target, fs::copy_options::recursive);
+  return target;
+}
+
+// javac of every .java under `src` into `out`.
+void Javac(const std::string& project, const std::string& src, const std::string& out,
+           const std::string& classpath) {
+  std::vector<std::string> args = {"javac", "-nowarn", "-g", "--release", "8", "-d",
+                                   absl::StrCat(project, "/", out)};
+  if (!classpath.empty()) {
+    args.push_back("-cp");
+    args.push_back(classpath);
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(absl::StrCat(project, "/", src))) {
+    if (entry.path().extension() == ".java") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  args.insert(args.end(), files.begin(), files.end());
+  ASSERT_TRUE(MakeDirs(absl::StrCat(project, "/", out)).ok());
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(args);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->Succeeded()) << r->stderr_data;
+}
+
+v1::RunSummary ReadRunJson(const std::string& out_dir) {
+  v1::RunSummary summary;
+  absl::StatusOr<std::string> text = ReadFile(out_dir + "/run.json");
+  EXPECT_TRUE(text.ok()) << text.status();
+  if (text.ok()) {
+    EXPECT_TRUE(FromJson(*text, &summary).ok());
+  }
+  return summary;
+}
+
+// The .jml files under OUT/specs: relative path -> content.
+std::map<std::string, std::string> Specs(const std::string& out_dir) {
+  std::map<std::string, std::string> files;
+  std::string root = out_dir + "/specs";
+  if (!IsDirectory(root)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file()) continue;
+    files[entry.path().string().substr(root.size() + 1)] = *ReadFile(entry.path().string());
+  }
+  return files;
+}
+
+struct Layout {
+  const char* project;
+  const char* classes;
+  const char* test_classes;
+  const char* source;  // "CONFIG_SOURCE_..."
+  std::vector<std::string> spec_files;
+};
+
+void PrintTo(const Layout& layout, std::ostream* os) { *os << layout.project; }
+
+class RunLayoutTest : public ::testing::TestWithParam<Layout> {};
+
+// tracespec run on a discovered layout, from another working directory:
+// one .jml per class under its package path, each method's contract
+// re-validated from there by `tracespec validate`, and a second run into
+// a fresh directory gives byte-identical .jml files.
+TEST_P(RunLayoutTest, RunWritesSpecsThatRevalidateAndAreDeterministic) {
+  const Layout& layout = GetParam();
+  testing::TempDir dir;
+  std::string project = CopyProject(
+      dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/", layout.project), "p");
+  Javac(project, "src/main/java", layout.classes, "");
+  Javac(project, "src/test/java", layout.test_classes,
+        absl::StrCat(project, "/", layout.classes, ":", testing::JunitJar()));
+
+  SubprocessOptions elsewhere;
+  elsewhere.cwd = dir.path();
+  SubprocessResult r = testing::RunTracespec({"run", "p", "--jobs", "2"}, elsewhere);
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  std::string out = project + "/tracespec-out";
+  v1::RunSummary summary = ReadRunJson(out);
+  EXPECT_EQ(v1::ConfigSource_Name(summary.config_source()), layout.source);
+  EXPECT_EQ(summary.project(), fs::canonical(project).string());
+  EXPECT_TRUE(FileExists(out + "/observations/observations.pb"));
+  EXPECT_TRUE(FileExists(out + "/infer/summary.json"));
+
+  std::map<std::string, std::string> specs = Specs(out);
+  std::vector<std::string> names;
+  for (const auto& [name, content] : specs) names.push_back(name);
+  EXPECT_EQ(names, layout.spec_files);
+  int validated = 0;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (m.infer_status() != v1::INFER_SUCCESS) continue;
+    ASSERT_FALSE(m.spec_file().empty()) << m.method();
+    SubprocessResult v = testing::RunTracespec(
+        {"validate", "--classpath", absl::StrCat(project, "/", layout.classes), "--method",
+         m.method(), "--contract", absl::StrCat(out, "/", m.spec_file())});
+    EXPECT_EQ(v.exit_code, 0) << m.method() << "\n" << v.stdout_data << v.stderr_data;
+    EXPECT_THAT(v.stdout_data, HasSubstr("result: 11")) << m.method();
+    ++validated;
+  }
+  EXPECT_GE(validated, 4);
+
+  SubprocessResult again = testing::RunTracespec({"run", project, "--out", dir.path() + "/second"});
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_EQ(Specs(dir.path() + "/second"), specs);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, RunLayoutTest,
+    ::testing::Values(Layout{"maven-shop", "target/classes", "target/test-classes",
+                             "CONFIG_SOURCE_MAVEN",
+                             {"shop/Cart.jml", "shop/Discount.jml", "shop/Stock.jml"}},
+                      Layout{"gradle-library", "build/classes/java/main",
+                             "build/classes/java/test", "CONFIG_SOURCE_GRADLE",
+                             {"library/Fines.jml", "library/Loan.jml"}}),
+    [](const ::testing::TestParamInfo<Layout>& info) {
+      return std::string(info.param.source) == "CONFIG_SOURCE_MAVEN" ? "Maven" : "Gradle";
+    });
+
+// The merged class file keeps the class file's modifiers and makes the
+// private fields the public contracts name spec_public.
+TEST(RunTest, SpecFilesCarryModifiersAndSpecPublic) {
+  testing::TempDir dir;
+  std::string project = CopyProject(
+      dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
+  Javac(project, "src/main/java", "target/classes", "");
+  Javac(project, "src/test/java", "target/test-classes",
+        absl::StrCat(project, "/target/classes:", testing::JunitJar()));
+  SubprocessResult r = testing::RunTracespec({"run", project});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  std::map<std::string, std::string> specs = Specs(project + "/tracespec-out");
+  EXPECT_THAT(specs["shop/Discount.jml"], HasSubstr("public final class Discount {"));
+  EXPECT_THAT(specs["shop/Discount.jml"], HasSubstr("public static long apply(long cents, int percent);"));
+  EXPECT_THAT(specs["shop/Stock.jml"], HasSubstr("private /*@ spec_public @*/ int onHand;"));
+  EXPECT_THAT(specs["shop/Stock.jml"], HasSubstr("package shop;"));
+}
+
+// The acceptance test of `check`: a copy of examples/bank, built by its own
+// build command; check passes on the untouched build, and fails naming
+// deposit and the checksum once deposit no longer updates it, while the
+// project's JUnit tests still pass. A second run reuses the observations
+// and the finished methods.
+TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
+  testing::TempDir dir;
+  std::string bank =
+      CopyProject(dir, absl::StrCat(testing::SourceDir(), "/examples/bank"), "bank");
+  RemoveAll(bank + "/target").IgnoreError();
+  RemoveAll(bank + "/tracespec-out").IgnoreError();
+  SubprocessOptions elsewhere;
+  elsewhere.cwd = dir.path();
+  SubprocessResult run = testing::RunTracespec({"run", "bank"}, elsewhere);
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  EXPECT_THAT(run.stdout_data, HasSubstr("bank.Account#deposit(I)V: Success 11"));
+  EXPECT_TRUE(FileExists(bank + "/tracespec-out/specs/bank/Account.jml"));
+
+  SubprocessResult rerun = testing::RunTracespec({"run", bank});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  v1::RunSummary summary = ReadRunJson(bank + "/tracespec-out");
+  EXPECT_TRUE(summary.observations_reused());
+  for (const v1::MethodRun& m : summary.methods()) EXPECT_TRUE(m.reused()) << m.method();
+
+  SubprocessResult holds = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+  EXPECT_THAT(holds.stdout_data, HasSubstr("0 broken"));
+
+  std::string source = bank + "/src/bank/Account.java";
+  std::string text = *ReadFile(source);
+  std::string edited = absl::StrReplaceAll(text, {{"    checksum = 31 * checksum + amount;\n", ""}});
+  ASSERT_NE(edited, text);
+  ASSERT_TRUE(WriteFileAtomic(source, edited).ok());
+
+  SubprocessResult broken = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(broken.exit_code, 10) << broken.stdout_data << broken.stderr_data;
+  EXPECT_THAT(broken.stdout_data, HasSubstr("bank.Account#deposit(I)V: BROKEN"));
+  EXPECT_THAT(broken.stdout_data, HasSubstr("ensures checksum == 31 * \\old(checksum) + amount"));
+  EXPECT_THAT(broken.stdout_data, HasSubstr("bank.Account#withdraw(I)V: holds"));
+
+  // The project's own tests do not notice (check rebuilt target/).
+  absl::StatusOr<SubprocessResult> junit = RunSubprocess(
+      {"java", "-jar", testing::JunitJar(), "--disable-banner", "--class-path",
+       bank + "/target/classes:" + bank + "/target/test-classes", "--select-class",
+       "bank.AccountTest"});
+  ASSERT_TRUE(junit.ok()) << junit.status();
+  EXPECT_EQ(junit->exit_code, 0) << junit->stdout_data << junit->stderr_data;
+  EXPECT_THAT(junit->stdout_data, HasSubstr("0 tests failed"));
+}
+
+TEST(RunTest, NoProjectNamesWhatWasLookedFor) {
+  testing::TempDir dir;
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.stderr_data, HasSubstr("tracespec.textproto"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("target/classes"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("build/classes/java/main"));
+  EXPECT_FALSE(FileExists(dir.path() + "/tracespec-out"));
+}
+
+TEST(RunTest, UnknownConfigKeyNamesFileAndLine) {
+  testing::TempDir dir;
+  dir.Write("tracespec.textproto", "classes: \"target/classes\"\nclasess: \"x\"\n");
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.stderr_data, HasSubstr("tracespec.textproto:2"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("clasess"));
+}
+
+TEST(RunTest, FailingBuildCommandStopsTheRun) {
+  testing::TempDir dir;
+  dir.Write("tracespec.textproto",
+            "build: \"echo compiling; echo 'Foo.java:3: error: oops' >&2; exit 1\"\n"
+            "classes: \"target/classes\"\n");
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.stderr_data, HasSubstr("build command"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("Foo.java:3: error: oops"));
+}
+
+TEST(RunTest, CheckWithoutARunSaysSo) {
+  testing::TempDir dir;
+  dir.Write("target/classes/.keep", "");
+  SubprocessResult r = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_THAT(r.stderr_data, HasSubstr("run `tracespec run` first"));
+}
+
+}  // namespace
+}  // namespace tracespec

@@ -1,0 +1,137 @@
+// project/config.h on real directories and class files compiled by javac.
+#include "project/config.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec::project {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(ConfigTest, DiscoversAMavenLayout) {
+  testing::TempDir dir;
+  dir.Write("target/classes/.keep", "");
+  dir.Write("target/test-classes/.keep", "");
+  dir.Write("src/test/java/.keep", "");
+  absl::StatusOr<Project> p = LoadProject(dir.path());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->source, v1::CONFIG_SOURCE_MAVEN);
+  EXPECT_EQ(p->description, "maven layout: target/classes, target/test-classes, src/test/java");
+  EXPECT_THAT(p->config.classes(), ElementsAre(p->dir + "/target/classes"));
+  EXPECT_EQ(p->config.tests_src(), p->dir + "/src/test/java");
+}
+
+TEST(ConfigTest, DiscoversAGradleLayout) {
+  testing::TempDir dir;
+  dir.Write("build/classes/java/main/.keep", "");
+  absl::StatusOr<Project> p = LoadProject(dir.path() + "/");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->source, v1::CONFIG_SOURCE_GRADLE);
+  EXPECT_EQ(p->description, "gradle layout: build/classes/java/main");
+  EXPECT_TRUE(p->config.test_classes().empty());
+}
+
+TEST(ConfigTest, AConfigFileWinsAndItsPathsAreRelativeToTheProject) {
+  testing::TempDir dir;
+  dir.Write("target/classes/.keep", "");
+  dir.Write("tracespec.textproto",
+            "classes: \"out/main\"\nclasspath: \"/opt/lib.jar\"\ntests_src: \"t\"\n"
+            "model { endpoint { url: \"http://127.0.0.1:1/v1\" model: \"m\" "
+            "egress_policy: \"egress.textproto\" } }\n");
+  absl::StatusOr<Project> p = LoadProject(dir.path());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->source, v1::CONFIG_SOURCE_FILE);
+  EXPECT_EQ(MainClassPath(*p), p->dir + "/out/main:/opt/lib.jar");
+  EXPECT_EQ(p->config.tests_src(), p->dir + "/t");
+  EXPECT_EQ(p->config.model().endpoint().egress_policy(), p->dir + "/egress.textproto");
+}
+
+TEST(ConfigTest, BadConfigurationsAreNamed) {
+  testing::TempDir dir;
+  dir.Write("tracespec.textproto", "classes: \"c\"\nmodel { endpoint { url: \"http://x\" } }\n");
+  absl::StatusOr<Project> p = LoadProject(dir.path());
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(p.status().message(), HasSubstr("model.endpoint needs url, model and egress_policy"));
+
+  dir.Write("tracespec.textproto", "tests: \"x\"\n");
+  p = LoadProject(dir.path());
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(p.status().message(), HasSubstr("no 'classes' entry"));
+
+  p = LoadProject(dir.path() + "/missing");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kNotFound);
+}
+
+class ResolveTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string classes = testing::CompileJava(
+        dir_, {{"shop/Cart.java",
+                "package shop;\npublic class Cart {\n  private int n;\n  public Cart() {}\n"
+                "  public void add(int k) { n += k; }\n  public void add(int k, int times) { n += k * times; }\n"
+                "  public int size() { return n; }\n  int hidden() { return n; }\n"
+                "  public static class Line { public int q() { return 1; } }\n}\n"},
+               {"shop/Sku.java",
+                "package shop;\npublic interface Sku { int code(); }\n"}});
+    ASSERT_FALSE(classes.empty());
+    std::string tests = testing::CompileJava(
+        tests_dir_, {{"shop/CartTest.java", "package shop;\npublic class CartTest {}\n"},
+                     {"shop/Helper.java", "package shop;\npublic class Helper {}\n"},
+                     {"shop/AbstractTest.java", "package shop;\npublic abstract class AbstractTest {}\n"},
+                     {"shop/TestUtil.java", "package shop;\npublic class TestUtil {}\n"}});
+    ASSERT_FALSE(tests.empty());
+    project_.dir = dir_.path();
+    project_.description = "test";
+    project_.config.add_classes(classes);
+    project_.config.add_test_classes(tests);
+  }
+
+  testing::TempDir dir_;
+  testing::TempDir tests_dir_;
+  Project project_;
+};
+
+TEST_F(ResolveTest, EveryPublicMethodOfTopLevelClassesByDefault) {
+  absl::StatusOr<std::vector<std::string>> targets = ResolveTargets(project_);
+  ASSERT_TRUE(targets.ok()) << targets.status();
+  EXPECT_THAT(*targets, ElementsAre("shop.Cart#add(I)V", "shop.Cart#add(II)V", "shop.Cart#size()I"));
+}
+
+TEST_F(ResolveTest, MethodsAndClassGlobs) {
+  project_.config.add_methods("shop.Cart#add");
+  project_.config.add_target_classes("shop.Cart$*");
+  absl::StatusOr<std::vector<std::string>> targets = ResolveTargets(project_);
+  ASSERT_TRUE(targets.ok()) << targets.status();
+  EXPECT_THAT(*targets, ElementsAre("shop.Cart#add(I)V", "shop.Cart#add(II)V", "shop.Cart$Line#q()I"));
+
+  project_.config.clear_target_classes();
+  project_.config.add_methods("shop.Cart#nope");
+  targets = ResolveTargets(project_);
+  ASSERT_FALSE(targets.ok());
+  EXPECT_THAT(targets.status().message(), HasSubstr("declares no such method"));
+}
+
+TEST_F(ResolveTest, TestClassesByConventionOrByGlob) {
+  absl::StatusOr<std::vector<std::string>> tests = ResolveTests(project_);
+  ASSERT_TRUE(tests.ok()) << tests.status();
+  EXPECT_THAT(*tests, ElementsAre("shop.CartTest", "shop.TestUtil"));
+
+  project_.config.add_tests("shop.*Test");
+  tests = ResolveTests(project_);
+  ASSERT_TRUE(tests.ok()) << tests.status();
+  EXPECT_THAT(*tests, ElementsAre("shop.AbstractTest", "shop.CartTest"));
+
+  project_.config.add_tests("other.*");
+  tests = ResolveTests(project_);
+  ASSERT_FALSE(tests.ok());
+  EXPECT_THAT(tests.status().message(), HasSubstr("'other.*' matches no class"));
+}
+
+}  // namespace
+}  // namespace tracespec::project

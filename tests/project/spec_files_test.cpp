@@ -1,0 +1,84 @@
+// project/spec_files.h on class files compiled by javac.
+#include "project/spec_files.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec::project {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class SpecFilesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    classes_ = testing::CompileJava(
+        dir_,
+        {{"p/Box.java",
+          "package p;\npublic final class Box extends Base {\n  private int size;\n"
+          "  protected Item first;\n  public int open;\n  private static final int CAP = 9;\n"
+          "  public synchronized final void put(Item item, int n) { size += n; first = item; }\n"
+          "  public static int cap() { return CAP; }\n"
+          "  public boolean same(Box other) { return other.size == size; }\n}\n"},
+         {"p/Base.java", "package p;\npublic abstract class Base { int inherited; }\n"},
+         {"p/Item.java", "package p;\npublic class Item { private long weight; }\n"}},
+        {"-g"});
+    ASSERT_FALSE(classes_.empty());
+  }
+
+  testing::TempDir dir_;
+  std::string classes_;
+  std::vector<std::string> ours_ = {"p.Base", "p.Box", "p.Item"};
+};
+
+TEST_F(SpecFilesTest, ModifiersAndSpecPublicFromTheClassFiles) {
+  absl::StatusOr<SpecFiles> specs = RenderSpecFiles(
+      {{"p.Box#put(Lp/Item;I)V",
+        "//@ public normal_behavior\n//@   ensures size == \\old(size) + n && first.weight >= 0 "
+        "&& inherited == 0 && open == 0;\n",
+        "Success 11"},
+       {"p.Box#cap()I", "//@ ensures \\result == CAP;\n", ""},
+       {"p.Box#same(Lp/Box;)Z", "//@ ensures \\result == (other.size == this.size);\n", ""}},
+      classes_, ours_);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  std::vector<std::string> files;
+  for (const auto& [name, content] : specs->files) files.push_back(name);
+  EXPECT_THAT(files, ElementsAre("p/Base.jml", "p/Box.jml", "p/Item.jml"));
+  const std::string& box = specs->files["p/Box.jml"];
+  EXPECT_THAT(box, HasSubstr("package p;\n"));
+  EXPECT_THAT(box, HasSubstr("public final class Box extends p.Base {\n"));
+  EXPECT_THAT(box, HasSubstr("  private /*@ spec_public @*/ int size;\n"));
+  EXPECT_THAT(box, HasSubstr("  protected /*@ spec_public @*/ p.Item first;\n"));
+  EXPECT_THAT(box, HasSubstr("  private /*@ spec_public @*/ static final int CAP;\n"));
+  EXPECT_THAT(box, Not(HasSubstr("int open;")));
+  EXPECT_THAT(box, HasSubstr("  // Success 11\n  //@ public normal_behavior\n"));
+  EXPECT_THAT(box, HasSubstr("  public final synchronized void put(p.Item item, int n);\n"));
+  EXPECT_THAT(box, HasSubstr("  public static int cap();\n"));
+  EXPECT_THAT(box, HasSubstr("  public boolean same(p.Box other);\n"));
+  // Fields of other project classes named through a chain get their own file.
+  EXPECT_THAT(specs->files["p/Item.jml"], HasSubstr("private /*@ spec_public @*/ long weight;"));
+  EXPECT_THAT(specs->files["p/Base.jml"], HasSubstr("public abstract class Base {"));
+  EXPECT_THAT(specs->files["p/Base.jml"], HasSubstr("/*@ spec_public @*/ int inherited;"));
+  EXPECT_EQ(specs->file_of["p.Box#cap()I"], "p/Box.jml");
+}
+
+TEST_F(SpecFilesTest, ClassesOutsideTheProjectGetNoFile) {
+  absl::StatusOr<SpecFiles> specs = RenderSpecFiles(
+      {{"p.Box#put(Lp/Item;I)V", "//@ ensures first.weight >= 0;\n", ""}}, classes_,
+      {"p.Box"});
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_EQ(specs->files.count("p/Item.jml"), 0u);
+}
+
+TEST_F(SpecFilesTest, AnUnknownMethodIsAnError) {
+  absl::StatusOr<SpecFiles> specs =
+      RenderSpecFiles({{"p.Box#nope()V", "//@ ensures true;\n", ""}}, classes_, ours_);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_THAT(specs.status().message(), HasSubstr("p.Box#nope()V"));
+}
+
+}  // namespace
+}  // namespace tracespec::project
