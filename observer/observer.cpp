@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -18,6 +19,7 @@
 #include "common/status.h"
 #include "common/subprocess.h"
 #include "google/protobuf/util/json_util.h"
+#include "observer/copy_check.h"
 #include "observer/exclusion.h"
 #include "observer/junit.h"
 #include "observer/policy.h"
@@ -164,6 +166,18 @@ class ObservationWriter {
   std::string jsonl_buffer_;
 };
 
+// Runs the bytecode copy check on the test classes against the targets.
+absl::StatusOr<std::vector<CopyFinding>> CopiedTests(const ObserveOptions& options) {
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath class_path,
+                      classfile::ClassPath::Create(options.classpath));
+  std::map<std::string, std::set<std::string>> targets;
+  for (const std::string& spec : options.methods) {
+    TS_ASSIGN_OR_RETURN(v1::ProbeTarget target, ParseTarget(spec));
+    targets[target.class_name()].insert(target.method_name());
+  }
+  return FindBytecodeCopies(&class_path, options.test_classes, targets);
+}
+
 // Turns the probe status into problems with targets the user named.
 void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
   for (const v1::TargetStatus& t : status.targets()) {
@@ -302,6 +316,24 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
     std::string reason = SourceMention(options.tests_src, id, sensitive);
     if (!reason.empty()) excluded[id] = reason;
   }
+  // Tests whose bytecode copies a target's body (source-free check).
+  TS_ASSIGN_OR_RETURN(std::vector<CopyFinding> copies, CopiedTests(options));
+  for (const CopyFinding& copy : copies) {
+    std::string reason = absl::StrCat("its bytecode copies the body of ", copy.target, " (",
+                                      static_cast<int>(copy.share * 100),
+                                      "% of its fingerprints)");
+    if (results.tests.count(copy.test_method) != 0) {
+      excluded.emplace(copy.test_method, reason);
+      continue;
+    }
+    // A helper of the test class: every test of the class may use it.
+    std::string prefix = copy.test_method.substr(0, copy.test_method.find('#') + 1);
+    for (const auto& [id, test] : results.tests) {
+      if (id.compare(0, prefix.size(), prefix) == 0) {
+        excluded.emplace(id, absl::StrCat("helper ", copy.test_method, " ", reason));
+      }
+    }
+  }
   std::map<std::string, int64_t> per_test;
   ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
                                                       status.withheld_fields().end()));
@@ -339,6 +371,13 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
   summary.set_tests_run(summary.tests_passed() + summary.tests_failed() +
                         summary.tests_interrupted());
   counter.Fill(&summary);
+  summary.set_tainted_values(static_cast<int64_t>(status.tainted_values()));
+  std::set<std::string> unnamed(status.classes_without_parameter_names().begin(),
+                                status.classes_without_parameter_names().end());
+  for (const std::string& c : unnamed) {
+    summary.add_classes_without_parameter_names(c);
+    Warn(absl::StrCat("compiled without -g: name rules cannot apply to arguments of ", c));
+  }
   TargetProblems(status, &summary);
   NeverCalled(status, &summary);
 

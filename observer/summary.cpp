@@ -119,6 +119,10 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
       }
     }
   }
+  if (s.tainted_values() > 0) {
+    absl::StrAppend(&out, "holding a value of a denied location (taint): ", s.tainted_values(),
+                    " recorded value", s.tainted_values() == 1 ? "" : "s", " redacted\n");
+  }
   absl::StrAppend(&out, "excluded tests (never sent anywhere): ", s.tests_excluded(), "\n");
   for (const v1::TestSummary& t : s.tests()) {
     if (t.excluded()) absl::StrAppend(&out, "  ", t.test_id(), ": ", t.excluded_reason(), "\n");

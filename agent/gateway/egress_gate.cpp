@@ -79,13 +79,20 @@ ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
   ProtectedMaterial material;
   material.denied_name_patterns.assign(policy.deny().begin(), policy.deny().end());
   material.sensitive_names.assign(policy.sensitive_names().begin(), policy.sensitive_names().end());
-  std::set<std::string> redacted;
+  // A field redacted only because it held a denied value at times (taint)
+  // is shown elsewhere: its name is not confidential, a denied one is never
+  // shown.
+  std::set<std::string> redacted, shown;
   std::set<std::string> excluded_strings, included_strings;
   for (const v1::Observation& o : observations) {
     for (const auto* graph : {&o.pre(), &o.post()}) {
       for (const v1::ObjectState& state : *graph) {
         for (const v1::Field& field : state.fields()) {
-          if (field.value().kind_case() == v1::Value::kRedacted) redacted.insert(field.name());
+          if (field.value().kind_case() == v1::Value::kRedacted) {
+            redacted.insert(field.name());
+          } else {
+            shown.insert(field.name());
+          }
         }
       }
     }
@@ -96,7 +103,9 @@ ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
       CollectObservationStrings(o, &included_strings);
     }
   }
-  material.redacted_field_names.assign(redacted.begin(), redacted.end());
+  for (const std::string& name : redacted) {
+    if (shown.count(name) == 0) material.redacted_field_names.push_back(name);
+  }
   for (const std::string& value : excluded_strings) {
     if (included_strings.count(value) == 0) material.withheld_values.push_back(value);
   }

@@ -1,11 +1,15 @@
 // Validator reports as feedback and as oracle verdicts; see feedback.h.
 #include "agent/loop/feedback.h"
 
+#include <cstring>
 #include <set>
 #include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "common/distinctive.h"
+#include "common/glob.h"
 
 namespace tracespec::loop {
 namespace {
@@ -119,6 +123,170 @@ void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
     }
   }
   for (std::string& line : feedback->diagnostics) line = ReplaceNames(line, names);
+}
+
+namespace {
+
+// The Value a ConstantValue attribute holds, by field descriptor.
+bool ConstantOf(const classfile::ClassFile& cls, const classfile::Field& field, v1::Value* out) {
+  const classfile::CpEntry& e = cls.pool.at(field.constant_value_index);
+  switch (e.tag) {
+    case classfile::CpTag::kInteger: {
+      auto v = static_cast<int32_t>(e.bits32);
+      if (!DistinctiveNumber(v)) return false;
+      out->set_int_value(v);
+      return true;
+    }
+    case classfile::CpTag::kLong: {
+      auto v = static_cast<int64_t>(e.bits64);
+      if (!DistinctiveNumber(static_cast<double>(v))) return false;
+      out->set_long_value(v);
+      return true;
+    }
+    case classfile::CpTag::kFloat: {
+      float v = 0;
+      std::memcpy(&v, &e.bits32, sizeof v);
+      if (!DistinctiveNumber(v)) return false;
+      out->set_float_value(v);
+      return true;
+    }
+    case classfile::CpTag::kDouble: {
+      double v = 0;
+      std::memcpy(&v, &e.bits64, sizeof v);
+      if (!DistinctiveNumber(v)) return false;
+      out->set_double_value(v);
+      return true;
+    }
+    case classfile::CpTag::kString: {
+      const std::string& text = cls.pool.StringValue(field.constant_value_index);
+      if (text.empty()) return false;
+      out->set_string_value(text);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+// The number of a numeric Value, for comparison across kinds.
+bool NumberOf(const v1::Value& v, double* out) {
+  switch (v.kind_case()) {
+    case v1::Value::kByteValue: *out = v.byte_value(); return true;
+    case v1::Value::kShortValue: *out = v.short_value(); return true;
+    case v1::Value::kCharValue: *out = v.char_value(); return true;
+    case v1::Value::kIntValue: *out = v.int_value(); return true;
+    case v1::Value::kLongValue: *out = static_cast<double>(v.long_value()); return true;
+    case v1::Value::kFloatValue: *out = v.float_value(); return true;
+    case v1::Value::kDoubleValue: *out = v.double_value(); return true;
+    default: return false;
+  }
+}
+
+bool Matches(const std::vector<v1::Value>& constants, const v1::Value& v) {
+  double number = 0;
+  bool is_number = NumberOf(v, &number);
+  for (const v1::Value& c : constants) {
+    double constant = 0;
+    if (is_number && NumberOf(c, &constant) && constant == number) return true;
+    if (v.has_string_value() && c.has_string_value() &&
+        v.string_value().find(c.string_value()) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+int MaskValue(const std::vector<v1::Value>& constants, v1::Value* v) {
+  if (!Matches(constants, *v)) return 0;
+  v->mutable_redacted();
+  return 1;
+}
+
+// The text of a numeric constant as the validator prints it.
+std::string NumberText(const v1::Value& c) {
+  switch (c.kind_case()) {
+    case v1::Value::kIntValue: return absl::StrCat(c.int_value());
+    case v1::Value::kLongValue: return absl::StrCat(c.long_value());
+    case v1::Value::kFloatValue: return absl::StrCat(c.float_value());
+    case v1::Value::kDoubleValue: return absl::StrCat(c.double_value());
+    default: return "";
+  }
+}
+
+// `line` with every whole number spelled `number` replaced.
+int ReplaceNumber(const std::string& number, std::string* line) {
+  int count = 0;
+  std::string digits = number[0] == '-' ? number.substr(1) : number;
+  size_t at = 0;
+  while ((at = line->find(digits, at)) != std::string::npos) {
+    size_t end = at + digits.size();
+    bool joined_before = at > 0 && (absl::ascii_isalnum((*line)[at - 1]) || (*line)[at - 1] == '.');
+    bool joined_after = end < line->size() && (absl::ascii_isalnum((*line)[end]) ||
+                                               ((*line)[end] == '.' && end + 1 < line->size() &&
+                                                absl::ascii_isdigit((*line)[end + 1])));
+    if (joined_before || joined_after) {
+      at = end;
+      continue;
+    }
+    size_t start = at > 0 && (*line)[at - 1] == '-' ? at - 1 : at;
+    line->replace(start, end - start, "<withheld>");
+    at = start + 10;
+    ++count;
+  }
+  return count;
+}
+
+}  // namespace
+
+std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
+                                       const std::string& class_name,
+                                       const v1::RedactionPolicy& policy) {
+  std::vector<v1::Value> out;
+  std::string name = class_name;
+  while (!name.empty()) {
+    absl::StatusOr<const classfile::ClassFile*> cls = class_path->Load(name);
+    if (!cls.ok()) break;
+    for (const classfile::Field& field : (*cls)->fields) {
+      if (!field.is_final() || field.constant_value_index == 0) continue;
+      bool denied = false;
+      for (const std::string& pattern : policy.deny()) {
+        denied = denied || GlobMatch(pattern, field.name, /*ignore_case=*/true);
+      }
+      v1::Value value;
+      if (denied && ConstantOf(**cls, field, &value)) out.push_back(value);
+    }
+    name = (*cls)->super_name;
+  }
+  return out;
+}
+
+int MaskConstants(const std::vector<v1::Value>& constants, prompt::ValidationFeedback* feedback) {
+  if (constants.empty()) return 0;
+  int count = 0;
+  for (v1::Observation& o : feedback->counterexamples) {
+    if (o.has_receiver()) count += MaskValue(constants, o.mutable_receiver());
+    for (v1::Value& arg : *o.mutable_args()) count += MaskValue(constants, &arg);
+    for (auto* states : {o.mutable_pre(), o.mutable_post()}) {
+      for (v1::ObjectState& state : *states) {
+        for (v1::Field& f : *state.mutable_fields()) count += MaskValue(constants, f.mutable_value());
+        for (v1::Value& e : *state.mutable_array()->mutable_elements()) {
+          count += MaskValue(constants, &e);
+        }
+      }
+    }
+    if (o.outcome().has_returned()) {
+      count += MaskValue(constants, o.mutable_outcome()->mutable_returned());
+    }
+  }
+  for (std::string& line : feedback->diagnostics) {
+    for (const v1::Value& c : constants) {
+      if (c.has_string_value()) {
+        count += static_cast<int>(absl::StrReplaceAll({{c.string_value(), "<withheld>"}}, &line));
+      } else {
+        count += ReplaceNumber(NumberText(c), &line);
+      }
+    }
+  }
+  return count;
 }
 
 bool NotCheckable(const check::ValidationReport& report) {

@@ -5,9 +5,12 @@
 #define TRACESPEC_AGENT_LOOP_FEEDBACK_H_
 
 #include <string>
+#include <vector>
 
 #include "agent/prompt/inputs.h"
 #include "agent/synth/oracle.h"
+#include "tracespec/v1/policy.pb.h"
+#include "validator/classfile/class_path.h"
 #include "validator/check/validator.h"
 
 namespace tracespec::loop {
@@ -25,6 +28,23 @@ prompt::ValidationFeedback FeedbackFromReport(const check::ValidationReport& rep
 // leaves (the gate would block the request otherwise).
 void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
                           prompt::ValidationFeedback* feedback);
+
+// The compile-time constants (ConstantValue attributes) of the `final`
+// fields of `class_name` and its superclasses whose names a deny pattern of
+// `policy` matches: javac inlines them into the code, so the solver may
+// produce them as counterexample values (`unlock(int code)` comparing with a
+// denied `final int pin = 73915` yields `code = 73915`). Strings always;
+// numbers only when distinctive (common/distinctive.h). Classes missing
+// from the class path are skipped.
+std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
+                                       const std::string& class_name,
+                                       const v1::RedactionPolicy& policy);
+
+// Every counterexample value equal to one of `constants` (arguments,
+// receiver, fields, array elements, results) becomes `redacted`, and every
+// occurrence in the diagnostics (a whole number, or the string's text)
+// becomes "<withheld>". Returns how many were masked.
+int MaskConstants(const std::vector<v1::Value>& constants, prompt::ValidationFeedback* feedback);
 
 // Whether the report says the contract never got checked: a syntax, type or
 // unsupported-construct diagnostic with a check in ERROR.

@@ -259,6 +259,10 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                                                            &class_env);
     } else {
       refine.prompt.anonymize = options.anonymize;
+      refine.prompt.string_disclosure = redaction.string_disclosure();
+      refine.withheld_constants =
+          DeniedConstants(&*class_path, inputs->resolved.substr(0, inputs->resolved.find('#')),
+                          redaction);
       gateway::GatewayConfig config;
       config.endpoint.base_url = options.llm_url;
       config.endpoint.model = options.refine.model;

@@ -347,6 +347,7 @@ class MethodRun {
                                                   "; checked as `", r.repaired, "`"));
     }
     WithholdLikeRecorded(inputs_.prompt.observations, &feedback);
+    MaskConstants(options_.withheld_constants, &feedback);
     if (NotCheckable(*report)) {
       round->set_outcome(v1::ROUND_NOT_CHECKABLE);
       round->set_bits("00");

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -37,6 +38,9 @@ struct RefineOptions {
   double validation_timeout_seconds = 60;
   // One line per event ("bank.Account#deposit round 1: 01 ..."); may be empty.
   std::function<void(absl::string_view)> progress;
+  // Values masked in the feedback (see MaskConstants): set for a remote
+  // model, empty for the built-in synthesizer (nothing leaves).
+  std::vector<v1::Value> withheld_constants;
 };
 
 struct RefineOutcome {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "agent/prompt/signature.h"
+#include "common/utf8.h"
 
 namespace tracespec::prompt {
 namespace {
@@ -94,11 +95,21 @@ struct Entry {
 // them as path/value entries, noting numbers and special values.
 class Flattener {
  public:
-  explicit Flattener(const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph) {
+  // `disclosure` (may be null: every string shown) decides how strings and
+  // char[] contents are shown.
+  Flattener(const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph,
+            StringDisclosure* disclosure)
+      : disclosure_(disclosure) {
     for (const v1::ObjectState& state : graph) objects_[state.id()] = &state;
   }
 
-  void Root(const std::string& path, const v1::Value& value) { Visit(path, value, 0); }
+  // With `by_shape`, every string reached from this root is shown by shape
+  // unless the policy shows all strings.
+  void Root(const std::string& path, const v1::Value& value, bool by_shape = false) {
+    by_shape_ = by_shape;
+    Visit(path, value, 0);
+    by_shape_ = false;
+  }
 
   const std::vector<Entry>& entries() const { return entries_; }
   std::vector<std::pair<std::string, double>>& numbers() { return numbers_; }
@@ -154,9 +165,12 @@ class Flattener {
           Number(path, v.double_value(), -std::numeric_limits<double>::infinity(),
                  std::numeric_limits<double>::infinity());
         return ShortestFloat(v.double_value(), /*is_float=*/false);
-      case v1::Value::kStringValue:
+      case v1::Value::kStringValue: {
         if (v.string_value().empty()) specials_.push_back(path + "=\"\"");
-        return JavaString(v.string_value());
+        std::string alias =
+            disclosure_ != nullptr ? disclosure_->String(v.string_value(), by_shape_) : "";
+        return alias.empty() ? JavaString(v.string_value()) : alias;
+      }
       case v1::Value::kNullValue: specials_.push_back(path + "=null"); return "null";
       default: return "?";
     }
@@ -201,6 +215,20 @@ class Flattener {
       if (!IsInlineValue(element)) inline_elements = false;
     }
     bool partial = array.elements_size() < array.length();
+    if (inline_elements && array.element_descriptor() == "C" && disclosure_ != nullptr &&
+        array.elements_size() > 0) {
+      // A char[] is text: shown by shape unless its contents may be shown.
+      std::vector<uint16_t> units;
+      for (const v1::Value& element : array.elements()) {
+        units.push_back(static_cast<uint16_t>(element.char_value()));
+      }
+      std::string alias = disclosure_->Chars(Utf16ToUtf8(units.data(), units.size()),
+                                             array.length(), by_shape_);
+      if (!alias.empty()) {
+        Emit(path, alias);
+        return;
+      }
+    }
     if (inline_elements) {
       std::vector<std::string> parts;
       for (int i = 0; i < array.elements_size(); ++i) {
@@ -218,6 +246,8 @@ class Flattener {
     }
   }
 
+  StringDisclosure* disclosure_;
+  bool by_shape_ = false;
   std::map<uint64_t, const v1::ObjectState*> objects_;
   std::map<uint64_t, std::string> seen_;
   std::vector<Entry> entries_;
@@ -273,17 +303,24 @@ std::string FormatNumber(double value) {
 int EstimateTokens(absl::string_view text) { return static_cast<int>((text.size() + 3) / 4); }
 
 RenderedObservation RenderObservation(const v1::Observation& o,
-                                      const std::vector<std::string>& param_names) {
+                                      const std::vector<std::string>& param_names,
+                                      StringDisclosure* disclosure) {
   RenderedObservation out;
   bool constructor = o.method().name() == "<init>";
   bool has_receiver = o.has_receiver() && !o.method().is_static();
+  // Without parameter names no deny pattern could apply to the arguments.
+  bool unnamed = o.method().param_names_unknown();
 
-  Flattener pre(o.pre());
-  for (int i = 0; i < o.args_size(); ++i) pre.Root(ParamName(o, param_names, i), o.args(i));
+  Flattener pre(o.pre(), disclosure);
+  for (int i = 0; i < o.args_size(); ++i) {
+    pre.Root(ParamName(o, param_names, i), o.args(i), unnamed);
+  }
   if (has_receiver && !constructor) pre.Root("this", o.receiver());
 
-  Flattener post(o.post());
-  for (int i = 0; i < o.args_size(); ++i) post.Root(ParamName(o, param_names, i), o.args(i));
+  Flattener post(o.post(), disclosure);
+  for (int i = 0; i < o.args_size(); ++i) {
+    post.Root(ParamName(o, param_names, i), o.args(i), unnamed);
+  }
   if (has_receiver) post.Root("this", o.receiver());
 
   std::string outcome;
@@ -293,7 +330,10 @@ RenderedObservation RenderObservation(const v1::Observation& o,
       const v1::Thrown& thrown = o.outcome().thrown();
       out.outcome_key = "throws " + thrown.class_name();
       outcome = out.outcome_key;
-      if (thrown.has_message()) absl::StrAppend(&outcome, "(", JavaString(thrown.message()), ")");
+      if (thrown.has_message()) {
+        std::string alias = disclosure != nullptr ? disclosure->String(thrown.message()) : "";
+        absl::StrAppend(&outcome, "(", alias.empty() ? JavaString(thrown.message()) : alias, ")");
+      }
       break;
     }
     case v1::Outcome::kReturned: {
@@ -306,7 +346,7 @@ RenderedObservation RenderObservation(const v1::Observation& o,
                  value.kind_case() == v1::Value::KIND_NOT_SET) {
         outcome = out.outcome_key = "returns a value that was not recorded";
       } else {
-        Flattener result({});
+        Flattener result({}, disclosure);
         result.Root("\\result", value);
         std::string literal = result.entries().front().rendered.substr(1);
         outcome = "returns " + literal;
@@ -344,7 +384,8 @@ RenderedObservation RenderObservation(const v1::Observation& o,
 
 ObservationSummary SummarizeObservations(const std::vector<v1::Observation>& observations,
                                          absl::string_view label_prefix, int token_budget,
-                                         const std::vector<std::string>& param_names) {
+                                         const std::vector<std::string>& param_names,
+                                         StringDisclosure* disclosure) {
   ObservationSummary summary;
   summary.total = static_cast<int>(observations.size());
 
@@ -352,7 +393,7 @@ ObservationSummary SummarizeObservations(const std::vector<v1::Observation>& obs
   std::vector<Behaviour> behaviours;
   std::map<std::string, size_t> by_body;
   for (const v1::Observation& o : observations) {
-    RenderedObservation rendered = RenderObservation(o, param_names);
+    RenderedObservation rendered = RenderObservation(o, param_names, disclosure);
     auto [it, fresh] = by_body.emplace(rendered.body, behaviours.size());
     if (fresh) {
       behaviours.emplace_back();

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "agent/prompt/disclosure.h"
 #include "tracespec/v1/observation.pb.h"
 
 namespace tracespec::prompt {
@@ -42,8 +43,12 @@ struct RenderedObservation {
 
 // Renders `observation`. `param_names` names the arguments when the
 // observation's own method reference has no names (else "arg0", ...).
+// `disclosure` (null: every string as it is) decides which strings are shown
+// by shape; the strings of the arguments of a method whose parameter names
+// are unknown are shown by shape unless it discloses all strings.
 RenderedObservation RenderObservation(const v1::Observation& observation,
-                                      const std::vector<std::string>& param_names = {});
+                                      const std::vector<std::string>& param_names = {},
+                                      StringDisclosure* disclosure = nullptr);
 
 struct ObservationSummary {
   // One line per shown behaviour, in the order of first occurrence, then a
@@ -63,7 +68,8 @@ struct ObservationSummary {
 // outcome and gives the value ranges of all of them. Deterministic.
 ObservationSummary SummarizeObservations(const std::vector<v1::Observation>& observations,
                                          absl::string_view label_prefix, int token_budget,
-                                         const std::vector<std::string>& param_names = {});
+                                         const std::vector<std::string>& param_names = {},
+                                         StringDisclosure* disclosure = nullptr);
 
 }  // namespace tracespec::prompt
 

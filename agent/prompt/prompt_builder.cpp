@@ -133,10 +133,14 @@ absl::StatusOr<PromptBuilder> PromptBuilder::Create(PromptInputs inputs, PromptO
     b.observations_ = std::move(observations);
   }
 
+  std::vector<std::string> test_texts;
+  for (const TestSource& t : b.tests_) test_texts.push_back(t.text);
+  b.disclosure_ = std::make_shared<StringDisclosure>(options.string_disclosure, test_texts);
+
   std::vector<std::string> param_names;
   for (const Parameter& p : b.signature_.params) param_names.push_back(p.name);
-  ObservationSummary summary =
-      SummarizeObservations(b.observations_, "o", options.observation_token_budget, param_names);
+  ObservationSummary summary = SummarizeObservations(
+      b.observations_, "o", options.observation_token_budget, param_names, b.disclosure_.get());
   b.observations_text_ = summary.text;
   b.stats_.observations_distinct = summary.distinct;
   b.stats_.observations_shown = summary.shown;
@@ -207,17 +211,23 @@ ChatMessage PromptBuilder::FeedbackMessage(const ValidationFeedback& feedback) c
     counterexamples.push_back(anonymizer_ ? anonymizer_->Anonymize(o) : o);
   }
   std::string text(kFeedbackHead);
-  if (!feedback.diagnostics.empty()) {
-    absl::StrAppend(&text, "\n\nDiagnostics:");
-    for (const std::string& d : feedback.diagnostics) {
-      absl::StrAppend(&text, "\n- ", anonymizer_ ? anonymizer_->AnonymizeText(d) : d);
-    }
-  }
+  // Counterexamples first: the diagnostics may quote their strings, which
+  // are then masked with the same aliases.
+  ObservationSummary summary;
   if (!counterexamples.empty()) {
     std::vector<std::string> param_names;
     for (const Parameter& p : signature_.params) param_names.push_back(p.name);
-    ObservationSummary summary = SummarizeObservations(
-        counterexamples, "c", options_.counterexample_token_budget, param_names);
+    summary = SummarizeObservations(counterexamples, "c", options_.counterexample_token_budget,
+                                    param_names, disclosure_.get());
+  }
+  if (!feedback.diagnostics.empty()) {
+    absl::StrAppend(&text, "\n\nDiagnostics:");
+    for (const std::string& d : feedback.diagnostics) {
+      absl::StrAppend(&text, "\n- ",
+                      disclosure_->MaskText(anonymizer_ ? anonymizer_->AnonymizeText(d) : d));
+    }
+  }
+  if (!counterexamples.empty()) {
     absl::StrAppend(&text,
                     "\n\n", kCounterexamplesHead, " ", kNotation, "\n", summary.text);
   }

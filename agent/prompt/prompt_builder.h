@@ -23,6 +23,7 @@
 #include "agent/prompt/anonymizer.h"
 #include "agent/prompt/answer.h"
 #include "agent/prompt/chat.h"
+#include "agent/prompt/disclosure.h"
 #include "agent/prompt/inputs.h"
 
 namespace tracespec::prompt {
@@ -36,6 +37,10 @@ struct PromptOptions {
   // Rename the code's identifiers before they go into any message (see
   // anonymizer.h); ReadAnswer maps them back.
   bool anonymize = false;
+  // Which recorded strings the messages show as they are (see
+  // disclosure.h); infer sets the redaction policy's setting for a remote
+  // model. ALL here: the built-in synthesizer, where nothing leaves.
+  v1::StringDisclosure string_disclosure = v1::ALL;
 };
 
 // What went into the prompt, for the run's report.
@@ -98,6 +103,8 @@ class PromptBuilder {
   std::vector<std::string> excluded_tests_;
   std::string observations_text_;
   std::shared_ptr<const Anonymizer> anonymizer_;
+  // Shared by every message, so that aliases stay stable across rounds.
+  std::shared_ptr<StringDisclosure> disclosure_;
   PromptStats stats_;
 };
 

@@ -228,6 +228,7 @@ TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
   ParseMethodDescriptor(facts.descriptor, &type);
   const PolicyView& policy = g_recorder->policy();
   for (size_t i = 0; i < type.params.size(); ++i) {
+    if (facts.param_names[i].empty()) target.ref.set_param_names_unknown(true);
     std::string name = facts.param_names[i].empty() ? "arg" + std::to_string(i)
                                                     : facts.param_names[i];
     target.ref.add_param_names(name);
@@ -293,6 +294,9 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
         continue;
       }
       TargetMethod target = Describe(cls, facts);
+      if (target.ref.param_names_unknown()) {
+        AddUnique(g_status->mutable_classes_without_parameter_names(), target.ref.class_name());
+      }
       bool by_hooks = target.exits_by_hooks;
       int id = g_recorder->Register(std::move(target));
       bool ok = by_hooks ? cls.AddWrapper(m, id, &error) : cls.InsertPrologue(m, id, &error);
@@ -336,6 +340,7 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   std::lock_guard<std::mutex> lock(g_status_mutex);
   g_status->set_vm_death_seen(true);
   for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);
+  g_status->set_tainted_values(g_recorder->tainted_values());
   WriteStatusLocked();
 }
 

@@ -23,6 +23,17 @@ std::string ClassSignature(const std::string& binary_name) {
   return sig;
 }
 
+// The length prefix of a length-delimited record.
+void AppendVarint(uint64_t v, std::string* out) {
+  for (;; v >>= 7) {
+    if (v < 0x80) {
+      out->push_back(static_cast<char>(v));
+      return;
+    }
+    out->push_back(static_cast<char>((v & 0x7f) | 0x80));
+  }
+}
+
 // Sets a primitive value of kind `kind` (JVM descriptor letter).
 void SetPrimitive(char kind, jvalue value, v1::Value* out) {
   switch (kind) {
@@ -40,11 +51,17 @@ void SetPrimitive(char kind, jvalue value, v1::Value* out) {
 
 // Fills a normal outcome; returns the returned object when it is one
 // whose state must be recorded, else null.
-jobject SetReturned(const TargetMethod& target, char kind, jvalue value, v1::Outcome* outcome) {
+jobject SetReturned(JNIEnv* env, Heap& heap, const TargetMethod& target, char kind, jvalue value,
+                    v1::Outcome* outcome) {
   if (kind == 'V') {
     outcome->mutable_returned_void();
   } else if (target.return_denied) {
-    outcome->mutable_returned()->mutable_redacted();  // Never read.
+    outcome->mutable_returned()->mutable_redacted();  // Read only into the taint set.
+    if (kind == 'L') {
+      heap.TaintReference(env, value.l);
+    } else {
+      heap.TaintPrimitive(kind, value);
+    }
   } else if (kind != 'L') {
     SetPrimitive(kind, value, outcome->mutable_returned());
   } else if (value.l == nullptr) {
@@ -132,6 +149,70 @@ void Recorder::Stop() {
   std::lock_guard<std::mutex> lock(write_mutex_);
   if (output_fd_ >= 0) ::close(output_fd_);
   output_fd_ = -1;
+  if (oldest_written_generation_.load() < heap_.taint().generation()) Rescrub();
+}
+
+void Recorder::Rescrub() {
+  // Some observation was written before a value it may hold was tainted:
+  // scrub the whole trace again with the final set (temp file + rename).
+  std::string data;
+  {
+    int fd = ::open(config_.output_path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char chunk[65536];
+    for (;;) {
+      ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      data.append(chunk, static_cast<size_t>(n));
+    }
+    ::close(fd);
+  }
+  std::string out;
+  out.reserve(data.size());
+  size_t pos = 0;
+  v1::Observation observation;
+  while (pos < data.size()) {
+    uint64_t size = 0;
+    int shift = 0;
+    size_t start = pos;
+    while (pos < data.size() && shift < 64) {
+      auto byte = static_cast<uint8_t>(data[pos++]);
+      size |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      shift += 7;
+      if ((byte & 0x80) == 0) break;
+    }
+    if (pos + size > data.size() || !observation.ParseFromArray(data.data() + pos, size)) {
+      out.append(data, start, std::string::npos);  // Left for the observer to report.
+      break;
+    }
+    pos += size;
+    int replaced = heap_.taint().Scrub(&observation);
+    tainted_ += static_cast<uint64_t>(replaced);
+    if (replaced == 0) {
+      out.append(data, start, pos - start);
+      continue;
+    }
+    std::string bytes = observation.SerializeAsString();
+    AppendVarint(bytes.size(), &out);
+    out += bytes;
+  }
+  std::string temp = config_.output_path() + ".rescrub";
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = ::write(fd, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (done == out.size()) {
+    ::rename(temp.c_str(), config_.output_path().c_str());
+  } else {
+    ::unlink(temp.c_str());
+  }
 }
 
 int Recorder::Register(TargetMethod method) {
@@ -282,13 +363,15 @@ void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_
     if (arg.kind != 'L') {
       if (denied) {
         value->mutable_redacted();
+        heap_.TaintPrimitive(arg.kind, arg.value);
       } else {
         SetPrimitive(arg.kind, arg.value, value);
       }
       continue;
     }
     if (denied) {
-      value->mutable_redacted();  // Never read.
+      value->mutable_redacted();  // Read only into the taint set.
+      heap_.TaintReference(env, arg.value.l);
       if (arg.value.l != nullptr) env->DeleteGlobalRef(arg.value.l);
       continue;
     }
@@ -370,7 +453,10 @@ void Recorder::Complete(JNIEnv* env, ThreadState& state, jobject receiver_after,
   }
   post.Run();
   env->PopLocalFrame(nullptr);
-  Write(obs);
+  // Every denied value this call reached is in the taint set by now.
+  uint64_t generation = heap_.taint().generation();
+  tainted_ += static_cast<uint64_t>(heap_.taint().Scrub(&obs));
+  Write(obs, generation);
   Pop(env, state);
 }
 
@@ -387,7 +473,7 @@ void Recorder::ExitReturn(JNIEnv* env, char kind, jvalue value) {
   ThreadState& state = Current();
   Activation* activation = InnermostWrapper(env, state);
   if (activation == nullptr) return;
-  jobject returned = SetReturned(*activation->target, kind, value,
+  jobject returned = SetReturned(env, heap_, *activation->target, kind, value,
                                  activation->observation->mutable_outcome());
   Complete(env, state, nullptr, returned);
 }
@@ -421,7 +507,7 @@ void Recorder::OnMethodExit(JNIEnv* env, jthread thread, jmethodID method, bool 
   } else {
     // The new object of a constructor is local 0 of the exiting frame.
     if (target.is_constructor) jvmti_->GetLocalObject(thread, 0, 0, &receiver_after);
-    returned = SetReturned(target, target.return_kind, value, outcome);
+    returned = SetReturned(env, heap_, target, target.return_kind, value, outcome);
   }
   Complete(env, state, receiver_after, returned);
   if (receiver_after != nullptr) env->DeleteLocalRef(receiver_after);
@@ -453,17 +539,15 @@ void Recorder::TestFinished(JNIEnv* env) {
   state.test_id.clear();
 }
 
-void Recorder::Write(const v1::Observation& observation) {
+void Recorder::Write(const v1::Observation& observation, uint64_t generation) {
+  uint64_t oldest = oldest_written_generation_.load();
+  while (generation < oldest &&
+         !oldest_written_generation_.compare_exchange_weak(oldest, generation)) {
+  }
   std::string& buffer = Current().buffer;
   size_t size = observation.ByteSizeLong();
   buffer.clear();
-  for (size_t v = size; ; v >>= 7) {
-    if (v < 0x80) {
-      buffer.push_back(static_cast<char>(v));
-      break;
-    }
-    buffer.push_back(static_cast<char>((v & 0x7f) | 0x80));
-  }
+  AppendVarint(size, &buffer);
   size_t header = buffer.size();
   buffer.resize(header + size);
   observation.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(&buffer[header]));

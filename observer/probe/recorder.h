@@ -64,6 +64,8 @@ class Recorder {
   void OnException(JNIEnv* env, jobject exception);
 
   uint64_t observations_written() const { return written_.load(); }
+  // Recorded values replaced because they held a tainted value.
+  uint64_t tainted_values() const { return tainted_.load(); }
   std::vector<std::string> WithheldFields() { return heap_.WithheldFields(); }
   const PolicyView& policy() const { return policy_; }
 
@@ -89,7 +91,10 @@ class Recorder {
   // Drops activations whose exit was never seen (their frames are gone).
   void DropAbove(JNIEnv* env, ThreadState& state, size_t keep);
   void SetJvmtiEvents(ThreadState& state, bool enable);
-  void Write(const v1::Observation& observation);
+  // Appends one record, scrubbed at taint generation `generation`.
+  void Write(const v1::Observation& observation, uint64_t generation);
+  // Scrubs the written trace again with the final taint set (at Stop).
+  void Rescrub();
   void Thrown(JNIEnv* env, jobject thrown, v1::Thrown* out);
 
   jvmtiEnv* jvmti_;
@@ -101,6 +106,9 @@ class Recorder {
   std::atomic<bool> stopped_{false};
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint64_t> written_{0};
+  std::atomic<uint64_t> tainted_{0};
+  // The taint generation the oldest written observation was scrubbed at.
+  std::atomic<uint64_t> oldest_written_generation_{UINT64_MAX};
   std::mutex write_mutex_;
 
   std::mutex mutex_;

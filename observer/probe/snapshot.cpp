@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/glob.h"
+#include "common/utf8.h"
 #include "observer/probe/class_file.h"
 
 namespace tracespec::probe {
@@ -29,24 +30,6 @@ std::string BinaryName(const char* signature) {
   return std::string(sig);  // Array descriptor (or primitive class).
 }
 
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 }  // namespace
 
 bool PolicyView::Denied(std::string_view name) const {
@@ -69,23 +52,6 @@ bool PolicyView::RuleRecordsField(const v1::RecordRule& rule, std::string_view f
     if (GlobMatch(pattern, field)) return true;
   }
   return false;
-}
-
-std::string Utf16ToUtf8(const jchar* chars, size_t length) {
-  std::string out;
-  out.reserve(length);
-  for (size_t i = 0; i < length; ++i) {
-    uint32_t c = chars[i];
-    if (c >= 0xD800 && c <= 0xDBFF && i + 1 < length && chars[i + 1] >= 0xDC00 &&
-        chars[i + 1] <= 0xDFFF) {
-      c = 0x10000 + ((c - 0xD800) << 10) + (chars[i + 1] - 0xDC00);
-      ++i;
-    } else if (c >= 0xD800 && c <= 0xDFFF) {
-      c = 0xFFFD;  // Unpaired surrogate: not representable in UTF-8.
-    }
-    AppendUtf8(c, &out);
-  }
-  return out;
 }
 
 std::string ReadString(JNIEnv* env, jstring string, int max_chars) {
@@ -251,6 +217,41 @@ ClassInfo* Heap::Build(JNIEnv* env, jclass cls) {
   return info;
 }
 
+void Heap::TaintPrimitive(char kind, jvalue value) {
+  switch (kind) {
+    case 'B': taint_.AddIntegral(value.b); break;
+    case 'C': taint_.AddIntegral(value.c); break;
+    case 'S': taint_.AddIntegral(value.s); break;
+    case 'I': taint_.AddIntegral(value.i); break;
+    case 'J': taint_.AddIntegral(value.j); break;
+    case 'F': taint_.AddFloating(value.f); break;
+    case 'D': taint_.AddFloating(value.d); break;
+    default: break;  // Booleans are never distinctive.
+  }
+}
+
+void Heap::TaintReference(JNIEnv* env, jobject object) {
+  if (object == nullptr) return;
+  const ClassInfo* info = ClassOf(env, object);
+  if (info->kind == ClassInfo::kString) {
+    taint_.AddString(ReadString(env, static_cast<jstring>(object), /*max_chars=*/0));
+    return;
+  }
+  if (info->kind != ClassInfo::kArray) return;
+  auto array = static_cast<jarray>(object);
+  jsize length = env->GetArrayLength(array);
+  if (info->element_kind == 'C') {
+    std::vector<jchar> chars(static_cast<size_t>(length));
+    env->GetCharArrayRegion(static_cast<jcharArray>(array), 0, length, chars.data());
+    taint_.AddString(Utf16ToUtf8(chars.data(), chars.size()));
+  } else if (info->element_kind == 'B') {
+    std::string bytes(static_cast<size_t>(length), '\0');
+    env->GetByteArrayRegion(static_cast<jbyteArray>(array), 0, length,
+                            reinterpret_cast<jbyte*>(bytes.data()));
+    taint_.AddString(bytes);
+  }
+}
+
 std::vector<std::string> Heap::WithheldFields() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::string> out(withheld_.begin(), withheld_.end());
@@ -308,7 +309,8 @@ void GraphBuilder::Record(jobject object, uint64_t id, int distance) {
     if (!field.declaring_class.empty()) out->set_declaring_class(field.declaring_class);
     v1::Value* value = out->mutable_value();
     if (field.denied) {
-      value->mutable_redacted();  // The value is never read.
+      value->mutable_redacted();  // The value is read only into the taint set.
+      TaintField(object, field);
       continue;
     }
     switch (field.kind) {
@@ -323,6 +325,27 @@ void GraphBuilder::Record(jobject object, uint64_t id, int distance) {
       default: Reference(env_->GetObjectField(object, field.id), distance + 1, value); break;
     }
   }
+}
+
+void GraphBuilder::TaintField(jobject object, const FieldInfo& field) {
+  jvalue v{};
+  switch (field.kind) {
+    case 'Z': return;
+    case 'B': v.b = env_->GetByteField(object, field.id); break;
+    case 'C': v.c = env_->GetCharField(object, field.id); break;
+    case 'S': v.s = env_->GetShortField(object, field.id); break;
+    case 'I': v.i = env_->GetIntField(object, field.id); break;
+    case 'J': v.j = env_->GetLongField(object, field.id); break;
+    case 'F': v.f = env_->GetFloatField(object, field.id); break;
+    case 'D': v.d = env_->GetDoubleField(object, field.id); break;
+    default: {
+      jobject ref = env_->GetObjectField(object, field.id);
+      heap_.TaintReference(env_, ref);
+      if (ref != nullptr) env_->DeleteLocalRef(ref);
+      return;
+    }
+  }
+  heap_.TaintPrimitive(field.kind, v);
 }
 
 namespace {

@@ -1,7 +1,8 @@
 // Reading Java objects into tracespec.v1 values and object graphs, as the
 // redaction policy projects them. Only JNI field/array accessors are used:
 // no Java code runs, so recording cannot re-enter the program. A field
-// whose name the policy denies is never read.
+// whose name the policy denies is never written: its value is read only
+// into the in-memory taint set (taint.h).
 #ifndef TRACESPEC_OBSERVER_PROBE_SNAPSHOT_H_
 #define TRACESPEC_OBSERVER_PROBE_SNAPSHOT_H_
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "tracespec/v1/observation.pb.h"
+#include "observer/probe/taint.h"
 #include "tracespec/v1/policy.pb.h"
 
 namespace tracespec::probe {
@@ -78,6 +80,14 @@ class Heap {
   const PolicyView& policy() const { return policy_; }
   jfieldID detail_message() const { return detail_message_; }
 
+  // Values read from denied locations (memory only; see taint.h).
+  TaintSet& taint() { return taint_; }
+  // Adds a denied primitive of kind `kind` (JVM descriptor letter).
+  void TaintPrimitive(char kind, jvalue value);
+  // Adds a denied reference: a String, or the text of a char[] or byte[]
+  // (other objects are not followed).
+  void TaintReference(JNIEnv* env, jobject object);
+
  private:
   ClassInfo* Build(JNIEnv* env, jclass cls);
 
@@ -91,10 +101,8 @@ class Heap {
   uint64_t next_id_ = 1;
   std::unordered_map<uint64_t, ClassInfo*> classes_;
   std::unordered_set<std::string> withheld_;
+  TaintSet taint_;
 };
-
-// UTF-16 → UTF-8, replacing unpaired surrogates with U+FFFD.
-std::string Utf16ToUtf8(const jchar* chars, size_t length);
 
 // Reads a java.lang.String (cut to `max_chars` UTF-16 units when > 0).
 std::string ReadString(JNIEnv* env, jstring string, int max_chars);
@@ -114,6 +122,8 @@ class GraphBuilder {
 
  private:
   void Record(jobject object, uint64_t id, int distance);
+  // Reads a denied field into the taint set.
+  void TaintField(jobject object, const FieldInfo& field);
   void RecordArray(jobject array, const ClassInfo& info, int distance, v1::ObjectState* state);
 
   Heap& heap_;

@@ -628,6 +628,130 @@ redaction: )") + mode + "\n");
 
 INSTANTIATE_TEST_SUITE_P(Modes, RedactionTest, ::testing::Values("MARK", "OMIT"));
 
+// --- Taint: a denied value copied elsewhere is redacted wherever it is. -------
+
+constexpr char kLedger[] = R"(package t;
+import java.util.*;
+public class Ledger {
+  private final String secretToken;
+  private final int pin;
+  public String label = "none";
+  public Object[] slots = new Object[2];
+  public List<String> notes = new ArrayList<>();
+  public int entries;
+  public Ledger(String secretToken, int pin) { this.secretToken = secretToken; this.pin = pin; }
+  public void publish() { label = "lbl:" + secretToken; slots[0] = secretToken; notes.add(secretToken); entries++; }
+  public int code() { return pin; }
+  public int size() { return notes.size(); }
+  public void explode() { throw new IllegalStateException("bad " + secretToken); }
+}
+)";
+constexpr char kRelay[] = R"(package t;
+public class Relay { public static int pass(String s) { return s.length(); } }
+)";
+constexpr char kLedgerTest[] = R"(package t;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class LedgerTest {
+  static String make() { return "TK-" + "zq81" + "-PLUM"; }
+  @Test void copies() {
+    assertEquals(12, Relay.pass(make()));
+    Ledger l = new Ledger(make(), 73000 + 915);
+    l.publish();
+    assertEquals(1, l.size());
+    assertEquals(73915, l.code());
+    assertThrows(IllegalStateException.class, l::explode);
+    assertEquals(5, Relay.pass("plain"));
+  }
+}
+)";
+
+TEST_F(ObserveTest, ValuesCopiedFromDeniedFieldsAreRedactedEverywhere) {
+  std::string classes = Compile({{"t/Ledger.java", kLedger},
+                                 {"t/Relay.java", kRelay},
+                                 {"t/LedgerTest.java", kLedgerTest}});
+  std::string policy = WritePolicy(R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+deny: "*secret*"
+deny: "pin"
+keep_exception_messages: true
+redaction: MARK
+)");
+  Observed o = Observe(classes, "t.LedgerTest",
+                       {"t.Relay#pass", "t.Ledger#publish", "t.Ledger#code", "t.Ledger#size",
+                        "t.Ledger#explode"},
+                       {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 6u);
+  std::string everything = testing::ReadTree(o.out) + o.Output();
+  EXPECT_THAT(everything, Not(HasSubstr("zq81")));
+  EXPECT_THAT(everything, Not(HasSubstr("73915")));
+
+  // The call before any denied field was seen is scrubbed at the end of the run.
+  std::vector<v1::Observation> pass = Of(o, "pass");
+  ASSERT_EQ(pass.size(), 2u);
+  EXPECT_TRUE(pass[0].args(0).has_redacted());
+  EXPECT_EQ(pass[0].outcome().returned().int_value(), 12);
+  EXPECT_EQ(pass[1].args(0).string_value(), "plain");  // No blanket redaction.
+
+  v1::Observation publish = Of(o, "publish").at(0);
+  const v1::ObjectState* ledger = State(publish.post(), publish.receiver().ref());
+  ASSERT_NE(ledger, nullptr);
+  EXPECT_TRUE(FieldOf(ledger, "label")->has_redacted());
+  EXPECT_EQ(FieldOf(ledger, "entries")->int_value(), 1);
+  EXPECT_TRUE(FieldOf(ledger, "pin")->has_redacted());
+  const v1::ObjectState* slots = State(publish.post(), FieldOf(ledger, "slots")->ref());
+  ASSERT_NE(slots, nullptr);
+  ASSERT_EQ(slots->array().elements_size(), 2);
+  EXPECT_TRUE(slots->array().elements(0).has_redacted());
+  EXPECT_TRUE(slots->array().elements(1).has_null_value());
+  const v1::ObjectState* pre = State(publish.pre(), publish.receiver().ref());
+  EXPECT_EQ(FieldOf(pre, "label")->string_value(), "none");
+  const v1::ObjectState* list = State(publish.post(), FieldOf(ledger, "notes")->ref());
+  ASSERT_NE(list, nullptr);
+  const v1::ObjectState* data = State(publish.post(), FieldOf(list, "elementData")->ref());
+  ASSERT_NE(data, nullptr);
+  EXPECT_TRUE(data->array().elements(0).has_redacted());
+
+  EXPECT_EQ(Of(o, "size").at(0).outcome().returned().int_value(), 1);
+  EXPECT_TRUE(Of(o, "code").at(0).outcome().returned().has_redacted());
+  v1::Observation explode = Of(o, "explode").at(0);
+  EXPECT_EQ(explode.outcome().thrown().class_name(), "java.lang.IllegalStateException");
+  EXPECT_FALSE(explode.outcome().thrown().has_message());
+  EXPECT_GE(o.summary.tainted_values(), 6);
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("holding a value of a denied location (taint): "));
+}
+
+constexpr char kGate[] = R"(package t;
+public class Gate {
+  public boolean login(String password) { return password.length() > 3; }
+}
+)";
+constexpr char kGateTest[] = R"(package t;
+import org.junit.jupiter.api.Test;
+class GateTest { @Test void login() { new Gate().login("hunter22"); } }
+)";
+
+TEST_F(ObserveTest, ClassesWithoutParameterNamesAreReportedOncePerClass) {
+  std::string classes =
+      Compile({{"t/Gate.java", kGate}, {"t/GateTest.java", kGateTest}}, {"-g:none"});
+  Observed o = Observe(classes, "t.GateTest", {"t.Gate#login"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 1u);
+  EXPECT_TRUE(o.observations[0].method().param_names_unknown());
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("compiled without -g: name rules cannot apply to arguments of t.Gate"));
+  ASSERT_EQ(o.summary.classes_without_parameter_names_size(), 1);
+  EXPECT_EQ(o.summary.classes_without_parameter_names(0), "t.Gate");
+
+  classes = Compile({{"t/Gate.java", kGate}, {"t/GateTest.java", kGateTest}}, {"-g"});
+  o = Observe(classes, "t.GateTest", {"t.Gate#login"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_FALSE(o.observations.at(0).method().param_names_unknown());
+  EXPECT_TRUE(o.observations.at(0).args(0).has_redacted());
+  EXPECT_THAT(o.run.stderr_data, Not(HasSubstr("compiled without -g")));
+}
+
 // --- Excluded tests. -----------------------------------------------------------
 
 constexpr char kEcho[] = R"(package p;

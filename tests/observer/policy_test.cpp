@@ -48,6 +48,14 @@ TEST(PolicyTest, UnknownFieldsAndEnumValuesAreSyntaxErrors) {
   ASSERT_FALSE(value.ok());
   EXPECT_THAT(value.status().message(), HasSubstr("p.textproto:"));
   EXPECT_THAT(value.status().message(), HasSubstr("\"HIDE\""));
+  auto disclosure = ParsePolicy(
+      "format_version: FORMAT_VERSION_1\n\nstring_disclosure: SOME\n", "p.textproto");
+  ASSERT_FALSE(disclosure.ok());
+  EXPECT_THAT(disclosure.status().message(), HasSubstr("p.textproto:"));
+  EXPECT_THAT(disclosure.status().message(), HasSubstr("\"SOME\""));
+  auto known = ParsePolicy("format_version: FORMAT_VERSION_1\nstring_disclosure: NONE\n", "p");
+  ASSERT_TRUE(known.ok()) << known.status();
+  EXPECT_EQ(known->string_disclosure(), v1::NONE);
 }
 
 TEST(PolicyTest, ValueErrorsPointAtTheField) {

@@ -5,12 +5,15 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/agent/observation_builders.h"
+#include "tests/testing/testing.h"
 
 namespace tracespec::loop {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::tracespec::testing::CompileJava;
+using ::tracespec::testing::TempDir;
 
 TEST(FeedbackTest, ExcludedObservationsStayLocal) {
   check::ValidationReport report;
@@ -60,6 +63,50 @@ TEST(FeedbackTest, SolverCounterexamplesWithholdFieldsTheRecordingRedacted) {
   EXPECT_EQ(feedback.counterexamples[0].pre(0).fields(0).value().int_value(), 0);  // balance
   EXPECT_EQ(feedback.diagnostics[0],
             "coverage: assignable: field '<withheld>' may have changed; pins ok");
+}
+
+TEST(FeedbackTest, InlinedConstantsOfDeniedFinalFieldsAreMasked) {
+  TempDir dir;
+  std::string classes = CompileJava(dir, {{"p/Lock.java", R"(package p;
+public class Lock {
+  private final int pin = 73915;
+  private static final String MASTER_KEY = "mk-4471";
+  private final int tries = 3;
+  private final long serial = 99887766L;
+  public boolean unlock(int code) { return code == pin || String.valueOf(code).equals(MASTER_KEY); }
+}
+)"}});
+  auto class_path = classfile::ClassPath::Create(classes);
+  ASSERT_TRUE(class_path.ok()) << class_path.status();
+  v1::RedactionPolicy policy;
+  policy.add_deny("pin");
+  policy.add_deny("*key*");
+  policy.add_deny("tries");  // Denied, but 3 is not distinctive.
+  std::vector<v1::Value> constants = DeniedConstants(&*class_path, "p.Lock", policy);
+  ASSERT_EQ(constants.size(), 2u);
+  EXPECT_EQ(constants[0].int_value(), 73915);
+  EXPECT_EQ(constants[1].string_value(), "mk-4471");
+
+  prompt::ValidationFeedback feedback;
+  v1::Observation cx;
+  cx.add_args()->set_int_value(73915);
+  cx.add_args()->set_long_value(73915);
+  cx.add_args()->set_int_value(739150);
+  cx.add_args()->set_string_value("x-mk-4471");
+  cx.mutable_outcome()->mutable_returned()->set_int_value(3);
+  feedback.counterexamples = {cx};
+  feedback.diagnostics = {"consistency counterexample 1: code = 73915, -73915, 739150, 73915.5, s = \"mk-4471\""};
+  EXPECT_EQ(MaskConstants(constants, &feedback), 3 + 3);
+  const v1::Observation& masked = feedback.counterexamples[0];
+  EXPECT_TRUE(masked.args(0).has_redacted());
+  EXPECT_TRUE(masked.args(1).has_redacted());
+  EXPECT_EQ(masked.args(2).int_value(), 739150);
+  EXPECT_TRUE(masked.args(3).has_redacted());
+  EXPECT_EQ(masked.outcome().returned().int_value(), 3);
+  EXPECT_EQ(feedback.diagnostics[0],
+            "consistency counterexample 1: code = <withheld>, <withheld>, 739150, 73915.5, s = "
+            "\"<withheld>\"");
+  EXPECT_EQ(MaskConstants({}, &feedback), 0);
 }
 
 TEST(FeedbackTest, SyntaxAndTypeErrorsMakeACandidateUncheckable) {

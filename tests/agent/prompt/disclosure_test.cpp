@@ -1,0 +1,110 @@
+// Tests for agent/prompt/disclosure.h: which recorded strings a prompt
+// shows as they are, and how the others look.
+#include "agent/prompt/disclosure.h"
+
+#include "absl/strings/match.h"
+#include "agent/prompt/observations.h"
+#include "agent/prompt/prompt_builder.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tracespec::prompt {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(DisclosureTest, JavaStringLiteralsAreUnescaped) {
+  std::set<std::string> found = JavaStringLiterals(
+      "String a = \"plain\"; char q = '\"'; String b = \"tab\\there \\\"q\\\" \\u00e9\\101\";\n"
+      "// \"in a comment\"\nString c = \"unclosed\n");
+  EXPECT_EQ(found, (std::set<std::string>{"plain", "tab\there \"q\" \xC3\xA9" "A",
+                                          "in a comment"}));
+}
+
+TEST(DisclosureTest, LiteralsOnlyShowsWhatTheTestsSpell) {
+  StringDisclosure d(v1::LITERALS_ONLY, {"login(\"ann\"); check(\"x\" + y);"});
+  EXPECT_EQ(d.String("ann"), "");
+  EXPECT_EQ(d.String(""), "");
+  EXPECT_EQ(d.String("Ledger-7-secret-ish"), "<s1: String, 19 chars>");
+  EXPECT_EQ(d.String("other"), "<s2: String, 5 chars>");
+  EXPECT_EQ(d.String("Ledger-7-secret-ish"), "<s1: String, 19 chars>");  // Stable.
+  EXPECT_EQ(d.String("ann", /*by_shape=*/true), "<s3: String, 3 chars>");
+  EXPECT_EQ(d.Chars("hunter22", 8), "<c1: char[], 8 chars>");
+  EXPECT_EQ(d.MaskText("expected \"other\" but was \"ann\""),
+            "expected \"<s2: String, 5 chars>\" but was \"<s3: String, 3 chars>\"");
+  // The default (unspecified) is LITERALS_ONLY.
+  StringDisclosure unspecified(v1::STRING_DISCLOSURE_UNSPECIFIED, {"f(\"ann\")"});
+  EXPECT_EQ(unspecified.String("bob"), "<s1: String, 3 chars>");
+}
+
+TEST(DisclosureTest, AllAndNone) {
+  StringDisclosure all(v1::ALL, {});
+  EXPECT_EQ(all.String("anything"), "");
+  EXPECT_EQ(all.String("anything", /*by_shape=*/true), "");
+  StringDisclosure none(v1::NONE, {"f(\"ann\")"});
+  EXPECT_EQ(none.String("ann"), "<s1: String, 3 chars>");
+}
+
+v1::Observation Login(const std::string& test, const std::string& user, bool unnamed) {
+  v1::Observation o;
+  o.set_test_id(test);
+  o.mutable_method()->set_class_name("p.Gate");
+  o.mutable_method()->set_name("login");
+  o.mutable_method()->set_jvm_descriptor("(Ljava/lang/String;[C)Z");
+  o.mutable_method()->set_is_static(true);
+  o.mutable_method()->add_param_names(unnamed ? "arg0" : "user");
+  o.mutable_method()->add_param_names(unnamed ? "arg1" : "pass");
+  o.mutable_method()->set_param_names_unknown(unnamed);
+  o.add_args()->set_string_value(user);
+  o.add_args()->set_ref(7);
+  v1::ObjectState* chars = o.add_pre();
+  chars->set_id(7);
+  chars->set_class_name("[C");
+  chars->mutable_array()->set_element_descriptor("C");
+  chars->mutable_array()->set_length(3);
+  for (char c : std::string("pqr")) chars->mutable_array()->add_elements()->set_char_value(c);
+  o.mutable_outcome()->mutable_returned()->set_bool_value(true);
+  return o;
+}
+
+TEST(DisclosureTest, PromptsShowUndisclosedStringsByShape) {
+  PromptInputs in;
+  in.signature = *SignatureFromDescriptor("p.Gate", "login", "(Ljava/lang/String;[C)Z", true,
+                                          {"user", "pass"});
+  in.tests = {{"p.GateTest#ok", "@Test void ok() { Gate.login(\"ann\", secretChars()); }"}};
+  in.observations = {Login("p.GateTest#ok", "ann", false), Login("p.GateTest#ok", "zed-91", false)};
+  PromptOptions options;
+  options.string_disclosure = v1::LITERALS_ONLY;
+  auto b = PromptBuilder::Create(in, options);
+  ASSERT_TRUE(b.ok()) << b.status();
+  std::string stage2 = b->Stage2Message().content;
+  EXPECT_THAT(stage2, HasSubstr("user=\"ann\""));
+  EXPECT_THAT(stage2, HasSubstr("user=<s1: String, 6 chars>"));
+  EXPECT_THAT(stage2, HasSubstr("pass=<c1: char[], 3 chars>"));
+  EXPECT_THAT(stage2, Not(HasSubstr("zed-91")));
+  EXPECT_THAT(stage2, Not(HasSubstr("'p'")));
+
+  ValidationFeedback feedback;
+  feedback.counterexamples = {Login("", "zed-91", false)};
+  feedback.diagnostics = {"coverage: observation 2 rejected: user == \"zed-91\""};
+  std::string round2 = b->FeedbackMessage(feedback).content;
+  EXPECT_THAT(round2, Not(HasSubstr("zed-91")));
+  EXPECT_THAT(round2, HasSubstr("user == \"<s1: String, 6 chars>\""));
+
+  // Without parameter names even a literal is shown by shape.
+  in.observations = {Login("p.GateTest#ok", "ann", true)};
+  b = PromptBuilder::Create(in, options);
+  ASSERT_TRUE(b.ok());
+  EXPECT_THAT(b->Stage2Message().content, Not(HasSubstr("\"ann\"")));
+
+  // ALL (the built-in synthesizer's setting) shows everything.
+  options.string_disclosure = v1::ALL;
+  in.observations = {Login("p.GateTest#ok", "zed-91", false)};
+  b = PromptBuilder::Create(in, options);
+  ASSERT_TRUE(b.ok());
+  EXPECT_THAT(b->Stage2Message().content, HasSubstr("\"zed-91\""));
+}
+
+}  // namespace
+}  // namespace tracespec::prompt
