@@ -75,6 +75,8 @@ void AddInferCommand(CLI::App& app, int* exit_code);
 // `tracespec run [PROJECT_DIR]` and `tracespec check [PROJECT_DIR]` (cli/run_command.cpp).
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddCheckCommand(CLI::App& app, int* exit_code);
+// `tracespec strength [PROJECT_DIR]` or for one contract (cli/strength_command.cpp).
+void AddStrengthCommand(CLI::App& app, int* exit_code);
 // `tracespec observe` (cli/observe_command.cpp).
 void AddObserveCommand(CLI::App& app, int* exit_code);
 // `tracespec report [OUT_DIR]` (cli/report_command.cpp).

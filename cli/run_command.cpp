@@ -172,6 +172,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "specs/<package>/<Class>.jml (the contracts that passed both checks, merged per class), "
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
+      "Each method's line ends with its contract's strength after a Success (see `tracespec "
+      "strength`).\n"
       "Exit status: 0 the run completed (methods without a contract that holds are listed), "
       "2 bad usage, 3 bad input (no project found, unknown or malformed configuration entry "
       "with file:line:column, build command failed, unknown class or method, no tests), 4 "
