@@ -312,6 +312,33 @@ TEST_F(EdgesTest, ATargetTheTestsNeverCallIsListedWithAWarning) {
   EXPECT_THAT(infer.stderr_data, HasSubstr("the tests never call shop.Stats#never(I)I"));
 }
 
+// --- Test globs. -------------------------------------------------------------
+
+TEST_F(EdgesTest, TestGlobsStandForTheJunitTestClassesTheyMatch) {
+  std::string out = local_.path() + "/obs";
+  // 'shop.*' matches Cart and Stats too, which hold no tests: left out.
+  SubprocessResult r = Run({"observe", "--classpath", classes_, "--tests", "shop.*", "--method",
+                            "shop.Cart#add", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("running shop.CartTest, shop.StatsTest under the probe"));
+  std::string summary = ReadFile(out + "/summary.json").value_or("");
+  EXPECT_THAT(summary, HasSubstr("\"test_classes\": [\n  \"shop.CartTest\",\n  \"shop.StatsTest\"\n ]"))
+      << summary;
+  // A name and a glob: the name first, then the glob's classes, each once.
+  SubprocessResult mixed = Run({"observe", "--classpath", classes_, "--tests",
+                                "shop.StatsTest,shop.*Test", "--method", "shop.Cart#add",
+                                "--out", out});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.stderr_data;
+  EXPECT_THAT(mixed.stderr_data, HasSubstr("running shop.StatsTest, shop.CartTest under"));
+  // A glob that matches no test class: bad input before any JVM runs.
+  SubprocessResult none = Run({"observe", "--classpath", classes_, "--tests", "shop.*Tezt",
+                               "--method", "shop.Cart#add", "--out", local_.path() + "/none"});
+  EXPECT_EQ(none.exit_code, 3) << none.stdout_data << none.stderr_data;
+  EXPECT_THAT(none.stderr_data, HasSubstr("tracespec: error: --tests 'shop.*Tezt' matches no "
+                                          "JUnit test class on " + classes_));
+  EXPECT_FALSE(FileExists(local_.path() + "/none/summary.json"));
+}
+
 // --- Class-path entries loaded lazily. --------------------------------------
 
 TEST_F(EdgesTest, AGarbageClassFileOnlyMattersWhereItIsNeeded) {
