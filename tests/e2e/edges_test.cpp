@@ -312,6 +312,78 @@ TEST_F(EdgesTest, ATargetTheTestsNeverCallIsListedWithAWarning) {
   EXPECT_THAT(infer.stderr_data, HasSubstr("the tests never call shop.Stats#never(I)I"));
 }
 
+// --- Test globs. -------------------------------------------------------------
+
+TEST_F(EdgesTest, TestGlobsStandForTheJunitTestClassesTheyMatch) {
+  std::string out = local_.path() + "/obs";
+  // 'shop.*' matches Cart and Stats too, which hold no tests: left out.
+  SubprocessResult r = Run({"observe", "--classpath", classes_, "--tests", "shop.*", "--method",
+                            "shop.Cart#add", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("running shop.CartTest, shop.StatsTest under the probe"));
+  std::string summary = ReadFile(out + "/summary.json").value_or("");
+  EXPECT_THAT(summary, HasSubstr("\"test_classes\": [\n  \"shop.CartTest\",\n  \"shop.StatsTest\"\n ]"))
+      << summary;
+  // A name and a glob: the name first, then the glob's classes, each once.
+  SubprocessResult mixed = Run({"observe", "--classpath", classes_, "--tests",
+                                "shop.StatsTest,shop.*Test", "--method", "shop.Cart#add",
+                                "--out", out});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.stderr_data;
+  EXPECT_THAT(mixed.stderr_data, HasSubstr("running shop.StatsTest, shop.CartTest under"));
+  // A glob that matches no test class: bad input before any JVM runs.
+  SubprocessResult none = Run({"observe", "--classpath", classes_, "--tests", "shop.*Tezt",
+                               "--method", "shop.Cart#add", "--out", local_.path() + "/none"});
+  EXPECT_EQ(none.exit_code, 3) << none.stdout_data << none.stderr_data;
+  EXPECT_THAT(none.stderr_data, HasSubstr("tracespec: error: --tests 'shop.*Tezt' matches no "
+                                          "JUnit test class on " + classes_));
+  EXPECT_FALSE(FileExists(local_.path() + "/none/summary.json"));
+}
+
+// --- Class-path entries loaded lazily. --------------------------------------
+
+TEST_F(EdgesTest, AGarbageClassFileOnlyMattersWhereItIsNeeded) {
+  testing::TempDir project;
+  std::string classes = testing::CompileJava(
+      project,
+      {{"shop/Stats.java", kStats},
+       {"shop/Helper.java", "package shop;\npublic class Helper { public int one() { return 1; } }\n"},
+       {"shop/Uses.java",
+        "package shop;\npublic class Uses {\n"
+        "  public static int two() { return new Helper().one() + 1; }\n}\n"}},
+      {"-g"});
+  // Garbage elsewhere on the class path: an unrelated class and one Uses needs.
+  ASSERT_TRUE(MakeDirs(classes + "/junk").ok());
+  ASSERT_TRUE(WriteFileAtomic(classes + "/junk/Broken.class", "garbage, not a class").ok());
+  ASSERT_TRUE(WriteFileAtomic(classes + "/shop/Helper.class", "\xca\xfe\xba\xbe garbage").ok());
+  std::string contract = Contract(kMaxContract);
+
+  // Stats needs neither: validated as if the garbage were not there.
+  SubprocessResult ok = Run({"validate", "--classpath", classes, "--method",
+                             "shop.Stats#max(int[])", "--contract", contract});
+  EXPECT_EQ(ok.exit_code, 0) << ok.stdout_data << ok.stderr_data;
+  EXPECT_THAT(ok.stdout_data, HasSubstr("consistency: PASS"));
+  EXPECT_THAT(ok.stderr_data, Not(HasSubstr("error")));
+  SubprocessResult verify = Run({"verify", "--classpath", classes, "--class", "shop.Stats",
+                                 "--method", "max(int, int)", "--property",
+                                 "no-runtime-exception"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.stdout_data << verify.stderr_data;
+
+  // The method under check is in the broken class: bad input, naming the file.
+  SubprocessResult target = Run({"validate", "--classpath", classes, "--method",
+                                 "shop.Helper#one", "--contract",
+                                 Contract("//@ ensures \\result == 1;\n")});
+  EXPECT_EQ(target.exit_code, 3) << target.stdout_data << target.stderr_data;
+  EXPECT_THAT(target.stderr_data, HasSubstr("tracespec: error: " + classes + "/shop/Helper.class"));
+  EXPECT_THAT(target.stdout_data, Not(HasSubstr("result:")));
+
+  // Code that runs into the broken class: undecided, the reason naming it.
+  SubprocessResult uses = Run({"validate", "--classpath", classes, "--method", "shop.Uses#two",
+                               "--contract", Contract("//@ ensures \\result == 2;\n")});
+  EXPECT_EQ(uses.exit_code, 11) << uses.stdout_data << uses.stderr_data;
+  EXPECT_THAT(uses.stdout_data,
+              HasSubstr("class shop.Helper cannot be loaded (" + classes + "/shop/Helper.class"));
+}
+
 // --- Path flags checked up front. -------------------------------------------
 
 TEST_F(EdgesTest, PathFlagsAreCheckedBeforeAnyWork) {
