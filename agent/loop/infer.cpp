@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "google/protobuf/util/json_util.h"
 #include "agent/gateway/audit_key.h"
+#include "agent/gateway/egress_policy.h"
 #include "agent/gateway/gateway.h"
 #include "agent/loop/feedback.h"
 #include "agent/loop/method_inputs.h"
@@ -232,6 +233,18 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   // directories 0700.
   PrivateOutputScope private_output;
   TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
+  if (!options.llm_url.empty()) {
+    // A broken egress policy or key file stops the run before any method's
+    // directory is made or anything is sent (the summary records why).
+    if (absl::Status s = gateway::LoadEgressPolicy(options.egress_policy).status(); !s.ok()) {
+      return Fail(options, s);
+    }
+    absl::Status key = gateway::AuditSigner::LoadOrCreate(options.audit_key.empty()
+                                                              ? gateway::DefaultAuditKeyPath()
+                                                              : options.audit_key)
+                           .status();
+    if (!key.ok()) return Fail(options, key);
+  }
   absl::StatusOr<std::vector<v1::Observation>> observations =
       ReadObservations(options.observations);
   if (!observations.ok()) return Fail(options, observations.status());
