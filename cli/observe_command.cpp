@@ -21,7 +21,9 @@ void AddObserveCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--classpath", options->classpath,
                   "Class path of the compiled code and tests (':'-separated)")
       ->required();
-  cmd->add_option("--tests", *tests, "JUnit test classes to run (binary names)")
+  cmd->add_option("--tests", *tests,
+                  "JUnit test classes to run: binary names, or globs over the JUnit test "
+                  "classes on --classpath (shop.*, shop.*Test; * any characters, ? one)")
       ->required()
       ->delimiter(',');
   cmd->add_option("--method", options->methods,

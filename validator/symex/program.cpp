@@ -62,6 +62,40 @@ absl::StatusOr<std::unique_ptr<Program>> Program::Load(classfile::ClassPath clas
   return program;
 }
 
+absl::Status Program::NeededClass(absl::string_view internal_name) const {
+  std::deque<std::string> queue = {std::string(internal_name)};
+  std::set<std::string> seen;
+  while (!queue.empty()) {
+    std::string name = std::move(queue.front());
+    queue.pop_front();
+    if (!seen.insert(name).second) continue;
+    auto unreadable = unreadable_.find(name);
+    if (unreadable != unreadable_.end()) {
+      if (name == internal_name) return unreadable->second;
+      return absl::Status(unreadable->second.code(),
+                          absl::StrCat("class ", classfile::InternalToBinary(internal_name),
+                                       " needs its supertype ", classfile::InternalToBinary(name),
+                                       ", which cannot be loaded: ",
+                                       unreadable->second.message()));
+    }
+    const ClassInfo* cls = FindClass(name);
+    if (cls == nullptr) continue;
+    if (!cls->super_name.empty()) queue.push_back(cls->super_name);
+    for (const std::string& i : cls->interfaces) queue.push_back(i);
+  }
+  return absl::OkStatus();
+}
+
+std::string Program::AbsentClass(absl::string_view internal_name) const {
+  auto unreadable = unreadable_.find(std::string(internal_name));
+  if (unreadable == unreadable_.end()) {
+    return absl::StrCat("class ", classfile::InternalToBinary(internal_name),
+                        " is not on the class path");
+  }
+  return absl::StrCat("class ", classfile::InternalToBinary(internal_name), " cannot be loaded (",
+                      unreadable->second.message(), ")");
+}
+
 ClassInfo* Program::AddClass(std::unique_ptr<ClassInfo> cls) {
   ClassInfo* raw = cls.get();
   classes_[cls->name] = std::move(cls);
@@ -134,7 +168,13 @@ absl::Status Program::LoadClasses(classfile::ClassPath& path, bool jdk_models,
   for (const std::string& name : path.ListClasses()) {
     if (!jdk_models && absl::StartsWith(name, "java/")) continue;  // the built-in models win
     if (!jdk_models && absl::StartsWith(name, jdk::kModelPackagePrefix)) continue;
-    TS_ASSIGN_OR_RETURN(const ClassFile* file, path.Load(name));
+    absl::StatusOr<const ClassFile*> read = path.Load(name);
+    if (!read.ok()) {
+      if (jdk_models) return read.status();  // the embedded models are ours
+      unreadable_.emplace(name, read.status());  // see Load() in program.h
+      continue;
+    }
+    const ClassFile* file = *read;
     auto cls = std::make_unique<ClassInfo>();
     cls->name = file->name;
     cls->super_name = file->super_name;
@@ -471,20 +511,20 @@ std::string NotModelled(absl::string_view owner, absl::string_view name,
                       " (no model)");
 }
 
-// A call that needs class `missing`, which is not on the class path. A JDK
-// class is never on it: the call is of a JDK method without a model.
-CallTarget MissingClass(absl::string_view owner, absl::string_view name,
-                        absl::string_view descriptor, absl::string_view missing) {
+}  // namespace
+
+// A call that needs class `missing`, which the program does not have. A JDK
+// class is never on the class path: the call is of a JDK method without a
+// model.
+CallTarget Program::MissingClass(absl::string_view owner, absl::string_view name,
+                                 absl::string_view descriptor, absl::string_view missing) const {
   if (absl::StartsWith(missing, "java/") || absl::StartsWith(missing, "javax/") ||
       absl::StartsWith(missing, "jdk/") || absl::StartsWith(missing, "sun/")) {
     return Unsupported(NotModelled(owner, name, descriptor));
   }
-  return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": class ",
-                                  classfile::InternalToBinary(missing),
-                                  " is not on the class path"));
+  return Unsupported(
+      absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ", AbsentClass(missing)));
 }
-
-}  // namespace
 
 std::optional<CallTarget> Program::JdkModel(absl::string_view owner, absl::string_view name,
                                             absl::string_view descriptor) const {
