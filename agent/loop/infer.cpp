@@ -145,11 +145,53 @@ absl::Status CheckOptions(const InferOptions& options) {
   return absl::OkStatus();
 }
 
+// What identifies a method across runs: as resolved, else as given.
+const std::string& MethodKey(const v1::InferResult& r) {
+  return r.resolved().empty() ? r.method() : r.resolved();
+}
+
+// `run`'s results over those an earlier run left in OUT/summary.json: a
+// method of this run replaces its earlier result (matched as resolved or as
+// given), the others are kept; sorted by method. The error is this run's.
+absl::StatusOr<v1::InferSummary> MergedSummary(const std::string& out_dir,
+                                               const v1::InferSummary& run) {
+  v1::InferSummary merged = run;
+  std::string path = out_dir + "/summary.json";
+  if (FileExists(path)) {
+    v1::InferSummary earlier;
+    absl::Status read = ReadJsonFile(path, &earlier);
+    if (!read.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, " is not the summary of an earlier infer run (", read.message(),
+                       "): move it away or choose another --out"));
+    }
+    std::set<std::string> replaced;
+    for (const v1::InferResult& r : run.results()) {
+      replaced.insert(r.method());
+      replaced.insert(MethodKey(r));
+    }
+    for (const v1::InferResult& r : earlier.results()) {
+      if (replaced.count(r.method()) == 0 && replaced.count(MethodKey(r)) == 0) {
+        *merged.add_results() = r;
+      }
+    }
+  }
+  std::stable_sort(merged.mutable_results()->begin(), merged.mutable_results()->end(),
+                   [](const v1::InferResult& a, const v1::InferResult& b) {
+                     return MethodKey(a) < MethodKey(b);
+                   });
+  return merged;
+}
+
+// Writes OUT/summary.json and summary.txt over every method OUT holds (see
+// MergedSummary); *text is this run's part, for the console.
 absl::Status WriteSummary(const InferOptions& options, const v1::InferSummary& summary,
                           std::string* text) {
   *text = FormatSummaryText(summary, options.out_dir);
-  TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", summary));
-  return WriteFileAtomic(options.out_dir + "/summary.txt", *text);
+  TS_ASSIGN_OR_RETURN(v1::InferSummary merged, MergedSummary(options.out_dir, summary));
+  TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", merged));
+  return WriteFileAtomic(options.out_dir + "/summary.txt",
+                         FormatSummaryText(merged, options.out_dir));
 }
 
 // Records a problem that stopped the whole run, when OUT can be written.

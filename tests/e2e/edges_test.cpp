@@ -129,7 +129,7 @@ TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
   const std::vector<std::vector<std::string>> commands = {
       {},          {"observe"}, {"infer"},   {"validate"},          {"verify"},
       {"ctl"},     {"audit"},   {"audit", "verify"}, {"audit", "show"}, {"audit", "public-key"}, {"protocol"},
-      {"report"},
+      {"report"},  {"run"},     {"check"},
       {"protocol", "mine"},     {"protocol", "explore"}};
   for (std::vector<std::string> command : commands) {
     std::string name = absl::StrJoin(command, " ");
@@ -153,6 +153,12 @@ TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
   EXPECT_THAT(verify.stdout_data,
               HasSubstr("10 a check found a violation (VERIFICATION FAILED)"));
   EXPECT_THAT(verify.stdout_data, HasSubstr("11 a check could not decide (UNKNOWN)"));
+  SubprocessResult check = Run({"check", "--help"});
+  EXPECT_THAT(check.stdout_data, HasSubstr(", 10 a check found a violation (some contract is broken)"));
+  EXPECT_THAT(check.stdout_data, HasSubstr(", 11 a check could not decide (none broken but some"));
+  SubprocessResult run = Run({"run", "--help"});
+  EXPECT_THAT(run.stdout_data, HasSubstr("Exit status: 0 success (the run completed; methods"));
+  EXPECT_THAT(run.stdout_data, Not(HasSubstr("10 a check")));
   // observe has no check: 10 and 11 are not among its statuses.
   SubprocessResult observe = Run({"observe", "--help"});
   EXPECT_THAT(observe.stdout_data, Not(HasSubstr("10 a check")));
@@ -337,6 +343,46 @@ TEST_F(EdgesTest, TestGlobsStandForTheJunitTestClassesTheyMatch) {
   EXPECT_THAT(none.stderr_data, HasSubstr("tracespec: error: --tests 'shop.*Tezt' matches no "
                                           "JUnit test class on " + classes_));
   EXPECT_FALSE(FileExists(local_.path() + "/none/summary.json"));
+}
+
+// --- Re-running infer on a subset. -----------------------------------------
+
+TEST_F(EdgesTest, InferOnASubsetKeepsTheOtherMethodsResults) {
+  std::string out = local_.path() + "/inf";
+  auto infer = [&](const std::string& method) {
+    return Run({"infer", "--classpath", classes_, "--method", method, "--observations",
+                observations_, "--out", out});
+  };
+  SubprocessResult stats = infer("shop.Stats#max(int[])");
+  ASSERT_EQ(stats.exit_code, 0) << stats.stdout_data << stats.stderr_data;
+  SubprocessResult cart = infer("shop.Cart#add");
+  ASSERT_EQ(cart.exit_code, 0) << cart.stdout_data << cart.stderr_data;
+  // The console shows this run's method only; the files show both, sorted.
+  EXPECT_THAT(cart.stdout_data, HasSubstr("shop.Cart#add: Success"));
+  EXPECT_THAT(cart.stdout_data, Not(HasSubstr("shop.Stats")));
+  std::string text = ReadFile(out + "/summary.txt").value_or("");
+  size_t cart_line = text.find("shop.Cart#add: Success");
+  size_t stats_line = text.find("shop.Stats#max(int[]): Success");
+  ASSERT_NE(cart_line, std::string::npos) << text;
+  ASSERT_NE(stats_line, std::string::npos) << text;
+  EXPECT_LT(cart_line, stats_line);
+  std::string json = ReadFile(out + "/summary.json").value_or("");
+  EXPECT_THAT(json, HasSubstr("\"resolved\":\"shop.Cart#add(I)V\""));
+  EXPECT_THAT(json, HasSubstr("\"resolved\":\"shop.Stats#max([I)I\""));
+  // The same method spelled another way replaces its entry.
+  SubprocessResult again = infer("shop.Cart#add(int)");
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  text = ReadFile(out + "/summary.txt").value_or("");
+  EXPECT_EQ(Count(text, "shop.Cart#add"), 2) << text;  // its line and its contract path
+  EXPECT_THAT(text, HasSubstr("shop.Cart#add(int): Success"));
+  EXPECT_THAT(text, HasSubstr("shop.Stats#max(int[]): Success"));
+  EXPECT_EQ(Count(ReadFile(out + "/summary.json").value_or(""), "\"resolved\":\"shop.Cart#add(I)V\""), 1);
+  // A summary.json that is not one: bad input, not overwritten.
+  ASSERT_TRUE(WriteFileAtomic(out + "/summary.json", "not json").ok());
+  SubprocessResult broken = infer("shop.Cart#add");
+  EXPECT_EQ(broken.exit_code, 3) << broken.stdout_data << broken.stderr_data;
+  EXPECT_THAT(broken.stderr_data, HasSubstr(out + "/summary.json is not the summary of an earlier infer run"));
+  EXPECT_EQ(ReadFile(out + "/summary.json").value_or(""), "not json");
 }
 
 // --- Class-path entries loaded lazily. --------------------------------------
