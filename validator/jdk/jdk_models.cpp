@@ -186,6 +186,25 @@ void AddJavaModels(TableBuilder& t) {
   t.Java(arrays, "fill([Ljava/lang/Object;IILjava/lang/Object;)V", kEffect);
   t.Java(arrays, "equals([Ljava/lang/Object;[Ljava/lang/Object;)Z", kPure);
 
+  const std::string integer = "java/lang/Integer";
+  for (const char* d :
+       {"numberOfLeadingZeros(I)I", "numberOfTrailingZeros(I)I", "highestOneBit(I)I",
+        "lowestOneBit(I)I", "rotateLeft(II)I", "rotateRight(II)I", "reverseBytes(I)I",
+        "reverse(I)I", "toUnsignedLong(I)J", "compareUnsigned(II)I", "divideUnsigned(II)I",
+        "remainderUnsigned(II)I"}) {
+    t.Java(integer, d, kPure);
+  }
+  const std::string long_class = "java/lang/Long";
+  for (const char* d :
+       {"numberOfLeadingZeros(J)I", "numberOfTrailingZeros(J)I", "highestOneBit(J)J",
+        "lowestOneBit(J)J", "rotateLeft(JI)J", "rotateRight(JI)J", "compareUnsigned(JJ)I",
+        "hashCode(J)I"}) {
+    t.Java(long_class, d, kPure);
+  }
+  for (const char* d : {"logicalAnd(ZZ)Z", "logicalOr(ZZ)Z", "logicalXor(ZZ)Z", "hashCode(Z)I"}) {
+    t.Java("java/lang/Boolean", d, kPure);
+  }
+
   const std::string objects = "java/util/Objects";
   t.Java(objects, "equals(Ljava/lang/Object;Ljava/lang/Object;)Z", kPure);
   t.Java(objects, "hashCode(Ljava/lang/Object;)I", kPure);

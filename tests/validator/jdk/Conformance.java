@@ -179,10 +179,14 @@ public final class Conformance {
         out.add(in);
       }
     }
+    boolean arrays = false;
+    for (Class<?> t : types) {
+      arrays |= t.isArray();
+    }
     for (int k = 0; k < RANDOM; k++) {
       Object[] in = new Object[types.length];
       for (int i = 0; i < types.length; i++) {
-        in[i] = randomValue(types[i]);
+        in[i] = randomValue(types[i], arrays);
       }
       out.add(in);
     }
@@ -267,7 +271,7 @@ public final class Conformance {
     return out;
   }
 
-  private static Object randomValue(Class<?> t) {
+  private static Object randomValue(Class<?> t, boolean arrays) {
     if (t.isArray()) {
       if (RNG.nextInt(10) == 0) {
         return null;
@@ -275,7 +279,7 @@ public final class Conformance {
       Class<?> c = t.getComponentType();
       Object a = Array.newInstance(c, RNG.nextInt(7));
       for (int i = 0; i < Array.getLength(a); i++) {
-        Array.set(a, i, randomValue(c));
+        Array.set(a, i, randomValue(c, true));
       }
       return a;
     }
@@ -285,9 +289,12 @@ public final class Conformance {
     }
     int small = RNG.nextInt(13) - 4;  // indices around the lengths used
     if (t == int.class) {
-      // Not arbitrary ints: an int may be a length, and the edge values
-      // already hold the extremes.
-      return RNG.nextInt(3) == 0 ? RNG.nextInt(1 << 16) - (1 << 15) : small;
+      // With an array parameter an int may be a length or an index: not
+      // arbitrary ones (the edge values hold the extremes), else any.
+      if (RNG.nextInt(3) != 0) {
+        return small;
+      }
+      return arrays ? RNG.nextInt(1 << 16) - (1 << 15) : RNG.nextInt();
     } else if (t == long.class) {
       return RNG.nextInt(3) == 0 ? RNG.nextLong() : (long) small;
     } else if (t == short.class) {
