@@ -5,6 +5,7 @@
 #ifndef TRACESPEC_OBSERVER_OBSERVER_H_
 #define TRACESPEC_OBSERVER_OBSERVER_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct ObserveOptions {
   std::string out_dir;
   // Kill the JVM after this many seconds; 0 = no limit.
   double timeout_seconds = 0;
+  // Observations kept per method (store.h): 0 = the policy's
+  // max_observations_per_method; -1 = keep all.
+  int64_t max_observations_per_method = 0;
 };
 
 struct ObserveResult {
