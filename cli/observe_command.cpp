@@ -46,7 +46,10 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
   cmd->add_option("--classpath", options->classpath,
                   "Class path of the compiled code and tests (':'-separated); required with "
                   "--tests, unused with a command");
-  cmd->add_option("--tests", *tests, "JUnit test classes to run (binary names)")->delimiter(',');
+  cmd->add_option("--tests", *tests,
+                  "JUnit test classes to run: binary names, or globs over the JUnit test "
+                  "classes on --classpath (shop.*, shop.*Test; * any characters, ? one)")
+      ->delimiter(',');
   cmd->add_option("--method", options->methods,
                   "Target method: pkg.Class#name (all overloads), "
                   "pkg.Class#name(JVM descriptor) or pkg.Class#name(Java parameter types), "

@@ -171,12 +171,13 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "Output (OUT): observations/ (observe's files), infer/ (infer's run directory), "
       "specs/<package>/<Class>.jml (the contracts that passed both checks, merged per class), "
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
-      "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
-      "Exit status: 0 the run completed (methods without a contract that holds are listed), "
-      "2 bad usage, 3 bad input (no project found, unknown or malformed configuration entry "
-      "with file:line:column, build command failed, unknown class or method, no tests), 4 "
-      "environment (missing JVM, the test JVM died, endpoint unreachable, I/O), 5 internal "
-      "error.");
+      "files, tests, targets and policy are unchanged, and every method's finished rounds.\n" +
+      ExitStatusFooter(
+          {{kExitOk, "the run completed; methods without a contract that holds are listed"},
+           {kExitInputError,
+            "no project found, unknown or malformed configuration entry with file:line:column, "
+            "build command failed, unknown class or method, no tests"},
+           {kExitEnvironment, "missing JVM, the test JVM died, endpoint unreachable, I/O"}}));
   cmd->callback([flags, exit_code] { *exit_code = RunCommand(*flags); });
 }
 
@@ -192,10 +193,12 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
-      "whose method is gone, counts as broken.\n"
-      "Exit status: 0 every contract holds, 10 some contract is broken, 11 none broken but "
-      "some undecided (bound, timeout, unsupported), 2 bad usage, 3 bad input (no run.json "
-      "under OUT, no project, build command failed), 4 environment, 5 internal error.");
+      "whose method is gone, counts as broken.\n" +
+      ExitStatusFooter(
+          {{kExitOk, "every contract holds"},
+           {kExitCheckFailed, "some contract is broken"},
+           {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
+           {kExitInputError, "no run.json under OUT, no project, build command failed"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }
 

@@ -3,14 +3,22 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
+#include <set>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/glob.h"
+#include "common/status.h"
 #include "common/subprocess.h"
+#include "validator/classfile/class_path.h"
 
 namespace tracespec::observer {
 namespace {
@@ -48,7 +56,68 @@ absl::StatusOr<std::string> FindShipped(const char* env, const std::string& inst
                                              " or rebuild tracespec)"));
 }
 
+// Whether `internal` or a superclass of it on `path` mentions a JUnit test
+// annotation in its constant pool (annotation types are named there).
+bool MentionsTestAnnotation(classfile::ClassPath& path, std::string internal) {
+  static constexpr const char* kAnnotations[] = {
+      "Lorg/junit/jupiter/api/Test;",          "Lorg/junit/jupiter/api/RepeatedTest;",
+      "Lorg/junit/jupiter/api/TestFactory;",   "Lorg/junit/jupiter/api/TestTemplate;",
+      "Lorg/junit/jupiter/params/ParameterizedTest;", "Lorg/junit/Test;"};
+  for (int depth = 0; depth < 64 && !internal.empty(); ++depth) {
+    absl::StatusOr<const classfile::ClassFile*> cls = path.Load(internal);
+    if (!cls.ok()) return false;
+    const classfile::ConstantPool& pool = (*cls)->pool;
+    for (size_t i = 1; i < pool.size(); ++i) {
+      if (pool.tag(i) != classfile::CpTag::kUtf8) continue;
+      for (const char* annotation : kAnnotations) {
+        if (pool.Utf8(i) == annotation) return true;
+      }
+    }
+    internal = (*cls)->super_name;
+  }
+  return false;
+}
+
 }  // namespace
+
+absl::StatusOr<std::vector<std::string>> ExpandTestClasses(
+    const std::vector<std::string>& patterns, const std::string& classpath,
+    const std::string& what) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  std::optional<classfile::ClassPath> path;
+  std::vector<std::string> candidates;  // binary names of the JUnit test classes, sorted
+  for (const std::string& pattern : patterns) {
+    if (pattern.find_first_of("*?") == std::string::npos) {
+      if (seen.insert(pattern).second) out.push_back(pattern);
+      continue;
+    }
+    if (!path) {
+      TS_ASSIGN_OR_RETURN(classfile::ClassPath created, classfile::ClassPath::Create(classpath));
+      path.emplace(std::move(created));
+      for (const std::string& internal : path->ListClasses()) {
+        if (internal.find('$') != std::string::npos) continue;
+        absl::StatusOr<const classfile::ClassFile*> cls = path->Load(internal);
+        if (!cls.ok() || (*cls)->is_abstract() || (*cls)->is_interface()) continue;
+        if (!MentionsTestAnnotation(*path, internal)) continue;
+        candidates.push_back(classfile::InternalToBinary(internal));
+      }
+      std::sort(candidates.begin(), candidates.end());
+    }
+    bool any = false;
+    for (const std::string& name : candidates) {
+      if (!GlobMatch(pattern, name)) continue;
+      any = true;
+      if (seen.insert(name).second) out.push_back(name);
+    }
+    if (!any) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, " '", pattern, "' matches no JUnit test class on ",
+          classpath.empty() ? "an empty class path" : classpath));
+    }
+  }
+  return out;
+}
 
 absl::StatusOr<std::string> FindJava() {
   std::string home = Env("JAVA_HOME");

@@ -34,6 +34,21 @@ struct JunitCommand {
   std::vector<std::string> test_classes;
 };
 
+// The test classes `patterns` name, in order: a binary name stands for
+// itself (whether it exists is JUnit's to say); a glob (`*` any run of
+// characters, `?` one; `shop.*`, `shop.*Test`) stands for the JUnit test
+// classes on `classpath` (':'-separated directories and jars) whose binary
+// name it matches, sorted. A JUnit test class is concrete, not nested
+// (nested ones run with their outer class), and it or a superclass on the
+// class path mentions a JUnit test annotation (`@Test`, `@ParameterizedTest`,
+// `@RepeatedTest`, `@TestFactory`, `@TestTemplate`, JUnit 4's `@Test`).
+// Names are listed once. A glob that matches no test class is an
+// InvalidArgument error naming `what` and the entries searched; an
+// unreadable class file a glob matches is skipped.
+absl::StatusOr<std::vector<std::string>> ExpandTestClasses(
+    const std::vector<std::string>& patterns, const std::string& classpath,
+    const std::string& what);
+
 // The java command line that runs the test classes with the console
 // launcher.
 std::vector<std::string> BuildCommand(const JunitCommand& command);

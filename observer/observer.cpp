@@ -43,6 +43,16 @@ struct Plan {
   JunitCommand command;
 };
 
+absl::Status CheckClassPath(const std::string& classpath) {
+  for (absl::string_view entry : absl::StrSplit(classpath, ':', absl::SkipEmpty())) {
+    if (!FileExists(std::string(entry))) {
+      return absl::NotFoundError(
+          absl::StrCat("--classpath entry ", entry, " does not exist"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
   Plan plan;
   bool command_run = !options.command.empty();
@@ -73,12 +83,6 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
   } else {
     TS_ASSIGN_OR_RETURN(*plan.config.mutable_policy(), LoadPolicy(options.policy_path));
     plan.policy_name = options.policy_path;
-  }
-  for (absl::string_view entry : absl::StrSplit(options.classpath, ':', absl::SkipEmpty())) {
-    if (!FileExists(std::string(entry))) {
-      return absl::NotFoundError(
-          absl::StrCat("--classpath entry ", entry, " does not exist"));
-    }
   }
   if (!options.tests_src.empty() && !IsDirectory(options.tests_src)) {
     return absl::NotFoundError(
@@ -350,7 +354,11 @@ std::string CommandIncomplete(const SubprocessResult& jvm, const v1::ProbeStatus
 
 }  // namespace
 
-absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options) {
+absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
+  TS_RETURN_IF_ERROR(CheckClassPath(request.classpath));
+  ObserveOptions options = request;
+  TS_ASSIGN_OR_RETURN(options.test_classes,
+                      ExpandTestClasses(request.test_classes, request.classpath, "--tests"));
   TS_ASSIGN_OR_RETURN(Plan plan, Prepare(options));
   const bool command_run = !options.command.empty();
   TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));

@@ -18,7 +18,8 @@ namespace tracespec::observer {
 struct ObserveOptions {
   // Class path of the code under test and its tests (':'-separated).
   std::string classpath;
-  // Binary names of the JUnit test classes to run.
+  // The JUnit test classes to run: binary names, or globs over the test
+  // classes on `classpath` ("shop.*"; see ExpandTestClasses in junit.h).
   std::vector<std::string> test_classes;
   // Instead of test classes: a command line to run under the probe. When
   // argv[0] is `java` (or ends in "/java") the probe goes in as

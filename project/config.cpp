@@ -10,6 +10,7 @@
 #include "common/glob.h"
 #include "common/proto_io.h"
 #include "common/status.h"
+#include "observer/junit.h"
 #include "validator/classfile/class_file.h"
 #include "validator/classfile/class_path.h"
 #include "validator/jml/spec_source.h"
@@ -225,7 +226,18 @@ absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project) {
   }
   TS_ASSIGN_OR_RETURN(std::vector<std::string> names,
                       ListClasses(config.test_classes(), "test_classes"));
-  if (!config.tests().empty()) return Select(names, config.tests(), "test class", where);
+  if (!config.tests().empty()) {
+    // Plain names must be there; globs stand for the JUnit test classes
+    // they match (observer::ExpandTestClasses), in the order given.
+    google::protobuf::RepeatedPtrField<std::string> plain;
+    for (const std::string& test : config.tests()) {
+      if (!IsPattern(test)) *plain.Add() = test;
+    }
+    TS_RETURN_IF_ERROR(Select(names, plain, "test class", where).status());
+    return observer::ExpandTestClasses({config.tests().begin(), config.tests().end()},
+                                       absl::StrJoin(config.test_classes(), ":"),
+                                       absl::StrCat(kConfigFileName, ": tests"));
+  }
   TS_ASSIGN_OR_RETURN(classfile::ClassPath path,
                       classfile::ClassPath::Create(absl::StrJoin(config.test_classes(), ":")));
   std::vector<std::string> tests;

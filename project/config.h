@@ -42,10 +42,11 @@ std::string MainClassPath(const Project& project);
 // The same with the test classes (for running the tests).
 std::string FullClassPath(const Project& project);
 
-// The test classes to run: `tests` (names or globs over the classes under
-// test_classes), or every test-like class there (Test*, *Test, *Tests,
-// *TestCase; not nested, not abstract). Sorted. A name or glob that matches
-// nothing is an InvalidArgument.
+// The test classes to run: `tests` in the order given (a name must be a
+// class under test_classes; a glob stands for the JUnit test classes there
+// it matches, sorted: observer::ExpandTestClasses), or every test-like class
+// there (Test*, *Test, *Tests, *TestCase; not nested, not abstract), sorted.
+// A name or glob that matches nothing is an InvalidArgument.
 // None when the configuration names a `command` instead.
 absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project);
 

@@ -123,7 +123,7 @@ absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
     std::string file =
         absl::StrFormat("%s/request-%06d.json", options_.dry_run_dir, written.sequence());
     TS_RETURN_IF_ERROR(WriteFileAtomic(file, body));
-    return DryRunStatus(absl::StrCat("dry run: the request for ", destination, " was written to ",
+    return DryRunStatus(absl::StrCat("the request for ", destination, " was written to ",
                                      file, "; nothing was sent"));
   }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -37,27 +38,66 @@ uint64_t Mix(uint64_t x) {  // splitmix64 finaliser
   return x;
 }
 
-// Splits text into word tokens and single non-blank characters. With
-// `skip_comments`, Java comments are skipped (string and char literals are
-// honoured so "//" inside them is not a comment).
-std::vector<Token> Tokenize(absl::string_view text, bool skip_comments) {
+// Java's reserved words and literals: they keep their own token; every
+// other identifier is one and the same token, so that renaming a local, a
+// field or a parameter (by hand or by --anonymize) changes nothing.
+bool IsJavaKeyword(absl::string_view word) {
+  static const auto* const kKeywords = new std::set<std::string, std::less<>>{
+      "abstract", "assert",     "boolean",   "break",      "byte",      "case",
+      "catch",    "char",       "class",     "const",      "continue",  "default",
+      "do",       "double",     "else",      "enum",       "extends",   "final",
+      "finally",  "float",      "for",       "goto",       "if",        "implements",
+      "import",   "instanceof", "int",       "interface",  "long",      "native",
+      "new",      "package",    "private",   "protected",  "public",    "return",
+      "short",    "static",     "strictfp",  "super",      "switch",    "synchronized",
+      "this",     "throw",      "throws",    "transient",  "try",       "void",
+      "volatile", "while",      "var",       "record",     "yield",     "true",
+      "false",    "null"};
+  return kKeywords->find(word) != kKeywords->end();
+}
+
+// How comments are treated.
+enum class Comments {
+  kSkip,          // skipped with their text (string and char literals honoured)
+  kKeepText,      // only the markers are dropped; what is inside counts as code
+  kSkipComplete,  // `/* ... */` skipped when it is closed, `//` up to the line end
+};
+
+// Splits text into word tokens and single non-blank characters; every
+// identifier that is not a keyword gets the same hash.
+std::vector<Token> Tokenize(absl::string_view text, Comments comments) {
+  static const uint64_t kIdentifier = Fnv1a("\x01identifier");
   std::vector<Token> tokens;
   size_t i = 0;
   char in_literal = 0;
   bool escaped = false;
+  const bool track_literals = comments == Comments::kSkip;
   while (i < text.size()) {
     unsigned char c = static_cast<unsigned char>(text[i]);
-    if (skip_comments && in_literal == 0 && c == '/' && i + 1 < text.size()) {
+    if (in_literal == 0 && c == '/' && i + 1 < text.size() &&
+        (text[i + 1] == '/' || text[i + 1] == '*')) {
+      if (comments == Comments::kKeepText) {
+        i += 2;
+        continue;
+      }
       if (text[i + 1] == '/') {
         size_t end = text.find('\n', i);
         i = end == absl::string_view::npos ? text.size() : end;
         continue;
       }
-      if (text[i + 1] == '*') {
-        size_t end = text.find("*/", i + 2);
-        i = end == absl::string_view::npos ? text.size() : end + 2;
+      size_t end = text.find("*/", i + 2);
+      if (end != absl::string_view::npos) {
+        i = end + 2;
         continue;
       }
+      if (comments == Comments::kSkip) {
+        i = text.size();
+        continue;
+      }
+    }
+    if (comments == Comments::kKeepText && c == '*' && i + 1 < text.size() && text[i + 1] == '/') {
+      i += 2;
+      continue;
     }
     if (std::isspace(c)) {
       ++i;
@@ -67,8 +107,10 @@ std::vector<Token> Tokenize(absl::string_view text, bool skip_comments) {
     if (IsWordChar(c)) {
       while (j < text.size() && IsWordChar(static_cast<unsigned char>(text[j]))) ++j;
     }
-    tokens.push_back({Fnv1a(text.substr(i, j - i)), i, j});
-    if (skip_comments) {  // track literals so that "//" inside one is no comment
+    absl::string_view word = text.substr(i, j - i);
+    bool identifier = !std::isdigit(c) && IsWordChar(c) && !IsJavaKeyword(word);
+    tokens.push_back({identifier ? kIdentifier : Fnv1a(word), i, j});
+    if (track_literals) {  // so that "//" inside a literal is no comment
       if (in_literal != 0) {
         if (c == '\\') {
           escaped = !escaped;
@@ -115,6 +157,39 @@ std::vector<uint64_t> KGramHashes(const std::vector<Token>& tokens, int k) {
   return hashes;
 }
 
+// The longest run of `tokens` covered by k-grams whose hash is a
+// fingerprint, if it has at least min_matched_tokens tokens.
+std::optional<CopiedText> LongestCopiedRun(
+    const std::vector<Token>& tokens, const FingerprintOptions& options_,
+    const std::unordered_map<uint64_t, size_t>& fingerprints_,
+    const std::vector<std::string>& sources_) {
+  std::vector<uint64_t> hashes = KGramHashes(tokens, options_.k);
+  std::vector<int> source_of(tokens.size(), -1);
+  for (size_t i = 0; i < hashes.size(); ++i) {
+    auto it = fingerprints_.find(hashes[i]);
+    if (it == fingerprints_.end()) continue;
+    for (int j = 0; j < options_.k; ++j) {
+      if (source_of[i + j] < 0) source_of[i + j] = static_cast<int>(it->second);
+    }
+  }
+  std::optional<CopiedText> best;
+  size_t i = 0;
+  while (i < tokens.size()) {
+    if (source_of[i] < 0) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < tokens.size() && source_of[j] >= 0) ++j;
+    int run = static_cast<int>(j - i);
+    if (run >= options_.min_matched_tokens && (!best || run > best->tokens)) {
+      best = CopiedText{tokens[i].begin, tokens[j - 1].end, run, sources_[source_of[i]]};
+    }
+    i = j;
+  }
+  return best;
+}
+
 }  // namespace
 
 FingerprintOptions FingerprintOptions::FromPolicy(const v1::FingerprintSettings& settings) {
@@ -126,7 +201,7 @@ FingerprintOptions FingerprintOptions::FromPolicy(const v1::FingerprintSettings&
 }
 
 void ImplementationFingerprints::AddSource(const std::string& name, absl::string_view text) {
-  std::vector<Token> tokens = DropDeclarations(Tokenize(text, /*skip_comments=*/true));
+  std::vector<Token> tokens = DropDeclarations(Tokenize(text, Comments::kSkip));
   std::vector<uint64_t> hashes = KGramHashes(tokens, options_.k);
   if (hashes.empty()) return;
   size_t index = sources_.size();
@@ -171,30 +246,13 @@ absl::Status ImplementationFingerprints::AddSourceTree(const std::string& path) 
 
 std::optional<CopiedText> ImplementationFingerprints::FindCopiedText(absl::string_view text) const {
   if (fingerprints_.empty()) return std::nullopt;
-  std::vector<Token> tokens = Tokenize(text, /*skip_comments=*/false);
-  std::vector<uint64_t> hashes = KGramHashes(tokens, options_.k);
-  std::vector<int> source_of(tokens.size(), -1);
-  for (size_t i = 0; i < hashes.size(); ++i) {
-    auto it = fingerprints_.find(hashes[i]);
-    if (it == fingerprints_.end()) continue;
-    for (int j = 0; j < options_.k; ++j) {
-      if (source_of[i + j] < 0) source_of[i + j] = static_cast<int>(it->second);
-    }
-  }
+  // Twice: once without comments (so `/**/` between copied statements does
+  // not split the run) and once with the text of comments kept (so code
+  // copied into a comment is found too).
   std::optional<CopiedText> best;
-  size_t i = 0;
-  while (i < tokens.size()) {
-    if (source_of[i] < 0) {
-      ++i;
-      continue;
-    }
-    size_t j = i;
-    while (j < tokens.size() && source_of[j] >= 0) ++j;
-    int run = static_cast<int>(j - i);
-    if (run >= options_.min_matched_tokens && (!best || run > best->tokens)) {
-      best = CopiedText{tokens[i].begin, tokens[j - 1].end, run, sources_[source_of[i]]};
-    }
-    i = j;
+  for (Comments comments : {Comments::kSkipComplete, Comments::kKeepText}) {
+    std::optional<CopiedText> found = LongestCopiedRun(Tokenize(text, comments), options_, fingerprints_, sources_);
+    if (found && (!best || found->tokens > best->tokens)) best = std::move(found);
   }
   return best;
 }

@@ -1,17 +1,24 @@
 // Fingerprints of implementation sources, so the gate can block a payload
 // that contains implementation text. Winnowing (Schleimer, Wilkerson and
-// Aiken, SIGMOD 2003) over Java tokens: a source is split into tokens
-// (identifiers, numbers, single punctuation characters; comments, package
-// and import declarations dropped, since license headers and imports are
-// shared with tests), every k consecutive tokens are hashed, and in each
-// window of `window` consecutive k-gram hashes the smallest is kept.
+// Aiken, SIGMOD 2003) over normalised Java tokens, as MOSS does: a source is
+// split into tokens (keywords, numbers, single punctuation characters, and
+// identifiers, every identifier that is not a Java keyword being the same
+// token, so that renamed locals, fields or parameters — by hand or by
+// --anonymize — change nothing; comments, package and import declarations
+// dropped, since license headers and imports are shared with tests), every k
+// consecutive tokens are hashed, and in each window of `window` consecutive
+// k-gram hashes the smallest is kept.
 //
 // A payload is scanned by hashing all of its k-grams: tokens covered by a
 // k-gram whose hash is a fingerprint are marked, and a run of at least
-// `min_matched_tokens` marked tokens is reported. Guarantee: any text of
+// `min_matched_tokens` marked tokens is reported. The payload is scanned
+// twice, once with its (closed) comments dropped, so `/**/` between copied
+// statements does not hide them, and once with only the comment markers
+// dropped, so code copied into a comment is found. Guarantee: any text of
 // min_matched_tokens + 2 * (window - 1) tokens or more copied from an
-// implementation (whitespace and comments aside) is found; runs shorter than
-// min_matched_tokens (a method's declaration, a call) are never reported.
+// implementation (whitespace, comments and identifier names aside) is found;
+// runs shorter than min_matched_tokens (a method's declaration, a call) are
+// never reported.
 // Defaults k=10, window=6, min_matched_tokens=24 catch every copied run of
 // 34 tokens (about three lines of code).
 #ifndef TRACESPEC_AGENT_GATEWAY_FINGERPRINT_H_

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "google/protobuf/util/json_util.h"
 #include "agent/gateway/audit_key.h"
+#include "agent/gateway/egress_policy.h"
 #include "agent/gateway/gateway.h"
 #include "agent/loop/feedback.h"
 #include "agent/loop/method_inputs.h"
@@ -144,11 +145,53 @@ absl::Status CheckOptions(const InferOptions& options) {
   return absl::OkStatus();
 }
 
+// What identifies a method across runs: as resolved, else as given.
+const std::string& MethodKey(const v1::InferResult& r) {
+  return r.resolved().empty() ? r.method() : r.resolved();
+}
+
+// `run`'s results over those an earlier run left in OUT/summary.json: a
+// method of this run replaces its earlier result (matched as resolved or as
+// given), the others are kept; sorted by method. The error is this run's.
+absl::StatusOr<v1::InferSummary> MergedSummary(const std::string& out_dir,
+                                               const v1::InferSummary& run) {
+  v1::InferSummary merged = run;
+  std::string path = out_dir + "/summary.json";
+  if (FileExists(path)) {
+    v1::InferSummary earlier;
+    absl::Status read = ReadJsonFile(path, &earlier);
+    if (!read.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, " is not the summary of an earlier infer run (", read.message(),
+                       "): move it away or choose another --out"));
+    }
+    std::set<std::string> replaced;
+    for (const v1::InferResult& r : run.results()) {
+      replaced.insert(r.method());
+      replaced.insert(MethodKey(r));
+    }
+    for (const v1::InferResult& r : earlier.results()) {
+      if (replaced.count(r.method()) == 0 && replaced.count(MethodKey(r)) == 0) {
+        *merged.add_results() = r;
+      }
+    }
+  }
+  std::stable_sort(merged.mutable_results()->begin(), merged.mutable_results()->end(),
+                   [](const v1::InferResult& a, const v1::InferResult& b) {
+                     return MethodKey(a) < MethodKey(b);
+                   });
+  return merged;
+}
+
+// Writes OUT/summary.json and summary.txt over every method OUT holds (see
+// MergedSummary); *text is this run's part, for the console.
 absl::Status WriteSummary(const InferOptions& options, const v1::InferSummary& summary,
                           std::string* text) {
   *text = FormatSummaryText(summary, options.out_dir);
-  TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", summary));
-  return WriteFileAtomic(options.out_dir + "/summary.txt", *text);
+  TS_ASSIGN_OR_RETURN(v1::InferSummary merged, MergedSummary(options.out_dir, summary));
+  TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", merged));
+  return WriteFileAtomic(options.out_dir + "/summary.txt",
+                         FormatSummaryText(merged, options.out_dir));
 }
 
 // Records a problem that stopped the whole run, when OUT can be written.
@@ -190,6 +233,18 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   // directories 0700.
   PrivateOutputScope private_output;
   TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
+  if (!options.llm_url.empty()) {
+    // A broken egress policy or key file stops the run before any method's
+    // directory is made or anything is sent (the summary records why).
+    if (absl::Status s = gateway::LoadEgressPolicy(options.egress_policy).status(); !s.ok()) {
+      return Fail(options, s);
+    }
+    absl::Status key = gateway::AuditSigner::LoadOrCreate(options.audit_key.empty()
+                                                              ? gateway::DefaultAuditKeyPath()
+                                                              : options.audit_key)
+                           .status();
+    if (!key.ok()) return Fail(options, key);
+  }
   absl::StatusOr<std::vector<v1::Observation>> observations =
       ReadObservations(options.observations);
   if (!observations.ok()) return Fail(options, observations.status());

@@ -55,9 +55,14 @@ struct InferOptions {
 };
 
 struct InferRun {
+  // This run's methods, in the order given. OUT/summary.json and
+  // summary.txt hold more: every method of every run into OUT, the latest
+  // result of each, sorted by method (a re-run on some methods leaves the
+  // others' results in place).
   v1::InferSummary summary;
-  // summary.txt: one line per method ("bank.Account#deposit: Success 11
-  // (rounds: 01,11)") and the contract's path.
+  // This run's part of summary.txt: one line per method
+  // ("bank.Account#deposit: Success 11 (rounds: 01,11)") and the contract's
+  // path.
   std::string text;
   // The first method that stopped, with its error (its code tells bad input
   // from environment); OK when none did.

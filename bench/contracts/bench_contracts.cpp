@@ -24,6 +24,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -236,13 +237,20 @@ bool EncodeValue(const rapidjson::Value& v, std::string* out) {
 
 // The objects of a pre- or post-state as directives: "obj", then "elem" /
 // "field" lines prefixed with `prefix` ("" or "post-").
+// Declaring, the ids go into `ids`; otherwise objects not in `ids` (made by
+// the call) are left out.
 bool EncodeState(const rapidjson::Value& objects, const std::string& prefix, bool declare,
-                 std::string* out) {
+                 std::set<std::string>* ids, std::string* out) {
   if (!objects.IsArray()) return true;
   for (const rapidjson::Value& o : objects.GetArray()) {
     if (!o.HasMember("id") || !o.HasMember("class_name")) return false;
-    if (o.HasMember("truncated") && o["truncated"].GetBool()) return false;
     std::string id = o["id"].IsString() ? o["id"].GetString() : "0";
+    if (declare) {
+      ids->insert(id);
+    } else if (ids->count(id) == 0) {
+      continue;
+    }
+    if (o.HasMember("truncated") && o["truncated"].GetBool()) return false;
     std::string value;
     if (o.HasMember("array")) {
       const rapidjson::Value& array = o["array"];
@@ -274,7 +282,8 @@ bool EncodeCase(const rapidjson::Value& ce, std::string* out) {
   std::string descriptor = method["jvm_descriptor"].GetString();
   absl::StrAppend(out, "method ", method["class_name"].GetString(), " ", method["name"].GetString(),
                   " ", descriptor, "\n");
-  if (ce.HasMember("pre") && !EncodeState(ce["pre"], "", true, out)) return false;
+  std::set<std::string> ids;
+  if (ce.HasMember("pre") && !EncodeState(ce["pre"], "", true, &ids, out)) return false;
   std::string value;
   if (ce.HasMember("receiver")) {
     if (!EncodeValue(ce["receiver"], &value)) return false;
@@ -301,7 +310,7 @@ bool EncodeCase(const rapidjson::Value& ce, std::string* out) {
   }
   // Post-state of the objects that existed before (new ones are not compared).
   std::string post;
-  if (ce.HasMember("post") && !EncodeState(ce["post"], "post-", false, &post)) return false;
+  if (ce.HasMember("post") && !EncodeState(ce["post"], "post-", false, &ids, &post)) return false;
   absl::StrAppend(out, post);
   return true;
 }

@@ -4,9 +4,17 @@
 // into a prompt. Prints tables; not part of ctest.
 //
 //   build/bench/egress_gate/bench_egress_gate [--quick]
+//   build/bench/egress_gate/bench_egress_gate --requests POLICY IMPL_SRC BODY...
+//
+// The second form re-checks real request bodies (written by `tracespec infer
+// --dry-run`) with the egress policy POLICY and the fingerprints of the
+// implementation sources under IMPL_SRC, and prints the gate time per
+// request and the share blocked; bench/egress_gate/examples.sh drives it on
+// the examples.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +23,8 @@
 #include "agent/gateway/audit_log.h"
 #include "agent/gateway/chat_wire.h"
 #include "agent/gateway/egress_gate.h"
+#include "agent/gateway/egress_policy.h"
+#include "agent/gateway/fingerprint.h"
 #include "agent/prompt/observations.h"
 #include "common/files.h"
 #include "common/hash.h"
@@ -160,10 +170,67 @@ void SummaryTable() {
   }
 }
 
+// Gate time and verdict on real request bodies; returns the process status.
+int RequestsTable(const std::string& policy_path, const std::string& impl_src,
+                  const std::vector<std::string>& bodies) {
+  auto policy = gateway::LoadEgressPolicy(policy_path);
+  if (!policy.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(policy.status().message()).c_str());
+    return 3;
+  }
+  auto fingerprints = std::make_shared<gateway::ImplementationFingerprints>(
+      gateway::FingerprintOptions::FromPolicy(policy->fingerprint()));
+  if (absl::Status s = fingerprints->AddSourceTree(impl_src); !s.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+    return 3;
+  }
+  auto gate = gateway::EgressGate::Create(*policy, {}, fingerprints);
+  if (!gate.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(gate.status().message()).c_str());
+    return 3;
+  }
+  std::printf("%-64s %-8s %-8s %s\n", "request", "bytes", "ms", "verdict");
+  int blocked = 0;
+  std::vector<double> times;
+  for (const std::string& path : bodies) {
+    auto body = ReadFile(path);
+    if (!body.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(body.status().message()).c_str());
+      return 3;
+    }
+    double best = 1e9;
+    gateway::GateVerdict verdict;
+    for (int run = 0; run < 5; ++run) {
+      auto start = std::chrono::steady_clock::now();
+      verdict = gate->Check("http://127.0.0.1:8080/v1/chat/completions", *body);
+      best = std::min(best, Seconds(start));
+    }
+    times.push_back(best);
+    if (!verdict.allowed()) ++blocked;
+    std::string name = path.size() > 64 ? "..." + path.substr(path.size() - 61) : path;
+    std::printf("%-64s %-8zu %-8.3f %s\n", name.c_str(), body->size(), best * 1e3,
+                verdict.Summary().c_str());
+  }
+  std::sort(times.begin(), times.end());
+  double median = times.empty() ? 0 : times[times.size() / 2];
+  std::printf("requests %zu, blocked %d (%.0f%%), median gate time %.3f ms, max %.3f ms\n",
+              bodies.size(), blocked, bodies.empty() ? 0.0 : 100.0 * blocked / bodies.size(),
+              median * 1e3, times.empty() ? 0.0 : times.back() * 1e3);
+  return 0;
+}
+
 }  // namespace
 }  // namespace tracespec
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--requests") == 0) {
+    if (argc < 4) {
+      std::fprintf(stderr, "usage: bench_egress_gate --requests POLICY IMPL_SRC BODY...\n");
+      return 2;
+    }
+    return tracespec::RequestsTable(argv[2], argv[3],
+                                    std::vector<std::string>(argv + 4, argv + argc));
+  }
   bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   tracespec::GateTable(quick);
   tracespec::AuditTable(quick);

@@ -129,7 +129,7 @@ TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
   const std::vector<std::vector<std::string>> commands = {
       {},          {"observe"}, {"infer"},   {"validate"},          {"verify"},
       {"ctl"},     {"audit"},   {"audit", "verify"}, {"audit", "show"}, {"audit", "public-key"}, {"protocol"},
-      {"report"},
+      {"report"},  {"run"},     {"check"},
       {"protocol", "mine"},     {"protocol", "explore"}};
   for (std::vector<std::string> command : commands) {
     std::string name = absl::StrJoin(command, " ");
@@ -153,6 +153,12 @@ TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
   EXPECT_THAT(verify.stdout_data,
               HasSubstr("10 a check found a violation (VERIFICATION FAILED)"));
   EXPECT_THAT(verify.stdout_data, HasSubstr("11 a check could not decide (UNKNOWN)"));
+  SubprocessResult check = Run({"check", "--help"});
+  EXPECT_THAT(check.stdout_data, HasSubstr(", 10 a check found a violation (some contract is broken)"));
+  EXPECT_THAT(check.stdout_data, HasSubstr(", 11 a check could not decide (none broken but some"));
+  SubprocessResult run = Run({"run", "--help"});
+  EXPECT_THAT(run.stdout_data, HasSubstr("Exit status: 0 success (the run completed; methods"));
+  EXPECT_THAT(run.stdout_data, Not(HasSubstr("10 a check")));
   // observe has no check: 10 and 11 are not among its statuses.
   SubprocessResult observe = Run({"observe", "--help"});
   EXPECT_THAT(observe.stdout_data, Not(HasSubstr("10 a check")));
@@ -310,6 +316,118 @@ TEST_F(EdgesTest, ATargetTheTestsNeverCallIsListedWithAWarning) {
                                 "--observations", out, "--out", local_.path() + "/inf"});
   EXPECT_EQ(infer.exit_code, 3);
   EXPECT_THAT(infer.stderr_data, HasSubstr("the tests never call shop.Stats#never(I)I"));
+}
+
+// --- Test globs. -------------------------------------------------------------
+
+TEST_F(EdgesTest, TestGlobsStandForTheJunitTestClassesTheyMatch) {
+  std::string out = local_.path() + "/obs";
+  // 'shop.*' matches Cart and Stats too, which hold no tests: left out.
+  SubprocessResult r = Run({"observe", "--classpath", classes_, "--tests", "shop.*", "--method",
+                            "shop.Cart#add", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("running shop.CartTest, shop.StatsTest under the probe"));
+  std::string summary = ReadFile(out + "/summary.json").value_or("");
+  EXPECT_THAT(summary, HasSubstr("\"test_classes\": [\n  \"shop.CartTest\",\n  \"shop.StatsTest\"\n ]"))
+      << summary;
+  // A name and a glob: the name first, then the glob's classes, each once.
+  SubprocessResult mixed = Run({"observe", "--classpath", classes_, "--tests",
+                                "shop.StatsTest,shop.*Test", "--method", "shop.Cart#add",
+                                "--out", out});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.stderr_data;
+  EXPECT_THAT(mixed.stderr_data, HasSubstr("running shop.StatsTest, shop.CartTest under"));
+  // A glob that matches no test class: bad input before any JVM runs.
+  SubprocessResult none = Run({"observe", "--classpath", classes_, "--tests", "shop.*Tezt",
+                               "--method", "shop.Cart#add", "--out", local_.path() + "/none"});
+  EXPECT_EQ(none.exit_code, 3) << none.stdout_data << none.stderr_data;
+  EXPECT_THAT(none.stderr_data, HasSubstr("tracespec: error: --tests 'shop.*Tezt' matches no "
+                                          "JUnit test class on " + classes_));
+  EXPECT_FALSE(FileExists(local_.path() + "/none/summary.json"));
+}
+
+// --- Re-running infer on a subset. -----------------------------------------
+
+TEST_F(EdgesTest, InferOnASubsetKeepsTheOtherMethodsResults) {
+  std::string out = local_.path() + "/inf";
+  auto infer = [&](const std::string& method) {
+    return Run({"infer", "--classpath", classes_, "--method", method, "--observations",
+                observations_, "--out", out});
+  };
+  SubprocessResult stats = infer("shop.Stats#max(int[])");
+  ASSERT_EQ(stats.exit_code, 0) << stats.stdout_data << stats.stderr_data;
+  SubprocessResult cart = infer("shop.Cart#add");
+  ASSERT_EQ(cart.exit_code, 0) << cart.stdout_data << cart.stderr_data;
+  // The console shows this run's method only; the files show both, sorted.
+  EXPECT_THAT(cart.stdout_data, HasSubstr("shop.Cart#add: Success"));
+  EXPECT_THAT(cart.stdout_data, Not(HasSubstr("shop.Stats")));
+  std::string text = ReadFile(out + "/summary.txt").value_or("");
+  size_t cart_line = text.find("shop.Cart#add: Success");
+  size_t stats_line = text.find("shop.Stats#max(int[]): Success");
+  ASSERT_NE(cart_line, std::string::npos) << text;
+  ASSERT_NE(stats_line, std::string::npos) << text;
+  EXPECT_LT(cart_line, stats_line);
+  std::string json = ReadFile(out + "/summary.json").value_or("");
+  EXPECT_THAT(json, HasSubstr("\"resolved\":\"shop.Cart#add(I)V\""));
+  EXPECT_THAT(json, HasSubstr("\"resolved\":\"shop.Stats#max([I)I\""));
+  // The same method spelled another way replaces its entry.
+  SubprocessResult again = infer("shop.Cart#add(int)");
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  text = ReadFile(out + "/summary.txt").value_or("");
+  EXPECT_EQ(Count(text, "shop.Cart#add"), 2) << text;  // its line and its contract path
+  EXPECT_THAT(text, HasSubstr("shop.Cart#add(int): Success"));
+  EXPECT_THAT(text, HasSubstr("shop.Stats#max(int[]): Success"));
+  EXPECT_EQ(Count(ReadFile(out + "/summary.json").value_or(""), "\"resolved\":\"shop.Cart#add(I)V\""), 1);
+  // A summary.json that is not one: bad input, not overwritten.
+  ASSERT_TRUE(WriteFileAtomic(out + "/summary.json", "not json").ok());
+  SubprocessResult broken = infer("shop.Cart#add");
+  EXPECT_EQ(broken.exit_code, 3) << broken.stdout_data << broken.stderr_data;
+  EXPECT_THAT(broken.stderr_data, HasSubstr(out + "/summary.json is not the summary of an earlier infer run"));
+  EXPECT_EQ(ReadFile(out + "/summary.json").value_or(""), "not json");
+}
+
+// --- Class-path entries loaded lazily. --------------------------------------
+
+TEST_F(EdgesTest, AGarbageClassFileOnlyMattersWhereItIsNeeded) {
+  testing::TempDir project;
+  std::string classes = testing::CompileJava(
+      project,
+      {{"shop/Stats.java", kStats},
+       {"shop/Helper.java", "package shop;\npublic class Helper { public int one() { return 1; } }\n"},
+       {"shop/Uses.java",
+        "package shop;\npublic class Uses {\n"
+        "  public static int two() { return new Helper().one() + 1; }\n}\n"}},
+      {"-g"});
+  // Garbage elsewhere on the class path: an unrelated class and one Uses needs.
+  ASSERT_TRUE(MakeDirs(classes + "/junk").ok());
+  ASSERT_TRUE(WriteFileAtomic(classes + "/junk/Broken.class", "garbage, not a class").ok());
+  ASSERT_TRUE(WriteFileAtomic(classes + "/shop/Helper.class", "\xca\xfe\xba\xbe garbage").ok());
+  std::string contract = Contract(kMaxContract);
+
+  // Stats needs neither: validated as if the garbage were not there.
+  SubprocessResult ok = Run({"validate", "--classpath", classes, "--method",
+                             "shop.Stats#max(int[])", "--contract", contract});
+  EXPECT_EQ(ok.exit_code, 0) << ok.stdout_data << ok.stderr_data;
+  EXPECT_THAT(ok.stdout_data, HasSubstr("consistency: PASS"));
+  EXPECT_THAT(ok.stderr_data, Not(HasSubstr("error")));
+  SubprocessResult verify = Run({"verify", "--classpath", classes, "--class", "shop.Stats",
+                                 "--method", "max(int, int)", "--property",
+                                 "no-runtime-exception"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.stdout_data << verify.stderr_data;
+
+  // The method under check is in the broken class: bad input, naming the file.
+  SubprocessResult target = Run({"validate", "--classpath", classes, "--method",
+                                 "shop.Helper#one", "--contract",
+                                 Contract("//@ ensures \\result == 1;\n")});
+  EXPECT_EQ(target.exit_code, 3) << target.stdout_data << target.stderr_data;
+  EXPECT_THAT(target.stderr_data, HasSubstr("tracespec: error: " + classes + "/shop/Helper.class"));
+  EXPECT_THAT(target.stdout_data, Not(HasSubstr("result:")));
+
+  // Code that runs into the broken class: undecided, the reason naming it.
+  SubprocessResult uses = Run({"validate", "--classpath", classes, "--method", "shop.Uses#two",
+                               "--contract", Contract("//@ ensures \\result == 2;\n")});
+  EXPECT_EQ(uses.exit_code, 11) << uses.stdout_data << uses.stderr_data;
+  EXPECT_THAT(uses.stdout_data,
+              HasSubstr("class shop.Helper cannot be loaded (" + classes + "/shop/Helper.class"));
 }
 
 // --- Path flags checked up front. -------------------------------------------

@@ -3,6 +3,7 @@
 // built-in synthesizer, and the real gateway stack talking to the fake model
 // server on loopback (tests/agent/fake_llm_server.py), which records every
 // byte it receives.
+#include <algorithm>
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -424,6 +425,28 @@ TEST_F(InferE2eTest, ABrokenEgressPolicyIsBadInputAndRecorded) {
   EXPECT_THAT(r.stderr_data, HasSubstr(policy + ":"));
   EXPECT_TRUE(server.Received().empty());
   EXPECT_THAT(Read(out + "/summary.txt"), HasSubstr("error: " + policy));
+  // Nothing but the summary was written: no method directory, no audit log.
+  std::vector<std::string> entries;
+  for (const auto& e : std::filesystem::directory_iterator(out)) {
+    entries.push_back(e.path().filename().string());
+  }
+  std::sort(entries.begin(), entries.end());
+  EXPECT_EQ(entries, (std::vector<std::string>{"summary.json", "summary.txt"}));
+}
+
+TEST_F(InferE2eTest, AnUnreadableAuditKeyIsBadInputAndNothingIsSent) {
+  testing::FakeLlmServer server(Script({testing::ContentEntry(kRightAnswer)}));
+  std::string key = tmp_.Write("keys/garbage.pem", "not a key\n");
+  ASSERT_EQ(::chmod(key.c_str(), 0600), 0);
+  std::string out = tmp_.path() + "/badkey";
+  std::vector<std::string> flags = Remote(server);
+  flags.push_back("--audit-key");
+  flags.push_back(key);
+  SubprocessResult r = Infer(out, flags);
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr(key + ": not an Ed25519 private key"));
+  EXPECT_TRUE(server.Received().empty());
+  EXPECT_FALSE(FileExists(out + "/audit.jsonl"));
 }
 
 TEST_F(InferE2eTest, TheBuiltinSynthesizerReachesSuccessOnTheBank) {

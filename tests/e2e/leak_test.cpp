@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -62,6 +63,21 @@ public class Lock {
   public boolean unlock(int code) { return code == pin; }
 }
 )";
+// Leak 7: names the anonymiser must hide inside other identifiers, string
+// literals and paths, and a method named like a word of the prompt.
+constexpr char kAcmeLedger[] = R"(package t;
+public class AcmeLedger {
+  private int ledgerCents;
+  public int credit(int cents) { ledgerCents += cents; return ledgerCents; }
+  public int add(int more) { return credit(more); }
+}
+)";
+// Leak 6: a secret split into two literals in a test.
+constexpr char kVault[] = R"(package t;
+public class Vault {
+  public int count(String text) { return text.length(); }
+}
+)";
 constexpr char kLeakTest[] = R"(package t;
 import static org.junit.jupiter.api.Assertions.*;
 import org.junit.jupiter.api.Test;
@@ -98,6 +114,16 @@ class LeakTest {
     assertFalse(new Lock().unlock(1));
     assertFalse(new Lock().unlock(42));
   }
+  @Test void acme() {
+    AcmeLedger myLedger = new AcmeLedger();
+    assertEquals(5, myLedger.credit(5), "acmeLedger.credit failed, see t/AcmeLedger.java");
+    assertEquals(8, myLedger.add(3));
+  }
+  @Test void vault() {
+    String key = "AKIA" +
+        "QWERTYUIOPASDFGH";
+    assertEquals(20, new Vault().count(key));
+  }
 }
 )";
 
@@ -130,7 +156,12 @@ class LeakTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
     std::string main = testing::CompileJava(
-        *dir_, {{"t/Ledger.java", kLedger}, {"t/Diary.java", kDiary}, {"t/Lock.java", kLock}},
+        *dir_,
+        {{"t/Ledger.java", kLedger},
+         {"t/Diary.java", kDiary},
+         {"t/Lock.java", kLock},
+         {"t/AcmeLedger.java", kAcmeLedger},
+         {"t/Vault.java", kVault}},
         {"-g"});
     testing::TempDir* unnamed = new testing::TempDir();
     std::string gate = testing::CompileJava(*unnamed, {{"t/Gate.java", kGate}}, {"-g:none"});
@@ -148,7 +179,8 @@ class LeakTest : public ::testing::Test {
     observe_ = new SubprocessResult(RunTracespec(
         {"observe", "--classpath", *classpath_ + ":" + test_classes, "--tests", "t.LeakTest",
          "--method", "t.Ledger#publish", "--method", "t.Diary#open", "--method", "t.Gate#login",
-         "--method", "t.Lock#unlock", "--policy", policy, "--tests-src", *tests_src_, "--out",
+         "--method", "t.Lock#unlock", "--method", "t.AcmeLedger#credit", "--method",
+         "t.AcmeLedger#add", "--method", "t.Vault#count", "--policy", policy, "--tests-src", *tests_src_, "--out",
          *observations_}));
     ASSERT_EQ(observe_->exit_code, 0) << observe_->stdout_data << observe_->stderr_data;
     keep_ = {unnamed, tests};
@@ -165,13 +197,15 @@ class LeakTest : public ::testing::Test {
   // Runs `infer --llm` on `method` against a fresh fake server answering
   // `answer`; returns every byte the server received.
   std::string Infer(const std::string& method, const std::string& answer, int* requests,
-                    SubprocessResult* run) {
+                    SubprocessResult* run, const std::vector<std::string>& extra = {}) {
     testing::FakeLlmServer server(Script(answer, 3));
-    *run = RunTracespec({"infer", "--classpath", *classpath_, "--method", method,
-                         "--observations", *observations_, "--tests-src", *tests_src_, "--out",
-                         tmp_.path() + "/infer", "--llm", server.base_url(), "--model",
-                         "fake-model", "--egress-policy",
-                         testing::SourceDir() + "/policies/egress.textproto"});
+    std::vector<std::string> args = {
+        "infer", "--classpath", *classpath_, "--method", method, "--observations",
+        *observations_, "--tests-src", *tests_src_, "--out", tmp_.path() + "/infer", "--llm",
+        server.base_url(), "--model", "fake-model", "--egress-policy",
+        testing::SourceDir() + "/policies/egress.textproto"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    *run = RunTracespec(args);
     *requests = static_cast<int>(server.Received().size());
     return server.RecordText();
   }
@@ -245,6 +279,39 @@ TEST_F(LeakTest, InlinedDeniedConstantIsMaskedInTheCounterexamples) {
   EXPECT_THAT(sent, Not(HasSubstr("73915")));
   EXPECT_THAT(sent, HasSubstr("Counterexamples"));
   EXPECT_THAT(sent, HasSubstr("code=42"));
+}
+
+TEST_F(LeakTest, SplitSecretLiteralInATestIsBlockedAndOtherMethodsStillGo) {
+  int requests = 0;
+  SubprocessResult run;
+  std::string sent = Infer("t.Vault#count", kAnswer, &requests, &run);
+  EXPECT_EQ(run.exit_code, 4) << run.stdout_data << run.stderr_data;
+  EXPECT_EQ(requests, 0);
+  EXPECT_THAT(run.stderr_data, HasSubstr("secret.aws-access-key-id"));
+  EXPECT_THAT(sent, Not(HasSubstr("QWERTYUIOPASDFGH")));
+  // Only the request that carries the secret is stopped: the credit test,
+  // from the same observation run and test class, still goes out.
+  std::string other = Infer("t.AcmeLedger#credit", kAnswer, &requests, &run);
+  EXPECT_GE(requests, 1) << run.stdout_data << run.stderr_data;
+  EXPECT_THAT(other, Not(HasSubstr("QWERTYUIOPASDFGH")));
+}
+
+TEST_F(LeakTest, AnonymisedRequestsCarryNoPartOfAHiddenName) {
+  for (const char* method : {"t.AcmeLedger#credit", "t.AcmeLedger#add"}) {
+    int requests = 0;
+    SubprocessResult run;
+    std::string sent = Infer(method, kAnswer, &requests, &run, {"--anonymize"});
+    // Not blocked by its own prompt template (a method named `add`) ...
+    ASSERT_GE(requests, 1) << method << "\n" << run.stdout_data << run.stderr_data;
+    // ... and no word of a hidden name is in it: not in `myLedger`,
+    // `ledgerCents`, the message literal or the file path.
+    std::string lower = absl::AsciiStrToLower(sent);
+    EXPECT_THAT(lower, Not(HasSubstr("ledger"))) << method;
+    EXPECT_THAT(lower, Not(HasSubstr("acme"))) << method;
+    EXPECT_THAT(lower, Not(HasSubstr("credit"))) << method;
+    // What the tests disclose still goes out.
+    EXPECT_THAT(sent, HasSubstr("returns ")) << method;
+  }
 }
 
 }  // namespace

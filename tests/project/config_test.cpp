@@ -81,10 +81,20 @@ class ResolveTest : public ::testing::Test {
                 "package shop;\npublic interface Sku { int code(); }\n"}});
     ASSERT_FALSE(classes.empty());
     std::string tests = testing::CompileJava(
-        tests_dir_, {{"shop/CartTest.java", "package shop;\npublic class CartTest {}\n"},
-                     {"shop/Helper.java", "package shop;\npublic class Helper {}\n"},
-                     {"shop/AbstractTest.java", "package shop;\npublic abstract class AbstractTest {}\n"},
-                     {"shop/TestUtil.java", "package shop;\npublic class TestUtil {}\n"}});
+        tests_dir_,
+        {{"shop/CartTest.java",
+          "package shop;\npublic class CartTest {\n"
+          "  @org.junit.jupiter.api.Test void t() {}\n}\n"},
+         {"shop/Helper.java", "package shop;\npublic class Helper {}\n"},
+         {"shop/AbstractTest.java",
+          "package shop;\npublic abstract class AbstractTest {\n"
+          "  @org.junit.jupiter.params.ParameterizedTest\n"
+          "  @org.junit.jupiter.params.provider.ValueSource(ints = {1})\n"
+          "  void t(int x) {}\n}\n"},
+         {"shop/InheritedTest.java",
+          "package shop;\npublic class InheritedTest extends AbstractTest {}\n"},
+         {"shop/TestUtil.java", "package shop;\npublic class TestUtil {}\n"}},
+        {}, testing::JunitJar());
     ASSERT_FALSE(tests.empty());
     project_.dir = dir_.path();
     project_.description = "test";
@@ -120,17 +130,30 @@ TEST_F(ResolveTest, MethodsAndClassGlobs) {
 TEST_F(ResolveTest, TestClassesByConventionOrByGlob) {
   absl::StatusOr<std::vector<std::string>> tests = ResolveTests(project_);
   ASSERT_TRUE(tests.ok()) << tests.status();
-  EXPECT_THAT(*tests, ElementsAre("shop.CartTest", "shop.TestUtil"));
+  EXPECT_THAT(*tests, ElementsAre("shop.CartTest", "shop.InheritedTest", "shop.TestUtil"));
 
+  // A glob stands for the JUnit test classes it matches (concrete, with a
+  // test annotation of their own or inherited), sorted, after the names
+  // given before it; each class once.
+  project_.config.add_tests("shop.TestUtil");
   project_.config.add_tests("shop.*Test");
+  project_.config.add_tests("shop.*");
   tests = ResolveTests(project_);
   ASSERT_TRUE(tests.ok()) << tests.status();
-  EXPECT_THAT(*tests, ElementsAre("shop.AbstractTest", "shop.CartTest"));
+  EXPECT_THAT(*tests, ElementsAre("shop.TestUtil", "shop.CartTest", "shop.InheritedTest"));
 
   project_.config.add_tests("other.*");
   tests = ResolveTests(project_);
   ASSERT_FALSE(tests.ok());
-  EXPECT_THAT(tests.status().message(), HasSubstr("'other.*' matches no class"));
+  EXPECT_THAT(tests.status().message(),
+              HasSubstr("tracespec.textproto: tests 'other.*' matches no JUnit test class on " +
+                        project_.config.test_classes(0)));
+
+  project_.config.clear_tests();
+  project_.config.add_tests("shop.Nope");
+  tests = ResolveTests(project_);
+  ASSERT_FALSE(tests.ok());
+  EXPECT_THAT(tests.status().message(), HasSubstr("'shop.Nope' matches no class"));
 }
 
 }  // namespace

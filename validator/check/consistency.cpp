@@ -200,7 +200,10 @@ class ConsistencyRun {
               ? absl::StrCat(d.clause, " (line ", clause->span.line, "): ",
                              detail.empty() ? "" : absl::StrCat(detail, "; "), values)
               : absl::StrCat(message, ": ", values);
-      std::string trap = JavaTrap(values);
+      // A frame is broken by what was written, not by how values compare.
+      std::string trap = clause != nullptr && clause->kind == jml::ClauseKind::kAssignable
+                             ? ""
+                             : JavaTrap(values);
       if (!trap.empty()) {
         absl::StrAppend(&text, " (", trap, ")");
         absl::StrAppend(&d.message, " (", trap, ")");

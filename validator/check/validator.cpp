@@ -166,6 +166,7 @@ class ValidatorImpl : public Validator {
       TS_ASSIGN_OR_RETURN(program_, symex::Program::Load(std::move(cp)));
       class_env_ = std::make_unique<ClassFileTypeEnvironment>(&program_->class_path());
     }
+    TS_RETURN_IF_ERROR(program_->NeededClass(classfile::BinaryToInternal(selector.class_name)));
     const symex::ClassInfo* cls =
         program_->FindClass(classfile::BinaryToInternal(selector.class_name));
     if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {

@@ -98,6 +98,7 @@ absl::StatusOr<LoadedClass> LoadClass(const std::string& class_path, const std::
   TS_ASSIGN_OR_RETURN(classfile::ClassPath cp, classfile::ClassPath::Create(class_path));
   LoadedClass loaded;
   TS_ASSIGN_OR_RETURN(loaded.program, symex::Program::Load(std::move(cp)));
+  TS_RETURN_IF_ERROR(loaded.program->NeededClass(classfile::BinaryToInternal(class_name)));
   loaded.cls = loaded.program->FindClass(classfile::BinaryToInternal(class_name));
   if (loaded.cls == nullptr || loaded.cls->origin != ClassInfo::Origin::kClassPath)
     return absl::NotFoundError(absl::StrCat("class ", class_name, " not found on the class path ", class_path));

@@ -661,8 +661,8 @@ absl::Status MethodRun::Step(const Instruction& ins, State s) {
       const std::string& name = pool_.ClassName(ins.operand);
       const ClassInfo* cls = impl_.program.FindClass(name);
       if (cls == nullptr || cls->is_missing()) {
-        Unsupported(s, ins, absl::StrCat("new ", classfile::InternalToBinary(name),
-                                         ": class is not on the class path"));
+        Unsupported(s, ins, absl::StrCat("new ", classfile::InternalToBinary(name), ": ",
+                                         impl_.program.AbsentClass(name)));
         return absl::OkStatus();
       }
       if (cls->type_id == 0 || impl_.program.Type(cls->type_id).opaque) {

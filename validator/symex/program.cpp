@@ -61,6 +61,40 @@ absl::StatusOr<std::unique_ptr<Program>> Program::Load(classfile::ClassPath clas
   return program;
 }
 
+absl::Status Program::NeededClass(absl::string_view internal_name) const {
+  std::deque<std::string> queue = {std::string(internal_name)};
+  std::set<std::string> seen;
+  while (!queue.empty()) {
+    std::string name = std::move(queue.front());
+    queue.pop_front();
+    if (!seen.insert(name).second) continue;
+    auto unreadable = unreadable_.find(name);
+    if (unreadable != unreadable_.end()) {
+      if (name == internal_name) return unreadable->second;
+      return absl::Status(unreadable->second.code(),
+                          absl::StrCat("class ", classfile::InternalToBinary(internal_name),
+                                       " needs its supertype ", classfile::InternalToBinary(name),
+                                       ", which cannot be loaded: ",
+                                       unreadable->second.message()));
+    }
+    const ClassInfo* cls = FindClass(name);
+    if (cls == nullptr) continue;
+    if (!cls->super_name.empty()) queue.push_back(cls->super_name);
+    for (const std::string& i : cls->interfaces) queue.push_back(i);
+  }
+  return absl::OkStatus();
+}
+
+std::string Program::AbsentClass(absl::string_view internal_name) const {
+  auto unreadable = unreadable_.find(std::string(internal_name));
+  if (unreadable == unreadable_.end()) {
+    return absl::StrCat("class ", classfile::InternalToBinary(internal_name),
+                        " is not on the class path");
+  }
+  return absl::StrCat("class ", classfile::InternalToBinary(internal_name), " cannot be loaded (",
+                      unreadable->second.message(), ")");
+}
+
 ClassInfo* Program::AddClass(std::unique_ptr<ClassInfo> cls) {
   ClassInfo* raw = cls.get();
   classes_[cls->name] = std::move(cls);
@@ -133,7 +167,12 @@ absl::Status Program::Build() {
   std::vector<ClassInfo*> loaded;
   for (const std::string& name : class_path_.ListClasses()) {
     if (absl::StartsWith(name, "java/")) continue;  // the built-in models win
-    TS_ASSIGN_OR_RETURN(const ClassFile* file, class_path_.Load(name));
+    absl::StatusOr<const ClassFile*> read = class_path_.Load(name);
+    if (!read.ok()) {
+      unreadable_.emplace(name, read.status());  // see Load() in program.h
+      continue;
+    }
+    const ClassFile* file = *read;
     auto cls = std::make_unique<ClassInfo>();
     cls->name = file->name;
     cls->super_name = file->super_name;
@@ -470,14 +509,13 @@ CallTarget Program::ResolveStatic(absl::string_view owner, absl::string_view nam
   }
   const ClassInfo* cls = FindClass(owner);
   if (cls == nullptr || cls->is_missing()) {
-    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": class ",
-                                    classfile::InternalToBinary(owner),
-                                    " is not on the class path"));
+    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ",
+                                    AbsentClass(owner)));
   }
   for (const ClassInfo* c : SuperChain(cls)) {
     if (c->is_missing()) {
-      return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor),
-                                      ": class ", c->binary_name(), " is not on the class path"));
+      return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ",
+                                      AbsentClass(c->name)));
     }
     if (c->is_library()) {
       std::string k = absl::StrCat(c->name, ".", name, descriptor);
@@ -503,9 +541,8 @@ CallTarget Program::ResolveSpecial(absl::string_view owner, absl::string_view na
                                    absl::string_view descriptor) const {
   const ClassInfo* cls = FindClass(owner);
   if (cls == nullptr || cls->is_missing()) {
-    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor),
-                                    ": class ", classfile::InternalToBinary(owner),
-                                    " is not on the class path"));
+    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ",
+                                    AbsentClass(owner)));
   }
   if (name == "<init>") {
     if (cls->is_library()) {
@@ -539,7 +576,7 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
   for (const ClassInfo* c : SuperChain(start)) {
     if (c->is_missing()) {
       return Unsupported(absl::StrCat("call of ", JavaMethodName(start->name, name, descriptor),
-                                      ": class ", c->binary_name(), " is not on the class path"));
+                                      ": ", AbsentClass(c->name)));
     }
     if (c->is_library()) {
       std::string key = absl::StrCat(c->name, ".", name, descriptor);

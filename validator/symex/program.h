@@ -110,9 +110,21 @@ struct DispatchCase {
 
 class Program {
  public:
-  // Loads every class of `class_path` (a malformed one is an error naming its
-  // file and byte offset) and builds the type universe.
+  // Loads every class of `class_path` and builds the type universe. A class
+  // file that cannot be read (malformed, or declaring another name) is set
+  // aside, not an error: the JVM could never load it either, so it has no
+  // instances and cannot take part in dispatch. Code that names it sees a
+  // missing class (opaque; a use is undecided, the reason naming the file's
+  // error), and NeededClass() makes it an error where it is needed outright.
   static absl::StatusOr<std::unique_ptr<Program>> Load(classfile::ClassPath class_path);
+
+  // The error that kept class `internal_name` (or a supertype of it) out of
+  // the program, else OK: call it on a class a check cannot do without (the
+  // class of the method under check).
+  absl::Status NeededClass(absl::string_view internal_name) const;
+  // "class pkg.C is not on the class path", or "class pkg.C cannot be loaded
+  // (FILE: offset N: ...)" for a class file set aside at loading.
+  std::string AbsentClass(absl::string_view internal_name) const;
 
   // Any class the program knows about (class path, library model, or a name
   // referenced but missing); nullptr for names never seen.
@@ -194,6 +206,7 @@ class Program {
   std::map<std::string, int> type_ids_;
   std::vector<int> opaque_types_;
   std::vector<std::string> array_types_;  // collected during loading
+  std::map<std::string, absl::Status> unreadable_;  // class files set aside
   mutable std::map<std::string, std::vector<int>> subtypes_cache_;
   mutable std::map<std::pair<std::string, std::string>, bool> assignable_cache_;
 };

@@ -6,8 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/log.h"
@@ -198,6 +201,127 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
   return r;
 }
 
+// Floating-point arithmetic abstracted away: every application of an
+// expensive floating-point operation (arithmetic, square root, fused
+// multiply-add, rounding, min/max, conversions) outside quantifiers becomes a
+// fresh constant of its sort, the same constant for the same term. Any model
+// of the original formulas is a model of the abstraction (give each constant
+// its term's value), so when the abstraction is unsat, so are the formulas —
+// which settles, in a fraction of a second, the many queries whose answer
+// does not depend on those values (a frame condition of a method computing
+// with doubles, a clause about another part of the result), where bit-blasting
+// the arithmetic can take minutes.
+class FloatAbstraction {
+ public:
+  explicit FloatAbstraction(z3::context& ctx) : ctx_(ctx) {}
+
+  bool changed() const { return fresh_ > 0; }
+
+  z3::expr Apply(const z3::expr& root) {
+    // Post-order over the DAG with an explicit stack (terms can be deep).
+    std::vector<std::pair<z3::expr, bool>> stack = {{root, false}};
+    while (!stack.empty()) {
+      auto [e, expanded] = stack.back();
+      stack.pop_back();
+      unsigned id = Z3_get_ast_id(ctx_, e);
+      if (done_.count(id)) continue;
+      if (!e.is_app() || e.num_args() == 0) {
+        done_.emplace(id, e);
+        continue;
+      }
+      if (!expanded) {
+        stack.push_back({e, true});
+        for (unsigned i = 0; i < e.num_args(); ++i) stack.push_back({e.arg(i), false});
+        continue;
+      }
+      if (Expensive(e.decl().decl_kind())) {
+        done_.emplace(id, ctx_.constant(absl::StrCat("fp_abstract!", fresh_++).c_str(),
+                                        e.get_sort()));
+        continue;
+      }
+      z3::expr_vector args(ctx_);
+      bool same = true;
+      for (unsigned i = 0; i < e.num_args(); ++i) {
+        const z3::expr& a = done_.at(Z3_get_ast_id(ctx_, e.arg(i)));
+        same = same && z3::eq(a, e.arg(i));
+        args.push_back(a);
+      }
+      done_.emplace(id, same ? e : e.decl()(args));
+    }
+    return done_.at(Z3_get_ast_id(ctx_, root));
+  }
+
+ private:
+  static bool Expensive(Z3_decl_kind kind) {
+    switch (kind) {
+      case Z3_OP_FPA_ADD:
+      case Z3_OP_FPA_SUB:
+      case Z3_OP_FPA_MUL:
+      case Z3_OP_FPA_DIV:
+      case Z3_OP_FPA_REM:
+      case Z3_OP_FPA_FMA:
+      case Z3_OP_FPA_SQRT:
+      case Z3_OP_FPA_ROUND_TO_INTEGRAL:
+      case Z3_OP_FPA_MIN:
+      case Z3_OP_FPA_MAX:
+      case Z3_OP_FPA_TO_FP:
+      case Z3_OP_FPA_TO_FP_UNSIGNED:
+      case Z3_OP_FPA_TO_UBV:
+      case Z3_OP_FPA_TO_SBV:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  z3::context& ctx_;
+  std::unordered_map<unsigned, z3::expr> done_;
+  int fresh_ = 0;
+};
+
+// The abstraction tried within short slices (half a second each): unsat when it
+// proves `formulas` unsat; sat (with a model of `formulas`) when the inputs
+// of one of its models also satisfy the formulas themselves — with every
+// input fixed, the floating-point arithmetic folds to constants, so that
+// check is quick; unknown otherwise (the caller then solves `formulas`).
+z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z3::expr>& formulas,
+                                           Clock::time_point deadline,
+                                           std::optional<z3::model>* model) {
+  FloatAbstraction abstraction(ctx);
+  std::vector<z3::expr> abstracted;
+  for (const z3::expr& f : formulas) abstracted.push_back(abstraction.Apply(f));
+  if (!abstraction.changed()) return z3::unknown;
+  auto slice = [&ctx, deadline](z3::solver& solver) {
+    z3::params params(ctx);
+    params.set("timeout",
+               Milliseconds(std::min(deadline, Clock::now() + std::chrono::milliseconds(500))));
+    solver.set(params);
+    try {
+      return solver.check();
+    } catch (const z3::exception&) {
+      return z3::unknown;
+    }
+  };
+  z3::solver solver(ctx);
+  for (const z3::expr& f : abstracted) solver.add(f);
+  z3::check_result r = slice(solver);
+  if (r != z3::sat) return r;
+  z3::model found = solver.get_model();
+  z3::solver pinned(ctx);
+  for (const z3::expr& f : formulas) pinned.add(f);
+  for (unsigned i = 0; i < found.num_consts(); ++i) {
+    z3::func_decl d = found.get_const_decl(i);
+    if (absl::StartsWith(d.name().str(), "fp_abstract!")) continue;
+    Z3_sort_kind kind = d.range().sort_kind();
+    if (kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT) {
+      pinned.add(d() == found.get_const_interp(d));
+    }
+  }
+  if (slice(pinned) != z3::sat) return z3::unknown;
+  if (model != nullptr) model->emplace(pinned.get_model());
+  return z3::sat;
+}
+
 }  // namespace
 
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
@@ -239,12 +363,19 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
   }
   formulas.push_back(query);
   auto begin = Clock::now();
-  out.result = SolveOnce(ctx, formulas, info, deadline, want_model ? &out.model : nullptr,
-                         &out.why_unknown);
+  out.result = info.floats ? SolveWithFloatsAbstracted(ctx, formulas, deadline,
+                                                       want_model ? &out.model : nullptr)
+                           : z3::unknown;
+  const bool abstracted = out.result != z3::unknown;
+  if (!abstracted) {
+    out.result = SolveOnce(ctx, formulas, info, deadline, want_model ? &out.model : nullptr,
+                           &out.why_unknown);
+  }
   Debug(absl::StrCat("solver: ", out.result == z3::sat ? "sat" : out.result == z3::unsat ? "unsat"
                                                                                           : "unknown",
                      " in ", std::chrono::duration<double>(Clock::now() - begin).count(), " s (",
-                     formulas.size() - 1, " of ", axioms.size(), " axioms, ", info.Theories(), ")",
+                     formulas.size() - 1, " of ", axioms.size(), " axioms, ", info.Theories(),
+                     abstracted ? ", floating-point arithmetic abstracted" : "", ")",
                      out.result == z3::unknown ? absl::StrCat(": ", out.why_unknown) : ""));
   if (out.result == z3::sat && want_model && formulas.size() - 1 < axioms.size()) {
     // A counterexample reads parts of the heap the query did not need: a

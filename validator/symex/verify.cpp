@@ -347,6 +347,7 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
                       classfile::ClassPath::Create(options.class_path));
   TS_ASSIGN_OR_RETURN(std::unique_ptr<Program> program, Program::Load(std::move(class_path)));
   std::string internal = classfile::BinaryToInternal(options.class_name);
+  TS_RETURN_IF_ERROR(program->NeededClass(internal));
   const ClassInfo* cls = program->FindClass(internal);
   if (cls == nullptr || cls->origin != ClassInfo::Origin::kClassPath) {
     return absl::NotFoundError(absl::StrCat("class ", options.class_name,

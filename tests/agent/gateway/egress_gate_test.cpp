@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/gateway/chat_wire.h"
+#include "agent/prompt/answer.h"
 #include "gtest/gtest.h"
 #include "tests/agent/observation_builders.h"
 
@@ -156,11 +157,6 @@ TEST(EgressGateTest, SummaryCountsFurtherFindings) {
   EXPECT_TRUE(absl::EndsWith(v.Summary(), "; and 1 more finding"));
 }
 
-}  // namespace
-}  // namespace tracespec::gateway
-
-namespace tracespec::gateway {
-namespace {
 
 TEST(EgressGateTest, NameRulesSkipTheFixedTemplateAndTestClassNames) {
   v1::RedactionPolicy redaction;
@@ -187,6 +183,30 @@ TEST(EgressGateTest, NameRulesSkipTheFixedTemplateAndTestClassNames) {
   // A secret inside text that looks like the template is still a secret.
   std::string key = "AK" + std::string("IA") + "Q7ZXQ7ZXQ7ZXQ7ZX";
   EXPECT_FALSE(gate->Check(to, Body(fixed + " " + key)).allowed());
+}
+
+// The request's own JSON keys (`name`, `schema`, `content`, ...) are the wire
+// protocol's, not the code's: a hidden name that happens to be one of them
+// blocks only where the prompt text uses it.
+TEST(EgressGateTest, NameRulesSkipTheWireFormatsKeys) {
+  ProtectedMaterial material = ProtectedMaterialFrom(v1::RedactionPolicy(), {});
+  material.redacted_field_names = {"name", "schema", "content", "type"};
+  auto gate = EgressGate::Create(LoopbackPolicy(), material, nullptr);
+  ASSERT_TRUE(gate.ok()) << gate.status();
+  LlmRequest request;
+  request.messages = {{prompt::Role::kSystem, "Write JML."},
+                      {prompt::Role::kUser, "int deposit(int amount)"}};
+  request.response_schema = prompt::ContractAnswerSchema();
+  std::string body = *internal::EncodeChatRequest(request, "m");
+  ASSERT_TRUE(absl::StrContains(body, "\"name\""));
+  GateVerdict clean = gate->Check(kUrl, body);
+  EXPECT_TRUE(clean.allowed()) << clean.Summary();
+  request.messages[1].content = "String name();";
+  GateVerdict leaked = gate->Check(kUrl, *internal::EncodeChatRequest(request, "m"));
+  ASSERT_FALSE(leaked.allowed());
+  EXPECT_EQ(leaked.findings[0].rule, "redacted-field-name");
+  EXPECT_TRUE(absl::StrContains(leaked.findings[0].where, "messages[1].content"))
+      << leaked.findings[0].where;
 }
 
 }  // namespace

@@ -26,6 +26,19 @@ TEST(EgressPolicyTest, SyntaxErrorsHaveLineAndColumn) {
   EXPECT_EQ(std::string(p.status().message()).rfind("e.textproto:2:17: ", 0), 0u) << p.status();
 }
 
+TEST(EgressPolicyTest, UnknownKeysAreSyntaxErrorsWithTheirPlace) {
+  auto p = ParseEgressPolicy(
+      "format_version: FORMAT_VERSION_1\nallow { scheme: \"http\" host: \"a\" }\nsend_all: true\n",
+      "e.textproto");
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(std::string(p.status().message()).rfind("e.textproto:3:", 0), 0u) << p.status();
+  EXPECT_NE(std::string(p.status().message()).find("send_all"), std::string::npos) << p.status();
+  auto v = ParseEgressPolicy("format_version: FORMAT_VERSION_9\n", "v.textproto");
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(std::string(v.status().message()).rfind("v.textproto:", 0), 0u) << v.status();
+  EXPECT_NE(std::string(v.status().message()).find("FORMAT_VERSION_9"), std::string::npos);
+}
+
 TEST(EgressPolicyTest, BadValuesNameTheirLine) {
   struct Case {
     const char* text;

@@ -85,7 +85,8 @@ class AccountTest {
 TEST(FingerprintTest, CopiedRunsOfTheGuaranteedLengthAreAlwaysFound) {
   std::mt19937 random(7);
   std::vector<std::string> words;
-  for (int i = 0; i < 400; ++i) words.push_back(absl::StrCat("w", random() % 1000));
+  // Numbers, not names: every identifier is the same token.
+  for (int i = 0; i < 400; ++i) words.push_back(absl::StrCat(random() % 1000));
   ImplementationFingerprints f;
   f.AddSource("Impl.java", absl::StrJoin(words, " + "));
   int guaranteed = f.options().min_matched_tokens + 2 * (f.options().window - 1);
@@ -112,6 +113,44 @@ TEST(FingerprintTest, CommentsInsideLiteralsDoNotHideCode) {
   EXPECT_TRUE(f.FindCopiedText("int a = 1; int b = a + 2; int c = b * 3; int d = c - 4; "
                                "int e = d / 5; return a + b + c + d + e;")
                   .has_value());
+}
+
+// The disguises of issue 11: renamed locals and fields (by hand or by
+// --anonymize), `/**/` between statements, and the code inside a comment.
+TEST(FingerprintTest, FindsCopiesWithRenamedNamesInsertedCommentsOrInsideAComment) {
+  ImplementationFingerprints f = Fingerprints();
+  const std::string renamed =
+      "if (amt <= 0) throw new IllegalArgumentException(\"amount must be positive: \" + amt);\n"
+      "int next = Math.addExact(field_A7, amt); field_B2.add(amt); field_A7 = next;\n"
+      "return field_A7;";
+  EXPECT_TRUE(f.FindCopiedText(renamed).has_value());
+  const std::string spliced =
+      "if (amount <= 0) /**/ throw new IllegalArgumentException(\"amount must be positive: \" "
+      "+ amount); /* step */ int updated = Math.addExact(balance, amount); /**/ "
+      "history.add(amount); /**/ balance = updated; /**/ return balance;";
+  EXPECT_TRUE(f.FindCopiedText(spliced).has_value());
+  const std::string commented =
+      "@Test void deposits() {\n  // if (amount <= 0) throw new IllegalArgumentException(\"amount "
+      "must be positive: \" + amount);\n  // int updated = Math.addExact(balance, amount);\n  // "
+      "history.add(amount); balance = updated; return balance;\n}";
+  EXPECT_TRUE(f.FindCopiedText(commented).has_value());
+}
+
+// A test that uses the class as tests do shares no run of the body, however
+// many calls it makes.
+TEST(FingerprintTest, OrdinaryTestCodeIsNotACopy) {
+  ImplementationFingerprints f = Fingerprints();
+  std::string test = R"(class AccountTest {
+  @Test void depositsAddUp() {
+    Account account = new Account();
+    assertEquals(5, account.deposit(5));
+    assertEquals(12, account.deposit(7));
+    assertThrows(IllegalArgumentException.class, () -> account.deposit(0));
+    assertThrows(IllegalArgumentException.class, () -> account.deposit(-3));
+    assertEquals(List.of(5, 7), account.history());
+  }
+})";
+  EXPECT_FALSE(f.FindCopiedText(test).has_value());
 }
 
 TEST(FingerprintTest, ReadsSourceTrees) {

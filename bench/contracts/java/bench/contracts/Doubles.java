@@ -34,4 +34,14 @@ public final class Doubles {
     double y = b < 0 ? -b : b;
     return x >= y ? x : y;
   }
+
+  // The real roots of a x^2 + b x + c, larger first.
+  public static double[] roots(double a, double b, double c) {
+    if (a == 0) throw new IllegalArgumentException("not quadratic");
+    double d = b * b - 4 * a * c;
+    if (d < 0) return new double[0];
+    if (d == 0) return new double[] {-b / (2 * a)};
+    double s = Math.sqrt(d);
+    return new double[] {(-b + s) / (2 * a), (-b - s) / (2 * a)};
+  }
 }
