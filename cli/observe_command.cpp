@@ -66,6 +66,11 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
                   "Output directory: observations.pb, observations.jsonl, summary.json, "
                   "jvm.log")
       ->required();
+  cmd->add_option("--max-observations", options->max_observations_per_method,
+                  "Observations kept per method: every distinct behaviour, then a deterministic "
+                  "sample up to N in all; -1 keeps all (default: the policy's "
+                  "max_observations_per_method, else 1000)")
+      ->check(CLI::Range(int64_t{-1}, int64_t{1} << 40));
   cmd->add_option("--timeout", options->timeout_seconds,
                   "Stop the JVM after this many seconds (0 = no limit); a command gets "
                   "SIGTERM and 10 s to shut down before it is killed")

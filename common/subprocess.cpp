@@ -44,6 +44,7 @@ class InterruptScope {
   }
   ~InterruptScope() {
     if (!active_) return;
+    g_interrupt = 0;
     ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGTERM, &old_term_, nullptr);
   }
@@ -218,7 +219,8 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
       }
     }
     bool timeout = options.timeout_seconds > 0 && Now() - start > options.timeout_seconds;
-    if (timeout || g_interrupt != 0) {
+    bool interrupted = options.stop_on_interrupt && g_interrupt != 0;
+    if (timeout || interrupted) {
       if (timeout) {
         result.timed_out = true;
       } else {

@@ -19,12 +19,14 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "common/subprocess.h"
+#include "google/protobuf/arena.h"
 #include "google/protobuf/util/json_util.h"
 #include "observer/command.h"
 #include "observer/copy_check.h"
 #include "observer/exclusion.h"
 #include "observer/junit.h"
 #include "observer/policy.h"
+#include "observer/store.h"
 #include "observer/summary.h"
 #include "observer/target.h"
 #include "tracespec/v1/probe.pb.h"
@@ -121,28 +123,39 @@ class Trace {
     std::vector<DelimitedRecord> records;
     absl::Status split = SplitDelimited(data_, "the probe's trace", &records);
     if (!split.ok()) *damage = std::string(split.message());
-    v1::Observation observation;
+    // One arena, reset after each record: no allocation per value.
+    std::vector<char> block(1 << 16);
+    google::protobuf::ArenaOptions arena_options;
+    arena_options.initial_block = block.data();
+    arena_options.initial_block_size = block.size();
+    google::protobuf::Arena arena(arena_options);
     std::vector<std::pair<uint64_t, DelimitedRecord>> ordered;
+    ordered.reserve(records.size());
     for (const DelimitedRecord& record : records) {
-      if (!Parse(record, &observation)) {
+      auto* observation = google::protobuf::Arena::CreateMessage<v1::Observation>(&arena);
+      if (!Parse(record, observation)) {
         *damage = absl::StrCat("the probe's trace: corrupt record at byte ", record.offset);
+        arena.Reset();
         continue;
       }
-      visit(observation);
-      ordered.emplace_back(observation.sequence(), record);
+      visit(*observation);
+      ordered.emplace_back(observation->sequence(), record);
+      arena.Reset();
     }
     std::stable_sort(ordered.begin(), ordered.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [sequence, record] : ordered) records_.push_back(record);
+    records_ = std::move(ordered);
     return absl::OkStatus();
   }
 
-  // Shows every record to `visit` in sequence order.
+  // Shows the records whose sequence `wanted` accepts to `visit`, in
+  // sequence order (the others are not even parsed).
   absl::Status ForEachInOrder(
+      const std::function<bool(uint64_t)>& wanted,
       const std::function<absl::Status(v1::Observation&)>& visit) const {
     v1::Observation observation;
-    for (const DelimitedRecord& record : records_) {
-      if (!Parse(record, &observation)) continue;
+    for (const auto& [sequence, record] : records_) {
+      if (!wanted(sequence) || !Parse(record, &observation)) continue;
       TS_RETURN_IF_ERROR(visit(observation));
     }
     return absl::OkStatus();
@@ -154,43 +167,7 @@ class Trace {
   }
 
   std::string data_;
-  std::vector<DelimitedRecord> records_;
-};
-
-// Streams observations into observations.pb and observations.jsonl.
-class ObservationWriter {
- public:
-  absl::Status Open(const std::string& out_dir) {
-    TS_ASSIGN_OR_RETURN(AtomicFileWriter pb, AtomicFileWriter::Open(out_dir + "/observations.pb"));
-    TS_ASSIGN_OR_RETURN(AtomicFileWriter jsonl,
-                        AtomicFileWriter::Open(out_dir + "/observations.jsonl"));
-    pb_.emplace(std::move(pb));
-    jsonl_.emplace(std::move(jsonl));
-    return absl::OkStatus();
-  }
-  absl::Status Add(const v1::Observation& observation) {
-    AppendDelimited(observation, &pb_buffer_);
-    absl::StrAppend(&jsonl_buffer_, ToJsonLine(observation), "\n");
-    return pb_buffer_.size() + jsonl_buffer_.size() > (4 << 20) ? Flush() : absl::OkStatus();
-  }
-  absl::Status Commit() {
-    TS_RETURN_IF_ERROR(Flush());
-    TS_RETURN_IF_ERROR(pb_->Commit());
-    return jsonl_->Commit();
-  }
-
- private:
-  absl::Status Flush() {
-    TS_RETURN_IF_ERROR(pb_->Write(pb_buffer_));
-    TS_RETURN_IF_ERROR(jsonl_->Write(jsonl_buffer_));
-    pb_buffer_.clear();
-    jsonl_buffer_.clear();
-    return absl::OkStatus();
-  }
-  std::optional<AtomicFileWriter> pb_;
-  std::optional<AtomicFileWriter> jsonl_;
-  std::string pb_buffer_;
-  std::string jsonl_buffer_;
+  std::vector<std::pair<uint64_t, DelimitedRecord>> records_;  // by sequence
 };
 
 // Runs the bytecode copy check on the test classes against the targets.
@@ -498,8 +475,13 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
                                                       status.withheld_fields().end()));
   Trace trace;
   std::string damage;
+  int64_t cap = options.max_observations_per_method != 0
+                    ? options.max_observations_per_method
+                    : config.policy().max_observations_per_method();
+  ObservationStore store(cap);
   TS_RETURN_IF_ERROR(trace.Read(config.output_path(), &damage, [&](const v1::Observation& o) {
     counter.Add(o);
+    store.Note(o);
     if (command_run) {
       ++per_entry[{o.thread(), o.entry_point()}];
       return;
@@ -549,18 +531,19 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   const std::string runner = command_run ? "the command" : "the tests";
   TargetProblems(status, runner, &summary);
   NeverCalled(status, runner, &summary);
+  store.Fill(&summary);
 
-  ObservationWriter writer;
-  TS_RETURN_IF_ERROR(writer.Open(options.out_dir));
-  TS_RETURN_IF_ERROR(trace.ForEachInOrder([&](v1::Observation& o) {
+  TS_RETURN_IF_ERROR(store.Open(options.out_dir));
+  TS_RETURN_IF_ERROR(trace.ForEachInOrder(
+      [&store](uint64_t sequence) { return store.Keeps(sequence); }, [&](v1::Observation& o) {
     auto it = excluded.find(o.test_id());
     if (it != excluded.end()) {
       o.set_excluded(true);
       o.set_excluded_reason(it->second);
     }
-    return writer.Add(o);
+    return store.Write(o);
   }));
-  TS_RETURN_IF_ERROR(writer.Commit());
+  TS_RETURN_IF_ERROR(store.Commit());
   TS_RETURN_IF_ERROR(WriteFileAtomic(options.out_dir + "/summary.json", PrettyJson(summary)));
 
   ObserveResult result;

@@ -43,6 +43,9 @@ struct ObserveOptions {
   // Stop recording once the trace would exceed this many bytes; 0 = no
   // limit. The run is then marked incomplete.
   uint64_t max_bytes = 0;
+  // Observations kept per method (store.h): 0 = the policy's
+  // max_observations_per_method; -1 = keep all.
+  int64_t max_observations_per_method = 0;
 };
 
 struct ObserveResult {

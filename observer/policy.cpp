@@ -79,6 +79,12 @@ absl::Status Validate(v1::RedactionPolicy& policy, const Locator& at) {
                     absl::StrCat("max_string_length must be 0 (no limit) or positive, not ",
                                  policy.max_string_length()));
   }
+  if (policy.max_observations_per_method() < -1) {
+    return at.Error("max_observations_per_method", -1,
+                    absl::StrCat("max_observations_per_method must be positive, 0 (= ",
+                                 kDefaultMaxObservationsPerMethod, ") or -1 (keep all), not ",
+                                 policy.max_observations_per_method()));
+  }
   for (int i = 0; i < policy.deny_size(); ++i) {
     if (policy.deny(i).empty()) return at.Error("deny", i, "a deny pattern is empty");
   }
@@ -102,6 +108,9 @@ absl::Status Validate(v1::RedactionPolicy& policy, const Locator& at) {
   if (policy.redaction() == v1::REDACTION_MODE_UNSPECIFIED) policy.set_redaction(v1::MARK);
   if (policy.max_depth() == 0) policy.set_max_depth(kDefaultMaxDepth);
   if (policy.max_array_length() == 0) policy.set_max_array_length(kDefaultMaxArrayLength);
+  if (policy.max_observations_per_method() == 0) {
+    policy.set_max_observations_per_method(kDefaultMaxObservationsPerMethod);
+  }
   return absl::OkStatus();
 }
 

@@ -14,6 +14,8 @@ namespace tracespec::observer {
 // Defaults for values a policy leaves at 0.
 inline constexpr int kDefaultMaxDepth = 3;
 inline constexpr int kDefaultMaxArrayLength = 64;
+// Observations kept per method (observer/store.h).
+inline constexpr int kDefaultMaxObservationsPerMethod = 1000;
 // Upper limits a policy may ask for.
 inline constexpr int kMaxMaxDepth = 32;
 inline constexpr int kMaxMaxArrayLength = 1 << 20;

@@ -114,6 +114,11 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     if (m.observations() > 0) {
       absl::StrAppend(&out, " (", m.returned(), " returned, ", m.thrown(), " threw)");
     }
+    if (m.dropped() > 0) {
+      absl::StrAppend(&out, "; kept ", m.kept(), ": ", m.behaviours(),
+                      " distinct behaviours and a sample (cap ", s.max_observations_per_method(),
+                      "), dropped ", m.dropped());
+    }
     if (!m.warning().empty()) absl::StrAppend(&out, "  WARNING: ", m.warning());
     absl::StrAppend(&out, "\n");
   }

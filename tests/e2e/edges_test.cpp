@@ -385,6 +385,65 @@ TEST_F(EdgesTest, InferOnASubsetKeepsTheOtherMethodsResults) {
   EXPECT_EQ(ReadFile(out + "/summary.json").value_or(""), "not json");
 }
 
+// --- Observations bounded per method. ---------------------------------------
+
+TEST_F(EdgesTest, ObservationsAreBoundedPerMethodKeepingEveryBehaviour) {
+  testing::TempDir project;
+  std::string classes = testing::CompileJava(
+      project,
+      {{"shop/Counter.java",
+        "package shop;\npublic class Counter {\n  private int n;\n"
+        "  public int add(int k) {\n"
+        "    if (k < 0) throw new IllegalArgumentException(\"negative\");\n"
+        "    n += k;\n    return n;\n  }\n}\n"},
+       {"shop/CounterTest.java",
+        "package shop;\nimport org.junit.jupiter.api.Test;\n"
+        "import static org.junit.jupiter.api.Assertions.*;\n"
+        "public class CounterTest {\n"
+        "  @Test void many() {\n    Counter c = new Counter();\n"
+        "    for (int i = 1; i <= 300; i++) c.add(i);\n"
+        "    assertThrows(IllegalArgumentException.class, () -> c.add(-1));\n  }\n}\n"}},
+      {"-g"}, testing::JunitJar());
+  auto observe = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"observe", "--classpath", classes, "--tests",
+                                     "shop.CounterTest", "--method", "shop.Counter#add", "--out",
+                                     project.path() + "/obs"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Run(args);
+  };
+  SubprocessResult r = observe({"--max-observations", "20"});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Counter#add(I)I  301 (300 returned, 1 threw); kept 20: "
+                                       "3 distinct behaviours and a sample (cap 20), dropped 281"));
+  // (n == 0 before the first call, n > 0 before the others, and the throw.)
+  std::string summary = ReadFile(project.path() + "/obs/summary.json").value_or("");
+  EXPECT_THAT(summary, HasSubstr("\"kept\": \"20\""));
+  EXPECT_THAT(summary, HasSubstr("\"dropped\": \"281\""));
+  EXPECT_THAT(summary, HasSubstr("\"observations_dropped\": \"281\""));
+  std::string jsonl = ReadFile(project.path() + "/obs/observations.jsonl").value_or("");
+  EXPECT_EQ(Count(jsonl, "\n"), 20);
+  EXPECT_EQ(Count(jsonl, "java.lang.IllegalArgumentException"), 1);  // the rare behaviour kept
+  // Deterministic: a second run keeps the same calls.
+  ASSERT_EQ(observe({"--max-observations", "20"}).exit_code, 0);
+  EXPECT_EQ(ReadFile(project.path() + "/obs/observations.jsonl").value_or(""), jsonl);
+
+  // The cap from the policy; -1 keeps all.
+  std::string policy = local_.Write(
+      "policy.textproto",
+      ReadFile(testing::SourceDir() + "/policies/default.textproto").value_or("") +
+          "max_observations_per_method: 5\n");
+  ASSERT_EQ(observe({"--policy", policy}).exit_code, 0);
+  EXPECT_EQ(Count(ReadFile(project.path() + "/obs/observations.jsonl").value_or(""), "\n"), 5);
+  ASSERT_EQ(observe({"--max-observations", "-1"}).exit_code, 0);
+  EXPECT_EQ(Count(ReadFile(project.path() + "/obs/observations.jsonl").value_or(""), "\n"), 301);
+  std::string bad = local_.Write("bad.textproto", "format_version: FORMAT_VERSION_1\n"
+                                                  "max_observations_per_method: -2\n");
+  SubprocessResult rejected = observe({"--policy", bad});
+  EXPECT_EQ(rejected.exit_code, 3);
+  EXPECT_THAT(rejected.stderr_data, HasSubstr("bad.textproto:2:"));
+  EXPECT_THAT(rejected.stderr_data, HasSubstr("max_observations_per_method must be positive"));
+}
+
 // --- Class-path entries loaded lazily. --------------------------------------
 
 TEST_F(EdgesTest, AGarbageClassFileOnlyMattersWhereItIsNeeded) {

@@ -75,20 +75,23 @@ TEST_P(CasesTest, Verdict) {
   ASSERT_FALSE(classes.empty());
   std::string class_path = classes + ":" + TRACESPEC_VERIFIER_CLASSES_DIR;
   if (c.Get("command") == "validate") {
-    // A JML contract checked with `tracespec validate`: exit status and output.
-    std::vector<std::string> args = {"validate", "--classpath", class_path, "--method",
-                                     c.Get("method"), "--contract",
-                                     c.dir + "/" + c.Get("contract")};
-    for (absl::string_view arg : absl::StrSplit(c.Get("options"), ' ', absl::SkipEmpty())) {
-      args.emplace_back(arg);
-    }
-    SubprocessResult r = testing::RunTracespec(args);
-    SCOPED_TRACE(r.stdout_data + r.stderr_data);
-    EXPECT_EQ(r.exit_code, std::stoi(c.Get("exit")));
-    auto range = c.desc.equal_range("output");
-    for (auto it = range.first; it != range.second; ++it) {
-      EXPECT_TRUE(absl::StrContains(r.stdout_data + r.stderr_data, it->second))
-          << "missing output: " << it->second;
+    // A JML contract checked with `tracespec validate`, once for each
+    // `method:` line: exit status and output.
+    auto methods = c.desc.equal_range("method");
+    for (auto m = methods.first; m != methods.second; ++m) {
+      std::vector<std::string> args = {"validate", "--classpath", class_path, "--method",
+                                       m->second, "--contract", c.dir + "/" + c.Get("contract")};
+      for (absl::string_view arg : absl::StrSplit(c.Get("options"), ' ', absl::SkipEmpty())) {
+        args.emplace_back(arg);
+      }
+      SubprocessResult r = testing::RunTracespec(args);
+      SCOPED_TRACE(m->second + ":\n" + r.stdout_data + r.stderr_data);
+      EXPECT_EQ(r.exit_code, std::stoi(c.Get("exit")));
+      auto range = c.desc.equal_range("output");
+      for (auto it = range.first; it != range.second; ++it) {
+        EXPECT_TRUE(absl::StrContains(r.stdout_data + r.stderr_data, it->second))
+            << "missing output: " << it->second;
+      }
     }
     return;
   }

@@ -84,7 +84,10 @@ Lowering::Lowering(symex::Machine& machine, const jml::MethodContext& method, Lo
       guard_(machine.ops().True()) {}
 
 const symex::Heap& Lowering::heap() const {
-  return in_post_ && states_.post != nullptr ? *states_.post : *states_.pre;
+  if (in_post_ && states_.post != nullptr) {
+    return post_after_calls_ ? *post_after_calls_ : *states_.post;
+  }
+  return pre_after_calls_ ? *pre_after_calls_ : *states_.pre;
 }
 
 absl::Status Lowering::Unsupported(const Expr& e, const std::string& what) const {
@@ -699,6 +702,15 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   }
   if (run.exceptional) {
     NoteUndefined(run.exceptional->guard, e, absl::StrCat("exception thrown by ", target->DisplayName()));
+  }
+  if (run.normal) {
+    // A pure method writes only objects it allocated; later reads in the
+    // clause see them (the array Arrays.copyOf returns, with its elements).
+    if (in_post_ && states_.post != nullptr) {
+      post_after_calls_ = run.normal->heap;
+    } else {
+      pre_after_calls_ = run.normal->heap;
+    }
   }
   if (!run.normal || !run.normal->value) {
     if (e.type.IsVoid()) return Term{e.type, ops_.True()};

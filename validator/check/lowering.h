@@ -168,6 +168,11 @@ class Lowering {
   z3::expr context_;
   std::chrono::steady_clock::time_point deadline_;
   bool in_post_ = false;
+  // The heaps after calls of pure methods in the clause (which may have
+  // allocated and filled fresh objects: Arrays.copyOf), over the pre- and
+  // post-state heaps.
+  std::optional<symex::Heap> pre_after_calls_;
+  std::optional<symex::Heap> post_after_calls_;
   z3::expr guard_;
   std::vector<Undefined> undefined_;
   std::vector<symex::Obligation> call_obligations_;

@@ -1,10 +1,15 @@
 // The built-in JDK classes specifications commonly mention (facts from the
 // Java SE API: names, supertypes, field and method descriptors). Methods
-// listed are side-effect free; see JdkTypeEnvironment() in type_env.h.
+// listed are side-effect free; see JdkTypeEnvironment() in type_env.h. The
+// side-effect-free methods of the table of modelled JDK methods
+// (validator/jdk/jdk_models.h) are added to them, so that a specification
+// may call whatever the validator models.
+#include <algorithm>
 #include <map>
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "validator/jdk/jdk_models.h"
 #include "validator/jml/type_env.h"
 
 namespace tracespec::jml {
@@ -175,6 +180,41 @@ class JdkEnvironment : public TypeEnvironment {
         info.methods.push_back(std::move(mi));
       }
       classes_.emplace(info.name, std::move(info));
+    }
+    AddModelledMethods();
+  }
+
+  // The pure methods of validator/jdk's table; a class only the table
+  // names is a final subclass of Object.
+  void AddModelledMethods() {
+    for (const jdk::ModelledMethod& m : jdk::ModelledMethods()) {
+      if (!m.is_pure || m.owner == "[" || m.name == "<init>") continue;
+      std::string owner = m.owner;
+      std::replace(owner.begin(), owner.end(), '/', '.');
+      auto it = classes_.find(owner);
+      if (it == classes_.end()) {
+        ClassInfo info;
+        info.name = owner;
+        info.superclass = "java.lang.Object";
+        info.is_final = true;
+        it = classes_.emplace(owner, std::move(info)).first;
+      }
+      ClassInfo& info = it->second;
+      bool known = std::any_of(info.methods.begin(), info.methods.end(), [&](const MethodInfo& x) {
+        return x.name == m.name && x.descriptor == m.descriptor;
+      });
+      if (known) continue;
+      absl::StatusOr<MethodDescriptor> parsed = ParseMethodDescriptor(m.descriptor);
+      if (!parsed.ok()) continue;  // the table's descriptors are checked by jdk_models_test
+      MethodInfo mi;
+      mi.name = m.name;
+      mi.descriptor = m.descriptor;
+      mi.is_static = m.is_static;
+      mi.params = parsed->params;
+      mi.result = parsed->result;
+      mi.is_pure = true;
+      mi.visibility = Visibility::kPublic;
+      info.methods.push_back(std::move(mi));
     }
   }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "validator/jdk/jdk_models.h"
 #include "validator/symex/library_classes.h"
 #include "validator/symex/machine_impl.h"
 
@@ -594,7 +595,7 @@ const std::map<std::string, Model>& Models() {
     add("java/lang/Throwable.getCause()Ljava/lang/Throwable;", [](LibCall& c) {
       return c.Return(c.impl.m.ReadField(c.s.heap, c.A(0), c.Cause()));
     });
-    for (const char* key : kBoxStaticMethods) add(key, BoxStaticModel);
+    for (const char* key : jdk::kBoxStaticMethods) add(key, BoxStaticModel);
     for (const char* owner : {"java/lang/Float", "java/lang/Double"}) {
       std::string d = owner == std::string("java/lang/Float") ? "F" : "D";
       add(absl::StrCat(owner, ".isNaN(", d, ")Z"), [](LibCall& c) {

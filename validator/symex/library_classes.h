@@ -33,23 +33,10 @@ struct LibraryClassSpec {
 
 const std::vector<LibraryClassSpec>& LibraryClasses();
 
-// Keys of the modelled library methods, "java/lang/Math.abs(I)I".
+// Keys of the library methods with a C++ model (the natives of
+// validator/jdk/jdk_models.h), "java/lang/Math.abs(I)I".
 const std::set<std::string>& ModelledLibraryMethods();
 bool IsModelledLibraryMethod(absl::string_view key);
-
-// The static integer helpers of the box classes modelled one way
-// (library.cpp BoxStaticModel).
-inline constexpr const char* kBoxStaticMethods[] = {
-    "java/lang/Integer.compare(II)I",   "java/lang/Long.compare(JJ)I",
-    "java/lang/Short.compare(SS)I",     "java/lang/Byte.compare(BB)I",
-    "java/lang/Character.compare(CC)I", "java/lang/Boolean.compare(ZZ)I",
-    "java/lang/Integer.signum(I)I",     "java/lang/Long.signum(J)I",
-    "java/lang/Integer.bitCount(I)I",   "java/lang/Long.bitCount(J)I",
-    "java/lang/Integer.max(II)I",       "java/lang/Long.max(JJ)J",
-    "java/lang/Integer.min(II)I",       "java/lang/Long.min(JJ)J",
-    "java/lang/Integer.sum(II)I",       "java/lang/Long.sum(JJ)J",
-    "java/lang/Integer.hashCode(I)I",
-};
 
 // The SV-COMP harness class whose methods are modelled as inputs.
 inline constexpr absl::string_view kVerifierClass = "org/sosy_lab/sv_benchmarks/Verifier";

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status.h"
+#include "validator/jdk/jdk_models.h"
 #include "validator/symex/library_classes.h"
 
 namespace tracespec::symex {
@@ -162,13 +163,14 @@ void Program::NoteReferencedName(const std::string& name) {
   }
 }
 
-absl::Status Program::Build() {
-  AddLibraryClasses();
-  std::vector<ClassInfo*> loaded;
-  for (const std::string& name : class_path_.ListClasses()) {
-    if (absl::StartsWith(name, "java/")) continue;  // the built-in models win
-    absl::StatusOr<const ClassFile*> read = class_path_.Load(name);
+absl::Status Program::LoadClasses(classfile::ClassPath& path, bool jdk_models,
+                                  std::vector<ClassInfo*>* loaded) {
+  for (const std::string& name : path.ListClasses()) {
+    if (!jdk_models && absl::StartsWith(name, "java/")) continue;  // the built-in models win
+    if (!jdk_models && absl::StartsWith(name, jdk::kModelPackagePrefix)) continue;
+    absl::StatusOr<const ClassFile*> read = path.Load(name);
     if (!read.ok()) {
+      if (jdk_models) return read.status();  // the embedded models are ours
       unreadable_.emplace(name, read.status());  // see Load() in program.h
       continue;
     }
@@ -180,6 +182,8 @@ absl::Status Program::Build() {
     cls->file = file;
     cls->is_interface = file->is_interface();
     cls->is_abstract = file->is_abstract() || file->is_interface();
+    cls->is_jdk_model = jdk_models;
+    cls->no_instances = jdk_models;
     for (const classfile::Field& f : file->fields) {
       FieldInfo* field = AddField(file->name, f.name, f.descriptor, f.is_static(), f.is_final());
       field->decl = &f;
@@ -199,8 +203,17 @@ absl::Status Program::Build() {
       if (m.name == "<clinit>") cls->has_clinit = true;
       cls->methods.push_back(std::move(info));
     }
-    loaded.push_back(AddClass(std::move(cls)));
+    loaded->push_back(AddClass(std::move(cls)));
   }
+  return absl::OkStatus();
+}
+
+absl::Status Program::Build() {
+  AddLibraryClasses();
+  std::vector<ClassInfo*> loaded;
+  TS_RETURN_IF_ERROR(LoadClasses(class_path_, /*jdk_models=*/false, &loaded));
+  TS_RETURN_IF_ERROR(jdk_models_.AddJarBytes(jdk::ModelArchive(), "<jdk models>"));
+  TS_RETURN_IF_ERROR(LoadClasses(jdk_models_, /*jdk_models=*/true, &loaded));
   // Names the loaded code mentions: classes (missing ones become opaque) and
   // array types.
   for (ClassInfo* cls : loaded) {
@@ -500,8 +513,40 @@ std::string NotModelled(absl::string_view owner, absl::string_view name,
 
 }  // namespace
 
+// A call that needs class `missing`, which the program does not have. A JDK
+// class is never on the class path: the call is of a JDK method without a
+// model.
+CallTarget Program::MissingClass(absl::string_view owner, absl::string_view name,
+                                 absl::string_view descriptor, absl::string_view missing) const {
+  if (absl::StartsWith(missing, "java/") || absl::StartsWith(missing, "javax/") ||
+      absl::StartsWith(missing, "jdk/") || absl::StartsWith(missing, "sun/")) {
+    return Unsupported(NotModelled(owner, name, descriptor));
+  }
+  return Unsupported(
+      absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ", AbsentClass(missing)));
+}
+
+std::optional<CallTarget> Program::JdkModel(absl::string_view owner, absl::string_view name,
+                                            absl::string_view descriptor) const {
+  std::string key = absl::StrCat(owner, ".", name, descriptor);
+  const jdk::ModelledMethod* entry = jdk::FindModelledMethod(key);
+  if (entry == nullptr || entry->kind != jdk::ModelKind::kJava) return std::nullopt;
+  const ClassInfo* model = FindClass(jdk::ModelClassName(owner));
+  const MethodInfo* m = model == nullptr ? nullptr : FindDeclaredMethod(model, name, descriptor);
+  if (m == nullptr || !m->has_code() || m->is_static() != entry->is_static) {
+    // The table and the compiled models disagree (jdk_models_test catches it).
+    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor),
+                                    ": its Java model is missing"));
+  }
+  CallTarget t;
+  t.kind = CallTarget::Kind::kBytecode;
+  t.method = m;
+  return t;
+}
+
 CallTarget Program::ResolveStatic(absl::string_view owner, absl::string_view name,
                                   absl::string_view descriptor) const {
+  if (std::optional<CallTarget> model = JdkModel(owner, name, descriptor)) return *model;
   std::string key = absl::StrCat(owner, ".", name, descriptor);
   if (owner == kVerifierClass) {
     if (IsModelledLibraryMethod(key)) return Library(key);
@@ -509,13 +554,11 @@ CallTarget Program::ResolveStatic(absl::string_view owner, absl::string_view nam
   }
   const ClassInfo* cls = FindClass(owner);
   if (cls == nullptr || cls->is_missing()) {
-    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ",
-                                    AbsentClass(owner)));
+    return MissingClass(owner, name, descriptor, owner);
   }
   for (const ClassInfo* c : SuperChain(cls)) {
     if (c->is_missing()) {
-      return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ",
-                                      AbsentClass(c->name)));
+      return MissingClass(owner, name, descriptor, c->name);
     }
     if (c->is_library()) {
       std::string k = absl::StrCat(c->name, ".", name, descriptor);
@@ -541,8 +584,7 @@ CallTarget Program::ResolveSpecial(absl::string_view owner, absl::string_view na
                                    absl::string_view descriptor) const {
   const ClassInfo* cls = FindClass(owner);
   if (cls == nullptr || cls->is_missing()) {
-    return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ",
-                                    AbsentClass(owner)));
+    return MissingClass(owner, name, descriptor, owner);
   }
   if (name == "<init>") {
     if (cls->is_library()) {
@@ -575,8 +617,7 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
   bool unknown_library_class = false;  // one other than Object (whose methods we know)
   for (const ClassInfo* c : SuperChain(start)) {
     if (c->is_missing()) {
-      return Unsupported(absl::StrCat("call of ", JavaMethodName(start->name, name, descriptor),
-                                      ": ", AbsentClass(c->name)));
+      return MissingClass(start->name, name, descriptor, c->name);
     }
     if (c->is_library()) {
       std::string key = absl::StrCat(c->name, ".", name, descriptor);
@@ -656,8 +697,7 @@ CallTarget Program::Select(int type_id, absl::string_view name,
     return SelectInClass(FindClass("java/lang/Object"), name, descriptor);
   }
   if (t.opaque) {
-    return Unsupported(absl::StrCat("call of ", JavaMethodName(t.name, name, descriptor),
-                                    ": class ", t.DisplayName(), " is not on the class path"));
+    return MissingClass(t.name, name, descriptor, t.name);
   }
   return SelectInClass(t.cls, name, descriptor);
 }

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "validator/classfile/class_file.h"
 #include "validator/classfile/class_path.h"
 #include "validator/classfile/descriptors.h"
+#include "validator/jdk/jdk_models.h"
 
 namespace tracespec::symex {
 
@@ -62,6 +64,9 @@ struct ClassInfo {
   std::string super_name;
   std::vector<std::string> interfaces;
   Origin origin = Origin::kClassPath;
+  // A Java model of a JDK class (validator/jdk/): bytecode from the
+  // embedded models, executed like class-path code; never instantiated.
+  bool is_jdk_model = false;
   const classfile::ClassFile* file = nullptr;
   bool is_interface = false;
   bool is_abstract = false;
@@ -77,7 +82,10 @@ struct ClassInfo {
   bool needs_initialization = false;  // has <clinit> or static fields
   bool is_library() const { return origin == Origin::kLibrary; }
   bool is_missing() const { return origin == Origin::kMissing; }
-  std::string binary_name() const { return classfile::InternalToBinary(name); }
+  // "pkg.C"; for a Java model, the JDK class it stands for ("java.util.Arrays").
+  std::string binary_name() const {
+    return classfile::InternalToBinary(is_jdk_model ? jdk::JdkClassOfModel(name) : name);
+  }
 };
 
 // One concrete runtime type.
@@ -199,7 +207,17 @@ class Program {
   FieldInfo* AddField(const std::string& owner, const std::string& name,
                       const std::string& descriptor, bool is_static, bool is_final);
 
+  absl::Status LoadClasses(classfile::ClassPath& path, bool jdk_models,
+                           std::vector<ClassInfo*>* loaded);
+  // The Java model of the JDK method owner.name(descriptor), when the table
+  // (validator/jdk/jdk_models.h) says it has one.
+  std::optional<CallTarget> JdkModel(absl::string_view owner, absl::string_view name,
+                                     absl::string_view descriptor) const;
+  CallTarget MissingClass(absl::string_view owner, absl::string_view name,
+                          absl::string_view descriptor, absl::string_view missing) const;
+
   classfile::ClassPath class_path_;
+  classfile::ClassPath jdk_models_;  // the embedded Java models of JDK classes
   std::map<std::string, std::unique_ptr<ClassInfo>> classes_;
   std::vector<std::unique_ptr<FieldInfo>> fields_;
   std::vector<TypeInfo> types_;

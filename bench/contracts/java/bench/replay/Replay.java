@@ -19,6 +19,7 @@ import java.util.Map;
  */
 public final class Replay {
   private final Map<String, Object> objects = new HashMap<>();
+  private final java.util.Set<String> boxes = new java.util.HashSet<>();
 
   public static void main(String[] args) throws Exception {
     for (String file : args) {
@@ -39,11 +40,32 @@ public final class Replay {
     Object receiver = null;
     java.util.ArrayList<Object> arguments = new java.util.ArrayList<>();
     // Pass 1: objects exist before anything refers to them.
+    // A box (java.lang.Integer, ...) is built from its value field with its
+    // constructor: a distinct object, as the counterexample's may be.
+    Map<String, String[]> boxValues = new HashMap<>();
+    for (String line : lines) {
+      String[] t = line.split(" ");
+      if (t[0].equals("field") && t[2].equals("value")) {
+        boxValues.put(t[1], t);
+      }
+    }
     for (String line : lines) {
       String[] t = line.split(" ");
       if (t[0].equals("obj")) {
-        objects.put(t[1], t.length > 3 ? Array.newInstance(component(t[2]), Integer.parseInt(t[3]))
-                                       : instantiate(Class.forName(t[2])));
+        Class<?> c = t.length > 3 ? null : Class.forName(t[2]);
+        Object o;
+        if (c == null) {
+          o = Array.newInstance(component(t[2]), Integer.parseInt(t[3]));
+        } else if (c.getName().startsWith("java.lang.") && boxValues.containsKey(t[1])) {
+          String[] v = boxValues.get(t[1]);
+          Object value = value(v[3], v[4]);
+          Class<?> primitive = (Class<?>) c.getField("TYPE").get(null);
+          o = c.getConstructor(primitive).newInstance(value);
+          boxes.add(t[1]);
+        } else {
+          o = instantiate(c);
+        }
+        objects.put(t[1], o);
       }
     }
     String expect = null;
@@ -60,7 +82,9 @@ public final class Replay {
           Array.set(objects.get(t[1]), Integer.parseInt(t[2]), value(t[3], t[4]));
           break;
         case "field":
-          field(objects.get(t[1]), t[2]).set(objects.get(t[1]), value(t[3], t[4]));
+          if (!boxes.contains(t[1])) {
+            field(objects.get(t[1]), t[2]).set(objects.get(t[1]), value(t[3], t[4]));
+          }
           break;
         case "this":
           receiver = objects.get(t[1]);
@@ -96,6 +120,9 @@ public final class Replay {
       return "MISMATCH: expected '" + expect + "', the JVM gives '" + got + "'";
     }
     for (String[] t : post) {
+      if (!objects.containsKey(t[1]) || boxes.contains(t[1])) {
+        continue;  // an object the call created (its result), or an immutable box
+      }
       Object actual = t[0].equals("post-elem")
           ? Array.get(objects.get(t[1]), Integer.parseInt(t[2]))
           : field(objects.get(t[1]), t[2]).get(objects.get(t[1]));
