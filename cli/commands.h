@@ -76,6 +76,8 @@ void AddInferCommand(CLI::App& app, int* exit_code);
 // `tracespec run [PROJECT_DIR]` and `tracespec check [PROJECT_DIR]` (cli/run_command.cpp).
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddCheckCommand(CLI::App& app, int* exit_code);
+// `tracespec strength [PROJECT_DIR]` or for one contract (cli/strength_command.cpp).
+void AddStrengthCommand(CLI::App& app, int* exit_code);
 // `tracespec observe` (cli/observe_command.cpp); `command` is what followed
 // "--" on the command line (CutCommand).
 void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> command);

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   // Subcommands, one Add*Command per file in cli/ (see commands.h).
   AddRunCommand(app, &exit_code);
   AddCheckCommand(app, &exit_code);
+  AddStrengthCommand(app, &exit_code);
   AddAuditCommand(app, &exit_code);
   AddCtlCommand(app, &exit_code);
   AddInferCommand(app, &exit_code);

@@ -1,22 +1,16 @@
 // `tracespec run [PROJECT_DIR]` and `tracespec check [PROJECT_DIR]`: flags
 // -> project::RunProject / CheckProject -> progress, results, exit status.
-#include <unistd.h>
-
-#include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "cli/commands.h"
-#include "common/log.h"
+#include "cli/status_line.h"
 #include "project/run.h"
 
 namespace tracespec::cli {
@@ -34,80 +28,35 @@ struct ProjectFlags {
 // refinement lines and result).
 class ProgressPrinter {
  public:
-  ProgressPrinter() : live_(::isatty(2) != 0 && GetVerbosity() != Verbosity::kQuiet) {
-    if (live_) ticker_ = std::thread([this] { Tick(); });
-  }
-  ~ProgressPrinter() { Finish(); }
-
   void operator()(const project::ProgressEvent& e) {
     using Kind = project::ProgressEvent::Kind;
-    std::lock_guard<std::mutex> lock(mu_);
     std::string counter = e.total > 0 ? absl::StrFormat("[%d/%d] ", e.done, e.total) : "";
     switch (e.kind) {
       case Kind::kStage:
-        Line(e.text);
+        status_.Print(e.text);
         return;
       case Kind::kMethodStart:
       case Kind::kMethodUpdate:
-        if (live_) {
-          status_ = absl::StrCat(counter, e.method, ": ",
-                                 e.kind == Kind::kMethodStart ? "starting" : e.text);
-          since_ = absl::Now() - absl::Seconds(e.elapsed);
-          Redraw();
+        if (status_.live()) {
+          status_.Set(absl::StrCat(counter, e.method, ": ",
+                                   e.kind == Kind::kMethodStart ? "starting" : e.text),
+                      absl::Now() - absl::Seconds(e.elapsed));
         } else if (e.kind == Kind::kMethodUpdate) {
           // Plain output gets the method's own lines only.
-          Info(absl::StrCat(e.method, ": ", e.text));
+          status_.Print(absl::StrCat(e.method, ": ", e.text));
         }
         return;
       case Kind::kMethodDone:
-        Line(absl::StrFormat("%s%s: %s (%.1fs)", counter, e.method, e.text, e.elapsed));
+        status_.Print(absl::StrFormat("%s%s: %s (%.1fs)", counter, e.method, e.text, e.elapsed));
         return;
     }
   }
 
   // Clears the status line and stops the ticker.
-  void Finish() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      ClearStatus();
-      stop_ = true;
-    }
-    stopped_.notify_all();
-    if (ticker_.joinable()) ticker_.join();
-  }
+  void Finish() { status_.Finish(); }
 
  private:
-  void Tick() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stop_) {
-      stopped_.wait_for(lock, std::chrono::seconds(1));
-      if (!stop_ && !status_.empty()) Redraw();
-    }
-  }
-  void ClearStatus() {
-    if (live_ && !status_.empty()) std::fputs("\r\033[K", stderr);
-    status_.clear();
-  }
-  void Line(const std::string& text) {
-    ClearStatus();
-    Info(text);
-  }
-  void Redraw() {
-    std::string shown = absl::StrFormat("%s (%.0fs)", status_,
-                                        absl::ToDoubleSeconds(absl::Now() - since_));
-    // One terminal line: cut to 150 columns.
-    if (shown.size() > 150) shown = shown.substr(0, 147) + "...";
-    std::fprintf(stderr, "\r\033[Ktracespec: %s", shown.c_str());
-    std::fflush(stderr);
-  }
-
-  const bool live_;
-  std::mutex mu_;
-  std::condition_variable stopped_;
-  bool stop_ = false;
-  std::string status_;  // shown when non-empty
-  absl::Time since_;
-  std::thread ticker_;
+  StatusLine status_;
 };
 
 void AddProjectArguments(CLI::App* cmd, ProjectFlags* flags) {
@@ -171,7 +120,9 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "Output (OUT): observations/ (observe's files), infer/ (infer's run directory), "
       "specs/<package>/<Class>.jml (the contracts that passed both checks, merged per class), "
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
-      "files, tests, targets and policy are unchanged, and every method's finished rounds.\n" +
+      "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
+      "Each method's line ends with its contract's strength after a Success (see `tracespec "
+      "strength`).\n" +
       ExitStatusFooter(
           {{kExitOk, "the run completed; methods without a contract that holds are listed"},
            {kExitInputError,

@@ -3,8 +3,11 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "cli/commands.h"
 #include "cli/common_flags.h"
+#include "cli/status_line.h"
 #include "common/files.h"
 #include "common/proto_io.h"
 #include "validator/check/validator.h"
@@ -118,7 +121,15 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       *exit_code = ReportError(validator.status());
       return;
     }
-    auto report = (*validator)->Validate(request);
+    absl::StatusOr<check::ValidationReport> report = [&] {
+      // On a terminal, a status line while the checks run (a long one can
+      // take minutes); nothing otherwise.
+      StatusLine status;
+      status.Set(absl::StrCat("validate ", flags->method, ": checking consistency",
+                              request.has_observations ? " and coverage" : ""),
+                 absl::Now());
+      return (*validator)->Validate(request);
+    }();
     if (!report.ok()) {
       *exit_code = ReportError(report.status());
       return;

@@ -4,8 +4,11 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "cli/commands.h"
 #include "cli/common_flags.h"
+#include "cli/status_line.h"
 #include "common/files.h"
 #include "validator/symex/verify.h"
 
@@ -71,7 +74,16 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
     options.property = flags->property == "no-runtime-exception"
                            ? symex::Property::kNoRuntimeException
                            : symex::Property::kAssert;
-    auto result = symex::Verify(options);
+    auto result = [&] {
+      // On a terminal, a status line while the search runs; nothing
+      // otherwise.
+      StatusLine status;
+      status.Set(absl::StrCat("verify ", options.class_name,
+                              options.method.empty() ? "" : absl::StrCat("#", options.method),
+                              ": searching"),
+                 absl::Now());
+      return symex::Verify(options);
+    }();
     if (!result.ok()) {
       *exit_code = ReportError(result.status());
       return;

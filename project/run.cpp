@@ -196,6 +196,7 @@ void FillFromInfer(const std::string& out_dir, const v1::InferResult& r, v1::Met
     run->set_contract_file(absl::StrCat(kInferDir, "/", r.contract_file()));
   }
   run->set_reason(r.reason());
+  *run->mutable_strength() = r.strength();
   // The last completed round's validation lines.
   if (r.rounds() > 0) {
     v1::InferRound round;
@@ -222,6 +223,7 @@ std::string MethodLine(const v1::MethodRun& m) {
   std::string out = loop::InferStatusName(m.infer_status());
   if (m.infer_status() != v1::INFER_STOPPED && !last.empty()) absl::StrAppend(&out, " ", last);
   absl::StrAppend(&out, " (rounds: ", m.history().empty() ? "none" : m.history(), ")");
+  out = loop::WithStrength(std::move(out), m.strength());
   if (m.infer_status() != v1::INFER_SUCCESS && !m.reason().empty()) {
     absl::StrAppend(&out, ": ", m.reason());
   }
@@ -542,18 +544,47 @@ const char* VerdictName(Verdict verdict) {
   return "?";
 }
 
+namespace {
+
+// The project and what an earlier `tracespec run` stored in OUT.
+struct StoredRun {
+  Project project;
+  std::string out_dir;
+  v1::RunSummary summary;
+};
+
+// `what` names the work in the message when there is no run.json.
+absl::StatusOr<StoredRun> LoadStoredRun(const std::string& project_dir,
+                                        const std::string& out_dir, const char* what) {
+  StoredRun run;
+  TS_ASSIGN_OR_RETURN(run.project, LoadProject(project_dir));
+  run.out_dir = out_dir.empty() ? DefaultOutDir(run.project) : out_dir;
+  std::string run_json = absl::StrCat(run.out_dir, "/", kRunJson);
+  if (!FileExists(run_json)) {
+    return absl::NotFoundError(absl::StrCat("no ", run_json, ": nothing to ", what,
+                                            "; run `tracespec run` first"));
+  }
+  TS_RETURN_IF_ERROR(loop::ReadJsonFile(run_json, &run.summary));
+  return run;
+}
+
+// The configuration's bounds, where set, on a validation request.
+void ApplyBounds(const v1::ProjectBounds& bounds, check::ValidateRequest* request) {
+  if (bounds.unwind() > 0) request->unwind = bounds.unwind();
+  if (bounds.max_array() > 0) request->max_array = bounds.max_array();
+  if (bounds.check_timeout_seconds() > 0) request->timeout_seconds = bounds.check_timeout_seconds();
+}
+
+}  // namespace
+
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   absl::Time start = absl::Now();
   Reporter report(options.progress);
-  TS_ASSIGN_OR_RETURN(Project project, LoadProject(options.project_dir));
-  std::string out_dir = options.out_dir.empty() ? DefaultOutDir(project) : options.out_dir;
-  std::string run_json = absl::StrCat(out_dir, "/", kRunJson);
-  if (!FileExists(run_json)) {
-    return absl::NotFoundError(absl::StrCat("no ", run_json,
-                                            ": nothing to check; run `tracespec run` first"));
-  }
-  v1::RunSummary summary;
-  TS_RETURN_IF_ERROR(loop::ReadJsonFile(run_json, &summary));
+  TS_ASSIGN_OR_RETURN(StoredRun stored,
+                      LoadStoredRun(options.project_dir, options.out_dir, "check"));
+  const Project& project = stored.project;
+  const std::string& out_dir = stored.out_dir;
+  const v1::RunSummary& summary = stored.summary;
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);
     TS_ASSIGN_OR_RETURN(std::string log, MakeTempDir("tracespec-check-"));
@@ -577,9 +608,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     request.method = m.method();
     request.contract = *contract;
     request.contract_file = path;
-    if (bounds.unwind() > 0) request.unwind = bounds.unwind();
-    if (bounds.max_array() > 0) request.max_array = bounds.max_array();
-    if (bounds.check_timeout_seconds() > 0) request.timeout_seconds = bounds.check_timeout_seconds();
+    ApplyBounds(bounds, &request);
     ProgressEvent e;
     e.kind = ProgressEvent::Kind::kMethodStart;
     e.method = mc.method;
@@ -628,6 +657,50 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
                   " undecided\n");
+  return result;
+}
+
+absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& options) {
+  TS_ASSIGN_OR_RETURN(StoredRun stored,
+                      LoadStoredRun(options.project_dir, options.out_dir, "measure"));
+  const Project& project = stored.project;
+  const std::string& out_dir = stored.out_dir;
+  const v1::RunSummary& summary = stored.summary;
+  std::vector<v1::Observation> observations;
+  if (!summary.observations_dir().empty()) {
+    TS_ASSIGN_OR_RETURN(observations,
+                        ReadObservations(absl::StrCat(out_dir, "/", summary.observations_dir())));
+  }
+  TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
+                      check::Validator::Create(MainClassPath(project)));
+  const v1::ProjectBounds& bounds = project.config.bounds();
+  ProjectStrength result;
+  std::vector<const v1::MethodRun*> methods;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (!m.spec_file().empty()) methods.push_back(&m);
+  }
+  std::sort(methods.begin(), methods.end(),
+            [](const v1::MethodRun* a, const v1::MethodRun* b) { return a->method() < b->method(); });
+  for (const v1::MethodRun* m : methods) {
+    std::string path = absl::StrCat(out_dir, "/", m->spec_file());
+    TS_ASSIGN_OR_RETURN(std::string contract, ReadFile(path));
+    check::ValidateRequest request;
+    request.method = m->method();
+    request.contract = std::move(contract);
+    request.contract_file = path;
+    request.has_observations = true;
+    request.observations = observations;
+    ApplyBounds(bounds, &request);
+    absl::StatusOr<check::ValidationReport> measured = validator->MeasureStrength(request);
+    check::StrengthResult strength;
+    if (measured.ok()) {
+      strength = measured->strength;
+    } else {
+      strength.note = absl::StrCat("strength not measured: ", measured.status().message());
+    }
+    result.methods.emplace_back(m->method(), std::move(strength));
+  }
+  result.text = check::FormatStrengthTable(result.methods);
   return result;
 }
 

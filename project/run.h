@@ -21,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "project/config.h"
 #include "tracespec/v1/run.pb.h"
+#include "validator/check/validator.h"
 
 namespace tracespec::project {
 
@@ -105,6 +106,25 @@ struct CheckResult {
 // OUT/specs file against the class files now on disk. A contract that no
 // longer type-checks or whose method is gone counts as broken.
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options);
+
+struct StrengthOptions {
+  std::string project_dir = ".";
+  std::string out_dir;
+};
+
+struct ProjectStrength {
+  // One per method with a contract in OUT/run.json, sorted by method.
+  std::vector<std::pair<std::string, check::StrengthResult>> methods;
+  // check::FormatStrengthTable of `methods`.
+  std::string text;
+};
+
+// Reads OUT/run.json (missing: NotFound, "run `tracespec run` first") and
+// measures the strength of each method's contract (its OUT/specs file) on
+// the observations the run recorded, with the class files as they are now
+// (no build). A method whose contract no longer checks is listed as not
+// measured, with the reason.
+absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& options);
 
 }  // namespace tracespec::project
 

@@ -208,6 +208,25 @@ absl::Status Fail(const InferOptions& options, absl::Status status) {
 
 }  // namespace
 
+v1::Strength StrengthProto(const check::StrengthResult& strength) {
+  v1::Strength out;
+  out.set_measured(strength.measured);
+  out.set_observations(strength.observations);
+  out.set_pinned(strength.pinned);
+  out.set_undecided(strength.undecided);
+  out.set_perturbed(strength.perturbed);
+  out.set_rejected(strength.rejected);
+  out.set_weak(strength.Weak());
+  out.set_summary(strength.Summary());
+  out.set_note(strength.note);
+  return out;
+}
+
+std::string WithStrength(std::string line, const v1::Strength& strength) {
+  if (!strength.summary().empty()) absl::StrAppend(&line, " — ", strength.summary());
+  return line;
+}
+
 std::string FormatSummaryText(const v1::InferSummary& summary, const std::string& out_dir) {
   std::string out;
   if (!summary.error().empty()) absl::StrAppend(&out, "error: ", summary.error(), "\n");
@@ -215,7 +234,9 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
     std::string last = r.history().empty() ? "" : r.history().substr(r.history().rfind(',') + 1);
     absl::StrAppend(&out, r.method(), ": ", InferStatusName(r.status()));
     if (r.status() != v1::INFER_STOPPED && !last.empty()) absl::StrAppend(&out, " ", last);
-    absl::StrAppend(&out, " (rounds: ", r.history().empty() ? "none" : r.history(), ")\n");
+    absl::StrAppend(&out, " (rounds: ", r.history().empty() ? "none" : r.history(), ")");
+    absl::StrAppend(&out, WithStrength("", r.strength()), "\n");
+    if (!r.strength().note().empty()) absl::StrAppend(&out, "  strength: ", r.strength().note(), "\n");
     if (!r.reason().empty()) absl::StrAppend(&out, "  ", r.reason(), "\n");
     if (!r.contract_file().empty()) {
       absl::StrAppend(&out, "  contract: ", out_dir, "/", r.contract_file(), "\n");
@@ -352,6 +373,29 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                                  absl::StrCat(selector, ": ", outcome.result.reason()));
     }
     run.dry_run = run.dry_run || outcome.dry_run;
+    if (outcome.result.status() == v1::INFER_SUCCESS && !outcome.result.contract().empty()) {
+      check::ValidateRequest request = base;
+      // The contract as validated: its .jml file, else its clauses.
+      request.contract = outcome.result.contract();
+      if (!outcome.result.contract_file().empty()) {
+        std::string file = absl::StrCat(options.out_dir, "/", outcome.result.contract_file());
+        absl::StatusOr<std::string> text = ReadFile(file);
+        if (text.ok()) {
+          request.contract = *std::move(text);
+          request.contract_file = file;
+        }
+      }
+      request.has_observations = true;
+      request.observations = inputs->prompt.observations;
+      absl::StatusOr<check::ValidationReport> measured = (*validator)->MeasureStrength(request);
+      if (measured.ok()) {
+        *outcome.result.mutable_strength() = StrengthProto(measured->strength);
+      } else {
+        outcome.result.mutable_strength()->set_note(
+            absl::StrCat("strength not measured: ", measured.status().message()));
+      }
+      TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", outcome.result));
+    }
     *run.summary.add_results() = outcome.result;
   }
   TS_RETURN_IF_ERROR(WriteSummary(options, run.summary, &run.text));

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "agent/loop/refine.h"
 #include "tracespec/v1/infer.pb.h"
+#include "validator/check/validator.h"
 
 namespace tracespec::loop {
 
@@ -75,6 +76,12 @@ struct InferRun {
 // path) are returned as a status after summary.json/summary.txt record them
 // (when OUT can be written). Per-method problems are in the summary.
 absl::StatusOr<InferRun> RunInfer(const InferOptions& options);
+
+// The validator's strength measurement as recorded in InferResult/MethodRun.
+v1::Strength StrengthProto(const check::StrengthResult& strength);
+
+// "Success 11" followed by " — <strength summary>" when measured.
+std::string WithStrength(std::string line, const v1::Strength& strength);
 
 // One line per method, and its contract file under `out_dir`.
 std::string FormatSummaryText(const v1::InferSummary& summary, const std::string& out_dir);

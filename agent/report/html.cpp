@@ -174,7 +174,7 @@ void Rounds(const MethodView& m, std::string* out) {
   }
 }
 
-// Issue 16's strength figures; nothing is rendered while there are none.
+// The strength figures; nothing is rendered while there are none.
 void Strength(const MethodView& m, std::string* out) {
   if (m.strength.empty()) return;
   absl::StrAppend(out, "<h3>Strength</h3>\n<ul>\n");

@@ -119,7 +119,7 @@ void Rounds(const MethodView& m, std::string* out) {
   absl::StrAppend(out, "\n");
 }
 
-// Issue 16's strength figures; nothing is rendered while there are none.
+// The strength figures; nothing is rendered while there are none.
 void Strength(const MethodView& m, std::string* out) {
   if (m.strength.empty()) return;
   absl::StrAppend(out, "#### Strength\n\n");

@@ -248,6 +248,23 @@ absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::str
   } else if (!method.result.contract_file().empty()) {
     method.contract_file = "infer/" + method.result.contract_file();
   }
+  const v1::Strength& st = method.result.strength();
+  if (st.measured()) {
+    method.strength.push_back({"summary", st.summary()});
+    method.strength.push_back(
+        {"result pinned (determinism)",
+         absl::StrCat(st.pinned(), "/", st.observations(), " observations",
+                      st.undecided() > 0 ? absl::StrCat(", ", st.undecided(), " undecided") : "")});
+    method.strength.push_back(
+        {"perturbed outcomes rejected (completeness)",
+         absl::StrCat(st.rejected(), "/", st.perturbed(),
+                      st.perturbed() > 0 ? absl::StrCat(" (", st.rejected() * 100 / st.perturbed(), "%)")
+                                         : "")});
+    if (st.weak()) {
+      method.strength.push_back({"weak", "the result (of a void method: the post-state) is pinned on fewer than half of the observations"});
+    }
+  }
+  if (!st.note().empty()) method.strength.push_back({"note", st.note()});
   for (int r = 1; IsDirectory(Join(dir, loop::RoundDirName(r))); ++r) {
     std::string round_dir = Join(dir, loop::RoundDirName(r));
     // An incomplete round (a re-run will redo it) has no round.json yet.

@@ -61,10 +61,9 @@ struct BehaviourView {
   bool excluded = false;
 };
 
-// A measure of how much a contract says (issue 16: determinism,
-// output-perturbation completeness, mutants). Reserved: nothing in a run
-// directory records these yet, so the list is empty and the report leaves
-// the section out.
+// A measure of how much a contract says, from result.json's strength
+// (determinism, output-perturbation completeness; see check::StrengthResult).
+// Empty when not measured: the report then leaves the section out.
 struct StrengthFigure {
   std::string name;   // "result pinned", ...
   std::string value;  // "17/17 observations", ...

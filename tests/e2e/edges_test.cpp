@@ -444,6 +444,30 @@ TEST_F(EdgesTest, ObservationsAreBoundedPerMethodKeepingEveryBehaviour) {
   EXPECT_THAT(rejected.stderr_data, HasSubstr("max_observations_per_method must be positive"));
 }
 
+// --- Progress on a terminal only. -------------------------------------------
+
+TEST_F(EdgesTest, AStatusLineOnATerminalAndNothingInALog) {
+  std::string contract = Contract(kMaxContract);
+  std::vector<std::string> args = {testing::TracespecBinary(), "validate", "--classpath", classes_,
+                                   "--method", "shop.Stats#max(int[])", "--contract", contract};
+  // Not a terminal (a pipe, as in CI): the verdict, no status line.
+  SubprocessResult plain = Run({args.begin() + 1, args.end()});
+  ASSERT_EQ(plain.exit_code, 0) << plain.stdout_data << plain.stderr_data;
+  EXPECT_EQ(plain.stderr_data, "");
+  EXPECT_THAT(plain.stdout_data, Not(HasSubstr("\r")));
+  // A terminal (script(1) gives the command a pseudo-terminal): the status
+  // line with the method and the elapsed time, cleared before the verdict.
+  std::string command;
+  for (const std::string& a : args) absl::StrAppend(&command, command.empty() ? "" : " ", "'", a, "'");
+  absl::StatusOr<SubprocessResult> tty = RunSubprocess({"script", "-qec", command, "/dev/null"});
+  ASSERT_TRUE(tty.ok()) << tty.status();
+  EXPECT_EQ(tty->exit_code, 0) << tty->stdout_data;
+  EXPECT_THAT(tty->stdout_data,
+              HasSubstr("\r\033[Ktracespec: validate shop.Stats#max(int[]): checking consistency ("));
+  EXPECT_THAT(tty->stdout_data, HasSubstr("s)\r\033[K"));
+  EXPECT_THAT(tty->stdout_data, HasSubstr("consistency: PASS"));
+}
+
 // --- Class-path entries loaded lazily. --------------------------------------
 
 TEST_F(EdgesTest, AGarbageClassFileOnlyMattersWhereItIsNeeded) {

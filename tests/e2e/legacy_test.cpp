@@ -233,6 +233,16 @@ TEST_F(LegacyTest, MaxBytesStopsRecording) {
   EXPECT_LE(fs::file_size(out_ + "/observations.pb"), 600u);
 }
 
+TEST_F(LegacyTest, ThePerMethodCapBoundsCommandRunsToo) {
+  Observed o = Observe({"legacy.pricing.Cart#add"}, {"java", "-jar", jar_, "workload/day1.txt"},
+                       {"--max-observations", "2"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_EQ(o.summary.observations(), 6);  // Recorded...
+  EXPECT_LT(o.observations.size(), 6u);    // ...but not all kept.
+  EXPECT_GT(o.summary.observations_dropped(), 0);
+  EXPECT_EQ(o.summary.max_observations_per_method(), 2);
+}
+
 TEST_F(LegacyTest, InferWorksFromCapturedObservationsAlone) {
   Observed o = Observe(kTargets, {"java", "-jar", jar_, "workload/day1.txt"});
   ASSERT_EQ(o.run.exit_code, 0) << o.Output();

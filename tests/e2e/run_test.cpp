@@ -20,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Copies a directory of the source tree into `dir`/name.
 std::string CopyProject(const testing::TempDir& dir, const std::string& source,
@@ -183,6 +184,40 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
   v1::RunSummary summary = ReadRunJson(bank + "/tracespec-out");
   EXPECT_TRUE(summary.observations_reused());
   for (const v1::MethodRun& m : summary.methods()) EXPECT_TRUE(m.reused()) << m.method();
+
+  // Strength: in run's output and run.json, and `tracespec strength` of
+  // the project (twice: the same bytes).
+  EXPECT_THAT(run.stdout_data,
+              HasSubstr("bank.Account#getBalance()I: Success 11 (rounds: 11) — pins \\result on "));
+  for (const v1::MethodRun& m : summary.methods()) {
+    EXPECT_TRUE(m.strength().measured()) << m.method() << " " << m.strength().note();
+  }
+  SubprocessResult strength = testing::RunTracespec({"strength", bank});
+  ASSERT_EQ(strength.exit_code, 0) << strength.stdout_data << strength.stderr_data;
+  EXPECT_THAT(strength.stdout_data, HasSubstr("method "));
+  EXPECT_THAT(strength.stdout_data,
+              HasSubstr("bank.Account#getBalance()I: pins \\result on 5/5 observations, rejects "
+                        "100% of perturbed outcomes\n"));
+  SubprocessResult strength_again = testing::RunTracespec({"strength", bank});
+  EXPECT_EQ(strength_again.stdout_data, strength.stdout_data);
+  // One contract: nothing about the result is flagged weak, the inferred
+  // one is not.
+  dir.Write("weak.jml-text", "//@ assignable \\nothing;\n");
+  dir.Write("strong.jml-text", "//@ assignable \\nothing;\n//@ ensures \\result == balance;\n");
+  for (const char* which : {"weak", "strong"}) {
+    SubprocessResult one = testing::RunTracespec(
+        {"strength", "--classpath", bank + "/target/classes", "--method",
+         "bank.Account#getBalance", "--contract", dir.path() + "/" + which + ".jml-text",
+         "--observations", bank + "/tracespec-out/observations"});
+    ASSERT_EQ(one.exit_code, 0) << one.stdout_data << one.stderr_data;
+    if (std::string(which) == "weak") {
+      EXPECT_THAT(one.stdout_data, HasSubstr("pins \\result on 0/5 observations"));
+      EXPECT_THAT(one.stdout_data, HasSubstr(", weak\n"));
+    } else {
+      EXPECT_THAT(one.stdout_data, HasSubstr("pins \\result on 5/5 observations"));
+      EXPECT_THAT(one.stdout_data, Not(HasSubstr(", weak")));
+    }
+  }
 
   SubprocessResult holds = testing::RunTracespec({"check", bank});
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;

@@ -53,6 +53,14 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
 CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
                           const SpecUnderCheck& spec);
 
+// The strength of the specification on the observations it admits (see
+// StrengthResult in validator.h): determinism queries on `program`, then
+// perturbed outcomes through jml::ObservationEvaluator.
+StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInfo& method,
+                                 const SpecUnderCheck& spec,
+                                 const std::vector<v1::Observation>& observations,
+                                 const ValidateRequest& request);
+
 }  // namespace tracespec::check
 
 #endif  // TRACESPEC_VALIDATOR_CHECK_CHECKS_H_

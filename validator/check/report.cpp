@@ -1,4 +1,5 @@
 // Validation reports as text and JSON; see validator.h.
+#include <algorithm>
 #include <cstdio>
 
 #include "absl/strings/match.h"
@@ -166,6 +167,41 @@ std::string FormatReportJson(const ValidationReport& report) {
                       CheckJson(report.consistency, false), ",\"coverage\":",
                       CheckJson(report.coverage, true), ",\"notes\":[", absl::StrJoin(notes, ","),
                       "]}\n");
+}
+
+std::string FormatStrengthTable(
+    const std::vector<std::pair<std::string, StrengthResult>>& rows) {
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back({"method", "observations", "pinned", "undecided", "perturbed", "rejected",
+                   "weak"});
+  for (const auto& [method, s] : rows) {
+    if (!s.measured) {
+      cells.push_back({method, "-", "-", "-", "-", "-", "not measured"});
+      continue;
+    }
+    cells.push_back({method, absl::StrCat(s.observations), absl::StrCat(s.pinned),
+                     absl::StrCat(s.undecided), absl::StrCat(s.perturbed),
+                     absl::StrCat(s.rejected, " (", s.RejectedPercent(), "%)"),
+                     s.Weak() ? "weak" : "no"});
+  }
+  std::vector<size_t> width(cells[0].size(), 0);
+  for (const auto& row : cells) {
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  std::string out;
+  for (const auto& row : cells) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      absl::StrAppend(&line, row[i]);
+      if (i + 1 < row.size()) line.append(width[i] - row[i].size() + 2, ' ');
+    }
+    absl::StrAppend(&out, line, "\n");
+  }
+  for (const auto& [method, s] : rows) {
+    absl::StrAppend(&out, method, ": ", s.Summary(), "\n");
+    if (s.measured && !s.note.empty()) absl::StrAppend(&out, "  ", s.note, "\n");
+  }
+  return out;
 }
 
 }  // namespace tracespec::check

@@ -153,6 +153,25 @@ class ValidatorImpl : public Validator {
   explicit ValidatorImpl(std::string class_path) : class_path_(std::move(class_path)) {}
 
   absl::StatusOr<ValidationReport> Validate(const ValidateRequest& request) override {
+    return Run(request, /*strength=*/false);
+  }
+
+  absl::StatusOr<ValidationReport> MeasureStrength(const ValidateRequest& request) override {
+    TS_ASSIGN_OR_RETURN(ValidationReport report, Run(request, /*strength=*/true));
+    if (!report.strength.measured && report.strength.note.empty()) {
+      const CheckResult& why = report.coverage.status == CheckStatus::kSkipped
+                                   ? report.consistency
+                                   : report.coverage;
+      report.strength.note = absl::StrCat("strength not measured: the contract does not check (",
+                                          why.summary, ")");
+    }
+    return report;
+  }
+
+ private:
+  // Validate, or with `strength` coverage and MeasureStrengthOf instead of
+  // consistency.
+  absl::StatusOr<ValidationReport> Run(const ValidateRequest& request, bool strength) {
     if (request.unwind < 1 || request.unwind > 1000000) {
       return absl::InvalidArgumentError(absl::StrCat("unwind ", request.unwind, " is outside 1..1000000"));
     }
@@ -351,11 +370,18 @@ class ValidatorImpl : public Validator {
     if (request.has_observations) {
       report.coverage = CheckCoverage(*observations, spec);
     }
+    if (strength) {
+      if (!request.has_observations) {
+        report.strength.note = "strength not measured: no observations";
+        return report;
+      }
+      report.strength = MeasureStrengthOf(*program_, method, spec, *observations, request);
+      return report;
+    }
     TS_ASSIGN_OR_RETURN(report.consistency, CheckConsistency(*program_, method, spec, request));
     return report;
   }
 
- private:
   std::string class_path_;
   std::unique_ptr<symex::Program> program_;
   std::unique_ptr<ClassFileTypeEnvironment> class_env_;

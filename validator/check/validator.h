@@ -105,11 +105,47 @@ struct ValidateRequest {
   bool check_loop_invariants = true;
 };
 
+// How much a contract says about the outcomes it admits, measured on the
+// recorded observations it admits (see strength.cpp):
+//   determinism — per observation one Z3 query over the lowered
+//     specification: with the pre-state pinned to the recorded one, can a
+//     normal outcome with a different \result or recorded post-state
+//     satisfy it (for an exceptional observation: any normal outcome)?
+//     Unsat: the outcome is pinned.
+//   completeness — per observation, perturbed outcomes (\result or a
+//     changed field ±1 and ±k, a boolean flipped, a double one ulp and far
+//     off, one array element changed, a return swapped for an exception and
+//     back) evaluated against the specification; the share it rejects.
+struct StrengthResult {
+  bool measured = false;
+  // "\result" for a non-void method, "the post-state" for a void one.
+  std::string what;
+  int observations = 0;  // admitted observations measured
+  int pinned = 0;
+  int undecided = 0;     // determinism query not decided (timeout, unsupported construct)
+  int perturbed = 0;     // perturbed outcomes tried
+  int rejected = 0;
+  int perturbed_undecided = 0;  // perturbed outcomes the evaluator could not decide
+  // Why some determinism queries were undecided (first reason), or why
+  // nothing was measured.
+  std::string note;
+  double seconds = 0;
+  // Pinned on fewer than half of the observations.
+  bool Weak() const { return measured && pinned * 2 < observations; }
+  // Percent of perturbed outcomes rejected, rounded down (0 when none).
+  int RejectedPercent() const { return perturbed == 0 ? 0 : rejected * 100 / perturbed; }
+  // "pins \result on 17/17 observations, rejects 96% of perturbed outcomes"
+  // (", weak" appended when Weak()).
+  std::string Summary() const;
+};
+
 struct ValidationReport {
   std::string method;  // "bank.Account#deposit(I)V"
   CheckResult consistency;
   CheckResult coverage;
   std::vector<Diagnostic> notes;  // about the contract as a whole
+  // Filled by Validator::MeasureStrength only.
+  StrengthResult strength;
   // The paper's 2-bit notation: consistency then coverage, '1' for PASS
   // (coverage SKIPPED counts as '1'), e.g. "01".
   std::string Bits() const;
@@ -127,6 +163,11 @@ class Validator {
   // method, an observation of another method. A contract that does not
   // parse or type-check is a report with both checks ERROR and diagnostics.
   virtual absl::StatusOr<ValidationReport> Validate(const ValidateRequest& request) = 0;
+  // The strength of the request's contract on its observations (report.
+  // strength); coverage is checked too, consistency is SKIPPED. Same errors
+  // as Validate; a contract that does not check leaves strength unmeasured
+  // with a note.
+  virtual absl::StatusOr<ValidationReport> MeasureStrength(const ValidateRequest& request) = 0;
 };
 
 // Text: one line per check ("consistency: PASS (complete)", "coverage: FAIL
@@ -143,6 +184,13 @@ std::string FormatReportText(const ValidationReport& report);
 //  "coverage":{... same, plus "admitted":n,"total":m},
 //  "notes":[diagnostics]}
 std::string FormatReportJson(const ValidationReport& report);
+
+// The strength of several contracts as a table, one row per (method,
+// strength) in the order given, then each row's summary and note:
+//   method  observations  pinned  undecided  perturbed  rejected  weak
+// No timings: the same inputs give the same bytes.
+std::string FormatStrengthTable(
+    const std::vector<std::pair<std::string, StrengthResult>>& rows);
 
 }  // namespace tracespec::check
 

@@ -11,6 +11,7 @@
 #include <limits>
 #include <tuple>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "validator/jml/printer.h"
 
@@ -1770,6 +1771,40 @@ EvalValue ObservationEvaluator::EvalCall(const Expr& e, EvalState at) {
       }
     }
     if (e.name == "sqrt" && a.kind == K::kDouble) return EvalValue::Double(std::sqrt(a.d));
+    if (absl::EndsWith(e.name, "Exact")) {
+      // The exact result, or ArithmeticException when it does not fit the
+      // result type: the clause is then undefined, as in the lowering.
+      bool to_long = ConvertTo(EvalValue::Int(0), e.type).kind == K::kLong;
+      __int128 x = e.name == "toIntExact" ? a.i : ConvertTo(a, e.type).i;
+      __int128 y = args.size() > 1 ? ConvertTo(args[1], e.type).i : 0;
+      __int128 v;
+      if (e.name == "addExact") {
+        v = x + y;
+      } else if (e.name == "subtractExact") {
+        v = x - y;
+      } else if (e.name == "multiplyExact") {
+        v = x * y;
+      } else if (e.name == "negateExact") {
+        v = -x;
+      } else if (e.name == "incrementExact") {
+        v = x + 1;
+      } else if (e.name == "decrementExact") {
+        v = x - 1;
+      } else if (e.name == "absExact") {
+        v = x < 0 ? -x : x;
+      } else if (e.name == "toIntExact") {
+        v = x;
+      } else {
+        return unsupported();
+      }
+      __int128 lo = to_long ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int32_t>::min();
+      __int128 hi = to_long ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int32_t>::max();
+      if (v < lo || v > hi) {
+        return Undefined(absl::StrCat("Math.", e.name, " overflows (ArithmeticException)"));
+      }
+      return to_long ? EvalValue::Long(static_cast<int64_t>(v))
+                     : EvalValue::Int(static_cast<int32_t>(v));
+    }
     return unsupported();
   }
   if (owner == "java.lang.Integer" || owner == "java.lang.Long" || owner == "java.lang.Short" ||

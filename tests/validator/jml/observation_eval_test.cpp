@@ -312,6 +312,16 @@ TEST_F(ObservationEvalTest, CallsOfJdkMethodsAndStrings) {
   EXPECT_EQ(Holds(o, "f", "Math.sqrt(d) == 1.5"), kT);
   EXPECT_EQ(Holds(o, "f", "Math.floorMod(-7, 3) == 2 && Math.floorDiv(-7, 3) == -3"), kT);
   EXPECT_EQ(Holds(o, "f", "Integer.compare(1, 2) == -1 && Long.signum(y) == -1"), kT);
+  // The *Exact methods the executor models: exact results, and an overflow
+  // (ArithmeticException) makes the clause undefined, not false.
+  EXPECT_EQ(Holds(o, "f",
+                  "Math.addExact(3, 4) == 7 && Math.multiplyExact(y, 3L) == -15L && "
+                  "Math.toIntExact(y) == -5 && Math.negateExact(5) == -5 && "
+                  "Math.absExact(y) == 5L && Math.subtractExact(x + 1, 1) == x"),
+            kT);
+  EXPECT_EQ(Holds(o, "f", "Math.negateExact(x) == 0"), kU);
+  EXPECT_EQ(Holds(o, "f", "Math.decrementExact(x) < 0"), kU);
+  EXPECT_EQ(Holds(o, "f", "Math.multiplyExact(y, 2000000000000000000L) < 0"), kU);
   EXPECT_EQ(Holds(o, "f", "s.length() == 3 && s.charAt(1) == 'e' && s.equals(\"hey\")"), kT);
   EXPECT_EQ(Holds(o, "f", "s.indexOf('y') == 2 && s.startsWith(\"he\") && !s.isEmpty()"), kT);
   EXPECT_EQ(Holds(o, "f", "s.substring(1).equals(\"ey\") && (s + x).length() == 14"), kT);

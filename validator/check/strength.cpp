@@ -1,0 +1,606 @@
+// Strength of a specification on the observations it admits: determinism
+// (one Z3 query per observation over the lowered specification) and
+// output-perturbation completeness (perturbed outcomes through the
+// observation evaluator). See StrengthResult in validator.h.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "validator/check/checks.h"
+#include "validator/check/lowering.h"
+#include "validator/classfile/descriptors.h"
+#include "validator/jml/observation_eval.h"
+#include "validator/symex/machine.h"
+#include "validator/symex/solver.h"
+
+namespace tracespec::check {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool IsExceptionalBehavior(jml::Behavior b) {
+  return b == jml::Behavior::kExceptional;
+}
+
+// ---- Determinism -----------------------------------------------------------
+
+// Pins the symbolic entry (and a free post-state) to one observation and
+// asks whether the specification admits another normal outcome.
+class DeterminismQuery {
+ public:
+  DeterminismQuery(symex::Machine& machine, const symex::MethodInfo& method,
+                   const SpecUnderCheck& spec, const symex::EntryState& entry,
+                   const symex::Heap& post, Clock::time_point deadline)
+      : machine_(machine),
+        ops_(machine.ops()),
+        method_(method),
+        spec_(spec),
+        entry_(entry),
+        post_(post),
+        deadline_(deadline) {}
+
+  enum class Answer { kPinned, kOpen, kUndecided };
+
+  // `why` receives the reason of an undecided answer.
+  Answer Ask(const v1::Observation& o, std::string* why) {
+    pre_ids_.clear();
+    z3::expr pin = entry_.guard;
+    // The inputs.
+    if (entry_.receiver && o.receiver().kind_case() == v1::Value::kRef) {
+      pre_ids_.emplace(o.receiver().ref(), entry_.receiver->e);
+    }
+    for (size_t i = 0; i < entry_.args.size() && i < static_cast<size_t>(o.args_size()); ++i) {
+      pin = ops_.And(pin, Pin(entry_.args[i].e, o.args(static_cast<int>(i)),
+                              method_.signature.params[i], &pre_ids_));
+    }
+    // Objects reachable from them, in the pre-state (breadth first, by id).
+    std::map<uint64_t, const v1::ObjectState*> pre_objects, post_objects;
+    for (const v1::ObjectState& s : o.pre()) pre_objects[s.id()] = &s;
+    for (const v1::ObjectState& s : o.post()) post_objects[s.id()] = &s;
+    std::vector<uint64_t> queue;
+    for (const auto& [id, ref] : pre_ids_) queue.push_back(id);
+    for (size_t q = 0; q < queue.size(); ++q) {
+      auto it = pre_objects.find(queue[q]);
+      if (it == pre_objects.end()) continue;
+      z3::expr ref = pre_ids_.at(queue[q]);
+      size_t before = pre_ids_.size();
+      pin = ops_.And(pin, PinObject(entry_.heap, ref, *it->second, &pre_ids_));
+      if (pre_ids_.size() != before) {
+        for (const auto& [id, r] : pre_ids_) {
+          if (std::find(queue.begin(), queue.end(), id) == queue.end()) queue.push_back(id);
+        }
+      }
+    }
+    // The recorded outcome: post-state of the objects that existed before,
+    // and the result.
+    std::map<uint64_t, z3::expr> post_ids = pre_ids_;
+    z3::expr same = ops_.True();
+    std::vector<std::pair<z3::expr, const symex::FieldInfo*>> locations;
+    for (const auto& [id, ref] : pre_ids_) {
+      auto it = post_objects.find(id);
+      if (it == post_objects.end()) continue;
+      same = ops_.And(same, PinObject(post_, ref, *it->second, &post_ids, &locations));
+    }
+    bool exceptional = o.outcome().kind_case() == v1::Outcome::kThrown;
+    std::optional<symex::Value> result;
+    const std::string& ret = method_.signature.ret;
+    if (ret != "V") {
+      result = machine_.Fresh(ret, "strength!result");
+      if (!exceptional && o.outcome().kind_case() == v1::Outcome::kReturned) {
+        same = ops_.And(same, Pin(result->e, o.outcome().returned(), ret, &post_ids));
+        if (o.outcome().returned().kind_case() == v1::Value::kRef) {
+          auto it = post_objects.find(o.outcome().returned().ref());
+          if (it != post_objects.end()) {
+            same = ops_.And(same, PinObject(post_, result->e, *it->second, &post_ids));
+          }
+        }
+      }
+    }
+    // The specification admits a normal outcome (result, post_): some
+    // case's requires holds, and every case whose requires holds allows a
+    // normal exit with its ensures and frame.
+    LowerStates pre_states;
+    pre_states.pre = &entry_.heap;
+    pre_states.receiver = entry_.receiver;
+    pre_states.args = entry_.args;
+    LowerStates post_states = pre_states;
+    post_states.post = &post_;
+    post_states.result = result;
+    z3::expr any_pre = ops_.False();
+    z3::expr all_post = ops_.True();
+    for (const jml::FlatCase& c : spec_.cases) {
+      Lowering pre_lowering(machine_, *spec_.context, pre_states, pin, deadline_);
+      pre_lowering.SetRepresents(&spec_.represents);
+      pre_lowering.SetModelMethods(&spec_.model_methods);
+      Lowering post_lowering(machine_, *spec_.context, post_states, pin, deadline_);
+      post_lowering.SetRepresents(&spec_.represents);
+      post_lowering.SetModelMethods(&spec_.model_methods);
+      for (const jml::SpecVarDecl* v : c.vars) {
+        if (!v->is_old || !v->init) {
+          *why = absl::StrCat(c.label, ": a spec-case variable without an initial value");
+          return Answer::kUndecided;
+        }
+        auto t = pre_lowering.Value(*v->init, /*in_post=*/false);
+        if (!t.ok()) return Failed(t.status(), why);
+        pre_lowering.BindName(v->name, *t);
+        post_lowering.BindName(v->name, *t);
+      }
+      z3::expr pre = ops_.True();
+      z3::expr post = IsExceptionalBehavior(c.behavior) ? ops_.False() : ops_.True();
+      std::vector<const jml::StoreRef*> frame;
+      bool everything = true;
+      for (const jml::Clause* cl : c.clauses) {
+        if (cl->kind == jml::ClauseKind::kRequires && cl->pred &&
+            cl->pred->kind != jml::ExprKind::kJmlKeyword) {
+          auto p = pre_lowering.Predicate(*cl->pred, /*in_post=*/false);
+          if (!p.ok()) return Failed(p.status(), why);
+          pre = ops_.And(pre, *p);
+        } else if (cl->kind == jml::ClauseKind::kEnsures && cl->pred &&
+                   cl->pred->kind != jml::ExprKind::kJmlKeyword) {
+          auto p = post_lowering.Predicate(*cl->pred, /*in_post=*/true);
+          if (!p.ok()) return Failed(p.status(), why);
+          post = ops_.And(post, *p);
+        } else if (cl->kind == jml::ClauseKind::kAssignable) {
+          everything = false;
+          for (const jml::StoreRef& r : cl->store_refs) {
+            if (r.kind == jml::StoreRef::Kind::kEverything ||
+                r.kind == jml::StoreRef::Kind::kNotSpecified) {
+              everything = true;
+            }
+            frame.push_back(&r);
+          }
+        }
+      }
+      // The frame, on the recorded locations: one outside it keeps its value.
+      if (!everything) {
+        for (const auto& [ref, field] : locations) {
+          z3::expr in = ops_.False();
+          for (const jml::StoreRef* r : frame) {
+            auto c_in = pre_lowering.FieldInFrame(*r, ref, field->id);
+            if (!c_in.ok()) return Failed(c_in.status(), why);
+            in = ops_.Or(in, *c_in);
+          }
+          z3::expr kept = machine_.ReadField(post_, ref, *field).e ==
+                          machine_.ReadField(entry_.heap, ref, *field).e;
+          post = ops_.And(post, ops_.Or(in, kept));
+        }
+      }
+      pre_lowering.TakeUndefined();
+      post_lowering.TakeUndefined();
+      any_pre = ops_.Or(any_pre, pre);
+      all_post = ops_.And(all_post, ops_.Implies(pre, post));
+    }
+    if (spec_.cases.empty()) any_pre = ops_.True();
+    z3::expr admits = ops_.And(pin, ops_.And(any_pre, all_post));
+    if (!exceptional) {
+      // The recorded outcome itself must be admitted by this encoding;
+      // otherwise an unsat answer below would say nothing.
+      switch (Solve(ops_.And(admits, same), why)) {
+        case z3::sat: break;
+        case z3::unsat:
+          *why = "the recorded outcome could not be represented (a value not pinned exactly)";
+          return Answer::kUndecided;
+        default: return Answer::kUndecided;
+      }
+      z3::check_result other = Solve(ops_.And(admits, ops_.Not(same)), why);
+      if (other == z3::unknown) return Answer::kUndecided;
+      return other == z3::unsat ? Answer::kPinned : Answer::kOpen;
+    }
+    z3::check_result normal = Solve(admits, why);
+    if (normal == z3::unknown) return Answer::kUndecided;
+    return normal == z3::unsat ? Answer::kPinned : Answer::kOpen;
+  }
+
+ private:
+  Answer Failed(const absl::Status& s, std::string* why) {
+    *why = std::string(s.message());
+    return Answer::kUndecided;
+  }
+
+  z3::check_result Solve(const z3::expr& query, std::string* why) {
+    symex::SolveResult r =
+        symex::Solve(machine_.ctx(), machine_.axioms(), query, deadline_, /*want_model=*/false);
+    if (r.result == z3::unknown) {
+      *why = r.why_unknown.empty() ? "the solver could not decide" : r.why_unknown;
+    }
+    return r.result;
+  }
+
+  // `term` (of JVM type `descriptor`) equals the recorded `v`. A reference
+  // is mapped to the observation's object id (a new id is bound to it; a
+  // known one must be the same reference). Strings and redacted values are
+  // left free.
+  z3::expr Pin(const z3::expr& term, const v1::Value& v, const std::string& descriptor,
+               std::map<uint64_t, z3::expr>* ids) {
+    switch (v.kind_case()) {
+      case v1::Value::kBoolValue: return term == ops_.Int(v.bool_value() ? 1 : 0);
+      case v1::Value::kByteValue: return term == ops_.Int(v.byte_value());
+      case v1::Value::kShortValue: return term == ops_.Int(v.short_value());
+      case v1::Value::kCharValue: return term == ops_.Int(v.char_value());
+      case v1::Value::kIntValue:
+        return descriptor == "J" ? term == ops_.Long(v.int_value()) : term == ops_.Int(v.int_value());
+      case v1::Value::kLongValue: return term == ops_.Long(v.long_value());
+      case v1::Value::kFloatValue: {
+        float f = v.float_value();
+        uint32_t bits;
+        std::memcpy(&bits, &f, sizeof bits);
+        return term == ops_.FloatBits(bits);
+      }
+      case v1::Value::kDoubleValue: {
+        double d = v.double_value();
+        uint64_t bits;
+        std::memcpy(&bits, &d, sizeof bits);
+        return term == ops_.DoubleBits(bits);
+      }
+      case v1::Value::kNullValue: return term == ops_.Null();
+      case v1::Value::kRef: {
+        if (!classfile::IsReference(descriptor)) return ops_.True();
+        auto it = ids->find(v.ref());
+        if (it != ids->end()) return term == it->second;
+        ids->emplace(v.ref(), term);
+        return ops_.Not(term == ops_.Null());
+      }
+      default: return ops_.True();
+    }
+  }
+
+  // The recorded fields or elements of `state` at `ref` in `heap`.
+  // `locations` (when given) receives the primitive fields pinned.
+  z3::expr PinObject(const symex::Heap& heap, const z3::expr& ref, const v1::ObjectState& state,
+                     std::map<uint64_t, z3::expr>* ids,
+                     std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations =
+                         nullptr) {
+    z3::expr out = ops_.True();
+    if (state.has_array()) {
+      const v1::ArrayContents& a = state.array();
+      std::string descriptor = absl::StrCat("[", a.element_descriptor());
+      out = ops_.And(out, machine_.ArrayLength(ref) == ops_.Int(a.length()));
+      for (int i = 0; i < a.elements_size() && i < a.length(); ++i) {
+        if (locations != nullptr && classfile::IsReference(a.element_descriptor())) break;
+        symex::Value e = machine_.ReadElement(heap, ref, ops_.Int(i), descriptor);
+        out = ops_.And(out, Pin(e.e, a.elements(i), a.element_descriptor(), ids));
+      }
+      return out;
+    }
+    for (const v1::Field& f : state.fields()) {
+      const symex::FieldInfo* info = machine_.program().ResolveField(
+          classfile::BinaryToInternal(f.declaring_class().empty() ? state.class_name()
+                                                                  : f.declaring_class()),
+          f.name(), f.jvm_type());
+      if (info == nullptr || info->is_static) continue;
+      if (f.value().kind_case() == v1::Value::kRedacted ||
+          f.value().kind_case() == v1::Value::KIND_NOT_SET) {
+        continue;
+      }
+      symex::Value v = machine_.ReadField(heap, ref, *info);
+      if (locations != nullptr) {
+        // A post-state: every recorded field is subject to the frame; the
+        // outcome compared is its primitive values.
+        locations->emplace_back(ref, info);
+        if (classfile::IsReference(f.jvm_type())) continue;
+      }
+      out = ops_.And(out, Pin(v.e, f.value(), f.jvm_type(), ids));
+    }
+    return out;
+  }
+
+  symex::Machine& machine_;
+  const symex::JavaOps& ops_;
+  const symex::MethodInfo& method_;
+  const SpecUnderCheck& spec_;
+  const symex::EntryState& entry_;
+  const symex::Heap& post_;
+  Clock::time_point deadline_;
+  std::map<uint64_t, z3::expr> pre_ids_;
+};
+
+// A heap where every instance field and array element holds a fresh value.
+symex::Heap FreshHeap(symex::Machine& machine, const symex::Heap& entry) {
+  symex::Heap heap = entry;
+  z3::context& ctx = machine.ctx();
+  const symex::Program& program = machine.program();
+  for (int id = 0; id < program.field_count(); ++id) {
+    if (program.Field(id).is_static) continue;
+    z3::expr store = machine.FieldStore(entry, id);
+    heap.fields.insert_or_assign(
+        id, ctx.constant(absl::StrCat("strength!post.field", id).c_str(), store.get_sort()));
+  }
+  for (int k = 0; k <= static_cast<int>(symex::ElemKind::kRef); ++k) {
+    z3::expr store = machine.ContentStore(entry, static_cast<symex::ElemKind>(k));
+    heap.contents.insert_or_assign(
+        k, ctx.constant(absl::StrCat("strength!post.content", k).c_str(), store.get_sort()));
+  }
+  return heap;
+}
+
+int LongestArray(const std::vector<const v1::Observation*>& observations) {
+  int longest = 0;
+  for (const v1::Observation* o : observations) {
+    for (const auto* states : {&o->pre(), &o->post()}) {
+      for (const v1::ObjectState& s : *states) {
+        if (s.has_array()) longest = std::max(longest, s.array().length());
+      }
+    }
+  }
+  return longest;
+}
+
+// ---- Perturbed outcomes ----------------------------------------------------
+
+// Perturbations of one primitive value: ±1 and ±k for integers, a flip for
+// booleans, one ulp and far off for floating point; `all` false: only the
+// first (±1 / flip / one ulp).
+std::vector<v1::Value> Perturb(const v1::Value& v, bool all) {
+  std::vector<v1::Value> out;
+  auto add = [&](auto set) {
+    v1::Value p;
+    set(&p);
+    out.push_back(p);
+  };
+  auto ints = [&](int64_t x, int64_t k, auto set) {
+    for (int64_t d : {int64_t{1}, int64_t{-1}, k, -k}) {
+      add([&](v1::Value* p) { set(p, x, d); });
+      if (!all) break;
+    }
+  };
+  switch (v.kind_case()) {
+    case v1::Value::kBoolValue:
+      add([&](v1::Value* p) { p->set_bool_value(!v.bool_value()); });
+      break;
+    case v1::Value::kByteValue:
+      ints(v.byte_value(), 100, [](v1::Value* p, int64_t x, int64_t d) {
+        p->set_byte_value(static_cast<int8_t>(static_cast<uint8_t>(x + d)));
+      });
+      break;
+    case v1::Value::kShortValue:
+      ints(v.short_value(), 1000, [](v1::Value* p, int64_t x, int64_t d) {
+        p->set_short_value(static_cast<int16_t>(static_cast<uint16_t>(x + d)));
+      });
+      break;
+    case v1::Value::kCharValue:
+      ints(v.char_value(), 1000, [](v1::Value* p, int64_t x, int64_t d) {
+        p->set_char_value(static_cast<uint16_t>(x + d));
+      });
+      break;
+    case v1::Value::kIntValue:
+      ints(v.int_value(), 1000, [](v1::Value* p, int64_t x, int64_t d) {
+        p->set_int_value(static_cast<int32_t>(static_cast<uint32_t>(x + d)));
+      });
+      break;
+    case v1::Value::kLongValue:
+      ints(v.long_value(), 1000000, [](v1::Value* p, int64_t x, int64_t d) {
+        p->set_long_value(static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(d)));
+      });
+      break;
+    case v1::Value::kDoubleValue: {
+      double x = v.double_value();
+      double ulp = std::isnan(x) ? 0.0 : std::nextafter(x, std::numeric_limits<double>::infinity());
+      if (std::isinf(x) && x > 0) ulp = std::numeric_limits<double>::max();
+      add([&](v1::Value* p) { p->set_double_value(ulp); });
+      if (all) {
+        double far = std::isnan(x) || std::isinf(x) ? 1.0 : x + 1000.0 * std::max(1.0, std::fabs(x));
+        add([&](v1::Value* p) { p->set_double_value(far); });
+      }
+      break;
+    }
+    case v1::Value::kFloatValue: {
+      float x = v.float_value();
+      float ulp = std::isnan(x) ? 0.0f : std::nextafter(x, std::numeric_limits<float>::infinity());
+      if (std::isinf(x) && x > 0) ulp = std::numeric_limits<float>::max();
+      add([&](v1::Value* p) { p->set_float_value(ulp); });
+      if (all) {
+        float far = std::isnan(x) || std::isinf(x) ? 1.0f : x + 1000.0f * std::max(1.0f, std::fabs(x));
+        add([&](v1::Value* p) { p->set_float_value(far); });
+      }
+      break;
+    }
+    case v1::Value::kStringValue:
+      add([&](v1::Value* p) { p->set_string_value(v.string_value() + "x"); });
+      break;
+    default: break;
+  }
+  return out;
+}
+
+bool SameValue(const v1::Value& a, const v1::Value& b) {
+  return a.SerializeAsString() == b.SerializeAsString();
+}
+
+// The default value of a return type, as recorded.
+v1::Value DefaultOf(const std::string& descriptor) {
+  v1::Value v;
+  switch (descriptor.empty() ? 'V' : descriptor[0]) {
+    case 'Z': v.set_bool_value(false); break;
+    case 'B': v.set_byte_value(0); break;
+    case 'S': v.set_short_value(0); break;
+    case 'C': v.set_char_value(0); break;
+    case 'I': v.set_int_value(0); break;
+    case 'J': v.set_long_value(0); break;
+    case 'F': v.set_float_value(0); break;
+    case 'D': v.set_double_value(0); break;
+    default: v.mutable_null_value(); break;
+  }
+  return v;
+}
+
+v1::ObjectState* PostObject(v1::Observation* o, uint64_t id) {
+  for (v1::ObjectState& s : *o->mutable_post()) {
+    if (s.id() == id) return &s;
+  }
+  return nullptr;
+}
+
+// The perturbed outcomes of one observation, in a fixed order.
+std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
+                                               const std::string& ret) {
+  std::vector<v1::Observation> out;
+  if (o.outcome().kind_case() == v1::Outcome::kThrown) {
+    v1::Observation p = o;
+    if (ret == "V") {
+      p.mutable_outcome()->mutable_returned_void();
+    } else {
+      *p.mutable_outcome()->mutable_returned() = DefaultOf(ret);
+    }
+    out.push_back(std::move(p));
+    return out;
+  }
+  // The result.
+  if (o.outcome().kind_case() == v1::Outcome::kReturned) {
+    const v1::Value& r = o.outcome().returned();
+    for (const v1::Value& v : Perturb(r, /*all=*/true)) {
+      v1::Observation p = o;
+      *p.mutable_outcome()->mutable_returned() = v;
+      out.push_back(std::move(p));
+    }
+    if (r.kind_case() == v1::Value::kRef) {
+      // One element of a returned array changed.
+      v1::Observation p = o;
+      v1::ObjectState* s = PostObject(&p, r.ref());
+      if (s != nullptr && s->has_array() && s->array().elements_size() > 0) {
+        std::vector<v1::Value> changed = Perturb(s->array().elements(0), /*all=*/false);
+        if (!changed.empty()) {
+          *s->mutable_array()->mutable_elements(0) = changed[0];
+          out.push_back(std::move(p));
+        }
+      }
+    }
+  }
+  // The post-state: each field or element the call changed, and the
+  // receiver's first two unchanged primitive fields.
+  std::map<uint64_t, const v1::ObjectState*> pre;
+  for (const v1::ObjectState& s : o.pre()) pre[s.id()] = &s;
+  int unchanged = 0;
+  for (int si = 0; si < o.post_size(); ++si) {
+    const v1::ObjectState& after = o.post(si);
+    auto before = pre.find(after.id());
+    if (before == pre.end()) continue;
+    bool receiver = o.receiver().kind_case() == v1::Value::kRef && o.receiver().ref() == after.id();
+    if (after.has_array() && before->second->has_array()) {
+      const v1::ArrayContents& a = after.array();
+      const v1::ArrayContents& b = before->second->array();
+      for (int i = 0; i < a.elements_size() && i < b.elements_size(); ++i) {
+        if (SameValue(a.elements(i), b.elements(i))) continue;
+        for (const v1::Value& v : Perturb(a.elements(i), /*all=*/false)) {
+          v1::Observation p = o;
+          *p.mutable_post(si)->mutable_array()->mutable_elements(i) = v;
+          out.push_back(std::move(p));
+        }
+        break;  // one element
+      }
+      continue;
+    }
+    for (int fi = 0; fi < after.fields_size(); ++fi) {
+      const v1::Field& f = after.fields(fi);
+      if (classfile::IsReference(f.jvm_type())) continue;
+      const v1::Value* old = nullptr;
+      for (const v1::Field& g : before->second->fields()) {
+        if (g.name() == f.name() && g.declaring_class() == f.declaring_class()) old = &g.value();
+      }
+      if (old == nullptr) continue;
+      bool changed = !SameValue(*old, f.value());
+      if (!changed && !(receiver && unchanged < 2)) continue;
+      std::vector<v1::Value> values = Perturb(f.value(), /*all=*/changed);
+      if (values.empty()) continue;
+      if (!changed) ++unchanged;
+      for (const v1::Value& v : values) {
+        v1::Observation p = o;
+        *p.mutable_post(si)->mutable_fields(fi)->mutable_value() = v;
+        out.push_back(std::move(p));
+      }
+    }
+  }
+  // Swapped for an exception.
+  v1::Observation p = o;
+  v1::Thrown* t = p.mutable_outcome()->mutable_thrown();
+  t->set_class_name("java.lang.RuntimeException");
+  out.push_back(std::move(p));
+  return out;
+}
+
+}  // namespace
+
+std::string StrengthResult::Summary() const {
+  if (!measured) return note.empty() ? "strength not measured" : note;
+  if (observations == 0) return "no admitted observation to measure strength on";
+  std::string out = absl::StrCat("pins ", what, " on ", pinned, "/", observations,
+                                 " observations");
+  if (undecided > 0) absl::StrAppend(&out, " (", undecided, " undecided)");
+  absl::StrAppend(&out, ", rejects ", RejectedPercent(), "% of perturbed outcomes");
+  if (Weak()) absl::StrAppend(&out, ", weak");
+  return out;
+}
+
+StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInfo& method,
+                                 const SpecUnderCheck& spec,
+                                 const std::vector<v1::Observation>& observations,
+                                 const ValidateRequest& request) {
+  auto start = Clock::now();
+  StrengthResult r;
+  r.measured = true;
+  r.what = method.signature.ret == "V" ? "the post-state" : "\\result";
+  // The observations the specification admits.
+  std::vector<const v1::Observation*> admitted;
+  for (const v1::Observation& o : observations) {
+    if (o.excluded()) continue;
+    jml::EvalOptions options;
+    options.env = spec.env;
+    jml::ObservationEvaluator evaluator(o, *spec.context, options);
+    if (evaluator.EvaluateSpec(*spec.spec).admitted != jml::Truth::kFalse) admitted.push_back(&o);
+  }
+  r.observations = static_cast<int>(admitted.size());
+  // Completeness.
+  for (const v1::Observation* o : admitted) {
+    for (const v1::Observation& p : PerturbedOutcomes(*o, method.signature.ret)) {
+      jml::EvalOptions options;
+      options.env = spec.env;
+      jml::ObservationEvaluator evaluator(p, *spec.context, options);
+      jml::Truth t = evaluator.EvaluateSpec(*spec.spec).admitted;
+      ++r.perturbed;
+      if (t == jml::Truth::kFalse) ++r.rejected;
+      if (t == jml::Truth::kUnknown) ++r.perturbed_undecided;
+    }
+  }
+  // Determinism.
+  if (!admitted.empty()) {
+    z3::context ctx;
+    symex::ExecOptions eo;
+    eo.unwind = request.unwind;
+    eo.max_array = std::max(request.max_array, LongestArray(admitted));
+    Clock::time_point deadline =
+        start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(request.timeout_seconds));
+    eo.deadline = deadline;
+    symex::Machine machine(ctx, program, eo);
+    absl::StatusOr<symex::EntryState> entry = machine.CreateEntry(method);
+    if (!entry.ok()) {
+      r.undecided = r.observations;
+      r.note = absl::StrCat("determinism not measured: ", entry.status().message());
+    } else {
+      symex::Heap post = FreshHeap(machine, entry->heap);
+      DeterminismQuery query(machine, method, spec, *entry, post, deadline);
+      for (const v1::Observation* o : admitted) {
+        std::string why;
+        switch (query.Ask(*o, &why)) {
+          case DeterminismQuery::Answer::kPinned: ++r.pinned; break;
+          case DeterminismQuery::Answer::kOpen: break;
+          case DeterminismQuery::Answer::kUndecided:
+            ++r.undecided;
+            if (r.note.empty()) r.note = absl::StrCat("undecided: ", why);
+            break;
+        }
+      }
+    }
+  }
+  r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return r;
+}
+
+}  // namespace tracespec::check
