@@ -1226,11 +1226,123 @@ absl::Status MethodRun::InvokeDynamic(const Instruction& ins, State s) {
   }
   TS_ASSIGN_OR_RETURN(classfile::MethodDescriptor sig, classfile::ParseMethodDescriptor(descriptor));
   TS_RETURN_IF_ERROR(Need(s, ins, sig.params.size()));
-  for (size_t i = 0; i < sig.params.size(); ++i) s.stack.pop_back();
-  // The concatenation's contents are not modelled: the result is a new,
-  // opaque String (string operations on it are unsupported).
-  s.stack.push_back(Value{Kind::kRef, impl_.Allocate(impl_.program.TypeIdOf("java/lang/String"),
-                                                      std::nullopt, 0)});
+  std::vector<Value> args(sig.params.size(), Value{Kind::kNone, ops_.Int(0)});
+  for (size_t i = args.size(); i-- > 0;) args[i] = Pop(s);
+  // The pieces: constant text, or an argument (JDK StringConcatFactory: in
+  // the recipe \1 is the next argument, \2 the next constant).
+  struct Piece {
+    std::string text;
+    int arg = -1;
+  };
+  std::vector<Piece> pieces;
+  if (bootstrap == "java/lang/invoke/StringConcatFactory.makeConcat") {
+    for (size_t i = 0; i < args.size(); ++i) pieces.push_back(Piece{"", static_cast<int>(i)});
+  } else {
+    const std::vector<uint16_t>& constants = file.bootstrap_methods[indy.index1].arguments;
+    if (constants.empty() || pool_.tag(constants[0]) != classfile::CpTag::kString) {
+      return Malformed(ins.pc, "makeConcatWithConstants without a recipe");
+    }
+    const std::string& recipe = pool_.StringValue(constants[0]);
+    size_t next_arg = 0, next_constant = 1;
+    std::string text;
+    for (char ch : recipe) {
+      if (ch == '\1' || ch == '\2') {
+        if (!text.empty()) pieces.push_back(Piece{std::move(text), -1});
+        text.clear();
+        if (ch == '\1') {
+          if (next_arg >= args.size()) return Malformed(ins.pc, "concatenation recipe");
+          pieces.push_back(Piece{"", static_cast<int>(next_arg++)});
+        } else {
+          if (next_constant >= constants.size() ||
+              pool_.tag(constants[next_constant]) != classfile::CpTag::kString) {
+            Unsupported(s, ins, "string concatenation with a non-string constant");
+            return absl::OkStatus();
+          }
+          pieces.push_back(Piece{pool_.StringValue(constants[next_constant++]), -1});
+        }
+      } else {
+        text.push_back(ch);
+      }
+    }
+    if (!text.empty()) pieces.push_back(Piece{std::move(text), -1});
+  }
+  // Arguments whose text the models write: strings, integers below long,
+  // chars and booleans. Others (long, floating point, objects: toString)
+  // make the result an opaque string, as before the string models.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& p = sig.params[i];
+    if (p != "I" && p != "S" && p != "B" && p != "C" && p != "Z" && p != "Ljava/lang/String;") {
+      s.stack.push_back(Value{Kind::kRef, impl_.Allocate(impl_.program.TypeIdOf("java/lang/String"),
+                                                          std::nullopt, 0)});
+      Fallthrough(std::move(s));
+      return absl::OkStatus();
+    }
+  }
+  // One call of a model or native on the way; false when no path goes on.
+  int site = Site(ins.pc);
+  auto call = [&](const CallTarget& target, std::vector<Value> call_args,
+                  Value* out) -> absl::StatusOr<bool> {
+    TS_ASSIGN_OR_RETURN(CallResult r, impl_.Call(target, s, site, call_args, false));
+    if (r.exceptional) {
+      State t{r.exceptional->guard, r.exceptional->heap, s.locals, {}};
+      Throw(std::move(t), r.exceptional->value->e, ins.pc);
+    }
+    if (!r.normal) return false;
+    s.guard = r.normal->guard;
+    s.heap = r.normal->heap;
+    if (r.normal->value) *out = *r.normal->value;
+    return true;
+  };
+  const Program& program = impl_.program;
+  const std::string intrinsics = "tracespec/jdk/Intrinsics";
+  Value chars{Kind::kNone, ops_.Int(0)};
+  bool first = true;
+  for (const Piece& piece : pieces) {
+    Value text{Kind::kRef, ops_.Null()};
+    if (piece.arg < 0) {
+      text.e = impl_.StringLiteral(piece.text);
+    } else {
+      const std::string& p = sig.params[piece.arg];
+      const Value& v = args[piece.arg];
+      if (p == "Ljava/lang/String;") {
+        text.e = ops_.Ite(ops_.Eq(v.e, ops_.Null()), impl_.StringLiteral("null"), v.e);
+      } else {
+        std::string d = p == "C" || p == "Z" ? p : "I";
+        TS_ASSIGN_OR_RETURN(bool going,
+                            call(program.ResolveStatic("java/lang/String", "valueOf",
+                                                       absl::StrCat("(", d, ")Ljava/lang/String;")),
+                                 {v}, &text));
+        if (!going) return absl::OkStatus();
+      }
+    }
+    Value piece_chars{Kind::kNone, ops_.Int(0)};
+    TS_ASSIGN_OR_RETURN(bool going, call(program.ResolveStatic(intrinsics, "chars",
+                                                               "(Ljava/lang/String;)[C"),
+                                         {text}, &piece_chars));
+    if (!going) return absl::OkStatus();
+    if (first) {
+      chars = piece_chars;
+      first = false;
+      continue;
+    }
+    TS_ASSIGN_OR_RETURN(going, call(program.ResolveStatic(intrinsics, "concat", "([C[C)[C"),
+                                    {chars, piece_chars}, &chars));
+    if (!going) return absl::OkStatus();
+  }
+  if (first) {  // no pieces: ""
+    Value empty{Kind::kRef, impl_.StringLiteral("")};
+    TS_ASSIGN_OR_RETURN(bool going, call(program.ResolveStatic(intrinsics, "chars",
+                                                               "(Ljava/lang/String;)[C"),
+                                         {empty}, &chars));
+    if (!going) return absl::OkStatus();
+  }
+  // make() gives a new string (JLS 15.18.1) sharing the characters.
+  Value result{Kind::kNone, ops_.Int(0)};
+  TS_ASSIGN_OR_RETURN(bool going, call(program.ResolveStatic(intrinsics, "make",
+                                                             "([C)Ljava/lang/String;"),
+                                       {chars}, &result));
+  if (!going) return absl::OkStatus();
+  s.stack.push_back(result);
   Fallthrough(std::move(s));
   return absl::OkStatus();
 }

@@ -15,7 +15,10 @@ import java.util.Random;
  * edge cases first (null, empty arrays, MIN/MAX, NaN, -0.0, out-of-range
  * indices), then seeded random ones. Both must return equal values, leave the
  * array arguments equal, or throw exceptions of the same class with the same
- * message. Prints one line per model method; exits 1 on any disagreement.
+ * message. A model of an instance method (String, StringBuilder) is static
+ * and takes the receiver first: it is compared with the JDK's instance
+ * method called on that receiver. Prints one line per model method; exits 1
+ * on any disagreement.
  *
  * Usage: java -Xmx128m -cp MODELS:. Conformance CLASS... (e.g. java.util.Arrays);
  * a small heap makes the huge allocations of edge-case lengths fail fast.
@@ -38,10 +41,8 @@ public final class Conformance {
         if (!Modifier.isPublic(m.getModifiers())) {
           continue;
         }
-        Method real;
-        try {
-          real = jdk.getMethod(m.getName(), m.getParameterTypes());
-        } catch (NoSuchMethodException e) {
+        Method real = jdkMethod(jdk, m);
+        if (real == null) {
           System.out.println("MISSING in the JDK: " + m);
           failures++;
           continue;
@@ -75,7 +76,46 @@ public final class Conformance {
 
   // --- running both ---
 
+  // The JDK's static method of the same name and parameters, else its
+  // instance method taking the model's parameters after the first.
+  private static Method jdkMethod(Class<?> jdk, Method model) {
+    Class<?>[] types = model.getParameterTypes();
+    try {
+      Method real = jdk.getMethod(model.getName(), types);
+      if (Modifier.isStatic(real.getModifiers())) {
+        return real;
+      }
+    } catch (NoSuchMethodException e) {
+      // try the instance method below
+    }
+    if (types.length == 0 || types[0] != jdk) {
+      return null;
+    }
+    try {
+      Method real = jdk.getMethod(model.getName(), Arrays.copyOfRange(types, 1, types.length));
+      return Modifier.isStatic(real.getModifiers()) ? null : real;
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
+  }
+
+  // StringBuilders compare by contents (a model returns its argument).
+  private static Object[] normalized(Object[] values) {
+    Object[] out = values.clone();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] instanceof StringBuilder) {
+        out[i] = "StringBuilder[" + out[i] + "]";
+      }
+    }
+    return out;
+  }
+
   private static String compare(Method model, Method real, Object[] in) throws Exception {
+    if (!Modifier.isStatic(real.getModifiers()) && in[0] == null) {
+      // A call on null throws before any method runs (the executor checks
+      // the receiver at invokevirtual): the model is never called on null.
+      return null;
+    }
     Object[] a = copyArgs(in);
     Object[] b = copyArgs(in);
     Outcome x = run(model, a);
@@ -98,10 +138,10 @@ public final class Conformance {
       }
       return null;
     }
-    if (!Arrays.deepEquals(new Object[] {x.value}, new Object[] {y.value})) {
+    if (!Arrays.deepEquals(normalized(new Object[] {x.value}), normalized(new Object[] {y.value}))) {
       return "model " + x + ", JDK " + y;
     }
-    if (!Arrays.deepEquals(a, b)) {
+    if (!Arrays.deepEquals(normalized(a), normalized(b))) {
       return "arguments after the call: model " + describe(a) + ", JDK " + describe(b);
     }
     return null;
@@ -120,7 +160,13 @@ public final class Conformance {
   private static Outcome run(Method m, Object[] args) throws IllegalAccessException {
     Outcome o = new Outcome();
     try {
-      o.value = m.invoke(null, args);
+      if (Modifier.isStatic(m.getModifiers())) {
+        o.value = m.invoke(null, args);
+      } else if (args[0] == null) {
+        o.thrown = new NullPointerException();  // the call itself throws
+      } else {
+        o.value = m.invoke(args[0], Arrays.copyOfRange(args, 1, args.length));
+      }
     } catch (InvocationTargetException e) {
       o.thrown = e.getCause();
     }
@@ -131,6 +177,9 @@ public final class Conformance {
     Object[] out = new Object[in.length];
     for (int i = 0; i < in.length; i++) {
       Object v = in[i];
+      if (v instanceof StringBuilder) {
+        v = new StringBuilder((StringBuilder) v);
+      }
       if (v != null && v.getClass().isArray()) {
         int n = Array.getLength(v);
         Object c = Array.newInstance(v.getClass().getComponentType(), n);
@@ -196,7 +245,8 @@ public final class Conformance {
   private static List<Object> edgeValues(Class<?> t) {
     List<Object> out = new ArrayList<>();
     if (t == int.class) {
-      for (int v : new int[] {0, 1, -1, 2, 3, 4, 5, 7, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+      for (int v : new int[] {0, 1, -1, 2, 3, 4, 5, 7, Integer.MIN_VALUE, Integer.MAX_VALUE, 'a',
+          0x1F600}) {
         out.add(v);
       }
     } else if (t == long.class) {
@@ -257,6 +307,22 @@ public final class Conformance {
     } else if (t == String.class) {
       out.add(null);
       out.add("message");
+      // Strings: empty, short, surrogates alone and paired (U+1F600).
+      for (String v : new String[] {"", "a", "ab", "abc", "ba", "\uD800", "a\uDC00b",
+          "\uD83D\uDE00", "-2147483648"}) {
+        out.add(v);
+      }
+    } else if (t == CharSequence.class) {
+      out.add(null);
+      out.add("");
+      out.add("b");
+      out.add("ab");
+      out.add(new StringBuilder("a"));
+    } else if (t == StringBuilder.class) {
+      out.add(null);
+      out.add(new StringBuilder());
+      out.add(new StringBuilder("ab"));
+      out.add(new StringBuilder("\uD800"));
     } else if (t == Comparator.class) {
       out.add(null);
       out.add(Comparator.naturalOrder());
@@ -267,6 +333,8 @@ public final class Conformance {
       out.add(Integer.valueOf(2));
       out.add(new Integer(1));  // equal, not identical
       out.add("x");
+      out.add("");
+      out.add("ab");
     }
     return out;
   }
