@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
@@ -77,8 +78,13 @@ void AddRunCommand(CLI::App& app, int* exit_code);
 void AddCheckCommand(CLI::App& app, int* exit_code);
 // `tracespec strength [PROJECT_DIR]` or for one contract (cli/strength_command.cpp).
 void AddStrengthCommand(CLI::App& app, int* exit_code);
-// `tracespec observe` (cli/observe_command.cpp).
-void AddObserveCommand(CLI::App& app, int* exit_code);
+// `tracespec observe` (cli/observe_command.cpp); `command` is what followed
+// "--" on the command line (CutCommand).
+void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> command);
+// `tracespec observe ... -- COMMAND...`: removes "--" and the words after
+// it from argv (when an `observe` came before it) and returns them. CLI11
+// would otherwise read the command's own options as ours.
+std::vector<std::string> CutCommand(int* argc, char** argv);
 // `tracespec report [OUT_DIR]` (cli/report_command.cpp).
 void AddReportCommand(CLI::App& app, int* exit_code);
 

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   AddCtlCommand(app, &exit_code);
   AddInferCommand(app, &exit_code);
   AddProtocolCommand(app, &exit_code);
-  AddObserveCommand(app, &exit_code);
+  AddObserveCommand(app, &exit_code, CutCommand(&argc, argv));
   AddReportCommand(app, &exit_code);
   AddVerifyCommand(app, &exit_code);
   AddValidateCommand(app, &exit_code);

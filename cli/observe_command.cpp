@@ -1,5 +1,6 @@
-// `tracespec observe`: run JUnit tests under the probe and record
-// observations of the target methods (observer/observer.h does the work).
+// `tracespec observe`: run JUnit tests (or any JVM command line) under the
+// probe and record observations of the target methods (observer/observer.h
+// does the work).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,20 +12,43 @@
 
 namespace tracespec::cli {
 
-void AddObserveCommand(CLI::App& app, int* exit_code) {
+std::vector<std::string> CutCommand(int* argc, char** argv) {
+  int observe = -1;
+  for (int i = 1; i < *argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") {
+      if (observe < 0) return {};
+      std::vector<std::string> command(argv + i + 1, argv + *argc);
+      *argc = i;
+      return command;
+    }
+    if (word == "observe" && observe < 0) observe = i;
+  }
+  return {};
+}
+
+void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> command) {
   auto options = std::make_shared<observer::ObserveOptions>();
   auto tests = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "observe",
-      "Run JUnit 5 tests under the tracespec probe and record ⟨args, pre, post, outcome⟩ "
-      "observations of target methods; fields the policy denies are never read");
+      "Run JUnit 5 tests, or any JVM command line, under the tracespec probe and record "
+      "⟨args, pre, post, outcome⟩ observations of target methods; fields the policy denies "
+      "are never read.\n"
+      "  tracespec observe --classpath CP --tests T1,T2 --method M... --out DIR\n"
+      "  tracespec observe --method M... --out DIR [OPTIONS] -- COMMAND...\n"
+      "COMMAND (everything after --) runs instead of tests, e.g. -- java -jar app.jar "
+      "input.txt. When its program is java (or a path ending in /java) the probe is added as "
+      "-agentpath, else through JAVA_TOOL_OPTIONS, for a script that starts java itself. "
+      "Observations then carry no test id; the summary groups them by thread and entry "
+      "point. Ctrl-C or SIGTERM stops the command and keeps what was recorded, marked "
+      "partial; the command's own exit status is reported, not passed on");
   cmd->add_option("--classpath", options->classpath,
-                  "Class path of the compiled code and tests (':'-separated)")
-      ->required();
+                  "Class path of the compiled code and tests (':'-separated); required with "
+                  "--tests, unused with a command");
   cmd->add_option("--tests", *tests,
                   "JUnit test classes to run: binary names, or globs over the JUnit test "
                   "classes on --classpath (shop.*, shop.*Test; * any characters, ? one)")
-      ->required()
       ->delimiter(',');
   cmd->add_option("--method", options->methods,
                   "Target method: pkg.Class#name (all overloads), "
@@ -48,17 +72,35 @@ void AddObserveCommand(CLI::App& app, int* exit_code) {
                   "max_observations_per_method, else 1000)")
       ->check(CLI::Range(int64_t{-1}, int64_t{1} << 40));
   cmd->add_option("--timeout", options->timeout_seconds,
-                  "Kill the JVM after this many seconds (0 = no limit)")
+                  "Stop the JVM after this many seconds (0 = no limit); a command gets "
+                  "SIGTERM and 10 s to shut down before it is killed")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-bytes", options->max_bytes,
+                  "Stop recording once the probe's trace would exceed this many bytes "
+                  "(0 = no limit); the observations are then marked partial, with exit status 0 "
+                  "(a bound that was asked for)")
       ->check(CLI::NonNegativeNumber);
   cmd->footer(ExitStatusFooter(
       {{kExitOk, "results written; failing tests are listed in the summary"},
        {kExitInputError,
         "unknown or corrupt class, unknown method, malformed policy, test class not found, "
-        "missing path"},
+        "missing path, a command that starts no JVM or never loads a target class (the "
+        "packages it loaded are listed)"},
        {kExitEnvironment,
-        "missing JVM, or a JVM that died mid-run: partial results written and marked"}}));
-  cmd->callback([options, tests, exit_code] {
+        "missing JVM, or a JVM that died mid-run, timed out or was stopped by Ctrl-C or "
+        "SIGTERM: partial results written and marked"}}));
+  cmd->callback([options, tests, command, exit_code] {
     options->test_classes = *tests;
+    options->command = command;
+    if (command.empty() && tests->empty()) {
+      throw CLI::RequiredError("--tests (with --classpath) or a command after --");
+    }
+    if (!command.empty() && !tests->empty()) {
+      throw CLI::ExcludesError("--tests", "a command after --");
+    }
+    if (command.empty() && options->classpath.empty()) {
+      throw CLI::RequiredError("--classpath");
+    }
     *exit_code = CheckPathFlags({{"--classpath", options->classpath, PathKind::kClassPath},
                                  {"--policy", options->policy_path, PathKind::kFile},
                                  {"--tests-src", options->tests_src, PathKind::kDirectory}});

@@ -25,6 +25,44 @@ double Now() {
       .count();
 }
 
+// The interrupt SubprocessOptions::stop_on_interrupt caught, or 0.
+volatile sig_atomic_t g_interrupt = 0;
+
+void OnInterrupt(int signal) { g_interrupt = signal; }
+
+// Installs OnInterrupt for SIGINT and SIGTERM while it lives.
+class InterruptScope {
+ public:
+  explicit InterruptScope(bool active) : active_(active) {
+    if (!active_) return;
+    g_interrupt = 0;
+    struct sigaction action {};
+    action.sa_handler = &OnInterrupt;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, &old_int_);
+    ::sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptScope() {
+    if (!active_) return;
+    g_interrupt = 0;
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  bool active_;
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+// Waits up to `seconds` for every process of group `pgid` to end; then
+// kills what is left.
+void AwaitGroup(pid_t pgid, double seconds) {
+  double deadline = Now() + seconds;
+  while (::kill(-pgid, 0) == 0 && Now() < deadline) ::usleep(10000);
+  ::kill(-pgid, SIGKILL);
+}
+
 int OpenOutput(const std::string& path) {
   return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
@@ -33,6 +71,10 @@ int OpenOutput(const std::string& path) {
 
 std::string SubprocessResult::Describe() const {
   if (timed_out) return absl::StrCat("timed out after ", static_cast<int>(seconds), "s");
+  if (interrupted_by != 0) {
+    return absl::StrCat("stopped by signal ", interrupted_by, " (", strsignal(interrupted_by),
+                        ")");
+  }
   if (signal != 0) return absl::StrCat("killed by signal ", signal, " (", strsignal(signal), ")");
   return absl::StrCat("exit code ", exit_code);
 }
@@ -104,11 +146,16 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
     }
   }
 
+  InterruptScope interrupts(options.stop_on_interrupt);
   double start = Now();
   pid_t pid = ::fork();
   if (pid < 0) return absl::InternalError(absl::StrCat("fork failed: ", std::strerror(errno)));
   if (pid == 0) {
     ::setpgid(0, 0);
+    if (options.stop_on_interrupt) {  // The child keeps the default dispositions.
+      ::signal(SIGINT, SIG_DFL);
+      ::signal(SIGTERM, SIG_DFL);
+    }
     ::dup2(in_pipe[0], 0);
     ::dup2(capture_out ? out_pipe[1] : out_fd, 1);
     ::dup2(capture_err ? err_pipe[1] : err_fd, 2);
@@ -171,9 +218,22 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
         }
       }
     }
-    if (options.timeout_seconds > 0 && Now() - start > options.timeout_seconds) {
-      ::kill(-pid, SIGKILL);
-      result.timed_out = true;
+    bool timeout = options.timeout_seconds > 0 && Now() - start > options.timeout_seconds;
+    bool interrupted = options.stop_on_interrupt && g_interrupt != 0;
+    if (timeout || interrupted) {
+      if (timeout) {
+        result.timed_out = true;
+      } else {
+        result.interrupted_by = g_interrupt;
+      }
+      if (options.terminate_grace_seconds > 0) {
+        ::kill(-pid, SIGTERM);
+        double deadline = Now() + options.terminate_grace_seconds;
+        while (::waitpid(pid, &status, WNOHANG) == 0 && Now() < deadline) ::usleep(10000);
+        AwaitGroup(pid, deadline - Now());
+      } else {
+        ::kill(-pid, SIGKILL);
+      }
       ::waitpid(pid, &status, 0);
       exited = true;
       for (auto& f : fds)
@@ -182,13 +242,16 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
     }
   }
   if (!exited) ::waitpid(pid, &status, 0);
+  if (options.terminate_grace_seconds > 0 && !result.timed_out && result.interrupted_by == 0) {
+    AwaitGroup(pid, options.terminate_grace_seconds);
+  }
   result.seconds = Now() - start;
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
     result.signal = WTERMSIG(status);
   }
-  if (result.timed_out) {
+  if (result.timed_out && result.signal == 0 && result.exit_code == 0) {
     result.exit_code = -1;
     result.signal = SIGKILL;
   }

@@ -23,6 +23,15 @@ struct SubprocessOptions {
   double timeout_seconds = 0;
   // Data written to the child's stdin (then closed).
   std::string stdin_data;
+  // When > 0, stopping the child (timeout, interrupt) sends SIGTERM to its
+  // process group first and SIGKILL only after this many seconds, so a JVM
+  // can finish its shutdown; and once the child has exited, the rest of its
+  // process group (a program a launcher script started) gets as long to
+  // exit before it is killed.
+  double terminate_grace_seconds = 0;
+  // SIGINT or SIGTERM sent to this process while the child runs stops the
+  // child (as above) instead of ending this process; the result says so.
+  bool stop_on_interrupt = false;
 };
 
 struct SubprocessResult {
@@ -31,12 +40,16 @@ struct SubprocessResult {
   // Signal number when the child was killed by a signal, else 0.
   int signal = 0;
   bool timed_out = false;
+  // The signal (SIGINT, SIGTERM) that made this process stop the child
+  // (SubprocessOptions::stop_on_interrupt), else 0.
+  int interrupted_by = 0;
   std::string stdout_data;
   std::string stderr_data;
   double seconds = 0;
 
   bool Succeeded() const { return exit_code == 0 && signal == 0 && !timed_out; }
-  // "exit code 3", "killed by signal 9 (Killed)", "timed out after 10s".
+  // "exit code 3", "killed by signal 9 (Killed)", "timed out after 10s",
+  // "stopped by signal 2 (Interrupt)".
   std::string Describe() const;
 };
 

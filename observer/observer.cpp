@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "common/subprocess.h"
 #include "google/protobuf/arena.h"
 #include "google/protobuf/util/json_util.h"
+#include "observer/command.h"
 #include "observer/copy_check.h"
 #include "observer/exclusion.h"
 #include "observer/junit.h"
@@ -31,6 +33,10 @@
 
 namespace tracespec::observer {
 namespace {
+
+// How long a command's JVMs get to shut down (and the probe to finish its
+// files) after SIGTERM, before they are killed.
+constexpr double kCommandGraceSeconds = 10;
 
 // Everything checked before the JVM starts.
 struct Plan {
@@ -51,8 +57,15 @@ absl::Status CheckClassPath(const std::string& classpath) {
 
 absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
   Plan plan;
-  if (options.test_classes.empty()) {
-    return absl::InvalidArgumentError("no test classes given (--tests)");
+  bool command_run = !options.command.empty();
+  if (command_run && !options.test_classes.empty()) {
+    return absl::InvalidArgumentError("give either test classes (--tests) or a command, not both");
+  }
+  if (!command_run && options.test_classes.empty()) {
+    return absl::InvalidArgumentError("no test classes given (--tests) and no command (-- COMMAND)");
+  }
+  if (command_run && !options.tests_src.empty()) {
+    return absl::InvalidArgumentError("--tests-src applies to test runs, not to a command");
   }
   if (options.methods.empty()) {
     return absl::InvalidArgumentError("no target methods given (--method)");
@@ -77,13 +90,23 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
     return absl::NotFoundError(
         absl::StrCat("--tests-src ", options.tests_src, " is not a directory"));
   }
-  TS_ASSIGN_OR_RETURN(plan.command.java, FindJava());
   TS_ASSIGN_OR_RETURN(plan.command.probe, FindProbe());
+  plan.config.set_format_version(v1::FORMAT_VERSION_1);
+  plan.config.set_max_trace_bytes(options.max_bytes);
+  if (command_run) {
+    if (FindInPath(options.command[0]).empty()) {
+      return absl::NotFoundError(
+          absl::StrCat("command ", options.command[0], ": program not found"));
+    }
+    plan.config.set_command_run(true);
+    plan.config.set_status_per_process(true);
+    return plan;
+  }
+  TS_ASSIGN_OR_RETURN(plan.command.java, FindJava());
   TS_ASSIGN_OR_RETURN(plan.command.listener_jar, FindListenerJar());
   TS_ASSIGN_OR_RETURN(plan.command.junit_jar, FindJunitJar());
   plan.command.classpath = options.classpath;
   plan.command.test_classes = options.test_classes;
-  plan.config.set_format_version(v1::FORMAT_VERSION_1);
   return plan;
 }
 
@@ -160,12 +183,16 @@ absl::StatusOr<std::vector<CopyFinding>> CopiedTests(const ObserveOptions& optio
 }
 
 // Turns the probe status into problems with targets the user named.
-void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
+// `runner` names what ran: "the tests" or "the command".
+void TargetProblems(const v1::ProbeStatus& status, const std::string& runner,
+                    v1::ObserveSummary* summary) {
   for (const v1::TargetStatus& t : status.targets()) {
     std::string message;
     if (!t.class_loaded()) {
       message = absl::StrCat("class ", t.target().class_name(),
-                             " was never loaded by the tests (check the name and --classpath;"
+                             " was never loaded by ", runner, " (check the name and ",
+                             runner == "the tests" ? "--classpath" : "the command's class path",
+                             ";"
                              " classes of the JDK itself cannot be observed)");
     } else if (t.methods_matched_size() == 0 && t.problems_size() > 0) {
       message = absl::StrJoin(t.problems(), "; ");
@@ -187,7 +214,8 @@ void TargetProblems(const v1::ProbeStatus& status, v1::ObserveSummary* summary) 
 
 // Lists the target methods the tests never called, with 0 observations and
 // a warning, in the summary's order of methods.
-void NeverCalled(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
+void NeverCalled(const v1::ProbeStatus& status, const std::string& runner,
+                 v1::ObserveSummary* summary) {
   std::map<std::string, v1::MethodSummary> methods;
   for (const v1::MethodSummary& m : summary->methods()) methods[m.method()] = m;
   for (const v1::TargetStatus& t : status.targets()) {
@@ -196,7 +224,7 @@ void NeverCalled(const v1::ProbeStatus& status, v1::ObserveSummary* summary) {
       if (methods.count(label) != 0) continue;
       v1::MethodSummary& m = methods[label];
       m.set_method(label);
-      m.set_warning("never called by the tests");
+      m.set_warning("never called by " + runner);
     }
   }
   summary->clear_methods();
@@ -213,6 +241,94 @@ std::string PrettyJson(const google::protobuf::Message& message) {
   return out;
 }
 
+// The probe's status after a JUnit run: one JVM, one status file.
+absl::StatusOr<v1::ProbeStatus> JunitStatus(const std::string& path, const std::string& log,
+                                            const std::string& log_path,
+                                            const SubprocessResult& jvm) {
+  v1::ProbeStatus status;
+  auto status_data = ReadFile(path);
+  if (!status_data.ok() || !status.ParseFromString(*status_data)) {
+    std::string reason = log.find("tracespec-probe:") != std::string::npos
+                             ? log.substr(log.find("tracespec-probe:"))
+                             : "the JVM did not load the probe";
+    return absl::UnavailableError(absl::StrCat("the JVM failed to start (", jvm.Describe(),
+                                               "): ", reason.substr(0, reason.find('\n')),
+                                               " (see ", log_path, ")"));
+  }
+  return status;
+}
+
+// The probe's status after a command run: every JVM the command started
+// that loaded the probe, merged.
+absl::StatusOr<v1::ProbeStatus> CommandStatus(const ObserveOptions& options,
+                                              const std::string& path, const std::string& log,
+                                              const std::string& log_path,
+                                              const SubprocessResult& jvm) {
+  int jvms = 0;
+  TS_ASSIGN_OR_RETURN(v1::ProbeStatus status, ReadStatuses(path, &jvms));
+  if (jvms > 0) return status;
+  size_t complaint = log.find("tracespec-probe:");
+  if (complaint != std::string::npos) {
+    std::string reason = log.substr(complaint);
+    return absl::UnavailableError(absl::StrCat("the JVM could not load the probe (",
+                                               jvm.Describe(), "): ",
+                                               reason.substr(0, reason.find('\n')), " (see ",
+                                               log_path, ")"));
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "the command ", options.command[0], " started no JVM (it ended with ", jvm.Describe(),
+      "; its output: ", log_path,
+      "): give a java command line, or a launcher that starts java and keeps "
+      "JAVA_TOOL_OPTIONS"));
+}
+
+// When a command run loaded none of the target classes: what it loaded.
+absl::Status NothingLoaded(const ObserveOptions& options, const v1::ProbeStatus& status,
+                           const SubprocessResult& jvm) {
+  std::set<std::string> classes;
+  for (const v1::TargetStatus& t : status.targets()) {
+    if (t.class_loaded()) return absl::OkStatus();
+    classes.insert(t.target().class_name());
+  }
+  std::string loaded = TopPackages(status, /*limit=*/10);
+  std::string instead =
+      !status.vm_death_seen()
+          ? absl::StrCat("it was stopped before the JVM could say what it loaded (",
+                         jvm.Describe(), ")")
+      : loaded.empty() ? "it loaded no classes outside the JDK"
+                       : absl::StrCat("it loaded classes of: ", loaded);
+  return absl::NotFoundError(absl::StrCat("the command ", options.command[0],
+                                          " never loaded ", absl::StrJoin(classes, ", "),
+                                          "; ", instead, " (it ended with ", jvm.Describe(),
+                                          ")"));
+}
+
+// Why the observations end early when --max-bytes stopped the recording.
+std::string LimitReason(const ObserveOptions& options) {
+  return absl::StrCat("recording stopped at --max-bytes ", options.max_bytes,
+                      "; later calls were not recorded");
+}
+
+// Why a command run's observations are not the whole run, or "".
+std::string CommandIncomplete(const SubprocessResult& jvm, const v1::ProbeStatus& status,
+                              const ObserveOptions& options) {
+  const char* kUntilThen = "; the observations are those recorded until then";
+  if (jvm.interrupted_by != 0) {
+    return absl::StrCat("the run was stopped (", jvm.Describe(), ")", kUntilThen);
+  }
+  if (jvm.timed_out) {
+    return absl::StrCat("the run was stopped at --timeout (", jvm.Describe(), ")", kUntilThen);
+  }
+  if (!status.vm_death_seen()) {
+    return absl::StrCat("a JVM ended without an orderly shutdown (", jvm.Describe(), ")",
+                        kUntilThen);
+  }
+  if (status.trace_limit_reached()) {
+    return LimitReason(options);
+  }
+  return "";
+}
+
 }  // namespace
 
 absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
@@ -221,6 +337,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   TS_ASSIGN_OR_RETURN(options.test_classes,
                       ExpandTestClasses(request.test_classes, request.classpath, "--tests"));
   TS_ASSIGN_OR_RETURN(Plan plan, Prepare(options));
+  const bool command_run = !options.command.empty();
   TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
   TS_ASSIGN_OR_RETURN(std::string work, MakeTempDir("tracespec-observe-"));
   struct Cleanup {
@@ -242,21 +359,37 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   run.stdout_path = log_path;
   run.stderr_path = log_path;
   run.timeout_seconds = options.timeout_seconds;
-  Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
-                    " under the probe (JVM output: ", log_path, ")"));
-  TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(plan.command), run));
+  std::vector<std::string> argv;
+  std::string injection;
+  if (command_run) {
+    const char* inherited = std::getenv("JAVA_TOOL_OPTIONS");
+    TS_ASSIGN_OR_RETURN(CommandLaunch launch,
+                        InjectProbe(options.command, plan.command.probe, config_path,
+                                    inherited != nullptr ? inherited : ""));
+    argv = std::move(launch.argv);
+    run.env = std::move(launch.env);
+    injection = launch.injection;
+    // Ctrl-C and SIGTERM stop the command, not tracespec: what was recorded
+    // is kept. SIGTERM lets the JVM shut down (the probe's last scrub).
+    run.cwd = options.cwd;
+    run.stop_on_interrupt = true;
+    run.terminate_grace_seconds = kCommandGraceSeconds;
+    Info(absl::StrCat("running ", options.command[0], " under the probe, injected with ",
+                      injection == "-agentpath"
+                          ? "-agentpath (the command runs java)"
+                          : "JAVA_TOOL_OPTIONS (the command is not java; it must start java)",
+                      " (output: ", log_path, ")"));
+  } else {
+    argv = BuildCommand(plan.command);
+    Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
+                      " under the probe (JVM output: ", log_path, ")"));
+  }
+  TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(argv, run));
 
   std::string log = ReadFile(log_path).value_or("");
-  v1::ProbeStatus status;
-  auto status_data = ReadFile(config.status_path());
-  if (!status_data.ok() || !status.ParseFromString(*status_data)) {
-    std::string reason = log.find("tracespec-probe:") != std::string::npos
-                             ? log.substr(log.find("tracespec-probe:"))
-                             : "the JVM did not load the probe";
-    return absl::UnavailableError(absl::StrCat("the JVM failed to start (", jvm.Describe(),
-                                               "): ", reason.substr(0, reason.find('\n')),
-                                               " (see ", log_path, ")"));
-  }
+  TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
+                      command_run ? CommandStatus(options, config.status_path(), log, log_path, jvm)
+                                  : JunitStatus(config.status_path(), log, log_path, jvm));
   if (status.errors_size() > 0) {
     const std::string& error = status.errors(0);
     // A target's class file the probe cannot parse is the user's input.
@@ -265,17 +398,21 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     }
     return absl::InternalError(absl::StrCat("the probe failed: ", error));
   }
-  TestResults results = ParseTestResults(ReadFile(plan.command.results_path).value_or(""));
-  if (!results.plan_started) {
-    // JUnit never got to run a test: nothing was recorded.
-    std::string discovery = DiscoveryProblem(log);
-    if (!discovery.empty()) return absl::NotFoundError(discovery);
-    if (jvm.exit_code == 2) {
-      return absl::NotFoundError(absl::StrCat("JUnit found no tests in ",
-                                              absl::StrJoin(options.test_classes, ", ")));
+  if (command_run) TS_RETURN_IF_ERROR(NothingLoaded(options, status, jvm));
+  TestResults results;
+  if (!command_run) {
+    results = ParseTestResults(ReadFile(plan.command.results_path).value_or(""));
+    if (!results.plan_started) {
+      // JUnit never got to run a test: nothing was recorded.
+      std::string discovery = DiscoveryProblem(log);
+      if (!discovery.empty()) return absl::NotFoundError(discovery);
+      if (jvm.exit_code == 2) {
+        return absl::NotFoundError(absl::StrCat("JUnit found no tests in ",
+                                                absl::StrJoin(options.test_classes, ", ")));
+      }
+      return absl::UnavailableError(absl::StrCat("JUnit did not run the tests (", jvm.Describe(),
+                                                 "); see ", log_path));
     }
-    return absl::UnavailableError(absl::StrCat("JUnit did not run the tests (", jvm.Describe(),
-                                               "); see ", log_path));
   }
 
   v1::ObserveSummary summary;
@@ -284,14 +421,24 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   summary.set_jvm_result(jvm.Describe());
   summary.set_jvm_seconds(std::round(jvm.seconds * 1000) / 1000);
   for (const std::string& c : options.test_classes) summary.add_test_classes(c);
-  summary.set_complete(results.plan_finished);
-  if (!results.plan_finished) {
-    std::string during = results.unfinished.empty()
-                             ? ""
-                             : absl::StrCat(" during ", absl::StrJoin(results.unfinished, ", "));
-    summary.set_incomplete_reason(
-        absl::StrCat("the JVM ended before the tests finished", during, " (", jvm.Describe(),
-                     "); the observations are those recorded until then"));
+  if (command_run) {
+    summary.set_command_program(options.command[0]);
+    summary.set_injection(injection);
+    std::string incomplete = CommandIncomplete(jvm, status, options);
+    summary.set_complete(incomplete.empty());
+    summary.set_incomplete_reason(incomplete);
+  } else {
+    summary.set_complete(results.plan_finished && !status.trace_limit_reached());
+    if (!results.plan_finished) {
+      std::string during = results.unfinished.empty()
+                               ? ""
+                               : absl::StrCat(" during ", absl::StrJoin(results.unfinished, ", "));
+      summary.set_incomplete_reason(
+          absl::StrCat("the JVM ended before the tests finished", during, " (", jvm.Describe(),
+                       "); the observations are those recorded until then"));
+    } else if (status.trace_limit_reached()) {
+      summary.set_incomplete_reason(LimitReason(options));
+    }
   }
 
   // Exclusion by test source first; recorded strings while reading.
@@ -302,7 +449,10 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     if (!reason.empty()) excluded[id] = reason;
   }
   // Tests whose bytecode copies a target's body (source-free check).
-  TS_ASSIGN_OR_RETURN(std::vector<CopyFinding> copies, CopiedTests(options));
+  std::vector<CopyFinding> copies;
+  if (!command_run) {
+    TS_ASSIGN_OR_RETURN(copies, CopiedTests(options));
+  }
   for (const CopyFinding& copy : copies) {
     std::string reason = absl::StrCat("its bytecode copies the body of ", copy.target, " (",
                                       static_cast<int>(copy.share * 100),
@@ -320,6 +470,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     }
   }
   std::map<std::string, int64_t> per_test;
+  std::map<std::pair<std::string, std::string>, int64_t> per_entry;
   ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
                                                       status.withheld_fields().end()));
   Trace trace;
@@ -331,13 +482,22 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   TS_RETURN_IF_ERROR(trace.Read(config.output_path(), &damage, [&](const v1::Observation& o) {
     counter.Add(o);
     store.Note(o);
+    if (command_run) {
+      ++per_entry[{o.thread(), o.entry_point()}];
+      return;
+    }
     ++per_test[o.test_id()];
     if (o.test_id().empty() || excluded.count(o.test_id()) != 0) return;
     std::string reason = DataMention(o, sensitive);
     if (!reason.empty()) excluded[o.test_id()] = reason;
   }));
   if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
-
+  for (const auto& [key, count] : per_entry) {
+    v1::EntryPointSummary* e = summary.add_entry_points();
+    e->set_thread(key.first);
+    e->set_entry_point(key.second);
+    e->set_observations(count);
+  }
   for (auto& [id, test] : results.tests) {
     v1::TestSummary* t = summary.add_tests();
     *t = test;
@@ -368,8 +528,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     summary.add_classes_without_parameter_names(c);
     Warn(absl::StrCat("compiled without -g: name rules cannot apply to arguments of ", c));
   }
-  TargetProblems(status, &summary);
-  NeverCalled(status, &summary);
+  const std::string runner = command_run ? "the command" : "the tests";
+  TargetProblems(status, runner, &summary);
+  NeverCalled(status, runner, &summary);
   store.Fill(&summary);
 
   TS_RETURN_IF_ERROR(store.Open(options.out_dir));
@@ -391,7 +552,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   if (summary.target_problems_size() > 0) {
     const v1::TargetProblem& p = summary.target_problems(0);
     result.problem = absl::NotFoundError(absl::StrCat("--method ", p.target(), ": ", p.message()));
-  } else if (!summary.complete()) {
+  } else if (!summary.complete() && summary.incomplete_reason() != LimitReason(options)) {
+    // A run cut short; a bound the user set (--max-bytes) is not a problem.
     result.problem = absl::UnavailableError(summary.incomplete_reason());
   }
   return result;

@@ -1,6 +1,6 @@
-// `tracespec observe` as a library call: run JUnit tests under the probe
-// and turn what it recorded into observations, a summary and the
-// sensitive-test flags. The CLI (cli/observe_command.cpp) only translates
+// `tracespec observe` as a library call: run JUnit tests (or any JVM
+// command line) under the probe and turn what it recorded into
+// observations, a summary and the sensitive-test flags. The CLI (cli/observe_command.cpp) only translates
 // flags into ObserveOptions and the result into output and an exit status.
 #ifndef TRACESPEC_OBSERVER_OBSERVER_H_
 #define TRACESPEC_OBSERVER_OBSERVER_H_
@@ -21,6 +21,13 @@ struct ObserveOptions {
   // The JUnit test classes to run: binary names, or globs over the test
   // classes on `classpath` ("shop.*"; see ExpandTestClasses in junit.h).
   std::vector<std::string> test_classes;
+  // Instead of test classes: a command line to run under the probe. When
+  // argv[0] is `java` (or ends in "/java") the probe goes in as
+  // -agentpath, else through JAVA_TOOL_OPTIONS (a launcher that starts
+  // java itself). Observations then carry no test id but an entry point.
+  std::vector<std::string> command;
+  // The command's working directory; empty = the current one.
+  std::string cwd;
   // Targets as "pkg.Class#name" or "pkg.Class#name(descriptor)".
   std::vector<std::string> methods;
   // A RedactionPolicy text file; empty = the built-in default
@@ -30,8 +37,12 @@ struct ObserveOptions {
   std::string tests_src;
   // Output directory (created if missing).
   std::string out_dir;
-  // Kill the JVM after this many seconds; 0 = no limit.
+  // Kill the JVM after this many seconds; 0 = no limit. A command gets
+  // SIGTERM first, so its JVM can shut down and keep what it recorded.
   double timeout_seconds = 0;
+  // Stop recording once the trace would exceed this many bytes; 0 = no
+  // limit. The run is then marked incomplete.
+  uint64_t max_bytes = 0;
   // Observations kept per method (store.h): 0 = the policy's
   // max_observations_per_method; -1 = keep all.
   int64_t max_observations_per_method = 0;

@@ -79,11 +79,20 @@ void ObservationCounter::Fill(v1::ObserveSummary* summary) const {
 
 std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_dir) {
   std::string out;
-  absl::StrAppend(&out, "tests: ", s.tests_run(), " run, ", s.tests_passed(), " passed, ",
-                  s.tests_failed(), " failed, ", s.tests_skipped(), " skipped");
-  if (s.tests_interrupted() > 0) absl::StrAppend(&out, ", ", s.tests_interrupted(), " interrupted");
-  absl::StrAppend(&out, "  (JVM: ", s.jvm_result(), ", ",
-                  absl::StrFormat("%.1f", s.jvm_seconds()), "s)\n");
+  const bool command_run = !s.command_program().empty();
+  if (command_run) {
+    absl::StrAppend(&out, "command: ", s.command_program(), " (probe injected with ",
+                    s.injection(), "): ", s.jvm_result(), ", ",
+                    absl::StrFormat("%.1f", s.jvm_seconds()), "s\n");
+  } else {
+    absl::StrAppend(&out, "tests: ", s.tests_run(), " run, ", s.tests_passed(), " passed, ",
+                    s.tests_failed(), " failed, ", s.tests_skipped(), " skipped");
+    if (s.tests_interrupted() > 0) {
+      absl::StrAppend(&out, ", ", s.tests_interrupted(), " interrupted");
+    }
+    absl::StrAppend(&out, "  (JVM: ", s.jvm_result(), ", ",
+                    absl::StrFormat("%.1f", s.jvm_seconds()), "s)\n");
+  }
   for (const v1::TestSummary& t : s.tests()) {
     if (t.status() != v1::TEST_STATUS_FAILED && t.status() != v1::TEST_STATUS_INTERRUPTED) {
       continue;
@@ -93,7 +102,7 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     absl::StrAppend(&out, "\n");
   }
   absl::StrAppend(&out, "observations: ", s.observations());
-  if (s.unattributed_observations() > 0) {
+  if (!command_run && s.unattributed_observations() > 0) {
     absl::StrAppend(&out, " (", s.unattributed_observations(), " not attributed to a test)");
   }
   absl::StrAppend(&out, "\n");
@@ -113,6 +122,12 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     if (!m.warning().empty()) absl::StrAppend(&out, "  WARNING: ", m.warning());
     absl::StrAppend(&out, "\n");
   }
+  if (s.entry_points_size() > 0) absl::StrAppend(&out, "by thread and entry point:\n");
+  for (const v1::EntryPointSummary& e : s.entry_points()) {
+    absl::StrAppend(&out, "  ", e.thread(), " from ",
+                    e.entry_point().empty() ? "(no frame outside the JDK)" : e.entry_point(), ": ",
+                    e.observations(), "\n");
+  }
   if (s.redactions_size() > 0) {
     absl::StrAppend(&out, "withheld by the policy (", s.policy(), "):\n");
     for (const v1::RedactionCount& r : s.redactions()) {
@@ -128,7 +143,9 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     absl::StrAppend(&out, "holding a value of a denied location (taint): ", s.tainted_values(),
                     " recorded value", s.tainted_values() == 1 ? "" : "s", " redacted\n");
   }
-  absl::StrAppend(&out, "excluded tests (never sent anywhere): ", s.tests_excluded(), "\n");
+  if (!command_run) {
+    absl::StrAppend(&out, "excluded tests (never sent anywhere): ", s.tests_excluded(), "\n");
+  }
   for (const v1::TestSummary& t : s.tests()) {
     if (t.excluded()) absl::StrAppend(&out, "  ", t.test_id(), ": ", t.excluded_reason(), "\n");
   }

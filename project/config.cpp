@@ -174,6 +174,17 @@ absl::StatusOr<Project> LoadProject(const std::string& dir) {
     }
     project.description = absl::StrCat(found->name, ": ", absl::StrJoin(seen, ", "));
   }
+  if (!config.command().empty()) {
+    if (!config.tests().empty() || !config.test_classes().empty() ||
+        !config.tests_src().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          project.description, ": 'command' replaces the tests; remove 'tests', "
+                               "'test_classes' and 'tests_src', or the command"));
+    }
+    // A program named by a relative path is the project's own (bin/start).
+    std::string* program = config.mutable_command(0);
+    if (program->find('/') != std::string::npos) Absolutize(root, program);
+  }
   AbsolutizeAll(root, config.mutable_classes());
   AbsolutizeAll(root, config.mutable_test_classes());
   AbsolutizeAll(root, config.mutable_classpath());
@@ -207,6 +218,7 @@ std::string FullClassPath(const Project& project) {
 
 absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project) {
   const v1::ProjectConfig& config = project.config;
+  if (!config.command().empty()) return std::vector<std::string>();  // Captured behaviour.
   std::string where = absl::StrJoin(config.test_classes(), ", ");
   if (config.test_classes().empty()) {
     return absl::InvalidArgumentError(

@@ -47,6 +47,7 @@ std::string FullClassPath(const Project& project);
 // it matches, sorted: observer::ExpandTestClasses), or every test-like class
 // there (Test*, *Test, *Tests, *TestCase; not nested, not abstract), sorted.
 // A name or glob that matches nothing is an InvalidArgument.
+// None when the configuration names a `command` instead.
 absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project);
 
 // The target methods as resolved selectors ("pkg.C#m(I)V"), sorted:

@@ -112,6 +112,13 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
   absl::StrAppend(&text, "policy\n");
   if (!c.redaction_policy().empty()) TS_RETURN_IF_ERROR(HashTree(c.redaction_policy(), &text));
   absl::StrAppend(&text, "timeout ", c.observe_timeout_seconds(), "\n");
+  // A command's words, and the files among them (its workload, its script).
+  for (const std::string& word : c.command()) {
+    absl::StrAppend(&text, "command ", word, "\n");
+    std::string path = absl::StartsWith(word, "/") ? word : absl::StrCat(project.dir, "/", word);
+    if (FileExists(path)) TS_RETURN_IF_ERROR(HashTree(path, &text));
+  }
+  absl::StrAppend(&text, "max-bytes ", c.observe_max_bytes(), "\n");
   return Sha256Hex(text);
 }
 
@@ -329,12 +336,21 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                  start);
     s.set_observations_reused(true);
   } else {
-    report.Stage(absl::StrCat("observe: running ", tests->size(), " test classes under the probe for ",
-                              targets->size(), " target methods"),
+    const auto& command = project.config.command();
+    report.Stage(command.empty()
+                     ? absl::StrCat("observe: running ", tests->size(),
+                                    " test classes under the probe for ", targets->size(),
+                                    " target methods")
+                     : absl::StrCat("observe: running ", absl::StrJoin(command, " "),
+                                    " under the probe for ", targets->size(),
+                                    " target methods (no tests: captured behaviour)"),
                  start);
     observer::ObserveOptions o;
     o.classpath = FullClassPath(project);
     o.test_classes = *tests;
+    o.command.assign(command.begin(), command.end());
+    if (!command.empty()) o.cwd = project.dir;
+    o.max_bytes = project.config.observe_max_bytes();
     o.methods = *targets;
     o.policy_path = project.config.redaction_policy();
     o.tests_src = project.config.tests_src();
@@ -344,14 +360,19 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     if (!obs.ok()) return Stop(out_dir, &s, obs.status());
     if (!obs->summary.complete()) {
       return Stop(out_dir, &s,
-                  absl::UnavailableError(absl::StrCat("the test JVM did not finish: ",
+                  absl::UnavailableError(absl::StrCat(command.empty()
+                                                          ? "the test JVM did not finish: "
+                                                          : "the capture is incomplete: ",
                                                       obs->summary.incomplete_reason(), " (see ",
                                                       obs_dir, "/jvm.log)")));
     }
     observed = obs->summary;
-    report.Stage(absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
-                              observed.tests_failed(), " failed, ", observed.observations(),
-                              " observations"),
+    report.Stage(command.empty()
+                     ? absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
+                                    observed.tests_failed(), " failed, ",
+                                    observed.observations(), " observations")
+                     : absl::StrCat("observe: ", observed.observations(),
+                                    " observations captured (", observed.jvm_result(), ")"),
                  start);
     // Journals of the targets were made from other observations.
     for (const std::string& t : *targets) {

@@ -33,6 +33,14 @@ Answer format: a JSON object {"contract": "...", "hypotheses": ["...", ...]}. "c
 //@   assignable \nothing;
 If you cannot answer in JSON, put the contract in a ```jml block and list the hypotheses under a line "Hypotheses:".)";
 
+// The system text when the evidence is behaviour captured from a running
+// program (`observe -- COMMAND`): no tests exist.
+constexpr absl::string_view kCapturedSystemHead =
+    R"(You write JML (Java Modeling Language) contracts for one Java method. You never see the method's implementation. No tests exist: your evidence is its signature, observations of its behaviour captured while the program ran, and feedback from a checker that validates your contract against the compiled code within bounds. Propose only contracts the observations support.
+
+Rules:
+1. Generalise beyond individual observations only where repeated observations or validation feedback support it.)";
+
 // The fixed sentences of the prompt (TemplateTexts() lists them all).
 constexpr absl::string_view kNoTests =
     "No test source is available. Infer what the signature and the observations support, and "
@@ -49,6 +57,15 @@ constexpr absl::string_view kStage2Head =
     "pre/post relations that repeat across observations and for the observed return values and "
     "exceptions. Weaken or drop clauses an observation contradicts, and add cases for outcomes "
     "the contract does not cover: the contract must admit every observation.";
+constexpr absl::string_view kCapturedStage1Head =
+    "Stage 1: infer an initial contract from the signature. The evidence is captured behaviour, "
+    "not tests: the observations in stage 2 were recorded while the program ran.";
+constexpr absl::string_view kCapturedStage2Head =
+    "Stage 2: refine the contract with the observations captured while the program ran. Look "
+    "for pre/post relations that repeat across observations and for the observed return values "
+    "and exceptions. State only what the observations support; weaken or drop clauses an "
+    "observation contradicts, and add cases for outcomes the contract does not cover: the "
+    "contract must admit every observation.";
 constexpr absl::string_view kInitialAsk = "Answer with the initial contract.";
 constexpr absl::string_view kRefinedAsk = "Answer with the refined contract.";
 constexpr absl::string_view kSingleHead =
@@ -98,6 +115,12 @@ absl::StatusOr<PromptBuilder> PromptBuilder::Create(PromptInputs inputs, PromptO
   std::set<std::string> excluded_classes;
   for (const std::string& id : excluded_tests) excluded_classes.insert(TestClassOf(id));
   b.excluded_tests_.assign(excluded_tests.begin(), excluded_tests.end());
+  // Captured behaviour: observations of a command run carry an entry point
+  // and no test; then no test source exists either.
+  b.captured_ = inputs.tests.empty() && !inputs.observations.empty();
+  for (const v1::Observation& o : inputs.observations) {
+    b.captured_ = b.captured_ && o.test_id().empty() && !o.entry_point().empty();
+  }
 
   std::vector<v1::Observation> observations;
   for (v1::Observation& o : inputs.observations) {
@@ -147,13 +170,18 @@ absl::StatusOr<PromptBuilder> PromptBuilder::Create(PromptInputs inputs, PromptO
   return b;
 }
 
-std::string PromptBuilder::SystemText() const { return std::string(kSystemText); }
+std::string PromptBuilder::SystemText() const {
+  if (!captured_) return std::string(kSystemText);
+  // The tests' rule 1 replaced; the other rules and the answer format kept.
+  absl::string_view rest = kSystemText.substr(kSystemText.find("\n2. "));
+  return absl::StrCat(kCapturedSystemHead, rest);
+}
 
 std::vector<std::string> PromptBuilder::TemplateTexts() {
   std::vector<std::string> out;
   for (absl::string_view text :
        {kSystemText, kNotation, kNoTests, kStage1Head, kStage1Tail, kNoObservations, kStage2Head,
-        kInitialAsk, kRefinedAsk, kSingleHead, kFeedbackHead, kCounterexamplesHead, kWithheldTail,
+        kCapturedSystemHead, kCapturedStage1Head, kCapturedStage2Head, kInitialAsk, kRefinedAsk, kSingleHead, kFeedbackHead, kCounterexamplesHead, kWithheldTail,
         kRevise}) {
     out.emplace_back(text);
   }
@@ -161,11 +189,12 @@ std::vector<std::string> PromptBuilder::TemplateTexts() {
 }
 
 std::string PromptBuilder::Stage1Text() const {
-  return absl::StrCat(
-      kStage1Head, "\n\n", "Method under test (class ",
-      JavaTypeFromBinaryName(signature_.class_name), ", JVM descriptor ", signature_.jvm_descriptor,
-      "):\n    ", RenderDeclaration(signature_), "\n\n", RenderTests(tests_),
-      "\n\n", kStage1Tail);
+  std::string method = absl::StrCat(
+      "Method under test (class ", JavaTypeFromBinaryName(signature_.class_name),
+      ", JVM descriptor ", signature_.jvm_descriptor, "):\n    ", RenderDeclaration(signature_));
+  if (captured_) return absl::StrCat(kCapturedStage1Head, "\n\n", method);
+  return absl::StrCat(kStage1Head, "\n\n", method, "\n\n", RenderTests(tests_), "\n\n",
+                      kStage1Tail);
 }
 
 std::string PromptBuilder::Stage2Text() const {
@@ -181,7 +210,7 @@ std::string PromptBuilder::Stage2Text() const {
                                 : "",
                             "):\n", observations_text_);
   }
-  return absl::StrCat(kStage2Head, "\n\n", evidence);
+  return absl::StrCat(captured_ ? kCapturedStage2Head : kStage2Head, "\n\n", evidence);
 }
 
 std::vector<ChatMessage> PromptBuilder::Stage1Messages() const {

@@ -96,6 +96,9 @@ class PromptBuilder {
   std::string Stage2Text() const;
 
   PromptOptions options_;
+  // The evidence is behaviour captured from a running program (every
+  // observation has an entry point and no test): the texts say so.
+  bool captured_ = false;
   // The inputs as sent: filtered and, when anonymising, renamed.
   MethodSignature signature_;
   std::vector<TestSource> tests_;

@@ -185,6 +185,19 @@ std::string NotInferredNote(const v1::MethodRun& method) {
 
 std::vector<std::string> ObserveLines(const v1::ObserveSummary& s) {
   std::vector<std::string> out;
+  if (!s.command_program().empty()) {
+    // `observe -- COMMAND`: no tests; say where the evidence came from.
+    out.push_back(absl::StrCat(
+        "Evidence: captured behaviour, not tests — the observations were recorded while the "
+        "command ", s.command_program(), " ran (probe injected with ", s.injection(),
+        "; JVM: ", s.jvm_result(), ")."));
+    if (!s.complete()) {
+      out.push_back(absl::StrCat("Incomplete: ", s.incomplete_reason(), "."));
+    }
+    out.push_back(absl::StrCat(Plural(s.observations(), "observation", "observations"),
+                               " recorded under the redaction policy ", s.policy(), "."));
+    return out;
+  }
   out.push_back(absl::StrCat(
       "Test classes: ", s.test_classes().empty() ? "none" : absl::StrJoin(s.test_classes(), ", "),
       "."));

@@ -35,6 +35,11 @@ Recorder* g_recorder = nullptr;
 std::map<std::string, std::vector<int>>* g_targets_by_class = nullptr;
 std::mutex g_status_mutex;
 v1::ProbeStatus* g_status = nullptr;
+// Where g_status goes: status_path, or status_path.<pid> (status_per_process).
+std::string* g_status_path = nullptr;
+// With command_run: classes defined by non-boot loaders, per package
+// (guarded by g_status_mutex).
+std::map<std::string, int64_t>* g_loaded_packages = nullptr;
 
 void Complain(const std::string& message) {
   std::fprintf(stderr, "tracespec-probe: %s\n", message.c_str());
@@ -46,12 +51,12 @@ void WriteStatusLocked() {
                                                            : 0);
   std::string data;
   g_status->SerializeToString(&data);
-  std::string temp = g_config->status_path() + ".tmp";
+  std::string temp = *g_status_path + ".tmp";
   std::ofstream out(temp, std::ios::binary | std::ios::trunc);
   out.write(data.data(), static_cast<std::streamsize>(data.size()));
   out.close();
-  if (!out || std::rename(temp.c_str(), g_config->status_path().c_str()) != 0) {
-    Complain("cannot write " + g_config->status_path());
+  if (!out || std::rename(temp.c_str(), g_status_path->c_str()) != 0) {
+    Complain("cannot write " + *g_status_path);
   }
 }
 
@@ -248,6 +253,13 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
                              const unsigned char* data, jint* new_length,
                              unsigned char** new_data) {
   if (name == nullptr || g_recorder == nullptr) return;
+  if (g_loaded_packages != nullptr && loader != nullptr && redefined == nullptr) {
+    const char* slash = std::strrchr(name, '/');
+    std::string package = slash == nullptr ? "" : std::string(name, slash);
+    for (char& c : package) c = c == '/' ? '.' : c;
+    std::lock_guard<std::mutex> lock(g_status_mutex);
+    ++(*g_loaded_packages)[package];
+  }
   auto wanted = g_targets_by_class->find(name);
   if (wanted == g_targets_by_class->end()) return;
 
@@ -341,6 +353,14 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   g_status->set_vm_death_seen(true);
   for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);
   g_status->set_tainted_values(g_recorder->tainted_values());
+  g_status->set_trace_limit_reached(g_recorder->trace_limit_reached());
+  if (g_loaded_packages != nullptr) {
+    for (const auto& [package, classes] : *g_loaded_packages) {
+      v1::PackageCount* count = g_status->add_loaded_packages();
+      count->set_package(package);
+      count->set_classes(classes);
+    }
+  }
   WriteStatusLocked();
 }
 
@@ -394,6 +414,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   }
   g_status = new tracespec::v1::ProbeStatus;
   g_status->set_format_version(tracespec::v1::FORMAT_VERSION_1);
+  g_status_path = new std::string(g_config->status_path());
+  if (g_config->status_per_process()) *g_status_path += "." + std::to_string(::getpid());
+  if (g_config->command_run()) g_loaded_packages = new std::map<std::string, int64_t>;
   g_targets_by_class = new std::map<std::string, std::vector<int>>;
   bool any_constructor = false;
   for (int i = 0; i < g_config->targets_size(); ++i) {

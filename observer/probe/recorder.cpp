@@ -97,6 +97,8 @@ struct Recorder::ThreadState {
   // The test the JUnit listener reported running on this thread.
   std::string test_id;
   std::string thread_name;
+  std::string entry_point;
+  bool entry_point_known = false;
   // Active calls whose exit JVMTI reports, and the last exception thrown
   // on this thread while there were any.
   int jvmti_active = 0;
@@ -250,6 +252,38 @@ const std::string& Recorder::ThreadName(ThreadState& state) {
   return state.thread_name;
 }
 
+const std::string& Recorder::EntryPoint(ThreadState& state) {
+  if (state.entry_point_known) return state.entry_point;
+  state.entry_point_known = true;
+  thread_local std::vector<jvmtiFrameInfo> frames(kMaxStackFrames);
+  jint count = 0;
+  if (jvmti_->GetStackTrace(nullptr, 0, kMaxStackFrames, frames.data(), &count) !=
+      JVMTI_ERROR_NONE) {
+    return state.entry_point;
+  }
+  static const char* const kJdk[] = {"Ljava/", "Ljavax/", "Ljdk/", "Lsun/", "Lcom/sun/"};
+  for (jint i = count - 1; i >= 0 && state.entry_point.empty(); --i) {
+    jclass declaring = nullptr;
+    char* signature = nullptr;
+    if (jvmti_->GetMethodDeclaringClass(frames[i].method, &declaring) != JVMTI_ERROR_NONE ||
+        jvmti_->GetClassSignature(declaring, &signature, nullptr) != JVMTI_ERROR_NONE) {
+      continue;
+    }
+    bool jdk = signature[0] != 'L';
+    for (const char* prefix : kJdk) jdk |= std::strncmp(signature, prefix, std::strlen(prefix)) == 0;
+    char* name = nullptr;
+    if (!jdk && jvmti_->GetMethodName(frames[i].method, &name, nullptr, nullptr) ==
+                    JVMTI_ERROR_NONE) {
+      std::string binary(signature + 1, std::strlen(signature) - 2);
+      std::replace(binary.begin(), binary.end(), '/', '.');
+      state.entry_point = binary + "#" + name;
+      jvmti_->Deallocate(reinterpret_cast<unsigned char*>(name));
+    }
+    jvmti_->Deallocate(reinterpret_cast<unsigned char*>(signature));
+  }
+  return state.entry_point;
+}
+
 std::string Recorder::TestIdFromStack() {
   if (test_class_signatures_.empty()) return "";
   thread_local std::vector<jvmtiFrameInfo> frames(kMaxStackFrames);
@@ -348,7 +382,11 @@ void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_
   int depth = 0;
   for (const Activation& a : state.stack) depth += a.target == target ? 1 : 0;
   obs.set_recursion_depth(depth);
-  obs.set_test_id(state.test_id.empty() ? TestIdOffThread() : state.test_id);
+  if (config_.command_run()) {
+    obs.set_entry_point(EntryPoint(state));
+  } else {
+    obs.set_test_id(state.test_id.empty() ? TestIdOffThread() : state.test_id);
+  }
 
   env->PushLocalFrame(32);
   GraphBuilder pre(heap_, env, obs.mutable_pre());
@@ -553,7 +591,12 @@ void Recorder::Write(const v1::Observation& observation, uint64_t generation) {
   observation.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(&buffer[header]));
   // One write per observation: a JVM that dies loses only calls in flight.
   std::lock_guard<std::mutex> lock(write_mutex_);
-  if (output_fd_ < 0) return;
+  if (output_fd_ < 0 || trace_limit_reached_) return;
+  if (config_.max_trace_bytes() > 0 && trace_bytes_ + buffer.size() > config_.max_trace_bytes()) {
+    trace_limit_reached_ = true;  // Nothing after this: the trace stays a prefix of the run.
+    return;
+  }
+  trace_bytes_ += buffer.size();
   size_t done = 0;
   while (done < buffer.size()) {
     ssize_t n = ::write(output_fd_, buffer.data() + done, buffer.size() - done);

@@ -66,6 +66,8 @@ class Recorder {
   uint64_t observations_written() const { return written_.load(); }
   // Recorded values replaced because they held a tainted value.
   uint64_t tainted_values() const { return tainted_.load(); }
+  // An observation was dropped at ProbeConfig.max_trace_bytes.
+  bool trace_limit_reached() const { return trace_limit_reached_.load(); }
   std::vector<std::string> WithheldFields() { return heap_.WithheldFields(); }
   const PolicyView& policy() const { return policy_; }
 
@@ -81,6 +83,9 @@ class Recorder {
   // The test of a call on a thread the listener did not report a test on.
   std::string TestIdOffThread();
   const std::string& ThreadName(ThreadState& state);
+  // Command runs: the thread's bottom-most frame outside the JDK when it
+  // first called a target, "pkg.Class#method", or "".
+  const std::string& EntryPoint(ThreadState& state);
   // Records the post-state of the innermost activation (whose outcome is
   // set), writes the observation and pops the activation.
   void Complete(JNIEnv* env, ThreadState& state, jobject receiver_after, jobject returned);
@@ -107,6 +112,10 @@ class Recorder {
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint64_t> written_{0};
   std::atomic<uint64_t> tainted_{0};
+  // Bytes appended to the trace, and whether max_trace_bytes stopped it
+  // (both under write_mutex_; the flag is also read at VMDeath).
+  uint64_t trace_bytes_ = 0;
+  std::atomic<bool> trace_limit_reached_{false};
   // The taint generation the oldest written observation was scrubbed at.
   std::atomic<uint64_t> oldest_written_generation_{UINT64_MAX};
   std::mutex write_mutex_;

@@ -1,6 +1,11 @@
 // Tests for common/subprocess.h with real child processes.
 #include "common/subprocess.h"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <thread>
+
 #include "common/files.h"
 #include "gtest/gtest.h"
 #include "tests/testing/testing.h"
@@ -35,6 +40,48 @@ TEST(SubprocessTest, TimeoutKills) {
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->timed_out);
   EXPECT_LT(r->seconds, 10);
+}
+
+TEST(SubprocessTest, TimeoutWithGraceSendsTermFirst) {
+  // The child traps SIGTERM and exits 7: it was asked, not killed.
+  SubprocessOptions options;
+  options.timeout_seconds = 0.5;
+  options.terminate_grace_seconds = 20;
+  auto r = RunSubprocess({"sh", "-c", "trap 'exit 7' TERM; sleep 30 & wait"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_EQ(r->exit_code, 7);
+  EXPECT_LT(r->seconds, 15);
+}
+
+TEST(SubprocessTest, GraceWaitsForTheRestOfTheGroup) {
+  // A launcher that exits at once while the program it started goes on
+  // writing: the wait covers the program too.
+  testing::TempDir dir;
+  std::string marker = dir.path() + "/done";
+  SubprocessOptions options;
+  options.terminate_grace_seconds = 20;
+  auto r = RunSubprocess({"sh", "-c", "(sleep 1; echo x > '" + marker + "') & exit 0"}, options);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_TRUE(FileExists(marker));
+}
+
+TEST(SubprocessTest, InterruptStopsTheChildNotThisProcess) {
+  SubprocessOptions options;
+  options.stop_on_interrupt = true;
+  options.terminate_grace_seconds = 20;
+  std::thread interrupter([] {
+    ::usleep(500 * 1000);
+    ::kill(::getpid(), SIGINT);
+  });
+  auto r = RunSubprocess({"sh", "-c", "trap 'exit 9' TERM; sleep 30 & wait"}, options);
+  interrupter.join();
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->interrupted_by, SIGINT);
+  EXPECT_EQ(r->exit_code, 9);
+  EXPECT_FALSE(r->Succeeded() && r->interrupted_by == 0);
+  EXPECT_EQ(r->Describe(), "stopped by signal 2 (Interrupt)");
 }
 
 TEST(SubprocessTest, SignalIsReported) {

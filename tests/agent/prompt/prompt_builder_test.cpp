@@ -96,6 +96,35 @@ TEST(PromptBuilderTest, StageTwoShowsObservations) {
   EXPECT_TRUE(absl::StrContains(text, "must admit every observation"));
 }
 
+TEST(PromptBuilderTest, CapturedBehaviourIsNamedAsTheEvidence) {
+  // Observations of `observe -- COMMAND`: an entry point, no test.
+  PromptInputs in;
+  in.signature = *SignatureFromDescriptor("bank.Account", "deposit", "(I)I", false, {"amount"});
+  for (int amount : {5, 6}) {
+    v1::Observation o = Deposit("", amount, 10, 10 + amount);
+    o.set_entry_point("legacy.Main#main");
+    in.observations.push_back(o);
+  }
+  auto b = PromptBuilder::Create(in);
+  ASSERT_TRUE(b.ok()) << b.status();
+  std::string text = AllText(b->SingleRequestMessages());
+  EXPECT_TRUE(absl::StrContains(text, "No tests exist: your evidence is its signature, "
+                                      "observations of its behaviour captured while the program "
+                                      "ran"));
+  EXPECT_TRUE(absl::StrContains(text, "Propose only contracts the observations support."));
+  EXPECT_TRUE(absl::StrContains(text, "The evidence is captured behaviour, not tests"));
+  EXPECT_TRUE(absl::StrContains(text, "State only what the observations support"));
+  EXPECT_FALSE(absl::StrContains(text, "unit tests that call it"));
+  EXPECT_FALSE(absl::StrContains(text, "No test source is available"));
+  // The other rules and the answer format stay.
+  EXPECT_TRUE(absl::StrContains(text, "2. State assumptions the evidence does not support"));
+  EXPECT_TRUE(absl::StrContains(text, "Answer format: a JSON object"));
+
+  // Observations from tests keep the tests' wording.
+  std::string tests = AllText(PromptBuilder::Create(Inputs())->SingleRequestMessages());
+  EXPECT_FALSE(absl::StrContains(tests, "captured"));
+}
+
 TEST(PromptBuilderTest, FeedbackCarriesDiagnosticsAndCounterexamples) {
   auto b = PromptBuilder::Create(Inputs());
   ASSERT_TRUE(b.ok());

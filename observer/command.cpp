@@ -1,0 +1,131 @@
+// Command runs under the probe; see command.h.
+#include "observer/command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/files.h"
+
+namespace tracespec::observer {
+namespace {
+
+void AddUnique(const google::protobuf::RepeatedPtrField<std::string>& from,
+               google::protobuf::RepeatedPtrField<std::string>* to) {
+  for (const std::string& value : from) {
+    if (std::find(to->begin(), to->end(), value) == to->end()) to->Add(std::string(value));
+  }
+}
+
+bool IsJdkPackage(const std::string& package) {
+  for (const char* prefix : {"java", "javax", "jdk", "sun", "com.sun"}) {
+    if (package == prefix || absl::StartsWith(package, absl::StrCat(prefix, "."))) return true;
+  }
+  return false;
+}
+
+void Merge(const v1::ProbeStatus& from, v1::ProbeStatus* into,
+           std::map<std::string, int64_t>* packages) {
+  if (into->targets_size() == 0) *into->mutable_targets() = from.targets();
+  for (int i = 0; i < from.targets_size() && i < into->targets_size(); ++i) {
+    const v1::TargetStatus& t = from.targets(i);
+    v1::TargetStatus* merged = into->mutable_targets(i);
+    merged->set_class_loaded(merged->class_loaded() || t.class_loaded());
+    AddUnique(t.methods_matched(), merged->mutable_methods_matched());
+    AddUnique(t.methods_available(), merged->mutable_methods_available());
+    AddUnique(t.problems(), merged->mutable_problems());
+  }
+  into->set_vm_death_seen(into->vm_death_seen() && from.vm_death_seen());
+  into->set_observations_written(into->observations_written() + from.observations_written());
+  AddUnique(from.errors(), into->mutable_errors());
+  AddUnique(from.withheld_fields(), into->mutable_withheld_fields());
+  into->set_tainted_values(into->tainted_values() + from.tainted_values());
+  AddUnique(from.classes_without_parameter_names(),
+            into->mutable_classes_without_parameter_names());
+  into->set_trace_limit_reached(into->trace_limit_reached() || from.trace_limit_reached());
+  for (const v1::PackageCount& p : from.loaded_packages()) (*packages)[p.package()] += p.classes();
+}
+
+}  // namespace
+
+bool IsJavaProgram(const std::string& program) {
+  return program == "java" || absl::EndsWith(program, "/java");
+}
+
+absl::StatusOr<CommandLaunch> InjectProbe(const std::vector<std::string>& command,
+                                          const std::string& probe,
+                                          const std::string& config_path,
+                                          const std::string& inherited) {
+  if (command.empty()) return absl::InvalidArgumentError("no command given after --");
+  std::string option = absl::StrCat("-agentpath:", probe, "=config=", config_path);
+  CommandLaunch launch;
+  launch.argv = command;
+  if (IsJavaProgram(command[0])) {
+    launch.argv.insert(launch.argv.begin() + 1, option);
+    launch.injection = "-agentpath";
+    return launch;
+  }
+  if (option.find_first_of(" \t\n'\"") != std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cannot put the probe into JAVA_TOOL_OPTIONS: its path has a space or quote (", option,
+        "); run java directly or move tracespec"));
+  }
+  launch.env.emplace_back("JAVA_TOOL_OPTIONS",
+                          inherited.empty() ? option : absl::StrCat(inherited, " ", option));
+  launch.injection = "JAVA_TOOL_OPTIONS";
+  return launch;
+}
+
+absl::StatusOr<v1::ProbeStatus> ReadStatuses(const std::string& base, int* jvms) {
+  std::filesystem::path path(base);
+  std::vector<std::string> files;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path(), error)) {
+    std::string name = entry.path().filename().string();
+    std::string stem = path.filename().string();
+    if (name == stem || (absl::StartsWith(name, stem + ".") && !absl::EndsWith(name, ".tmp"))) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  v1::ProbeStatus merged;
+  merged.set_format_version(v1::FORMAT_VERSION_1);
+  merged.set_vm_death_seen(true);
+  std::map<std::string, int64_t> packages;
+  *jvms = 0;
+  for (const std::string& file : files) {
+    auto data = ReadFile(file);
+    v1::ProbeStatus status;
+    if (!data.ok() || !status.ParseFromString(*data)) continue;
+    Merge(status, &merged, &packages);
+    ++*jvms;
+  }
+  for (const auto& [package, classes] : packages) {
+    v1::PackageCount* count = merged.add_loaded_packages();
+    count->set_package(package);
+    count->set_classes(classes);
+  }
+  return merged;
+}
+
+std::string TopPackages(const v1::ProbeStatus& status, int limit) {
+  std::vector<const v1::PackageCount*> packages;
+  for (const v1::PackageCount& p : status.loaded_packages()) {
+    if (!IsJdkPackage(p.package())) packages.push_back(&p);
+  }
+  std::stable_sort(packages.begin(), packages.end(), [](const auto* a, const auto* b) {
+    return a->classes() > b->classes();
+  });
+  if (static_cast<int>(packages.size()) > limit) packages.resize(static_cast<size_t>(limit));
+  std::vector<std::string> parts;
+  for (const v1::PackageCount* p : packages) {
+    parts.push_back(absl::StrCat(p->package().empty() ? "(unnamed package)" : p->package(), " (",
+                                 p->classes(), p->classes() == 1 ? " class)" : " classes)"));
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+}  // namespace tracespec::observer

@@ -1,0 +1,284 @@
+// End-to-end tests of legacy capture on examples/legacy: `tracespec observe
+// -- COMMAND` with the real javac, jar, JVM and probe, no tests anywhere.
+// Each test works on its own copy of the example, built with the build
+// command of its tracespec.textproto.
+#include <filesystem>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
+#include "common/proto_io.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+#include "tests/testing/testing.h"
+#include "tracespec/v1/project.pb.h"
+#include "tracespec/v1/summary.pb.h"
+
+namespace tracespec {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Observed {
+  SubprocessResult run;
+  std::vector<v1::Observation> observations;
+  v1::ObserveSummary summary;
+  std::string Output() const { return run.stdout_data + run.stderr_data; }
+};
+
+class LegacyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    project_ = dir_.path() + "/legacy";
+    fs::copy(testing::SourceDir() + "/examples/legacy", project_, fs::copy_options::recursive);
+    fs::remove_all(project_ + "/target");
+    v1::ProjectConfig config;
+    auto text = ReadFile(project_ + "/tracespec.textproto");
+    ASSERT_TRUE(text.ok());
+    ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(*text, &config));
+    SubprocessOptions in_project;
+    in_project.cwd = project_;
+    auto built = RunSubprocess({"sh", "-c", config.build()}, in_project);
+    ASSERT_TRUE(built.ok() && built->Succeeded()) << built->stderr_data;
+    jar_ = project_ + "/target/legacy.jar";
+    ASSERT_TRUE(FileExists(jar_));
+  }
+
+  std::string Workload(const std::string& name, const std::string& text) {
+    return dir_.Write(name, text);
+  }
+
+  // `tracespec observe --method M... --out OUT EXTRA... -- COMMAND...`.
+  Observed Observe(const std::vector<std::string>& methods, const std::vector<std::string>& command,
+                   const std::vector<std::string>& extra = {}) {
+    Observed o;
+    out_ = dir_.path() + "/obs";
+    std::vector<std::string> args = {"observe", "--out", out_};
+    for (const std::string& m : methods) args.insert(args.end(), {"--method", m});
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back("--");
+    args.insert(args.end(), command.begin(), command.end());
+    SubprocessOptions options;
+    options.cwd = project_;
+    o.run = testing::RunTracespec(args, options);
+    if (FileExists(out_ + "/observations.pb")) {
+      auto read = ReadObservations(out_ + "/observations.pb");
+      EXPECT_TRUE(read.ok()) << read.status();
+      if (read.ok()) o.observations = *read;
+    }
+    auto summary = ReadFile(out_ + "/summary.json");
+    if (summary.ok()) {
+      EXPECT_TRUE(FromJson(*summary, &o.summary).ok());
+    }
+    return o;
+  }
+
+  int Count(const Observed& o, const std::string& method) {
+    int n = 0;
+    for (const v1::Observation& obs : o.observations) n += obs.method().name() == method;
+    return n;
+  }
+
+  testing::TempDir dir_;
+  std::string project_;
+  std::string jar_;
+  std::string out_;
+};
+
+const std::vector<std::string> kTargets = {"legacy.pricing.PriceCalculator#quote",
+                                           "legacy.pricing.PriceCalculator#total",
+                                           "legacy.pricing.Cart#add"};
+
+TEST_F(LegacyTest, JavaCommandGetsTheAgentpath) {
+  Observed o = Observe(kTargets, {"java", "-jar", jar_, "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("injected with -agentpath (the command runs java)"));
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("command: java (probe injected with -agentpath): "
+                                           "exit code 0"));
+  // day1.txt: 8 quote requests (with "abc" the parser fails before quote
+  // is called), 4 totals, 6 adds (one refused).
+  EXPECT_EQ(Count(o, "quote"), 7) << o.Output();
+  EXPECT_EQ(Count(o, "total"), 4);
+  EXPECT_EQ(Count(o, "add"), 6);
+  for (const v1::Observation& obs : o.observations) {
+    EXPECT_EQ(obs.test_id(), "");
+    EXPECT_EQ(obs.entry_point(), "legacy.Main#main");
+    EXPECT_EQ(obs.thread(), "main");
+  }
+  EXPECT_TRUE(o.summary.complete());
+  EXPECT_EQ(o.summary.injection(), "-agentpath");
+  ASSERT_EQ(o.summary.entry_points_size(), 1);
+  EXPECT_EQ(o.summary.entry_points(0).entry_point(), "legacy.Main#main");
+  EXPECT_EQ(o.summary.entry_points(0).observations(), 17);
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("  main from legacy.Main#main: 17"));
+  EXPECT_THAT(o.run.stdout_data, Not(HasSubstr("tests:")));
+  // The program's own output went to jvm.log.
+  EXPECT_THAT(ReadFile(out_ + "/jvm.log").value_or(""), HasSubstr("quote 12 3 -> 36"));
+  // A refused quantity is recorded as the exception it was.
+  int thrown = 0;
+  for (const v1::Observation& obs : o.observations) {
+    if (obs.method().name() == "quote" && obs.outcome().has_thrown()) {
+      EXPECT_EQ(obs.outcome().thrown().class_name(), "java.lang.IllegalArgumentException");
+      ++thrown;
+    }
+  }
+  EXPECT_EQ(thrown, 2);
+}
+
+TEST_F(LegacyTest, LauncherScriptGetsJavaToolOptions) {
+  Observed o = Observe(kTargets, {"bin/legacy-pricing", "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("injected with JAVA_TOOL_OPTIONS (the command is not "
+                                           "java; it must start java)"));
+  EXPECT_EQ(o.summary.injection(), "JAVA_TOOL_OPTIONS");
+  EXPECT_EQ(o.summary.command_program(), "bin/legacy-pricing");
+  EXPECT_EQ(o.observations.size(), 17u) << o.Output();
+  EXPECT_TRUE(o.summary.complete());
+}
+
+TEST_F(LegacyTest, ThePolicyAppliesAsForTests) {
+  // A policy denying the cart's total: never recorded, reported withheld.
+  std::string policy = dir_.Write(
+      "policy.textproto",
+      "format_version: FORMAT_VERSION_1\nrecord { class_pattern: \"*\" }\ndeny: \"*total*\"\n");
+  Observed o = Observe({"legacy.pricing.Cart#add"}, {"java", "-jar", jar_, "workload/day1.txt"},
+                       {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_FALSE(o.observations.empty());
+  for (const v1::Observation& obs : o.observations) {
+    for (const v1::ObjectState& s : obs.post()) {
+      for (const v1::Field& f : s.fields()) {
+        if (f.name() == "total") {
+          EXPECT_TRUE(f.value().has_redacted());
+        }
+      }
+    }
+  }
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("legacy.pricing.Cart.total: "));
+}
+
+TEST_F(LegacyTest, NonZeroExitKeepsTheObservations) {
+  Workload("stop.txt", "quote 2 3\ncart 4\nexit 3\nquote 5 5\n");
+  Observed o = Observe(kTargets, {"java", "-jar", jar_, dir_.path() + "/stop.txt"});
+  EXPECT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("exit code 3"));
+  EXPECT_EQ(o.summary.jvm_result(), "exit code 3");
+  EXPECT_EQ(Count(o, "quote"), 1);
+  EXPECT_EQ(Count(o, "add"), 1);
+  EXPECT_TRUE(o.summary.complete());
+}
+
+TEST_F(LegacyTest, ACommandThatIsNoJvmIsBadInput) {
+  Observed o = Observe(kTargets, {"sh", "-c", "echo hello"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("the command sh started no JVM"));
+  EXPECT_FALSE(FileExists(out_ + "/observations.pb"));
+
+  o = Observe(kTargets, {"no-such-program-here"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("no-such-program-here: program not found"));
+}
+
+TEST_F(LegacyTest, TargetsNeverLoadedListWhatWasLoaded) {
+  Observed o = Observe({"com.acme.Pricing#quote"}, {"java", "-jar", jar_, "workload/day1.txt"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("the command java never loaded com.acme.Pricing; it loaded classes of: "
+                        "legacy.pricing (3 classes), legacy (1 class)"));
+  EXPECT_FALSE(FileExists(out_ + "/observations.pb"));
+}
+
+TEST_F(LegacyTest, TimeoutStopsTheJvmAndKeepsWhatWasRecorded) {
+  Workload("slow.txt", "quote 2 3\ntotal 1 1\ncart 4\nsleep 600000\nquote 5 5\n");
+  Observed o = Observe(kTargets, {"bin/legacy-pricing", dir_.path() + "/slow.txt"},
+                       {"--timeout", "8"});
+  EXPECT_EQ(o.run.exit_code, 4) << o.Output();
+  EXPECT_FALSE(o.summary.complete());
+  EXPECT_THAT(o.summary.incomplete_reason(), HasSubstr("stopped at --timeout"));
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("PARTIAL: the run was stopped at --timeout"));
+  EXPECT_EQ(Count(o, "quote"), 1) << o.Output();
+  EXPECT_EQ(Count(o, "total"), 1);
+}
+
+TEST_F(LegacyTest, SigtermStopsTheCommandAndKeepsWhatWasRecorded) {
+  Workload("slow.txt", "quote 2 3\ncart 1 2\nsleep 600000\n");
+  out_ = dir_.path() + "/obs";
+  // tracespec in the background; SIGTERM once the program says it sleeps.
+  std::string script = absl::StrCat(
+      "'", testing::TracespecBinary(), "' observe --out '", out_,
+      "' --method legacy.pricing.Cart#add --method legacy.pricing.PriceCalculator#quote -- java "
+      "-jar '", jar_, "' '", dir_.path(), "/slow.txt' & pid=$!; i=0; "
+      "until grep -q sleeping '", out_, "/jvm.log' 2>/dev/null; do sleep 0.2; i=$((i+1)); "
+      "[ $i -gt 600 ] && break; done; kill -TERM $pid; wait $pid");
+  auto run = RunSubprocess({"sh", "-c", script});
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->exit_code, 4) << run->stdout_data << run->stderr_data;
+  EXPECT_THAT(run->stdout_data, HasSubstr("PARTIAL: the run was stopped (stopped by signal 15"));
+  auto observations = ReadObservations(out_ + "/observations.pb");
+  ASSERT_TRUE(observations.ok()) << observations.status();
+  EXPECT_EQ(observations->size(), 3u);  // One quote, two adds.
+}
+
+TEST_F(LegacyTest, MaxBytesStopsRecording) {
+  Observed o = Observe(kTargets, {"java", "-jar", jar_, "workload/day1.txt"},
+                       {"--max-bytes", "600"});
+  EXPECT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_FALSE(o.summary.complete());
+  EXPECT_THAT(o.summary.incomplete_reason(), HasSubstr("recording stopped at --max-bytes 600"));
+  EXPECT_GT(o.observations.size(), 0u);
+  EXPECT_LT(o.observations.size(), 17u);
+  EXPECT_LE(fs::file_size(out_ + "/observations.pb"), 600u);
+}
+
+TEST_F(LegacyTest, ThePerMethodCapBoundsCommandRunsToo) {
+  Observed o = Observe({"legacy.pricing.Cart#add"}, {"java", "-jar", jar_, "workload/day1.txt"},
+                       {"--max-observations", "2"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_EQ(o.summary.observations(), 6);  // Recorded...
+  EXPECT_LT(o.observations.size(), 6u);    // ...but not all kept.
+  EXPECT_GT(o.summary.observations_dropped(), 0);
+  EXPECT_EQ(o.summary.max_observations_per_method(), 2);
+}
+
+TEST_F(LegacyTest, InferWorksFromCapturedObservationsAlone) {
+  Observed o = Observe(kTargets, {"java", "-jar", jar_, "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::string infer_out = dir_.path() + "/infer";
+  SubprocessResult r = testing::RunTracespec(
+      {"infer", "--classpath", jar_, "--observations", out_, "--method",
+       "legacy.pricing.PriceCalculator#quote", "--out", infer_out});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("legacy.pricing.PriceCalculator#quote: Success"));
+  // The request the built-in synthesizer got says what the evidence is.
+  std::string tree = testing::ReadTree(infer_out);
+  EXPECT_THAT(tree, HasSubstr("The evidence is captured behaviour, not tests"));
+  EXPECT_THAT(tree, HasSubstr("\\result == unitPrice * quantity"));
+}
+
+// `tracespec run` on the example as it is: its configuration names the
+// launcher script instead of tests. Every contract passes both checks, and
+// `check` re-proves them.
+TEST_F(LegacyTest, RunInfersContractsFromTheLauncherCapture) {
+  fs::remove_all(project_ + "/target");
+  SubprocessResult r = testing::RunTracespec({"run", project_});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("injected with JAVA_TOOL_OPTIONS"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("no tests: captured behaviour"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("3 methods: 3 with a contract that holds"));
+  std::string spec =
+      ReadFile(project_ + "/tracespec-out/specs/legacy/pricing/PriceCalculator.jml").value_or("");
+  EXPECT_THAT(spec, HasSubstr("ensures \\result == unitPrice * quantity;"));
+  EXPECT_THAT(spec, HasSubstr("signals_only IllegalArgumentException;"));
+  std::string report = ReadFile(project_ + "/tracespec-out/report.md").value_or("");
+  EXPECT_THAT(report, HasSubstr("Evidence: captured behaviour, not tests"));
+
+  r = testing::RunTracespec({"check", project_});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("3 hold, 0 broken"));
+}
+
+}  // namespace
+}  // namespace tracespec
