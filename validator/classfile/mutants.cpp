@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/method_signature.h"
 #include "validator/classfile/class_file.h"
 #include "validator/classfile/instructions.h"
 
@@ -29,6 +31,10 @@ const std::map<uint8_t, std::vector<uint8_t>>& ArithmeticSwaps() {
       {97, {101}},       // ladd -> lsub
       {101, {97}},       // lsub -> ladd
       {105, {97}},       // lmul -> ladd
+      {98, {102}},       // fadd -> fsub
+      {102, {98}},       // fsub -> fadd
+      {106, {110}},      // fmul -> fdiv
+      {110, {106}},      // fdiv -> fmul
       {99, {103}},       // dadd -> dsub
       {103, {99}},       // dsub -> dadd
       {107, {111}},      // dmul -> ddiv
@@ -116,6 +122,24 @@ std::vector<Patch> PatchesOf(const ClassFile& cls, const Code& code, size_t inde
       out.push_back({"constant", absl::StrCat(Mnemonic(op), " ", v, " -> ", to), bytes});
     }
   }
+  // lconst/fconst/dconst 0 <-> 1.
+  for (auto [a, b] : {std::pair<uint8_t, uint8_t>{kLconst0, kLconst0 + 1},
+                      std::pair<uint8_t, uint8_t>{kFconst0, kFconst0 + 1},
+                      std::pair<uint8_t, uint8_t>{kDconst0, kDconst0 + 1}}) {
+    if (op == a) one("constant", b);
+    if (op == b) one("constant", a);
+  }
+  // iinc's increment ±1 (never 0: a loop counter that stops moving is a
+  // hang, not a mutant worth a test run's time).
+  if (op == kIinc && !ins.wide) {
+    for (int to : {ins.operand2 + 1, ins.operand2 - 1}) {
+      if (to == 0 || to < -128 || to > 127) continue;
+      out.push_back({"constant",
+                     absl::StrCat("iinc ", ins.operand, " ", ins.operand2, " -> ", to),
+                     {kIinc, static_cast<uint8_t>(ins.operand),
+                      static_cast<uint8_t>(static_cast<int8_t>(to))}});
+    }
+  }
   // A field store removed: its operands popped.
   if (op == kPutfield || op == kPutstatic) {
     MemberRef f = cls.pool.Member(static_cast<size_t>(ins.operand));
@@ -159,36 +183,65 @@ std::vector<Patch> PatchesOf(const ClassFile& cls, const Code& code, size_t inde
 
 }  // namespace
 
-absl::StatusOr<std::vector<Mutant>> MethodMutants(absl::string_view bytes,
+std::string Mutant::Label() const {
+  return absl::StrCat(id, " ", change, " @pc ", pc, line > 0 ? absl::StrCat(" (line ", line, ")") : "");
+}
+
+absl::StatusOr<MethodMutantsResult> MethodMutants(absl::string_view bytes,
                                                   const std::string& source,
                                                   absl::string_view name,
-                                                  absl::string_view descriptor) {
+                                                  absl::string_view descriptor,
+                                                  const MutantOptions& options) {
   absl::StatusOr<ClassFile> cls = ParseClassFile(bytes, source);
   if (!cls.ok()) return cls.status();
-  const Method* method = cls->FindMethod(name, descriptor);
+  MethodSignature wanted;
+  wanted.method_name = std::string(name);
+  wanted.descriptor = std::string(descriptor);
+  const Method* method = nullptr;
+  for (const Method& m : cls->methods) {
+    if (m.name != name || !wanted.Matches(m.descriptor)) continue;
+    if (method != nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": method ", name, " is overloaded (", method->descriptor, ", ", m.descriptor,
+          "); give its descriptor"));
+    }
+    method = &m;
+  }
   if (method == nullptr || !method->code) {
-    return absl::NotFoundError(absl::StrCat(source, " has no method ", name, descriptor,
-                                            " with bytecode"));
+    return absl::NotFoundError(
+        absl::StrCat(source, " has no method ", name, descriptor, " with bytecode"));
   }
   const Code& code = *method->code;
-  std::vector<Mutant> out;
+  std::vector<Mutant> all;
   for (size_t i = 0; i < code.instructions.size(); ++i) {
     const Instruction& ins = code.instructions[i];
     for (Patch& p : PatchesOf(*cls, code, i)) {
       Mutant m;
       m.kind = p.kind;
+      m.change = p.what;
       m.pc = ins.pc;
       m.line = code.LineOf(ins.pc);
-      m.description = absl::StrCat(m.line > 0 ? absl::StrCat("line ", m.line, " ") : "", "(pc ",
-                                   ins.pc, "): ", p.what);
       m.bytes = std::string(bytes);
       for (size_t k = 0; k < p.bytes.size(); ++k) {
         m.bytes[code.file_offset + ins.pc + k] = static_cast<char>(p.bytes[k]);
       }
-      out.push_back(std::move(m));
+      all.push_back(std::move(m));
     }
   }
-  return out;
+  MethodMutantsResult result;
+  result.generated = static_cast<int>(all.size());
+  int width = all.size() >= 100 ? 3 : 2;
+  for (size_t i = 0; i < all.size(); ++i) {
+    all[i].id = absl::StrFormat("M%0*d", width, static_cast<int>(i + 1));
+  }
+  size_t n = all.size();
+  size_t cap = options.max_mutants > 0 ? static_cast<size_t>(options.max_mutants) : n;
+  if (n <= cap) {
+    result.mutants = std::move(all);
+  } else {
+    for (size_t k = 0; k < cap; ++k) result.mutants.push_back(std::move(all[k * n / cap]));
+  }
+  return result;
 }
 
 }  // namespace tracespec::classfile
