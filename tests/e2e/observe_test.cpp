@@ -900,9 +900,11 @@ class HangTest {
 }
 )";
 
+// The limit leaves room for a JVM and JUnit start on a loaded machine (they
+// took 5 s at load 11); the test plan must reach the hang.
 TEST_F(ObserveTest, KilledJvmKeepsWhatWasRecorded) {
   std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/HangTest.java", kHangTest}});
-  Observed o = Observe(classes, "p.HangTest", {"p.Echo#echo"}, {"--timeout", "3"});
+  Observed o = Observe(classes, "p.HangTest", {"p.Echo#echo"}, {"--timeout", "10"});
   EXPECT_EQ(o.run.exit_code, 4) << o.Output();
   EXPECT_THAT(o.summary.incomplete_reason(), HasSubstr("timed out"));
   ASSERT_EQ(o.observations.size(), 1u);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "common/status.h"
+#include "common/utf8.h"
 #include "validator/classfile/descriptors.h"
 #include "validator/classfile/class_file.h"
 
@@ -75,31 +76,14 @@ bool DecodeModifiedUtf8(absl::string_view in, std::string* out) {
     }
   }
   out->clear();
-  auto emit = [out](uint32_t cp) {
-    if (cp < 0x80) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-  };
   for (size_t i = 0; i < units.size(); ++i) {
     uint32_t u = units[i];
     if (u >= 0xD800 && u < 0xDC00 && i + 1 < units.size() && units[i + 1] >= 0xDC00 &&
         units[i + 1] < 0xE000) {
-      emit(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00));
+      AppendUtf8(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00), out);
       ++i;
     } else {
-      emit(u);  // lone surrogates are kept as their 3-byte form
+      AppendUtf8(u, out);  // lone surrogates are kept as their 3-byte form
     }
   }
   return true;
