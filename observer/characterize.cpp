@@ -140,23 +140,70 @@ const v1::ObjectState* Find(const google::protobuf::RepeatedPtrField<v1::ObjectS
   return nullptr;
 }
 
+// The package of a binary class name ("" for the default package).
+std::string PackageOf(const std::string& class_name) {
+  size_t dot = class_name.rfind('.');
+  return dot == std::string::npos ? "" : class_name.substr(0, dot);
+}
+
+// Whether a test in `package` can name `class_name` in Java source: not an
+// anonymous or local class, and public unless in the same package.
+absl::Status CheckNameable(const std::string& class_name, const std::string& package,
+                           classfile::ClassPath* classes) {
+  std::string simple = class_name.substr(class_name.rfind('.') + 1);
+  for (size_t at = simple.find('$'); at != std::string::npos; at = simple.find('$', at + 1)) {
+    if (at + 1 >= simple.size() || std::isdigit(static_cast<unsigned char>(simple[at + 1]))) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(class_name, " is an anonymous or local class (it has no name in Java)"));
+    }
+  }
+  auto cls = classes->Load(class_name);
+  if (!cls.ok()) return absl::NotFoundError(absl::StrCat("class ", class_name, " not found"));
+  if ((*cls)->access & classfile::kAccPublic) return absl::OkStatus();
+  if (PackageOf(class_name) != package) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(class_name, " is not public and lies in another package"));
+  }
+  return absl::OkStatus();
+}
+
+// An array's elements as a Java array creation expression when they are
+// all primitives, strings or null; "" otherwise.
+std::string ArrayLiteral(const v1::ObjectState& state) {
+  const v1::ArrayContents& array = state.array();
+  if (array.elements_size() != array.length()) return "";
+  std::vector<std::string> elements;
+  for (const v1::Value& e : array.elements()) {
+    std::string element = e.has_null_value() ? "null" : Literal(e);
+    if (element.empty()) return "";
+    elements.push_back(element);
+  }
+  return absl::StrCat("new ", JavaType(state.class_name()), " {", absl::StrJoin(elements, ", "),
+                      "}");
+}
+
 // One test: the statements that rebuild a call's inputs, the call, and
 // the assertions. Fails with the reason when an input cannot be rebuilt.
+// A value the policy withheld is never written: a withheld input makes the
+// call not rebuilt, a withheld result or field is not asserted.
 class TestWriter {
  public:
   TestWriter(const v1::Observation& o, classfile::ClassPath* classes)
-      : o_(o), classes_(classes) {}
+      : o_(o), classes_(classes), package_(PackageOf(o.method().class_name())) {}
 
   absl::StatusOr<std::string> Body() {
     const v1::MethodRef& m = o_.method();
     if (m.name() == "<init>" || m.name() == "<clinit>") {
       return absl::UnimplementedError("constructors are not replayed");
     }
+    TS_RETURN_IF_ERROR(CheckNameable(m.class_name(), package_, classes_));
     auto cls = classes_->Load(m.class_name());
     if (!cls.ok()) return absl::NotFoundError(absl::StrCat("class ", m.class_name(), " not found"));
     const classfile::Method* method = (*cls)->FindMethod(m.name(), m.jvm_descriptor());
     if (method == nullptr) return absl::NotFoundError("the method is not in the class file");
-    if (method->is_private()) return absl::FailedPreconditionError("a private method");
+    if (method->is_private()) {
+      return absl::FailedPreconditionError("a private method (a test cannot call it)");
+    }
     std::vector<std::string> params;
     std::string ret;
     SplitDescriptor(m.jvm_descriptor(), &params, &ret);
@@ -169,7 +216,6 @@ class TestWriter {
     } else {
       if (!o_.receiver().has_ref()) return absl::DataLossError("no receiver recorded");
       TS_ASSIGN_OR_RETURN(target, Expression(o_.receiver(), "L" + m.class_name() + ";"));
-      receiver_ = target;
     }
     std::vector<std::string> args;
     for (size_t i = 0; i < params.size(); ++i) {
@@ -179,98 +225,164 @@ class TestWriter {
     std::string call = absl::StrCat(target, ".", m.name(), "(", absl::StrJoin(args, ", "), ")");
     const v1::Outcome& outcome = o_.outcome();
     if (outcome.has_thrown()) {
-      absl::StrAppend(&code_, "    assertThrows(", JavaClassName(outcome.thrown().class_name()),
-                      ".class, () -> ", call, ");\n");
-      return code_;
-    }
-    if (outcome.has_returned_void() || ret == "V") {
+      // The exact class, by name (it need not be accessible from here).
+      absl::StrAppend(&code_, "    Throwable thrown = assertThrows(Throwable.class, () -> ", call,
+                      ");\n    assertEquals(\"", outcome.thrown().class_name(),
+                      "\", thrown.getClass().getName());\n");
+    } else if (outcome.has_returned_void() || ret == "V" || !outcome.has_returned()) {
       absl::StrAppend(&code_, "    ", call, ";\n");
     } else {
-      TS_RETURN_IF_ERROR(AssertReturned(outcome.returned(), ret, call));
+      AssertReturned(outcome.returned(), ret, call);
     }
-    AssertFieldsAfter();
+    AssertStatesAfter();
     return code_;
   }
 
  private:
-  absl::Status AssertReturned(const v1::Value& v, const std::string& ret, const std::string& call) {
+  void AssertReturned(const v1::Value& v, const std::string& ret, const std::string& call) {
     if (v.has_redacted()) {
       absl::StrAppend(&code_, "    ", call, ";  // the result was withheld by the policy\n");
-      return absl::OkStatus();
+      return;
     }
     if (v.has_null_value()) {
       absl::StrAppend(&code_, "    assertNull(", call, ");\n");
-      return absl::OkStatus();
+      return;
     }
     std::string literal = Literal(v);
     if (!literal.empty()) {
       absl::StrAppend(&code_, "    assertEquals(", literal, ", ", call, ");\n");
-      return absl::OkStatus();
+      return;
     }
-    const v1::ObjectState* state = v.has_ref() ? Find(o_.post(), v.ref()) : nullptr;
-    if (state != nullptr && state->has_array() && ret.size() == 2 && ret[0] == '[' &&
-        ret[1] != 'L' && state->array().elements_size() == state->array().length()) {
-      std::vector<std::string> elements;
-      for (const v1::Value& e : state->array().elements()) {
-        std::string element = Literal(e);
-        if (element.empty()) return absl::DataLossError("an element of the result was withheld");
-        elements.push_back(element);
-      }
-      absl::StrAppend(&code_, "    assertArrayEquals(new ", JavaType(ret), " {",
-                      absl::StrJoin(elements, ", "), "}, ", call, ");\n");
-      return absl::OkStatus();
+    if (!v.has_ref()) {
+      absl::StrAppend(&code_, "    ", call, ";  // the result was not recorded\n");
+      return;
     }
-    if (state != nullptr && !state->has_array()) {
-      absl::StrAppend(&code_, "    assertEquals(\"", state->class_name(), "\", ", call,
-                      ".getClass().getName());\n");
-      return absl::OkStatus();
+    auto input = built_.find(v.ref());
+    if (input != built_.end()) {
+      absl::StrAppend(&code_, "    assertSame(", input->second, ", ", call, ");\n");
+      return;
     }
-    absl::StrAppend(&code_, "    assertNotNull(", call, ");\n");
-    return absl::OkStatus();
+    const v1::ObjectState* state = Find(o_.post(), v.ref());
+    if (state == nullptr) {
+      absl::StrAppend(&code_, "    assertNotNull(", call, ");\n");
+      return;
+    }
+    std::string expected = state->has_array() ? ArrayLiteral(*state) : "";
+    if (!expected.empty()) {
+      absl::StrAppend(&code_, "    assertArrayEquals(", expected, ", ", call, ");\n");
+      return;
+    }
+    absl::StrAppend(&code_, "    Object result = ", call, ";\n    assertEquals(\"",
+                    JavaClassNameOfState(*state), "\", result.getClass().getName());\n");
+    if (!state->has_array() && !IsJdkClass(state->class_name())) {
+      AssertFields(*state, "result");
+    } else if (state->has_array()) {
+      absl::StrAppend(&code_, "    assertEquals(", state->array().length(),
+                      ", java.lang.reflect.Array.getLength(result));\n");
+    }
   }
 
-  // The receiver's primitive and string fields after the call.
-  void AssertFieldsAfter() {
-    if (receiver_.empty()) return;
-    const v1::ObjectState* after = Find(o_.post(), o_.receiver().ref());
-    if (after == nullptr) return;
-    for (const v1::Field& f : after->fields()) {
+  static bool IsJdkClass(const std::string& class_name) {
+    return absl::StartsWith(class_name, "java.") || absl::StartsWith(class_name, "javax.") ||
+           absl::StartsWith(class_name, "jdk.") || absl::StartsWith(class_name, "sun.");
+  }
+
+  // Class.getName() of a recorded object: "pkg.C", arrays as "[I" / "[Lpkg.C;".
+  static std::string JavaClassNameOfState(const v1::ObjectState& state) {
+    std::string name = state.class_name();
+    for (char& c : name) c = c == '/' ? '.' : c;
+    return name;
+  }
+
+  // The primitive, string and null fields of `state` (recorded after the
+  // call) on the object `variable`.
+  void AssertFields(const v1::ObjectState& state, const std::string& variable) {
+    for (const v1::Field& f : state.fields()) {
+      std::string owner = f.declaring_class().empty() ? state.class_name() : f.declaring_class();
+      if (IsJdkClass(owner)) continue;  // Not accessible by reflection.
+      std::string get =
+          absl::StrCat("Replay.get(", variable, ", \"", owner, "\", \"", f.name(), "\")");
+      if (f.value().has_null_value()) {
+        absl::StrAppend(&code_, "    assertNull(", get, ");\n");
+        continue;
+      }
       std::string literal = Literal(f.value());
-      if (literal.empty()) continue;  // References, null, withheld values.
-      std::string owner = f.declaring_class().empty() ? after->class_name() : f.declaring_class();
-      absl::StrAppend(&code_, "    assertEquals((Object) ", literal, ", Replay.get(", receiver_,
-                      ", \"", owner, "\", \"", f.name(), "\"));\n");
+      if (literal.empty()) continue;  // References, withheld values.
+      absl::StrAppend(&code_, "    assertEquals((Object) ", literal, ", ", get, ");\n");
+    }
+  }
+
+  // The rebuilt inputs (receiver, arguments and what they reach) as
+  // recorded after the call: fields, and arrays' elements.
+  void AssertStatesAfter() {
+    for (const auto& [ref, variable] : built_order_) {
+      const v1::ObjectState* after = Find(o_.post(), ref);
+      if (after == nullptr) continue;
+      if (after->has_array()) {
+        std::string expected = ArrayLiteral(*after);
+        if (!expected.empty()) {
+          absl::StrAppend(&code_, "    assertArrayEquals(", expected, ", ", variable, ");\n");
+        }
+      } else {
+        AssertFields(*after, variable);
+      }
     }
   }
 
   // A Java expression for `v` of static type `descriptor`, with the
   // statements that build it appended to code_.
   absl::StatusOr<std::string> Expression(const v1::Value& v, const std::string& descriptor) {
-    if (v.has_redacted()) return absl::FailedPreconditionError("an input was withheld by the policy");
+    if (v.has_redacted()) {
+      return absl::FailedPreconditionError("an input was withheld by the policy");
+    }
     if (v.has_null_value()) return absl::StrCat("(", JavaType(descriptor), ") null");
     std::string literal = Literal(v);
     if (!literal.empty()) return literal;
     if (!v.has_ref()) return absl::DataLossError("an input was not recorded");
     auto built = built_.find(v.ref());
-    if (built != built_.end()) return built->second;
-    const v1::ObjectState* state = Find(o_.pre(), v.ref());
-    if (state == nullptr) return absl::DataLossError("an input object was not recorded");
-    if (state->truncated()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "an input of class ", state->class_name(), " lies beyond the policy's depth limit"));
+    if (built == built_.end()) {
+      const v1::ObjectState* state = Find(o_.pre(), v.ref());
+      if (state == nullptr) return absl::DataLossError("an input object was not recorded");
+      if (state->truncated()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "an input of class ", state->class_name(), " lies beyond the policy's depth limit"));
+      }
+      std::string name = absl::StrCat("v", built_.size() + 1);
+      built_[v.ref()] = name;
+      built_order_.emplace_back(v.ref(), name);
+      types_[v.ref()] = state->has_array() ? state->class_name()
+                                           : absl::StrCat("L", state->class_name(), ";");
+      if (state->has_array()) {
+        in_array_.insert(v.ref());
+        TS_RETURN_IF_ERROR(ArrayExpression(*state, name));
+        in_array_.erase(v.ref());
+      } else {
+        TS_RETURN_IF_ERROR(ObjectExpression(*state, name));
+      }
+      built = built_.find(v.ref());
+    } else if (in_array_.count(v.ref()) > 0) {
+      return absl::UnimplementedError("an array that contains itself");
     }
-    std::string name = absl::StrCat("v", built_.size() + 1);
-    built_[v.ref()] = name;
-    if (state->has_array()) return ArrayExpression(*state, name);
-    return ObjectExpression(*state, name);
+    // A cast to the declared type keeps overload resolution as recorded.
+    if (JavaType(types_[v.ref()]) != JavaType(descriptor)) {
+      return absl::StrCat("(", JavaType(descriptor), ") ", built->second);
+    }
+    return built->second;
   }
 
-  absl::StatusOr<std::string> ArrayExpression(const v1::ObjectState& state, const std::string& name) {
+  absl::Status ArrayExpression(const v1::ObjectState& state, const std::string& name) {
     const v1::ArrayContents& array = state.array();
     if (array.elements_size() != array.length()) {
       return absl::FailedPreconditionError(absl::StrCat("an array recorded in part (",
                                                         array.elements_size(), " of ",
                                                         array.length(), " elements)"));
+    }
+    std::string element_type = array.element_descriptor();
+    while (!element_type.empty() && element_type[0] == '[') element_type = element_type.substr(1);
+    if (!element_type.empty() && element_type[0] == 'L') {
+      std::string element_class = element_type.substr(1, element_type.size() - 2);
+      for (char& c : element_class) c = c == '/' ? '.' : c;
+      TS_RETURN_IF_ERROR(CheckNameable(element_class, package_, classes_));
     }
     std::vector<std::string> elements;
     for (const v1::Value& e : array.elements()) {
@@ -280,16 +392,16 @@ class TestWriter {
     std::string type = JavaType(state.class_name());
     absl::StrAppend(&code_, "    ", type, " ", name, " = new ", type, " {",
                     absl::StrJoin(elements, ", "), "};\n");
-    return name;
+    return absl::OkStatus();
   }
 
-  absl::StatusOr<std::string> ObjectExpression(const v1::ObjectState& state,
-                                               const std::string& name) {
+  absl::Status ObjectExpression(const v1::ObjectState& state, const std::string& name) {
     const std::string& class_name = state.class_name();
-    if (absl::StartsWith(class_name, "java.") || absl::StartsWith(class_name, "javax.")) {
+    if (IsJdkClass(class_name)) {
       return absl::UnimplementedError(
           absl::StrCat("an input of the JDK's class ", class_name, " (not rebuilt field by field)"));
     }
+    TS_RETURN_IF_ERROR(CheckNameable(class_name, package_, classes_));
     auto cls = classes_->Load(class_name);
     if (!cls.ok()) return absl::NotFoundError(absl::StrCat("class ", class_name, " not found"));
     if ((*cls)->is_abstract() || (*cls)->is_interface() ||
@@ -303,7 +415,7 @@ class TestWriter {
     // Every instance field of the class and its superclasses must have been
     // recorded, with a value the policy did not withhold.
     std::string owner = class_name;
-    while (!owner.empty() && !absl::StartsWith(owner, "java.")) {
+    while (!owner.empty() && !IsJdkClass(owner)) {
       auto c = classes_->Load(owner);
       if (!c.ok()) return absl::NotFoundError(absl::StrCat("class ", owner, " not found"));
       for (const classfile::Field& f : (*c)->fields) {
@@ -325,16 +437,19 @@ class TestWriter {
         absl::StrAppend(&code_, "    Replay.set(", name, ", \"", owner, "\", \"", f.name, "\", ",
                         value, ");\n");
       }
-      owner = classfile::InternalToBinary((*c)->super_name);
+      owner = (*c)->super_name.empty() ? "" : classfile::InternalToBinary((*c)->super_name);
     }
-    return name;
+    return absl::OkStatus();
   }
 
   const v1::Observation& o_;
   classfile::ClassPath* classes_;
+  std::string package_;
   std::string code_;
-  std::string receiver_;
   std::map<uint64_t, std::string> built_;
+  std::map<uint64_t, std::string> types_;
+  std::vector<std::pair<uint64_t, std::string>> built_order_;
+  std::set<uint64_t> in_array_;  // Arrays whose initializer is being written.
 };
 
 constexpr char kReplayHelper[] = R"(
@@ -391,7 +506,6 @@ std::string MethodIdentifier(const std::string& name) {
 }  // namespace
 
 absl::StatusOr<CharacterizeResult> Characterize(const CharacterizeOptions& options) {
-  if (options.methods.empty()) return absl::InvalidArgumentError("no methods given (--method)");
   if (options.out_dir.empty()) return absl::InvalidArgumentError("no output directory (--out)");
   std::vector<v1::ProbeTarget> targets;
   for (const std::string& spec : options.methods) {
@@ -411,14 +525,17 @@ absl::StatusOr<CharacterizeResult> Characterize(const CharacterizeOptions& optio
   std::map<std::string, int> numbers;
   std::vector<int> matched(targets.size(), 0);
   for (const v1::Observation& o : observations) {
-    bool wanted = false;
+    if (o.source() != v1::RECORDED) continue;
+    // No --method: every method the observations hold.
+    bool wanted = targets.empty();
     for (size_t i = 0; i < targets.size(); ++i) {
       if (Selected(o.method(), targets[i])) {
         wanted = true;
         ++matched[i];
       }
     }
-    if (!wanted || o.source() != v1::RECORDED) continue;
+    if (!wanted) continue;
+    ++result.calls;
     std::string label = MethodLabel(o.method());
     if (o.excluded()) {
       result.not_rebuilt.push_back({label, o.sequence(), "excluded: " + o.excluded_reason()});
@@ -446,9 +563,12 @@ absl::StatusOr<CharacterizeResult> Characterize(const CharacterizeOptions& optio
   }
   for (size_t i = 0; i < targets.size(); ++i) {
     if (matched[i] == 0) {
-      return absl::NotFoundError(absl::StrCat("no observations of ", targets[i].spec(), " in ",
+      return absl::NotFoundError(absl::StrCat("no recorded calls of ", targets[i].spec(), " in ",
                                               options.observations));
     }
+  }
+  if (result.calls == 0) {
+    return absl::NotFoundError(absl::StrCat("no recorded calls in ", options.observations));
   }
 
   // Everything is generated; now write (each file atomically).
@@ -465,13 +585,16 @@ absl::StatusOr<CharacterizeResult> Characterize(const CharacterizeOptions& optio
         simple, " {\n", absl::StrJoin(methods, "\n"), kReplayHelper, "}\n");
     files[path] = text;
   }
-  std::string listing = "# Recorded calls no test was written for: method, sequence, why.\n";
+  std::string listing = absl::StrCat(
+      "# tracespec characterize: the recorded calls no test was written for, and why\n"
+      "# (METHOD call SEQUENCE: REASON; SEQUENCE as in observations.jsonl). ",
+      result.not_rebuilt.size(), " of ", result.calls, " calls.\n");
   std::sort(result.not_rebuilt.begin(), result.not_rebuilt.end(),
             [](const NotRebuilt& a, const NotRebuilt& b) {
               return std::tie(a.method, a.sequence) < std::tie(b.method, b.sequence);
             });
   for (const NotRebuilt& n : result.not_rebuilt) {
-    absl::StrAppend(&listing, n.method, "\t", n.sequence, "\t", n.why, "\n");
+    absl::StrAppend(&listing, n.method, " call ", n.sequence, ": ", n.why, "\n");
   }
   files["not-rebuilt.txt"] = listing;
   for (const auto& [relative, text] : files) {
