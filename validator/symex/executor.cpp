@@ -335,6 +335,9 @@ class MethodRun {
         s.guard = ops_.And(s.guard, ops_.Eq(it->second, s.locals[v].e));
       }
       CheckCandidates(*l, s, to);
+      if (impl_.loop_observer != nullptr) {  // the entry state, checked by the observer
+        impl_.loop_observer->AtLoopHead(method_, l->head, s.guard, s.heap, s.locals);
+      }
       for (uint32_t v : l->slots) {
         if (v >= s.locals.size() || s.locals[v].kind == Kind::kNone) continue;
         Kind kind = s.locals[v].kind;
@@ -352,6 +355,10 @@ class MethodRun {
       for (const auto& [text, holds] : Candidates(*l, s.locals)) {
         s.guard = ops_.And(s.guard, holds);
       }
+      if (impl_.loop_observer != nullptr) {
+        s.guard = ops_.And(s.guard, impl_.loop_observer->AssumedAtHead(method_, l->head, s.guard,
+                                                                       s.heap, s.locals));
+      }
     }
   }
 
@@ -361,6 +368,9 @@ class MethodRun {
         l != induction_loops_.end() && to <= from && InRange(l->second, from)) {
       // The arbitrary state at the head covers the next iteration.
       CheckCandidates(l->second, s, from);
+      if (impl_.loop_observer != nullptr) {  // a back edge, checked by the observer
+        impl_.loop_observer->AtLoopHead(method_, to, s.guard, s.heap, s.locals);
+      }
       return;
     }
     Enter(from, to, s);

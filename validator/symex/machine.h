@@ -200,6 +200,15 @@ class LoopHeadObserver {
   virtual ~LoopHeadObserver() = default;
   virtual void AtLoopHead(const MethodInfo& method, uint32_t pc, const z3::expr& guard,
                           const Heap& heap, const std::vector<Value>& locals) = 0;
+  // The induction step (ExecOptions::induction) enters a loop in an
+  // arbitrary state: what may be assumed of that state at the head `pc`
+  // (e.g. the loop invariants the specification gives). Sound only because
+  // the step also shows the entry state and the state at every back edge
+  // to AtLoopHead, where the same condition must be checked.
+  virtual z3::expr AssumedAtHead(const MethodInfo& method, uint32_t pc, const z3::expr& guard,
+                                 const Heap& heap, const std::vector<Value>& locals) {
+    return guard.ctx().bool_val(true);
+  }
 };
 
 // Sees the state each time the execution of the entry method (not of a

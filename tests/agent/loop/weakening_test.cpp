@@ -7,13 +7,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "agent/loop/feedback.h"
-#include "agent/synth/synthesizer.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/call_builder.h"
-#include "tests/testing/testing.h"
-#include "validator/check/validator.h"
+#include "tests/agent/loop/synth_validate.h"
 
 namespace tracespec::loop {
 namespace {
@@ -24,47 +21,8 @@ using ::testing::Not;
 using testing::Call;
 using testing::D;
 using testing::I;
-
-struct Weakened {
-  synth::SynthesisResult result;
-  std::string bits;  // both checks of the final contract, with the observations
-  std::string report;
-};
-
-// Synthesizes a contract for `method` of the compiled `source` with the
-// validator as Houdini's oracle, then validates the result with the
-// observations.
-Weakened SynthesizeAndValidate(const std::map<std::string, std::string>& source,
-                               const std::string& method,
-                               const std::vector<v1::Observation>& observations) {
-  Weakened out;
-  testing::TempDir dir;
-  std::string classes = testing::CompileJava(dir, source, {"-g"});
-  if (classes.empty()) return out;
-  auto validator = check::Validator::Create(classes);
-  EXPECT_TRUE(validator.ok()) << validator.status();
-  if (!validator.ok()) return out;
-  check::ValidateRequest base;
-  base.method = method;
-  base.timeout_seconds = 60;
-  ValidatorOracle oracle(validator->get(), base);
-  synth::SynthesisInput in;
-  in.observations = observations;
-  auto result = synth::Synthesize(in, {}, &oracle);
-  EXPECT_TRUE(result.ok()) << result.status();
-  if (!result.ok()) return out;
-  out.result = *result;
-  check::ValidateRequest request = base;
-  request.contract = result->jml;
-  request.has_observations = true;
-  request.observations = observations;
-  auto report = (*validator)->Validate(request);
-  EXPECT_TRUE(report.ok()) << report.status();
-  if (!report.ok()) return out;
-  out.bits = report->Bits();
-  out.report = check::FormatReportText(*report);
-  return out;
-}
+using testing::SynthesizeAndValidate;
+using testing::Weakened;
 
 // The contract holds `guarded` (an ensures clause), passes both checks, and
 // reports `original` as weakened.
