@@ -118,6 +118,8 @@ void AddNatives(TableBuilder& t) {
   const std::string intrinsics = "tracespec/jdk/Intrinsics";
   t.Native(intrinsics, "chars(Ljava/lang/String;)[C", kStatic, kPure);
   t.Native(intrinsics, "make([C)Ljava/lang/String;", kStatic, kPure);
+  t.Native(intrinsics, "opaque(Ljava/lang/String;)Z", kStatic, kPure);
+  t.Native(intrinsics, "setBuilderOpaque(Ljava/lang/StringBuilder;)V", kStatic, kEffect);
   t.Native(intrinsics, "builderChars(Ljava/lang/StringBuilder;)[C", kStatic, kPure);
   t.Native(intrinsics, "setBuilderChars(Ljava/lang/StringBuilder;[C)V", kStatic, kEffect);
   t.Native(intrinsics, "concat([C[C)[C", kStatic, kPure);

@@ -1307,6 +1307,10 @@ absl::Status MethodRun::InvokeDynamic(const Instruction& ins, State s) {
   const std::string intrinsics = "tracespec/jdk/Intrinsics";
   Value chars{Kind::kNone, ops_.Int(0)};
   bool first = true;
+  const FieldInfo* value_field = program.ResolveField("java/lang/String", "value", "[C");
+  if (value_field == nullptr) return absl::InternalError("java.lang.String.value missing");
+  z3::expr empty_chars = impl_.Allocate(program.TypeIdOf("[C"), ops_.Int(0), 0);
+  z3::expr opaque = ops_.False();
   for (const Piece& piece : pieces) {
     Value text{Kind::kRef, ops_.Null()};
     if (piece.arg < 0) {
@@ -1325,33 +1329,26 @@ absl::Status MethodRun::InvokeDynamic(const Instruction& ins, State s) {
         if (!going) return absl::OkStatus();
       }
     }
-    Value piece_chars{Kind::kNone, ops_.Int(0)};
-    TS_ASSIGN_OR_RETURN(bool going, call(program.ResolveStatic(intrinsics, "chars",
-                                                               "(Ljava/lang/String;)[C"),
-                                         {text}, &piece_chars));
-    if (!going) return absl::OkStatus();
+    // An opaque piece (its characters not modelled) makes the result opaque.
+    z3::expr raw = impl_.ResolveStringChars(m_.ReadField(s.heap, text.e, *value_field).e);
+    z3::expr is_opaque = ops_.Eq(raw, ops_.Null());
+    opaque = ops_.Or(opaque, is_opaque);
+    Value piece_chars{Kind::kRef, ops_.Ite(is_opaque, empty_chars, raw)};
     if (first) {
       chars = piece_chars;
       first = false;
       continue;
     }
-    TS_ASSIGN_OR_RETURN(going, call(program.ResolveStatic(intrinsics, "concat", "([C[C)[C"),
-                                    {chars, piece_chars}, &chars));
+    TS_ASSIGN_OR_RETURN(bool going,
+                        call(program.ResolveStatic(intrinsics, "concat", "([C[C)[C"),
+                             {chars, piece_chars}, &chars));
     if (!going) return absl::OkStatus();
   }
-  if (first) {  // no pieces: ""
-    Value empty{Kind::kRef, impl_.StringLiteral("")};
-    TS_ASSIGN_OR_RETURN(bool going, call(program.ResolveStatic(intrinsics, "chars",
-                                                               "(Ljava/lang/String;)[C"),
-                                         {empty}, &chars));
-    if (!going) return absl::OkStatus();
-  }
-  // make() gives a new string (JLS 15.18.1) sharing the characters.
-  Value result{Kind::kNone, ops_.Int(0)};
-  TS_ASSIGN_OR_RETURN(bool going, call(program.ResolveStatic(intrinsics, "make",
-                                                             "([C)Ljava/lang/String;"),
-                                       {chars}, &result));
-  if (!going) return absl::OkStatus();
+  // A new string (JLS 15.18.1) sharing the characters.
+  if (first) chars = Value{Kind::kRef, empty_chars};  // no pieces: ""
+  Value result{Kind::kRef, impl_.Allocate(program.TypeIdOf("java/lang/String"), std::nullopt, 0)};
+  m_.WriteField(s.heap, result.e, *value_field,
+                Value{Kind::kRef, ops_.Ite(opaque, ops_.Null(), chars.e)});
   s.stack.push_back(result);
   Fallthrough(std::move(s));
   return absl::OkStatus();

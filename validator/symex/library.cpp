@@ -818,6 +818,16 @@ const std::map<std::string, Model>& Models() {
       return c.Return(std::move(heap), c.R(r));
     });
     add("tracespec/jdk/Intrinsics.builderChars(Ljava/lang/StringBuilder;)[C", BuilderCharsModel);
+    add("tracespec/jdk/Intrinsics.opaque(Ljava/lang/String;)Z", [](LibCall& c) {
+      z3::expr chars =
+          c.impl.ResolveStringChars(c.impl.m.ReadField(c.s.heap, c.A(0), c.StringValue()).e);
+      return c.Return(c.I(c.ops.Ite(c.ops.Eq(chars, c.ops.Null()), c.ops.Int(1), c.ops.Int(0))));
+    });
+    add("tracespec/jdk/Intrinsics.setBuilderOpaque(Ljava/lang/StringBuilder;)V", [](LibCall& c) {
+      Heap heap = c.s.heap;
+      c.impl.m.WriteField(heap, c.A(0), c.BuilderOpaque(), c.I(c.ops.Int(1)));
+      return c.Return(std::move(heap), std::nullopt);
+    });
     add("tracespec/jdk/Intrinsics.setBuilderChars(Ljava/lang/StringBuilder;[C)V", [](LibCall& c) {
       Heap heap = c.s.heap;
       c.impl.m.WriteField(heap, c.A(0), c.BuilderValue(), c.args[1]);

@@ -90,7 +90,7 @@ TEST(JdkModelsTest, ExecutorRunsJavaModelsAsBytecode) {
   symex::CallTarget length = (*program)->Select((*program)->TypeIdOf("java/lang/String"),
                                                 "length", "()I");
   ASSERT_EQ(length.kind, symex::CallTarget::Kind::kBytecode) << length.reason;
-  EXPECT_EQ(length.method->DisplayName(), "tracespec.jdk.java.lang.String.length(java.lang.String)");
+  EXPECT_EQ(length.method->DisplayName(), "java.lang.String.length(java.lang.String)");
   EXPECT_EQ((*program)->Select((*program)->TypeIdOf("java/lang/String"), "trim",
                                "()Ljava/lang/String;")
                 .reason,

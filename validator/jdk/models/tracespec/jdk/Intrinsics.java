@@ -16,6 +16,20 @@ public final class Intrinsics {
     return s.toCharArray();
   }
 
+  /**
+   * Whether the executor does not know the characters of {@code s} (a
+   * string made by a library method whose text is not modelled). On a JVM
+   * every string's characters are known.
+   */
+  public static boolean opaque(String s) {
+    return false;
+  }
+
+  /** Makes the contents of {@code sb} unknown (only after opaque()). */
+  public static void setBuilderOpaque(StringBuilder sb) {
+    throw new IllegalStateException("no string is opaque on a JVM");
+  }
+
   /** A new string of the characters {@code v} (never written afterwards). */
   public static String make(char[] v) {
     return new String(v);

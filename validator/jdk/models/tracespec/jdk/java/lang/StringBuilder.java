@@ -16,7 +16,12 @@ public final class StringBuilder {
   private StringBuilder() {}
 
   public static java.lang.StringBuilder append(java.lang.StringBuilder sb, java.lang.String s) {
-    return appendChars(sb, Intrinsics.chars(s == null ? "null" : s));
+    java.lang.String text = s == null ? "null" : s;
+    if (Intrinsics.opaque(text)) {  // the builder's contents become unknown too
+      Intrinsics.setBuilderOpaque(sb);
+      return sb;
+    }
+    return appendChars(sb, Intrinsics.chars(text));
   }
 
   public static java.lang.StringBuilder append(java.lang.StringBuilder sb, char c) {
