@@ -85,6 +85,8 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
 // it from argv (when an `observe` came before it) and returns them. CLI11
 // would otherwise read the command's own options as ours.
 std::vector<std::string> CutCommand(int* argc, char** argv);
+// `tracespec characterize` (cli/characterize_command.cpp).
+void AddCharacterizeCommand(CLI::App& app, int* exit_code);
 // `tracespec report [OUT_DIR]` (cli/report_command.cpp).
 void AddReportCommand(CLI::App& app, int* exit_code);
 

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   AddInferCommand(app, &exit_code);
   AddProtocolCommand(app, &exit_code);
   AddObserveCommand(app, &exit_code, CutCommand(&argc, argv));
+  AddCharacterizeCommand(app, &exit_code);
   AddReportCommand(app, &exit_code);
   AddVerifyCommand(app, &exit_code);
   AddValidateCommand(app, &exit_code);

@@ -1341,7 +1341,7 @@ class Templates {
       std::string ri = At(r.element, "$i");
       if (IsNumericType(r.element_type)) {
         for (const char* op : {"<=", "<", ">=", ">"}) {
-          offer(absl::StrCat("(\\forall int $i; 0 <= $i && $i + 1 < ", r.length, "; ", ri, " ", op,
+          offer(absl::StrCat("(\\forall int $i; 0 <= $i && $i < ", r.length, " - 1; ", ri, " ", op,
                              " ", At(r.element, "$i + 1"), ")"),
                 "array-sorted", kRankArrayOut, false);
         }

@@ -448,7 +448,8 @@ class Builder {
       std::string post_el = a.changes ? a.old_element : a.element;
       std::string post_len = a.changes ? a.old_length : a.length;
       auto forall = [](const std::string& len, const std::string& body, bool pairs) {
-        return absl::StrCat("(\\forall int $i; 0 <= $i && $i ", pairs ? "+ 1 " : "", "< ", len, "; ",
+        // Pairs bound $i by len - 1: `$i + 1 < len` wraps at Integer.MAX_VALUE.
+        return absl::StrCat("(\\forall int $i; 0 <= $i && $i < ", len, pairs ? " - 1" : "", "; ",
                             body, ")");
       };
       auto exists = [](const std::string& len, const std::string& body) {

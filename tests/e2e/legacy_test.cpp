@@ -258,6 +258,177 @@ TEST_F(LegacyTest, InferWorksFromCapturedObservationsAlone) {
   EXPECT_THAT(tree, HasSubstr("\\result == unitPrice * quantity"));
 }
 
+// Runs the JUnit console launcher on the compiled tests in `classes` with
+// `jar` (the classes under test) on the class path.
+SubprocessResult RunJunit(const std::string& classes, const std::string& jar) {
+  auto r = RunSubprocess({"java", "-jar", testing::JunitJar(), "--disable-banner",
+                          "--disable-ansi-colors", "--fail-if-no-tests", "--class-path",
+                          classes + ":" + jar, "--scan-class-path"});
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : SubprocessResult{};
+}
+
+// javac on every .java file under `sources` against `jar` and JUnit, into
+// `classes`.
+void CompileTests(const std::string& sources, const std::string& classes, const std::string& jar) {
+  ASSERT_TRUE(MakeDirs(classes).ok());
+  std::vector<std::string> javac = {"javac", "-nowarn", "-d", classes, "-cp",
+                                    jar + ":" + testing::JunitJar()};
+  for (const auto& entry : fs::recursive_directory_iterator(sources)) {
+    if (entry.path().extension() == ".java") javac.push_back(entry.path().string());
+  }
+  auto r = RunSubprocess(javac);
+  ASSERT_TRUE(r.ok() && r->Succeeded()) << (r.ok() ? r->stderr_data : r.status().ToString());
+}
+
+TEST_F(LegacyTest, CharacterizationTestsPassOnTheJarAndCatchAPlantedChange) {
+  Observed o = Observe(kTargets, {"java", "-jar", jar_, "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::vector<std::string> args = {"characterize", "--observations", out_, "--classpath", jar_};
+  for (const std::string& m : kTargets) args.insert(args.end(), {"--method", m});
+  std::string generated = dir_.path() + "/characterization";
+  std::vector<std::string> first = args;
+  first.insert(first.end(), {"--out", generated});
+  SubprocessResult r = testing::RunTracespec(first);
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("17 recorded calls: 17 tests, 0 calls repeating an earlier "
+                                       "test, 0 not rebuilt\n"));
+  std::string calculator = generated + "/legacy/pricing/PriceCalculatorCharacterizationTest.java";
+  std::string cart = generated + "/legacy/pricing/CartCharacterizationTest.java";
+  std::string calculator_text = ReadFile(calculator).value_or("");
+  EXPECT_THAT(calculator_text,
+              HasSubstr("assertEquals(36, legacy.pricing.PriceCalculator.quote(12, 3));"));
+  EXPECT_THAT(calculator_text,
+              HasSubstr("Throwable thrown = assertThrows(Throwable.class, () -> "
+                        "legacy.pricing.PriceCalculator.quote(7, 0));\n    assertEquals("
+                        "\"java.lang.IllegalArgumentException\", thrown.getClass().getName());"));
+  EXPECT_THAT(calculator_text, HasSubstr("int[] v1 = new int[] {10, -4, 7, 100};"));
+  std::string cart_text = ReadFile(cart).value_or("");
+  EXPECT_THAT(cart_text, HasSubstr("Replay.set(v1, \"legacy.pricing.Cart\", \"items\", 1);"));
+  EXPECT_THAT(cart_text, HasSubstr("assertEquals((Object) 2, Replay.get(v1, "
+                                   "\"legacy.pricing.Cart\", \"items\"));"));
+  EXPECT_EQ(ReadFile(generated + "/not-rebuilt.txt").value_or("").find("legacy."),
+            std::string::npos);
+
+  // Deterministic: a second run writes the same bytes.
+  std::vector<std::string> second = args;
+  second.insert(second.end(), {"--out", dir_.path() + "/again"});
+  ASSERT_EQ(testing::RunTracespec(second).exit_code, 0);
+  EXPECT_EQ(testing::ReadTree(generated), testing::ReadTree(dir_.path() + "/again"));
+
+  // The tests compile against the jar and pass on it.
+  std::string classes = dir_.path() + "/characterization-classes";
+  CompileTests(generated, classes, jar_);
+  SubprocessResult passing = RunJunit(classes, jar_);
+  EXPECT_EQ(passing.exit_code, 0) << passing.stdout_data << passing.stderr_data;
+  EXPECT_THAT(passing.stdout_data, HasSubstr("17 tests successful"));
+
+  // A planted change in a copy of the sources: bulk orders get one unit
+  // added. The same tests, run on the changed classes, catch it.
+  std::string changed = dir_.path() + "/changed";
+  fs::create_directories(changed);
+  fs::copy(project_ + "/src", changed + "/src", fs::copy_options::recursive);
+  std::string source = changed + "/src/legacy/pricing/PriceCalculator.java";
+  std::string text = ReadFile(source).value_or("");
+  size_t at = text.find("return unitPrice * quantity;");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 28, "return unitPrice * quantity + quantity / 10;");
+  ASSERT_TRUE(WriteFileAtomic(source, text).ok());
+  std::string changed_classes = changed + "/classes";
+  ASSERT_TRUE(MakeDirs(changed_classes).ok());
+  std::vector<std::string> javac = {"javac", "-nowarn", "-g", "-d", changed_classes};
+  for (const auto& entry : fs::recursive_directory_iterator(changed + "/src")) {
+    if (entry.path().extension() == ".java") javac.push_back(entry.path().string());
+  }
+  auto rebuilt = RunSubprocess(javac);
+  ASSERT_TRUE(rebuilt.ok() && rebuilt->Succeeded());
+  SubprocessResult failing = RunJunit(classes, changed_classes);
+  EXPECT_NE(failing.exit_code, 0) << failing.stdout_data;
+  EXPECT_THAT(failing.stdout_data, HasSubstr("quote_2()"));  // quote(5, 10) is now 51.
+  EXPECT_THAT(failing.stdout_data, HasSubstr("1 tests failed"));
+}
+
+// Without --method every recorded method gets tests; a method without
+// recorded calls is bad input, and so is a directory without observations.
+TEST_F(LegacyTest, CharacterizeWithoutMethodTakesEveryRecordedMethod) {
+  Observed o = Observe({"legacy.pricing.QuantityParser#parse", "legacy.pricing.Cart#add"},
+                       {"java", "-jar", jar_, "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::string generated = dir_.path() + "/characterization";
+  SubprocessResult r = testing::RunTracespec(
+      {"characterize", "--observations", out_, "--classpath", jar_, "--out", generated});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("written: " + generated +
+                                       "/legacy/pricing/CartCharacterizationTest.java\n"
+                                       "written: " + generated +
+                                       "/legacy/pricing/QuantityParserCharacterizationTest.java\n"));
+  std::string parser =
+      ReadFile(generated + "/legacy/pricing/QuantityParserCharacterizationTest.java").value_or("");
+  EXPECT_THAT(parser, HasSubstr("assertEquals(10, legacy.pricing.QuantityParser.parse(\"x10\"));"));
+  EXPECT_THAT(parser, HasSubstr("legacy.pricing.QuantityParser.parse(\"abc\"));\n    assertEquals("
+                                "\"java.lang.NumberFormatException\""));
+  std::string classes = dir_.path() + "/characterization-classes";
+  CompileTests(generated, classes, jar_);
+  SubprocessResult passing = RunJunit(classes, jar_);
+  EXPECT_EQ(passing.exit_code, 0) << passing.stdout_data << passing.stderr_data;
+
+  r = testing::RunTracespec({"characterize", "--observations", out_, "--classpath", jar_,
+                             "--method", "legacy.pricing.PriceCalculator#quote", "--out",
+                             dir_.path() + "/none"});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("no recorded calls of legacy.pricing.PriceCalculator#quote"));
+  EXPECT_FALSE(fs::exists(dir_.path() + "/none"));
+  r = testing::RunTracespec({"characterize", "--observations", out_, "--classpath", jar_,
+                             "--method", "legacy.pricing.Cart#", "--out", dir_.path() + "/none"});
+  EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
+  EXPECT_FALSE(fs::exists(dir_.path() + "/none"));
+}
+
+// What the policy withheld never reaches a test: a call with a withheld
+// input is listed as not rebuilt, a withheld result or field is not
+// asserted.
+TEST_F(LegacyTest, CharacterizationTestsNeverHoldWithheldValues) {
+  std::string policy = dir_.Write("policy.textproto",
+                                  "format_version: FORMAT_VERSION_1\nrecord { class_pattern: "
+                                  "\"*\" }\ndeny: \"*total*\"\ndeny: \"text\"\n");
+  Observed o = Observe({"legacy.pricing.Cart#add", "legacy.pricing.PriceCalculator#total",
+                        "legacy.pricing.QuantityParser#parse"},
+                       {"java", "-jar", jar_, "workload/day1.txt"}, {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::string generated = dir_.path() + "/characterization";
+  SubprocessResult r = testing::RunTracespec(
+      {"characterize", "--observations", out_, "--classpath", jar_, "--out", generated});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("18 recorded calls: 4 tests, 0 calls repeating an earlier "
+                                       "test, 14 not rebuilt (each listed in " +
+                                       generated + "/not-rebuilt.txt)\n"));
+  EXPECT_THAT(r.stdout_data,
+              HasSubstr("  not rebuilt: legacy.pricing.Cart#add(I)V: 6 calls: field "
+                        "legacy.pricing.Cart.total was withheld by the policy\n"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("  not rebuilt: legacy.pricing.QuantityParser#parse("
+                                       "Ljava/lang/String;)I: 8 calls: an input was withheld by "
+                                       "the policy\n"));
+  std::string listing = ReadFile(generated + "/not-rebuilt.txt").value_or("");
+  EXPECT_THAT(listing, HasSubstr("14 of 18 calls."));
+  EXPECT_THAT(listing, HasSubstr("legacy.pricing.Cart#add(I)V call "));
+  // Only PriceCalculator#total is replayed; its results (6, 0, 113, 42)
+  // were withheld and are not asserted, its array arguments are.
+  EXPECT_FALSE(FileExists(generated + "/legacy/pricing/CartCharacterizationTest.java"));
+  EXPECT_FALSE(FileExists(generated + "/legacy/pricing/QuantityParserCharacterizationTest.java"));
+  std::string tree = testing::ReadTree(generated);
+  EXPECT_THAT(tree, HasSubstr("legacy.pricing.PriceCalculator.total(v1);  // the result was "
+                              "withheld by the policy\n    assertArrayEquals(new int[] {10, -4, "
+                              "7, 100}, v1);"));
+  for (const char* withheld : {"113", "42", "x10", "abc"}) {
+    EXPECT_THAT(tree, Not(HasSubstr(withheld)));
+  }
+  std::string classes = dir_.path() + "/characterization-classes";
+  CompileTests(generated, classes, jar_);
+  SubprocessResult passing = RunJunit(classes, jar_);
+  EXPECT_EQ(passing.exit_code, 0) << passing.stdout_data << passing.stderr_data;
+  EXPECT_THAT(passing.stdout_data, HasSubstr("4 tests successful"));
+}
+
 // `tracespec run` on the example as it is: its configuration names the
 // launcher script instead of tests. Every contract passes both checks, and
 // `check` re-proves them.

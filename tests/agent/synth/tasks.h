@@ -253,7 +253,7 @@ inline std::vector<SynthTask> SynthTasks() {
   add("isSorted",
       {IsSortedCall({1, 5, 3}), IsSortedCall({7}), IsSortedCall({}), IsSortedCall({1, 4, 4, 8}),
        IsSortedCall({2, 1})},
-      {"ensures \\result <==> (\\forall int i; 0 <= i && i + 1 < a.length; a[i] <= a[i + 1]);"});
+      {"ensures \\result <==> (\\forall int i; 0 <= i && i < a.length - 1; a[i] <= a[i + 1]);"});
   add("contains",
       {ContainsCall({1, 3, 5, 7}, 5), ContainsCall({2, 4}, 3), ContainsCall({}, 1),
        ContainsCall({1, 4, 6, 8, 9}, 1), ContainsCall({2, 3, 7}, 8)},
@@ -266,7 +266,7 @@ inline std::vector<SynthTask> SynthTasks() {
        "i]);"});
   add("sort", {SortCall({3, 1, 2}), SortCall({7}), SortCall({}), SortCall({9, 4, 4, 8})},
       {"assignable a[*];",
-       "ensures (\\forall int i; 0 <= i && i + 1 < a.length; a[i] <= a[i + 1]);"});
+       "ensures (\\forall int i; 0 <= i && i < a.length - 1; a[i] <= a[i + 1]);"});
   add("toKelvin",
       {KelvinCall(0.0), KelvinCall(25.0), KelvinCall(-40.0), KelvinCall(100.5), KelvinCall(36.6)},
       {"ensures \\result == celsius + 273.15;"});
