@@ -227,4 +227,53 @@ std::string DiscoveryProblem(const std::string& jvm_log) {
   return "";
 }
 
+absl::Status PlanNotStarted(const std::string& log, int exit_code, const std::string& jvm,
+                            const std::vector<std::string>& test_classes,
+                            const std::string& log_path) {
+  std::string discovery = DiscoveryProblem(log);
+  if (!discovery.empty()) return absl::NotFoundError(discovery);
+  if (exit_code == 2) {
+    return absl::NotFoundError(
+        absl::StrCat("JUnit found no tests in ", absl::StrJoin(test_classes, ", ")));
+  }
+  return absl::UnavailableError(
+      absl::StrCat("JUnit did not run the tests (", jvm, "); see ", log_path));
+}
+
+absl::StatusOr<TestRun> RunTests(const TestRunOptions& options) {
+  JunitCommand command;
+  TS_ASSIGN_OR_RETURN(command.java, FindJava());
+  TS_ASSIGN_OR_RETURN(command.listener_jar, FindListenerJar());
+  TS_ASSIGN_OR_RETURN(command.junit_jar, FindJunitJar());
+  TS_RETURN_IF_ERROR(MakeDirs(options.work_dir));
+  command.results_path = options.work_dir + "/results.tsv";
+  command.classpath = options.classpath;
+  command.test_classes = options.test_classes;
+  TestRun run;
+  run.log_path = options.work_dir + "/jvm.log";
+  TS_RETURN_IF_ERROR(RemoveAll(command.results_path));
+  SubprocessOptions subprocess;
+  subprocess.stdout_path = run.log_path;
+  subprocess.stderr_path = run.log_path;
+  subprocess.timeout_seconds = options.timeout_seconds;
+  TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(command), subprocess));
+  run.timed_out = jvm.timed_out;
+  run.jvm = jvm.Describe();
+  run.seconds = jvm.seconds;
+  run.results = ParseTestResults(ReadFile(command.results_path).value_or(""));
+  if (!run.results.plan_started && !jvm.timed_out) {
+    return PlanNotStarted(ReadFile(run.log_path).value_or(""), jvm.exit_code, run.jvm,
+                          options.test_classes, run.log_path);
+  }
+  for (const auto& [id, test] : run.results.tests) {
+    if (test.status() == v1::TEST_STATUS_FAILED || test.status() == v1::TEST_STATUS_INTERRUPTED) {
+      run.failed.push_back(id);
+    }
+  }
+  for (const std::string& id : run.results.unfinished) run.failed.push_back(id);
+  std::sort(run.failed.begin(), run.failed.end());
+  run.failed.erase(std::unique(run.failed.begin(), run.failed.end()), run.failed.end());
+  return run;
+}
+
 }  // namespace tracespec::observer

@@ -67,6 +67,42 @@ struct TestResults {
 // Parses the listener's results file (see TracespecListener.java).
 TestResults ParseTestResults(const std::string& text);
 
+// Running test classes without the probe (to judge a program, e.g. a
+// mutant, by its tests): the console launcher and the listener as
+// `observe` runs them.
+struct TestRunOptions {
+  std::string classpath;  // code under test, tests and their dependencies
+  std::vector<std::string> test_classes;  // binary names
+  // Kill the JVM after this many seconds; 0 = no limit.
+  double timeout_seconds = 0;
+  // The listener's results file and the JVM's output go here (created).
+  std::string work_dir;
+};
+
+struct TestRun {
+  TestResults results;
+  bool timed_out = false;
+  std::string jvm;  // SubprocessResult::Describe()
+  double seconds = 0;
+  // Test ids FAILED or INTERRUPTED, sorted.
+  std::vector<std::string> failed;
+  std::string log_path;  // the JVM's output
+};
+
+// Runs `test_classes` with JUnit on the real JVM. Errors: no java, no
+// listener or launcher jar, a JVM that cannot be started, and JUnit never
+// starting its test plan (a class it cannot load, no tests: the message
+// says which, as `observe` does). A run that ends early (crash, timeout)
+// is a TestRun with the unfinished tests among `failed`.
+absl::StatusOr<TestRun> RunTests(const TestRunOptions& options);
+
+// Why JUnit never started its test plan, from the JVM's output `log`
+// (written to `log_path`): a class it could not load (NotFound), no tests
+// in `test_classes` (exit code 2: NotFound), else Unavailable.
+absl::Status PlanNotStarted(const std::string& log, int exit_code, const std::string& jvm,
+                            const std::vector<std::string>& test_classes,
+                            const std::string& log_path);
+
 // The first line of the JVM's output that says why JUnit could not run a
 // selected class ("Could not load class with name: X"), or "".
 std::string DiscoveryProblem(const std::string& jvm_log);

@@ -455,14 +455,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     results = ParseTestResults(ReadFile(plan.command.results_path).value_or(""));
     if (!results.plan_started) {
       // JUnit never got to run a test: nothing was recorded.
-      std::string discovery = DiscoveryProblem(log);
-      if (!discovery.empty()) return absl::NotFoundError(discovery);
-      if (jvm.exit_code == 2) {
-        return absl::NotFoundError(absl::StrCat("JUnit found no tests in ",
-                                                absl::StrJoin(options.test_classes, ", ")));
-      }
-      return absl::UnavailableError(absl::StrCat("JUnit did not run the tests (", jvm.Describe(),
-                                                 "); see ", log_path));
+      return PlanNotStarted(log, jvm.exit_code, jvm.Describe(), options.test_classes, log_path);
     }
   }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/proto_io.h"
+#include "common/table.h"
 #include "validator/check/validator.h"
 
 namespace tracespec::check {
@@ -184,19 +185,7 @@ std::string FormatStrengthTable(
                      absl::StrCat(s.rejected, " (", s.RejectedPercent(), "%)"),
                      s.Weak() ? "weak" : "no"});
   }
-  std::vector<size_t> width(cells[0].size(), 0);
-  for (const auto& row : cells) {
-    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
-  }
-  std::string out;
-  for (const auto& row : cells) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      absl::StrAppend(&line, row[i]);
-      if (i + 1 < row.size()) line.append(width[i] - row[i].size() + 2, ' ');
-    }
-    absl::StrAppend(&out, line, "\n");
-  }
+  std::string out = AlignColumns(cells);
   for (const auto& [method, s] : rows) {
     absl::StrAppend(&out, method, ": ", s.Summary(), "\n");
     if (s.measured && !s.note.empty()) absl::StrAppend(&out, "  ", s.note, "\n");

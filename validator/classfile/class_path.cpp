@@ -44,38 +44,44 @@ absl::Status ClassPath::AddJarBytes(std::string bytes, std::string name) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<const ClassFile*> ClassPath::Load(absl::string_view name) {
+absl::StatusOr<ClassPath::ClassBytes> ClassPath::ReadBytes(absl::string_view name) const {
   std::string internal = BinaryToInternal(name);
-  auto cached = cache_.find(internal);
-  if (cached != cache_.end()) return cached->second.get();
   if (internal.empty() || absl::StrContains(internal, "..") || internal[0] == '/') {
     return absl::NotFoundError(absl::StrCat("class ", name, ": not a valid class name"));
   }
   std::string relative = absl::StrCat(internal, ".class");
   for (const Source& source : sources_) {
-    std::string bytes, where;
+    ClassBytes out;
     if (!source.directory.empty()) {
       std::string path = absl::StrCat(source.directory, "/", relative);
       if (!FileExists(path)) continue;
-      TS_ASSIGN_OR_RETURN(bytes, ReadFile(path));
-      where = path;
+      TS_ASSIGN_OR_RETURN(out.bytes, ReadFile(path));
+      out.where = path;
     } else {
       if (!source.jar->Contains(relative)) continue;
-      TS_ASSIGN_OR_RETURN(bytes, source.jar->Read(relative));
-      where = absl::StrCat(source.jar->name(), "!", relative);
+      TS_ASSIGN_OR_RETURN(out.bytes, source.jar->Read(relative));
+      out.where = absl::StrCat(source.jar->name(), "!", relative);
     }
-    TS_ASSIGN_OR_RETURN(ClassFile cf, ParseClassFile(bytes, where));
-    if (cf.name != internal) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(where, ": declares class ", cf.name, ", expected ", internal));
-    }
-    auto owned = std::make_unique<ClassFile>(std::move(cf));
-    const ClassFile* out = owned.get();
-    cache_[internal] = std::move(owned);
     return out;
   }
   return absl::NotFoundError(absl::StrCat("class ", InternalToBinary(internal),
                                           " not found on the class path"));
+}
+
+absl::StatusOr<const ClassFile*> ClassPath::Load(absl::string_view name) {
+  std::string internal = BinaryToInternal(name);
+  auto cached = cache_.find(internal);
+  if (cached != cache_.end()) return cached->second.get();
+  TS_ASSIGN_OR_RETURN(ClassBytes read, ReadBytes(name));
+  TS_ASSIGN_OR_RETURN(ClassFile cf, ParseClassFile(read.bytes, read.where));
+  if (cf.name != internal) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(read.where, ": declares class ", cf.name, ", expected ", internal));
+  }
+  auto owned = std::make_unique<ClassFile>(std::move(cf));
+  const ClassFile* out = owned.get();
+  cache_[internal] = std::move(owned);
+  return out;
 }
 
 std::vector<std::string> ClassPath::ListClasses() const {

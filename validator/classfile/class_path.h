@@ -37,6 +37,14 @@ class ClassPath {
   // ClassPath lives.
   absl::StatusOr<const ClassFile*> Load(absl::string_view name);
 
+  // The bytes of the class file Load would read for `name`, unparsed, and
+  // where they come from ("dir/pkg/Name.class", "lib.jar!pkg/Name.class").
+  struct ClassBytes {
+    std::string bytes;
+    std::string where;
+  };
+  absl::StatusOr<ClassBytes> ReadBytes(absl::string_view name) const;
+
   // Every class on the path (internal names, sorted, duplicates removed).
   std::vector<std::string> ListClasses() const;
 
