@@ -114,11 +114,11 @@ void MaybeDump(z3::solver& solver) {
 
 // ---- cvc5, the second engine -------------------------------------------
 //
-// A query Z3 has not decided within its first slice (kFirstSlice) — or on
-// which it gave up — also goes to cvc5 (when the `cvc5` program is
-// installed and TRACESPEC_SECOND_SOLVER is not `off`), as SMT-LIB 2 in a
-// separate process on the other core; Z3 goes on in slices and the first
-// definite answer wins. cvc5's `unsat` is taken as it is; its `sat` only
+// A query Z3 has not decided within its first slice (kFirstSlice; the first
+// turn for bit-vector queries) — or on which it gave up — also goes to cvc5
+// (when the `cvc5` program is installed and TRACESPEC_SECOND_SOLVER is not
+// `off`), as SMT-LIB 2 in a separate process on the other core; Z3 searches
+// on, and the first definite answer wins (cvc5's interrupts Z3). cvc5's `unsat` is taken as it is; its `sat` only
 // through its model: the values it gives the inputs are pinned in Z3, which
 // must find the formulas satisfiable with them (then the model is Z3's, as
 // every counterexample needs). Queries with operations SMT-LIB leaves
@@ -204,11 +204,14 @@ std::vector<std::string> ListElements(const std::string& text) {
   return out;
 }
 
-// cvc5 on one query, on a thread of its own; the process is killed when
-// the engine is destroyed before it answered.
+// cvc5 on one query, on a thread of its own. When it has a definite answer
+// while Z3 searches (Z3Searching), it interrupts Z3 (Z3 4.8 clears an
+// interrupt when a check starts, so one that misses keeps nothing set; it
+// is repeated until the search has stopped). Destroying the engine before
+// it answered kills the process.
 class SecondEngine {
  public:
-  SecondEngine(std::string smt2, Clock::time_point deadline) {
+  SecondEngine(z3::context& ctx, std::string smt2, Clock::time_point deadline) : ctx_(ctx) {
     double seconds = std::max(0.1, std::chrono::duration<double>(deadline - Clock::now()).count());
     worker_ = std::thread([this, smt2 = std::move(smt2), seconds] {
       SubprocessOptions options;
@@ -239,13 +242,20 @@ class SecondEngine {
         why_ = std::string(run.status().message());
       }
       done_ = true;
+      while (answer_ != z3::unknown && z3_searching_.load() && !cancel_.load()) {
+        ctx_.interrupt();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
     });
   }
   ~SecondEngine() {
     cancel_ = true;
     worker_.join();
   }
+  // Around each of Z3's searches.
+  void Z3Searching(bool searching) { z3_searching_ = searching; }
   bool done() const { return done_.load(); }
+  bool answered() const { return done_.load() && answer_ != z3::unknown; }
 
   z3::check_result answer() const { return answer_; }
   const std::string& values() const { return values_; }
@@ -253,37 +263,20 @@ class SecondEngine {
   double seconds() const { return seconds_; }
 
  private:
-  std::atomic<bool> cancel_{false}, done_{false};
+  z3::context& ctx_;
+  std::atomic<bool> cancel_{false}, done_{false}, z3_searching_{false};
   z3::check_result answer_ = z3::unknown;
   std::string values_, why_;
   double seconds_ = 0;
   std::thread worker_;
 };
 
-// Runs the second engine beside Z3's slices for one query (see above).
+// Runs the second engine beside Z3 for one query (see above).
 class Portfolio {
  public:
   Portfolio(z3::context& ctx, const std::vector<z3::expr>& formulas, Clock::time_point deadline)
-      : ctx_(ctx), formulas_(formulas), deadline_(deadline), begin_(Clock::now()) {}
+      : ctx_(ctx), formulas_(formulas), deadline_(deadline) {}
 
-  // Between two of Z3's slices: starts the engine once Z3 has had its first
-  // slice; true when the engine has a definite answer (Z3 should stop).
-  bool Poll() {
-    if (engine_ == nullptr) {
-      if (std::chrono::duration<double>(Clock::now() - begin_).count() < kFirstSlice) return false;
-      Start();
-      return false;
-    }
-    return engine_->done() && engine_->answer() != z3::unknown;
-  }
-  // After Z3 gave up or ran out of time: waits for the engine's answer.
-  void Finish() {
-    if (engine_ == nullptr) Start();
-    if (engine_ != nullptr) {
-      while (!engine_->done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
-  bool started() const { return engine_ != nullptr; }
   // Whether the engine may be asked at all (installed, and the query means
   // the same to both solvers).
   bool usable() {
@@ -292,6 +285,53 @@ class Portfolio {
       usable_ = !SecondEnginePath().empty() && inputs_.portable;
     }
     return *usable_;
+  }
+  bool started() const { return engine_ != nullptr; }
+  // Z3's first slice is over: the engine starts (once).
+  void Start() {
+    if (tried_) return;
+    tried_ = true;
+    if (!usable() || Clock::now() >= deadline_) {
+      if (!inputs_.portable) {
+        Debug("solver: the query uses operations SMT-LIB leaves unspecified; cvc5 not asked");
+      }
+      return;
+    }
+    z3::solver all(ctx_);
+    for (const z3::expr& f : formulas_) all.add(f);
+    std::string smt2 = absl::StrCat("(set-option :produce-models true)\n(set-logic ALL)\n",
+                                    all.to_smt2());
+    if (!inputs_.constants.empty()) {
+      absl::StrAppend(&smt2, "(get-value (");
+      for (const z3::func_decl& d : inputs_.constants) absl::StrAppend(&smt2, "|", d.name().str(), "| ");
+      absl::StrAppend(&smt2, "))\n");
+    }
+    engine_ = std::make_unique<SecondEngine>(ctx_, std::move(smt2), deadline_);
+  }
+  // One search of Z3 on `solver`, which the engine may interrupt.
+  z3::check_result Check(z3::solver& solver) {
+    if (engine_ != nullptr) {
+      if (engine_->answered()) return z3::unknown;
+      engine_->Z3Searching(true);
+    }
+    z3::check_result r = z3::unknown;
+    try {
+      r = solver.check();
+    } catch (...) {
+      if (engine_ != nullptr) engine_->Z3Searching(false);
+      throw;
+    }
+    if (engine_ != nullptr) engine_->Z3Searching(false);
+    return r;
+  }
+  // True when the engine has a definite answer (Z3 should stop).
+  bool answered() const { return engine_ != nullptr && engine_->answered(); }
+  // After Z3 gave up: waits for the engine's answer (starting it if needed).
+  void Finish() {
+    Start();
+    if (engine_ != nullptr) {
+      while (!engine_->done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
   }
   // For the log when Z3 answered first: where the engine was.
   std::string Beside() const {
@@ -354,30 +394,9 @@ class Portfolio {
   }
 
  private:
-  void Start() {
-    if (tried_) return;
-    tried_ = true;
-    if (!usable() || Clock::now() >= deadline_) {
-      if (!inputs_.portable) {
-        Debug("solver: the query uses operations SMT-LIB leaves unspecified; cvc5 not asked");
-      }
-      return;
-    }
-    z3::solver all(ctx_);
-    for (const z3::expr& f : formulas_) all.add(f);
-    std::string smt2 = absl::StrCat("(set-option :produce-models true)\n(set-logic ALL)\n",
-                                    all.to_smt2());
-    if (!inputs_.constants.empty()) {
-      absl::StrAppend(&smt2, "(get-value (");
-      for (const z3::func_decl& d : inputs_.constants) absl::StrAppend(&smt2, "|", d.name().str(), "| ");
-      absl::StrAppend(&smt2, "))\n");
-    }
-    engine_ = std::make_unique<SecondEngine>(std::move(smt2), deadline_);
-  }
-
   z3::context& ctx_;
   const std::vector<z3::expr>& formulas_;
-  Clock::time_point deadline_, begin_;
+  Clock::time_point deadline_;
   bool tried_ = false;
   std::optional<bool> usable_;
   Inputs inputs_;
@@ -406,22 +425,17 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
   for (int turn = 0;; ++turn) {
     bool use_core = turn % 2 == 0 || turn >= 4;
     z3::solver& solver = use_core ? core : blaster;
-    // With the second engine running, the core goes on in doubling slices
-    // so that the engine's answer is seen.
-    double slice = turn >= 4              ? (portfolio.started() ? 4 * std::pow(2.0, turn - 4) : -1)
-                   : portfolio.started() ? std::min(slices[turn], 4.0)
-                                         : slices[turn];
-    auto slice_end = slice > 0 ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
-                                                                       Clock::duration>(
-                                                                       std::chrono::duration<double>(
-                                                                           slice)))
-                               : deadline;
+    auto slice_end = turn < 4 ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
+                                                                      Clock::duration>(
+                                                                      std::chrono::duration<double>(
+                                                                          slices[turn])))
+                              : deadline;
     z3::params params(ctx);
     params.set("timeout", Milliseconds(slice_end));
     solver.set(params);
     z3::check_result r = z3::unknown;
     try {
-      r = solver.check();
+      r = portfolio.Check(solver);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
@@ -429,8 +443,8 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
       if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
       return r;
     }
-    if (Clock::now() >= deadline || portfolio.Poll()) return z3::unknown;
-    if (turn >= 4 && !portfolio.started()) return z3::unknown;
+    if (Clock::now() >= deadline || turn >= 4 || portfolio.answered()) return z3::unknown;
+    portfolio.Start();  // after the first turn
   }
 }
 
@@ -463,35 +477,36 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
                                                   : z3::solver(ctx, "QF_AUFBV");
   for (const z3::expr& f : formulas) solver.add(f);
   MaybeDump(solver);
-  // With the second engine, in slices doubling from the first (Z3 starts
-  // over in each, so at least half of its time is one search), so that the
-  // engine's answer is seen; without it, one search to the deadline.
+  // A first slice; then, with the second engine started beside it, one
+  // search to the deadline (which the engine interrupts when it answers).
   z3::check_result r = z3::unknown;
-  const bool sliced = portfolio.usable();
-  for (double slice = kFirstSlice;; slice *= 2) {
-    auto slice_end = !sliced ? deadline
-                             : std::min(deadline, Clock::now() + std::chrono::duration_cast<
-                                                                     Clock::duration>(
-                                                                     std::chrono::duration<double>(
-                                                                         slice)));
+  for (int turn = 0; turn < 2; ++turn) {
+    auto slice_end = turn == 0 && portfolio.usable()
+                         ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
+                                                                 Clock::duration>(
+                                                                 std::chrono::duration<double>(
+                                                                     kFirstSlice)))
+                         : deadline;
     z3::params params(ctx);
     params.set("timeout", Milliseconds(slice_end));
     solver.set(params);
     try {
-      r = solver.check();
+      r = portfolio.Check(solver);
     } catch (const z3::exception& e) {
       *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
       return z3::unknown;
     }
     if (r != z3::unknown) break;
     std::string reason = solver.reason_unknown();
-    bool timeout = Clock::now() >= slice_end || reason == "timeout" || reason == "canceled";
+    bool timeout = Clock::now() >= slice_end || reason == "timeout" || reason == "canceled" ||
+                   reason == "interrupted";
     if (!timeout) {
       *why_unknown = absl::StrCat("Z3 gave up (", reason, ") on a query over ", info.Theories());
       return r;
     }
     *why_unknown = "time limit reached";
-    if (Clock::now() >= deadline || portfolio.Poll()) return r;
+    if (Clock::now() >= deadline || portfolio.answered()) return r;
+    portfolio.Start();
   }
   if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
   return r;
