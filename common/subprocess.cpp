@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -149,7 +150,14 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
 
   InterruptScope interrupts(options.stop_on_interrupt);
   double start = Now();
-  pid_t pid = ::fork();
+  // One fork at a time: threads forking at once (parallel checks each
+  // starting a solver) deadlock in the libraries' fork handlers.
+  static std::mutex fork_mutex;
+  pid_t pid;
+  {
+    std::lock_guard<std::mutex> lock(fork_mutex);
+    pid = ::fork();
+  }
   if (pid < 0) return absl::InternalError(absl::StrCat("fork failed: ", std::strerror(errno)));
   if (pid == 0) {
     ::setpgid(0, 0);
