@@ -54,8 +54,18 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
                   "Target method: pkg.Class#name (all overloads), "
                   "pkg.Class#name(JVM descriptor) or pkg.Class#name(Java parameter types), "
                   "e.g. bank.Account#deposit(I)V or shop.Stats#max(int[]); "
-                  "constructors are <init>; repeatable")
+                  "constructors are <init>; or a pattern selecting public methods: "
+                  "'com.acme.pricing.*#*' (classes whose names match, * any characters "
+                  "including dots, ? one), 'pkg.Class#*', 'pkg.*#get*'; repeatable")
       ->required();
+  cmd->add_option("--max-methods", options->max_methods,
+                  "Refuse a run whose --method patterns match more than N methods (checked as "
+                  "classes load; 0 = no limit)")
+      ->default_val(observer::kDefaultMaxMethods)
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--list-hot", options->list_hot,
+                "Count the calls of the target methods (cheap; nothing recorded) and print "
+                "them, most called first, to pick targets from; also written to DIR/hot.txt");
   cmd->add_option("--policy", options->policy_path,
                   "Redaction policy (.textproto); default: the built-in "
                   "policies/default.textproto");

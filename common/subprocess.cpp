@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -71,6 +72,7 @@ int OpenOutput(const std::string& path) {
 
 std::string SubprocessResult::Describe() const {
   if (timed_out) return absl::StrCat("timed out after ", static_cast<int>(seconds), "s");
+  if (cancelled) return "cancelled";
   if (interrupted_by != 0) {
     return absl::StrCat("stopped by signal ", interrupted_by, " (", strsignal(interrupted_by),
                         ")");
@@ -148,7 +150,14 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
 
   InterruptScope interrupts(options.stop_on_interrupt);
   double start = Now();
-  pid_t pid = ::fork();
+  // One fork at a time: threads forking at once (parallel checks each
+  // starting a solver) deadlock in the libraries' fork handlers.
+  static std::mutex fork_mutex;
+  pid_t pid;
+  {
+    std::lock_guard<std::mutex> lock(fork_mutex);
+    pid = ::fork();
+  }
   if (pid < 0) return absl::InternalError(absl::StrCat("fork failed: ", std::strerror(errno)));
   if (pid == 0) {
     ::setpgid(0, 0);
@@ -220,11 +229,14 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
     }
     bool timeout = options.timeout_seconds > 0 && Now() - start > options.timeout_seconds;
     bool interrupted = options.stop_on_interrupt && g_interrupt != 0;
-    if (timeout || interrupted) {
+    bool cancelled = options.cancel != nullptr && options.cancel->load();
+    if (timeout || interrupted || cancelled) {
       if (timeout) {
         result.timed_out = true;
-      } else {
+      } else if (interrupted) {
         result.interrupted_by = g_interrupt;
+      } else {
+        result.cancelled = true;
       }
       if (options.terminate_grace_seconds > 0) {
         ::kill(-pid, SIGTERM);
@@ -242,7 +254,8 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
     }
   }
   if (!exited) ::waitpid(pid, &status, 0);
-  if (options.terminate_grace_seconds > 0 && !result.timed_out && result.interrupted_by == 0) {
+  if (options.terminate_grace_seconds > 0 && !result.timed_out && result.interrupted_by == 0 &&
+      !result.cancelled) {
     AwaitGroup(pid, options.terminate_grace_seconds);
   }
   result.seconds = Now() - start;

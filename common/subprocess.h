@@ -2,6 +2,7 @@
 #ifndef TRACESPEC_COMMON_SUBPROCESS_H_
 #define TRACESPEC_COMMON_SUBPROCESS_H_
 
+#include <atomic>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,9 @@ struct SubprocessOptions {
   // SIGINT or SIGTERM sent to this process while the child runs stops the
   // child (as above) instead of ending this process; the result says so.
   bool stop_on_interrupt = false;
+  // When set, the child is killed as soon as *cancel becomes true (another
+  // thread decides); the result says cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct SubprocessResult {
@@ -43,6 +47,8 @@ struct SubprocessResult {
   // The signal (SIGINT, SIGTERM) that made this process stop the child
   // (SubprocessOptions::stop_on_interrupt), else 0.
   int interrupted_by = 0;
+  // SubprocessOptions::cancel stopped the child.
+  bool cancelled = false;
   std::string stdout_data;
   std::string stderr_data;
   double seconds = 0;

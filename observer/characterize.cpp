@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/files.h"
+#include "common/glob.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "observer/summary.h"
@@ -479,6 +480,9 @@ constexpr char kReplayHelper[] = R"(
 )";
 
 bool Selected(const v1::MethodRef& m, const v1::ProbeTarget& t) {
+  if (t.pattern()) {
+    return GlobMatch(t.class_name(), m.class_name()) && GlobMatch(t.method_name(), m.name());
+  }
   if (m.class_name() != t.class_name() || m.name() != t.method_name()) return false;
   const std::string& d = t.jvm_descriptor();
   if (d.empty()) return true;

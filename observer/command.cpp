@@ -28,7 +28,7 @@ bool IsJdkPackage(const std::string& package) {
 }
 
 void Merge(const v1::ProbeStatus& from, v1::ProbeStatus* into,
-           std::map<std::string, int64_t>* packages) {
+           std::map<std::string, int64_t>* packages, std::map<std::string, int64_t>* calls) {
   if (into->targets_size() == 0) *into->mutable_targets() = from.targets();
   for (int i = 0; i < from.targets_size() && i < into->targets_size(); ++i) {
     const v1::TargetStatus& t = from.targets(i);
@@ -47,6 +47,9 @@ void Merge(const v1::ProbeStatus& from, v1::ProbeStatus* into,
             into->mutable_classes_without_parameter_names());
   into->set_trace_limit_reached(into->trace_limit_reached() || from.trace_limit_reached());
   for (const v1::PackageCount& p : from.loaded_packages()) (*packages)[p.package()] += p.classes();
+  into->set_method_limit_reached(into->method_limit_reached() || from.method_limit_reached());
+  into->set_methods_refused(into->methods_refused() + from.methods_refused());
+  for (const v1::MethodCount& c : from.method_counts()) (*calls)[c.method()] += c.calls();
 }
 
 }  // namespace
@@ -95,13 +98,19 @@ absl::StatusOr<v1::ProbeStatus> ReadStatuses(const std::string& base, int* jvms)
   merged.set_format_version(v1::FORMAT_VERSION_1);
   merged.set_vm_death_seen(true);
   std::map<std::string, int64_t> packages;
+  std::map<std::string, int64_t> calls;
   *jvms = 0;
   for (const std::string& file : files) {
     auto data = ReadFile(file);
     v1::ProbeStatus status;
     if (!data.ok() || !status.ParseFromString(*data)) continue;
-    Merge(status, &merged, &packages);
+    Merge(status, &merged, &packages, &calls);
     ++*jvms;
+  }
+  for (const auto& [method, count] : calls) {
+    v1::MethodCount* c = merged.add_method_counts();
+    c->set_method(method);
+    c->set_calls(count);
   }
   for (const auto& [package, classes] : packages) {
     v1::PackageCount* count = merged.add_loaded_packages();

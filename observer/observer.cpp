@@ -12,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
@@ -93,6 +94,8 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
   TS_ASSIGN_OR_RETURN(plan.command.probe, FindProbe());
   plan.config.set_format_version(v1::FORMAT_VERSION_1);
   plan.config.set_max_trace_bytes(options.max_bytes);
+  plan.config.set_max_methods(options.max_methods);
+  plan.config.set_count_calls(options.list_hot);
   if (command_run) {
     if (FindInPath(options.command[0]).empty()) {
       return absl::NotFoundError(
@@ -177,6 +180,7 @@ absl::StatusOr<std::vector<CopyFinding>> CopiedTests(const ObserveOptions& optio
   std::map<std::string, std::set<std::string>> targets;
   for (const std::string& spec : options.methods) {
     TS_ASSIGN_OR_RETURN(v1::ProbeTarget target, ParseTarget(spec));
+    if (target.pattern()) continue;  // Only named methods are checked.
     targets[target.class_name()].insert(target.method_name());
   }
   return FindBytecodeCopies(&class_path, options.test_classes, targets);
@@ -188,7 +192,18 @@ void TargetProblems(const v1::ProbeStatus& status, const std::string& runner,
                     v1::ObserveSummary* summary) {
   for (const v1::TargetStatus& t : status.targets()) {
     std::string message;
-    if (!t.class_loaded()) {
+    if (t.target().pattern()) {
+      if (!t.class_loaded()) {
+        message = absl::StrCat("no class matching ", t.target().class_name(),
+                               " was loaded by ", runner);
+      } else if (t.methods_matched_size() == 0) {
+        message = absl::StrCat("no public method matching ", t.target().method_name(),
+                               " in the classes matching ", t.target().class_name(),
+                               " that ", runner, " loaded");
+      } else {
+        continue;
+      }
+    } else if (!t.class_loaded()) {
       message = absl::StrCat("class ", t.target().class_name(),
                              " was never loaded by ", runner, " (check the name and ",
                              runner == "the tests" ? "--classpath" : "the command's class path",
@@ -220,7 +235,9 @@ void NeverCalled(const v1::ProbeStatus& status, const std::string& runner,
   for (const v1::MethodSummary& m : summary->methods()) methods[m.method()] = m;
   for (const v1::TargetStatus& t : status.targets()) {
     for (const std::string& matched : t.methods_matched()) {
-      std::string label = absl::StrCat(t.target().class_name(), "#", matched);
+      // A pattern's matched methods carry their class already.
+      std::string label =
+          t.target().pattern() ? matched : absl::StrCat(t.target().class_name(), "#", matched);
       if (methods.count(label) != 0) continue;
       v1::MethodSummary& m = methods[label];
       m.set_method(label);
@@ -301,6 +318,39 @@ absl::Status NothingLoaded(const ObserveOptions& options, const v1::ProbeStatus&
                                           " never loaded ", absl::StrJoin(classes, ", "),
                                           "; ", instead, " (it ended with ", jvm.Describe(),
                                           ")"));
+}
+
+// The refusal when the targets matched more than --max-methods methods.
+absl::Status TooManyMethods(const ObserveOptions& options, const v1::ProbeStatus& status) {
+  if (!status.method_limit_reached()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the --method patterns matched more than --max-methods ", options.max_methods,
+      " methods (", status.methods_refused(), " more were left alone); the run's "
+      "observations were not written: name fewer classes or methods (observe --list-hot shows which are called), or raise "
+      "--max-methods"));
+}
+
+// observe --list-hot: calls per instrumented method, most called first
+// (ties by name), never-called ones last.
+std::string HotList(const v1::ProbeStatus& status, const std::string& runner) {
+  std::vector<std::pair<int64_t, std::string>> rows;
+  int called = 0;
+  for (const v1::MethodCount& c : status.method_counts()) {
+    rows.emplace_back(-c.calls(), c.method());
+    called += c.calls() > 0;
+  }
+  std::sort(rows.begin(), rows.end());
+  std::string out = absl::StrCat("calls per target method (", called, " of ", rows.size(),
+                                 " instrumented methods called by ", runner,
+                                 "; counted, nothing recorded):\n");
+  for (const auto& [negative, method] : rows) {
+    absl::StrAppend(&out, absl::StrFormat("%10d  %s\n", -negative, method));
+  }
+  if (!status.vm_death_seen()) {
+    absl::StrAppend(&out, "PARTIAL: a JVM ended without an orderly shutdown; its calls are not "
+                          "counted\n");
+  }
+  return out;
 }
 
 // Why the observations end early when --max-bytes stopped the recording.
@@ -399,6 +449,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     return absl::InternalError(absl::StrCat("the probe failed: ", error));
   }
   if (command_run) TS_RETURN_IF_ERROR(NothingLoaded(options, status, jvm));
+  TS_RETURN_IF_ERROR(TooManyMethods(options, status));
   TestResults results;
   if (!command_run) {
     results = ParseTestResults(ReadFile(plan.command.results_path).value_or(""));
@@ -406,6 +457,14 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
       // JUnit never got to run a test: nothing was recorded.
       return PlanNotStarted(log, jvm.exit_code, jvm.Describe(), options.test_classes, log_path);
     }
+  }
+
+  if (options.list_hot) {
+    ObserveResult hot;
+    hot.summary_text = HotList(status, command_run ? "the command" : "the tests");
+    TS_RETURN_IF_ERROR(WriteFileAtomic(options.out_dir + "/hot.txt", hot.summary_text));
+    Info(absl::StrCat("written: ", options.out_dir, "/{hot.txt,jvm.log}"));
+    return hot;
   }
 
   v1::ObserveSummary summary;

@@ -15,6 +15,9 @@
 
 namespace tracespec::observer {
 
+// The default of ObserveOptions::max_methods (--max-methods).
+inline constexpr int kDefaultMaxMethods = 100;
+
 struct ObserveOptions {
   // Class path of the code under test and its tests (':'-separated).
   std::string classpath;
@@ -46,6 +49,13 @@ struct ObserveOptions {
   // Observations kept per method (store.h): 0 = the policy's
   // max_observations_per_method; -1 = keep all.
   int64_t max_observations_per_method = 0;
+  // At most this many methods are instrumented; a run whose --method
+  // patterns match more is refused (nothing but jvm.log written). 0 = no
+  // limit.
+  int max_methods = kDefaultMaxMethods;
+  // Count the calls of the target methods instead of recording them: the
+  // result's summary_text (and out_dir/hot.txt) lists calls per method.
+  bool list_hot = false;
 };
 
 struct ObserveResult {

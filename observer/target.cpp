@@ -1,11 +1,54 @@
 // Target parsing; see target.h.
 #include "observer/target.h"
 
+#include <cctype>
+
 #include "absl/strings/str_cat.h"
 
 namespace tracespec::observer {
 
+namespace {
+
+bool HasGlob(const std::string& text) { return text.find_first_of("*?") != std::string::npos; }
+
+// "com.acme.pricing.*#*", "com.acme.Pricing#*", "com.acme.*#get*".
+absl::StatusOr<v1::ProbeTarget> ParsePattern(const std::string& spec) {
+  auto bad = [&spec](const std::string& why) {
+    return absl::InvalidArgumentError(absl::StrCat("--method '", spec, "': ", why));
+  };
+  size_t hash = spec.find('#');
+  if (hash == std::string::npos) return bad("expected CLASS#METHOD (e.g. 'com.acme.pricing.*#*')");
+  std::string class_pattern = spec.substr(0, hash);
+  std::string method_pattern = spec.substr(hash + 1);
+  if (class_pattern.empty() || method_pattern.empty()) {
+    return bad("a pattern needs a class part and a method part (e.g. 'com.acme.pricing.*#*')");
+  }
+  for (char c : class_pattern) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '$' ||
+          c == '*' || c == '?')) {
+      return bad(absl::StrCat("'", std::string(1, c), "' cannot appear in a class pattern"));
+    }
+  }
+  for (char c : method_pattern) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '*' ||
+          c == '?')) {
+      return bad(method_pattern.find('(') != std::string::npos
+                     ? "a pattern selects methods by name only (no parameter types)"
+                     : absl::StrCat("'", std::string(1, c), "' cannot appear in a method pattern"));
+    }
+  }
+  v1::ProbeTarget target;
+  target.set_spec(spec);
+  target.set_class_name(class_pattern);
+  target.set_method_name(method_pattern);
+  target.set_pattern(true);
+  return target;
+}
+
+}  // namespace
+
 absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec) {
+  if (HasGlob(spec)) return ParsePattern(spec);
   absl::StatusOr<MethodSignature> signature = MethodSignature::Parse(spec);
   if (!signature.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--", signature.status().message()));

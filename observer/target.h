@@ -16,7 +16,9 @@ namespace tracespec::observer {
 // "pkg.Class#name" selects every overload; "pkg.Class#name(descriptor)" or
 // "pkg.Class#name(int[], String)" one (the probe's jvm_descriptor is then a
 // full or a parameters-only descriptor). Constructors are "<init>". Errors
-// name the spec and what is wrong.
+// name the spec and what is wrong. A spec with `*` or `?` is a pattern
+// ("com.acme.pricing.*#*", "pkg.Class#*", "pkg.*#get*"): globs over binary
+// class names and method names selecting public methods (ProbeTarget.pattern).
 absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec);
 
 using ::tracespec::CheckClassName;

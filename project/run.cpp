@@ -701,6 +701,32 @@ absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& op
     result.methods.emplace_back(m->method(), std::move(strength));
   }
   result.text = check::FormatStrengthTable(result.methods);
+  if (!options.mutants) {
+    absl::StrAppend(&result.text, "\nmutants: skipped (--no-mutants)\n");
+    return result;
+  }
+  TS_ASSIGN_OR_RETURN(std::vector<std::string> tests, ResolveTests(project));
+  for (const v1::MethodRun* m : methods) {
+    strength::MutantRunOptions run;
+    run.method = m->method();
+    run.classpath = MainClassPath(project);
+    run.contract_file = absl::StrCat(out_dir, "/", m->spec_file());
+    TS_ASSIGN_OR_RETURN(run.contract, ReadFile(run.contract_file));
+    check::ValidateRequest bounded;
+    ApplyBounds(bounds, &bounded);
+    run.unwind = bounded.unwind;
+    run.max_array = bounded.max_array;
+    run.timeout_seconds = bounded.timeout_seconds;
+    run.test_classpath = FullClassPath(project);
+    run.test_classes = tests;
+    run.max_mutants = options.max_mutants;
+    run.progress = options.progress;
+    TS_ASSIGN_OR_RETURN(strength::MutantResult mutants, strength::RunMutants(run));
+    result.mutants.emplace_back(m->method(), std::move(mutants));
+  }
+  absl::StrAppend(&result.text, "\nmutants (tests: ",
+                  tests.empty() ? "none" : absl::StrJoin(tests, ", "), ")\n",
+                  strength::FormatMutantTable(result.mutants));
   return result;
 }
 

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "agent/strength/mutation.h"
 #include "project/config.h"
 #include "tracespec/v1/run.pb.h"
 #include "validator/check/validator.h"
@@ -110,12 +111,22 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options);
 struct StrengthOptions {
   std::string project_dir = ".";
   std::string out_dir;
+  // Mutation analysis (agent/strength/mutation.h): mutants of each method
+  // run against the project's tests and checked against its contract.
+  // False: skipped, and the text says so.
+  bool mutants = true;
+  int max_mutants = 40;  // per method (0: all)
+  // One line per mutant, for a progress display.
+  std::function<void(const std::string&)> progress;
 };
 
 struct ProjectStrength {
   // One per method with a contract in OUT/run.json, sorted by method.
   std::vector<std::pair<std::string, check::StrengthResult>> methods;
-  // check::FormatStrengthTable of `methods`.
+  // The same methods' mutant figures; empty when mutants were skipped.
+  std::vector<std::pair<std::string, strength::MutantResult>> mutants;
+  // check::FormatStrengthTable of `methods`, then strength::FormatMutantTable
+  // of `mutants` (or "mutants: skipped (--no-mutants)").
   std::string text;
 };
 
@@ -123,7 +134,10 @@ struct ProjectStrength {
 // measures the strength of each method's contract (its OUT/specs file) on
 // the observations the run recorded, with the class files as they are now
 // (no build). A method whose contract no longer checks is listed as not
-// measured, with the reason.
+// measured, with the reason. With `mutants`, each method's mutants are run
+// against the project's tests (`tests` of the configuration, on the class
+// files and test classes as they are now; a `command` project has none)
+// and checked against its contract; tests JUnit cannot run are an error.
 absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& options);
 
 }  // namespace tracespec::project

@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3
   libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
-  libcurl4-openssl-dev rapidjson-dev libz3-dev libgtest-dev libgmock-dev
+  libcurl4-openssl-dev rapidjson-dev libz3-dev cvc5 libgtest-dev libgmock-dev
   libabsl-dev libre2-dev libssl-dev libcli11-dev zlib1g-dev
   openjdk-17-jdk-headless junit5
   clang-14 libclang-rt-14-dev spin

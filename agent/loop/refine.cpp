@@ -1,18 +1,25 @@
 // The refinement loop for one method; see refine.h.
 #include "agent/loop/refine.h"
 
+#include <cstring>
+#include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "agent/gateway/errors.h"
 #include "agent/loop/feedback.h"
 #include "agent/loop/repair.h"
 #include "agent/loop/run_dir.h"
+#include "agent/synth/synthesizer.h"
 #include "common/files.h"
 #include "common/proto_io.h"
 #include "common/status.h"
@@ -337,6 +344,19 @@ class MethodRun {
                             report.status().message()));
       return false;
     }
+    if (WeakenRefuted(validate, &*prepared, &*report)) {
+      round->set_candidate(prepared->jml);
+      TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "candidate.jml"), prepared->jml));
+      TS_RETURN_IF_ERROR(
+          WriteFileAtomic(Join(dir, "repairs.txt"), FormatRepairs(prepared->repairs)));
+      round->clear_repairs();
+      for (const Repair& r : prepared->repairs) {
+        v1::InferRepair* out = round->add_repairs();
+        out->set_clause(r.clause);
+        out->set_repaired(r.repaired);
+        out->set_reason(r.reason);
+      }
+    }
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.txt"), check::FormatReportText(*report)));
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.json"), check::FormatReportJson(*report)));
     round->set_consistency(CheckLine(report->consistency));
@@ -358,6 +378,106 @@ class MethodRun {
       round->set_bits(report->Bits());
     }
     return Finish(dir, feedback, round);
+  }
+
+  // Counterexample-guided weakening of the candidate, whoever wrote it: an
+  // ensures clause P the consistency check refutes with counterexamples is
+  // replaced by `G ==> P` when the synthesizer's weakening search
+  // (synth::GuardRefutedClause) finds a guard G false on the counterexamples
+  // and true on every recorded call, and the candidate is validated again,
+  // up to kMaxWeakeningSteps times (a refuted guard is replaced with all
+  // counterexamples so far). Each guard is a repair; a guard that is only a
+  // threshold read off single values is not applied, only noted. Returns
+  // whether the candidate changed (then `report` is the new candidate's).
+  bool WeakenRefuted(const check::ValidateRequest& base, PreparedCandidate* prepared,
+                     check::ValidationReport* report) {
+    constexpr int kMaxWeakeningSteps = 3;
+    std::vector<v1::Observation> counterexamples;
+    // Per line: the predicate as the candidate had it, and guards refuted.
+    std::map<int, std::string> original;
+    std::map<int, std::vector<std::string>> refuted_guards;
+    std::map<int, size_t> repair_of;
+    bool changed = false;
+    for (int step = 0; step < kMaxWeakeningSteps; ++step) {
+      const check::CheckResult& c = report->consistency;
+      if (c.status != check::CheckStatus::kFail || c.counterexamples.empty()) break;
+      counterexamples.insert(counterexamples.end(), c.counterexamples.begin(),
+                             c.counterexamples.end());
+      std::vector<std::string> lines = absl::StrSplit(prepared->jml, '\n');
+      std::set<int> done;
+      std::vector<Repair> repairs_before = prepared->repairs;
+      std::map<int, size_t> repair_of_before = repair_of;
+      bool edited = false;
+      for (const check::Diagnostic& d : c.diagnostics) {
+        int line = d.span.line;
+        if (d.kind != check::Diagnostic::Kind::kViolated || !d.span.valid() || line < 1 ||
+            line > static_cast<int>(lines.size()) || !done.insert(line).second)
+          continue;
+        absl::string_view text = lines[line - 1];
+        size_t at = text.find("ensures ");
+        absl::string_view prefix = text.substr(0, at == absl::string_view::npos ? 0 : at);
+        if (at == absl::string_view::npos ||
+            !absl::StripAsciiWhitespace(absl::StripPrefix(
+                absl::StripAsciiWhitespace(prefix), "//@")).empty())
+          continue;
+        absl::string_view clause = absl::StripAsciiWhitespace(text.substr(at));
+        if (!absl::ConsumeSuffix(&clause, ";")) continue;  // spans several lines
+        clause.remove_prefix(strlen("ensures "));
+        if (original.count(line)) {
+          // Our guard was refuted: search again without it.
+          auto& guards = refuted_guards[line];
+          absl::string_view rest = clause;
+          size_t arrow = rest.find(" ==> ");
+          if (arrow != absl::string_view::npos) {
+            guards.push_back(absl::StrCat("requires ", rest.substr(0, arrow), ";"));
+          }
+        } else {
+          original[line] = std::string(clause);
+        }
+        synth::SynthesisInput in;
+        in.signature = inputs_.prompt.signature;
+        in.observations = inputs_.prompt.observations;
+        in.counterexamples = counterexamples;
+        in.banned = refuted_guards[line];
+        absl::StatusOr<std::optional<synth::ClauseGuard>> guard =
+            synth::GuardRefutedClause(in, original[line]);
+        if (!guard.ok() || !guard->has_value()) continue;
+        const synth::ClauseGuard& g = **guard;
+        std::string from = absl::StrCat("ensures ", original[line], ";");
+        std::string to = absl::StrCat("ensures ", g.guarded, ";");
+        if (g.threshold) {
+          Progress(absl::StrCat("`", to, "` would exclude the validator's counterexamples, but ",
+                                "its guard is a threshold read off single values; not applied"));
+          continue;
+        }
+        lines[line - 1] = absl::StrCat(prefix, to);
+        Repair r{from, to,
+                 absl::StrCat("`", from, "` is refuted by the validator's counterexamples: ",
+                              "guarded with `", g.guard,
+                              "`, false on them and true on every recorded call")};
+        auto known = repair_of.find(line);
+        if (known != repair_of.end()) {
+          prepared->repairs[known->second] = r;
+        } else {
+          repair_of[line] = prepared->repairs.size();
+          prepared->repairs.push_back(r);
+        }
+        edited = true;
+      }
+      if (!edited) break;
+      check::ValidateRequest again = base;
+      again.contract = absl::StrJoin(lines, "\n");
+      absl::StatusOr<check::ValidationReport> next = validator_->Validate(again);
+      if (!next.ok()) {
+        prepared->repairs = std::move(repairs_before);
+        repair_of = std::move(repair_of_before);
+        break;
+      }
+      prepared->jml = again.contract;
+      *report = *std::move(next);
+      changed = true;
+    }
+    return changed;
   }
 
   absl::StatusOr<bool> Finish(const std::string& dir, const prompt::ValidationFeedback& feedback,

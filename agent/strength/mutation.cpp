@@ -244,8 +244,11 @@ std::string FormatMutantTable(const std::vector<std::pair<std::string, MutantRes
     absl::StrAppend(&out, method, ": ", r.Summary(), "\n");
     if (!r.tests_note.empty()) absl::StrAppend(&out, "  tests: ", r.tests_note, "\n");
     if (!r.contract_note.empty()) absl::StrAppend(&out, "  contract: ", r.contract_note, "\n");
-    if (const MutantOutcome* m = r.ContractOnlyExample(); m != nullptr) {
-      absl::StrAppend(&out, "  contract only, e.g. ", m->label, ": ", m->contract_evidence, "\n");
+    if (r.tests_run) {
+      for (const MutantOutcome& m : r.mutants) {
+        if (!m.killed_by_contract || m.killed_by_tests) continue;
+        absl::StrAppend(&out, "  contract only: ", m.label, ": ", m.contract_evidence, "\n");
+      }
     }
   }
   if (!rows.empty()) {

@@ -108,8 +108,9 @@ absl::StatusOr<MutantResult> RunMutants(const MutantRunOptions& options);
 
 // The mutant figures of several methods, one row each in the order given:
 //   method  mutants  tests  contract  both  contract-only  survived  undecided
-// then per method its summary, notes and the contract-only example. No
-// timings: the same inputs give the same bytes.
+// then per method its summary, notes, and each mutant only the contract
+// kills with its counterexample. No timings: the same inputs give the same
+// bytes.
 std::string FormatMutantTable(const std::vector<std::pair<std::string, MutantResult>>& rows);
 
 }  // namespace tracespec::strength

@@ -159,6 +159,8 @@ enum Rank {
   kRankDivMod = 40,
   kRankFloating = 45,
   kRankConditional = 50,
+  kRankMinMax = 51,
+  kRankPiecewise = 52,
   kRankAggregate = 55,
   kRankBitwise = 58,
   kRankIndex = 56,
@@ -288,6 +290,8 @@ class Templates {
         if (IsFloatingType(out.type)) Floating(y);
         if (IsNumericType(out.type)) {
           Conditional(y);
+          MinMaxAbs(y);
+          Piecewise(y);
           ArrayFacts(y);
           Membership(y);
           Comparisons(y);
@@ -1021,13 +1025,15 @@ class Templates {
                                                        : std::nan("");
       return s.negate ? yd == -xd : yd == xd;
     };
-    // The first simple expression matching y on every observation of a side.
+    // The first simple expression matching y on every observation of a
+    // side, then (integral y) an arithmetic piece (Piece).
     auto pick = [&](const std::vector<size_t>& side) -> std::optional<std::string> {
       for (const Simple& s : simple) {
         bool ok = true;
         for (size_t i : side) ok &= Val(s.term, i).known() && matches(s, i);
         if (ok) return s.text;
       }
+      if (std::optional<std::string> piece = Piece(y, side)) return piece;
       const EvalValue& first = Val(y, side[0]);
       for (size_t i : side) {
         if (!first.Identical(Val(y, i))) return std::nullopt;
@@ -1039,7 +1045,8 @@ class Templates {
     int tried = 0;
     for (const Atom& a : v_.atoms) {
       if (!a.splits || a.pre.find("\\forall") != std::string::npos ||
-          a.pre.find("\\exists") != std::string::npos || a.pre.find('%') != std::string::npos)
+          a.pre.find("\\exists") != std::string::npos ||
+          (a.pre.find('%') != std::string::npos && !absl::StrContains(a.pre, "% 2 == 0")))
         continue;
       if (++tried > 80 || pool_->full()) break;
       std::vector<size_t> t_side, f_side;
@@ -1058,6 +1065,164 @@ class Templates {
       if (!e1 || !e2 || *e1 == *e2) continue;
       Offer(y, absl::StrCat(out.text, " == (", a.post, " ? ", *e1, " : ", *e2, ")"),
             "conditional", kRankConditional, true, {}, 3);
+    }
+  }
+
+  // An arithmetic expression over inputs equal to integral y on every
+  // observation of `side` (at least two): x + k, x - k (k the same on all),
+  // k * x (k in 2..16 or its negation), x + z, x - z, x * z; with y's
+  // wrap-around. nullopt when none fits.
+  std::optional<std::string> Piece(int y, const std::vector<size_t>& side) const {
+    const Term& out = v_.terms[y];
+    auto int_or_char = [](const Term& t) {
+      return t.shape == TermShape::kScalar &&
+             (IsIntegralType(t.type) || t.type.Is(Type::Kind::kChar));
+    };
+    if (side.size() < 2 || !int_or_char(out)) return std::nullopt;
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs;  // integral and char inputs (char arithmetic: c - 32)
+    for (int x : inputs_) {
+      if (x != y && int_or_char(v_.terms[x])) xs.push_back(x);
+    }
+    auto fits = [&](const std::function<std::optional<__int128>(size_t)>& f) {
+      for (size_t i : side) {
+        __int128 r;
+        if (!AsInt(Val(y, i), &r)) return false;
+        std::optional<__int128> got = f(i);
+        if (!got || WrapTo(*got, is_long) != r) return false;
+      }
+      return true;
+    };
+    auto in = [&](int x, size_t i) -> std::optional<__int128> {
+      __int128 v;
+      if (!AsInt(Val(x, i), &v)) return std::nullopt;
+      return v;
+    };
+    for (int x : xs) {
+      const std::string& xt = v_.terms[x].text;
+      std::optional<__int128> x0 = in(x, side[0]);
+      __int128 y0;
+      if (!x0 || !AsInt(Val(y, side[0]), &y0)) continue;
+      __int128 k = y0 - *x0;
+      if (k != 0 && k > -1000000 && k < 1000000 &&
+          fits([&](size_t i) -> std::optional<__int128> {
+            std::optional<__int128> v = in(x, i);
+            if (!v) return std::nullopt;
+            return *v + k;
+          })) {
+        return absl::StrCat(xt, k < 0 ? " - " : " + ", IntLit(k < 0 ? -k : k, is_long));
+      }
+      for (int m = 2; m <= 16; ++m) {
+        for (int sign : {1, -1}) {
+          if (fits([&](size_t i) -> std::optional<__int128> {
+                std::optional<__int128> v = in(x, i);
+                if (!v || *v == 0) return std::nullopt;  // k * 0 says nothing about k
+                return *v * m * sign;
+              })) {
+            return absl::StrCat(sign < 0 ? "-" : "", IntLit(m, is_long), " * ", xt);
+          }
+        }
+      }
+    }
+    for (size_t p = 0; p < xs.size(); ++p) {
+      for (size_t q = p + 1; q < xs.size(); ++q) {
+        int x = xs[p], z = xs[q];
+        struct Op {
+          const char* text;
+          __int128 (*f)(__int128, __int128);
+        };
+        static const Op kOps[] = {{" + ", [](__int128 a, __int128 b) { return a + b; }},
+                                  {" - ", [](__int128 a, __int128 b) { return a - b; }},
+                                  {" * ", [](__int128 a, __int128 b) { return a * b; }}};
+        for (const Op& op : kOps) {
+          if (fits([&](size_t i) -> std::optional<__int128> {
+                std::optional<__int128> a = in(x, i), b = in(z, i);
+                if (!a || !b) return std::nullopt;
+                return op.f(*a, *b);
+              })) {
+            return absl::StrCat(v_.terms[x].text, op.text, v_.terms[z].text);
+          }
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Piecewise definitions: for a categorical atom A (a char input equal to
+  // an observed value or in a class, parity), `A ==> y == e` with e a piece
+  // (Piece) on the calls where A holds — a calculator's `op == '+' ==>
+  // \result == a + b`. Only when nothing defines y on every call.
+  void Piecewise(int y) {
+    const Term& out = v_.terms[y];
+    if (!IsIntegralType(out.type)) return;
+    for (const AcceptedCandidate& a : pool_->accepted()) {
+      if (a.candidate.defining && a.candidate.target == out.text) return;
+    }
+    std::vector<size_t> obs = Known({y});
+    int tried = 0;
+    for (const Atom& a : v_.atoms) {
+      if (!a.splits || (a.pre.find('\'') == std::string::npos &&
+                        !absl::StrContains(a.pre, "% 2 == 0")))
+        continue;
+      if (++tried > 40 || pool_->full()) break;
+      std::vector<size_t> side;
+      for (size_t i : obs) {
+        if (a.truth[i] == Truth::kTrue) side.push_back(i);
+      }
+      std::optional<std::string> e = Piece(y, side);
+      if (!e) continue;
+      Offer(y, absl::StrCat(a.post, " ==> ", out.text, " == ", *e), "piecewise", kRankPiecewise,
+            false, {}, 2);
+    }
+  }
+
+  // y == Math.max(x, Math.max(z, w)), Math.min(...) over three inputs, and
+  // y == Math.abs(x - z) (Java's wrap-around: abs(MIN_VALUE) is MIN_VALUE).
+  void MinMaxAbs(int y) {
+    const Term& out = v_.terms[y];
+    if (!IsIntegralType(out.type) || out.type.Is(Type::Kind::kChar)) return;
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs;
+    for (int x : IntegralInputs(y)) {
+      if (!absl::StrContains(v_.terms[x].text, "length") &&
+          v_.terms[x].type == out.type)
+        xs.push_back(x);
+    }
+    for (size_t p = 0; p < xs.size(); ++p) {
+      for (size_t q = p + 1; q < xs.size(); ++q) {
+        int x = xs[p], z = xs[q];
+        const std::string& xt = v_.terms[x].text;
+        const std::string& zt = v_.terms[z].text;
+        std::vector<size_t> obs = Known({y, x, z});
+        if (obs.size() >= 3 &&
+            Fits2(y, x, z, obs, is_long, [is_long](__int128 a, __int128 b) -> std::optional<__int128> {
+              __int128 d = WrapTo(a - b, is_long);
+              return d < 0 ? WrapTo(-d, is_long) : d;
+            })) {
+          Offer(y, absl::StrCat(out.text, " == Math.abs(", xt, " - ", zt, ")"), "min-max",
+                kRankMinMax, true, {x, z}, 3);
+        }
+        for (size_t r = q + 1; r < xs.size(); ++r) {
+          int w = xs[r];
+          std::vector<size_t> all = Known({y, x, z, w});
+          if (all.size() < 3) continue;
+          for (bool max : {true, false}) {
+            bool ok = true;
+            for (size_t i : all) {
+              __int128 a, b, c, v;
+              ok &= AsInt(Val(x, i), &a) && AsInt(Val(z, i), &b) && AsInt(Val(w, i), &c) &&
+                    AsInt(Val(y, i), &v) &&
+                    v == (max ? std::max({a, b, c}) : std::min({a, b, c}));
+            }
+            if (!ok) continue;
+            const char* f = max ? "Math.max" : "Math.min";
+            Offer(y,
+                  absl::StrCat(out.text, " == ", f, "(", xt, ", ", f, "(", v_.terms[z].text, ", ",
+                               v_.terms[w].text, "))"),
+                  "min-max", kRankMinMax, true, {x, z, w}, 3);
+          }
+        }
+      }
     }
   }
 

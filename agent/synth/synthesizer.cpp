@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -116,6 +118,49 @@ std::string BanKey(absl::string_view text) {
 
 std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
 
+// The evaluation context and vocabulary of one method over observations
+// (the type environment layers they need live here too).
+struct Workspace {
+  static absl::StatusOr<std::unique_ptr<Workspace>> Create(
+      const prompt::MethodSignature& sig, const v1::MethodRef& method,
+      const SynthesisOptions& options, const jml::TypeEnvironment* classpath,
+      const std::vector<v1::Observation>& observations) {
+    auto ws = std::unique_ptr<Workspace>(new Workspace(method, observations, classpath));
+    std::vector<std::string> names;
+    for (const prompt::Parameter& p : sig.params) names.push_back(p.name);
+    absl::StatusOr<jml::MethodContext> mctx = jml::MakeMethodContext(
+        ws->env, method.class_name(), method.name(), method.jvm_descriptor(), names, {});
+    if (!mctx.ok()) {
+      return Annotate(mctx.status(), absl::StrCat("built-in synthesizer: ", method.class_name(),
+                                                  "#", method.name(), method.jvm_descriptor()));
+    }
+    ws->ctx.emplace(ws->env, *mctx, observations, options.work_budget);
+    VocabularyOptions vopts;
+    vopts.max_terms = options.max_terms;
+    vopts.max_atoms = options.max_atoms;
+    ws->vocab = BuildVocabulary(&*ws->ctx, vopts);
+    return ws;
+  }
+
+  ObservedTypeEnvironment observed;
+  jml::ChainedTypeEnvironment env;
+  std::optional<SynthContext> ctx;
+  Vocabulary vocab;
+
+ private:
+  static std::vector<const jml::TypeEnvironment*> Layers(const jml::TypeEnvironment* classpath,
+                                                         const jml::TypeEnvironment* observed) {
+    std::vector<const jml::TypeEnvironment*> layers;
+    if (classpath != nullptr) layers.push_back(classpath);
+    layers.push_back(&jml::JdkTypeEnvironment());
+    layers.push_back(observed);
+    return layers;
+  }
+  Workspace(const v1::MethodRef& method, const std::vector<v1::Observation>& observations,
+            const jml::TypeEnvironment* classpath)
+      : observed(method, observations), env(Layers(classpath, &observed)) {}
+};
+
 class RoundBuilder {
  public:
   RoundBuilder(const prompt::MethodSignature& sig, const v1::MethodRef& method,
@@ -133,25 +178,10 @@ class RoundBuilder {
                               const std::vector<std::pair<std::string, std::string>>& refuted) {
     hypotheses_.clear();
     weakened_from_.clear();
-    ObservedTypeEnvironment observed(method_, observations);
-    std::vector<const jml::TypeEnvironment*> layers;
-    if (classpath_ != nullptr) layers.push_back(classpath_);
-    layers.push_back(&jml::JdkTypeEnvironment());
-    layers.push_back(&observed);
-    jml::ChainedTypeEnvironment env(layers);
-    std::vector<std::string> names;
-    for (const prompt::Parameter& p : sig_.params) names.push_back(p.name);
-    absl::StatusOr<jml::MethodContext> mctx = jml::MakeMethodContext(
-        env, method_.class_name(), method_.name(), method_.jvm_descriptor(), names, {});
-    if (!mctx.ok()) {
-      return Annotate(mctx.status(), absl::StrCat("built-in synthesizer: ", method_.class_name(),
-                                                  "#", method_.name(), method_.jvm_descriptor()));
-    }
-    SynthContext ctx(env, *mctx, observations, options_.work_budget);
-    VocabularyOptions vopts;
-    vopts.max_terms = options_.max_terms;
-    vopts.max_atoms = options_.max_atoms;
-    Vocabulary vocab = BuildVocabulary(&ctx, vopts);
+    TS_ASSIGN_OR_RETURN(std::unique_ptr<Workspace> ws,
+                        Workspace::Create(sig_, method_, options_, classpath_, observations));
+    SynthContext& ctx = *ws->ctx;
+    Vocabulary& vocab = ws->vocab;
 
     Round round;
     SynthesisStats& stats = round.result.stats;
@@ -544,12 +574,16 @@ class RoundBuilder {
   std::set<std::string> weakened_from_;
 };
 
-}  // namespace
+struct Resolved {
+  prompt::MethodSignature sig;
+  v1::MethodRef method;
+};
 
-absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
-                                           const SynthesisOptions& options,
-                                           ConsistencyOracle* oracle) {
-  prompt::MethodSignature sig = input.signature;
+// The method of `input`: its signature, else the first observation's.
+absl::StatusOr<Resolved> Resolve(const SynthesisInput& input) {
+  Resolved out;
+  prompt::MethodSignature& sig = out.sig;
+  sig = input.signature;
   if (sig.class_name.empty() || sig.method_name.empty()) {
     const v1::Observation* first = nullptr;
     for (const auto* list : {&input.observations, &input.counterexamples}) {
@@ -569,13 +603,23 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
       }
     }
   }
-  v1::MethodRef method;
+  v1::MethodRef& method = out.method;
   method.set_class_name(sig.class_name);
   method.set_name(sig.method_name);
   method.set_jvm_descriptor(sig.jvm_descriptor);
   method.set_is_static(sig.is_static);
   for (const prompt::Parameter& p : sig.params) method.add_param_names(p.name);
+  return out;
+}
 
+}  // namespace
+
+absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
+                                           const SynthesisOptions& options,
+                                           ConsistencyOracle* oracle) {
+  TS_ASSIGN_OR_RETURN(Resolved resolved, Resolve(input));
+  const prompt::MethodSignature& sig = resolved.sig;
+  const v1::MethodRef& method = resolved.method;
   std::vector<v1::Observation> observations;
   std::set<std::string> seen;
   auto add = [&](const v1::Observation& o, bool counterexample) {
@@ -684,6 +728,55 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
     }
     previous = round.clause_lines;
   }
+}
+
+absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(const SynthesisInput& input,
+                                                              const std::string& predicate,
+                                                              const SynthesisOptions& options) {
+  TS_ASSIGN_OR_RETURN(Resolved resolved, Resolve(input));
+  std::vector<v1::Observation> observations;
+  std::set<std::string> seen;
+  for (const auto* list : {&input.observations, &input.counterexamples}) {
+    for (const v1::Observation& o : *list) {
+      if (o.has_method() && !MethodMatches(o.method(), resolved.sig)) continue;
+      if (o.excluded() && !options.use_excluded) continue;
+      if (OutcomeOf(o) != OutcomeKind::kNormal || !seen.insert(BehaviourKey(o)).second) continue;
+      observations.push_back(o);
+      if (!observations.back().has_method()) *observations.back().mutable_method() = resolved.method;
+      if (list == &input.counterexamples) observations.back().set_source(v1::COUNTEREXAMPLE);
+    }
+  }
+  if (observations.empty()) return std::nullopt;
+  TS_ASSIGN_OR_RETURN(std::unique_ptr<Workspace> ws,
+                      Workspace::Create(resolved.sig, resolved.method, options, input.classpath,
+                                        observations));
+  SynthContext& ctx = *ws->ctx;
+  const jml::Expr* e = ctx.Compile(BanKey(predicate), Position::kPostcondition);
+  if (e == nullptr) return std::nullopt;
+  std::string canonical = jml::PrintExpr(*e);
+  std::vector<size_t> positives, negatives;
+  for (size_t i = 0; i < ctx.size(); ++i) {
+    bool counterexample = ctx.observations()[i].source() == v1::COUNTEREXAMPLE;
+    Truth t = ctx.Truth(*e, i, jml::EvalState::kPost);
+    if (t != Truth::kFalse) {
+      if (!counterexample) positives.push_back(i);
+    } else if (counterexample) {
+      negatives.push_back(i);
+    } else {
+      return std::nullopt;  // a recorded call refutes it
+    }
+  }
+  if (positives.empty() || negatives.empty()) return std::nullopt;
+  std::set<std::string> banned;
+  for (const std::string& b : input.banned) banned.insert(BanKey(b));
+  std::optional<Guard> guard =
+      FindWeakeningGuard(&ctx, ws->vocab, canonical, positives, negatives, banned);
+  if (!guard || guard->post.empty()) return std::nullopt;
+  const jml::Expr* g = ctx.Compile(Paren(guard->post), Position::kPostcondition);
+  const jml::Expr* weakened = ctx.Compile(
+      absl::StrCat(Paren(guard->post), " ==> ", Paren(canonical)), Position::kPostcondition);
+  if (g == nullptr || weakened == nullptr) return std::nullopt;
+  return ClauseGuard{jml::PrintExpr(*g), jml::PrintExpr(*weakened), guard->threshold};
 }
 
 std::string AnswerJson(const SynthesisResult& result) {

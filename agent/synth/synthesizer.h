@@ -21,6 +21,7 @@
 #define TRACESPEC_AGENT_SYNTH_SYNTHESIZER_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,28 @@ struct SynthesisResult {
 absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
                                            const SynthesisOptions& options = {},
                                            ConsistencyOracle* oracle = nullptr);
+
+// A guard for a postcondition someone else proposed (a model's candidate)
+// that the validator refuted: the weakening search of the synthesizer's own
+// refuted clauses (edge atoms such as `!Double.isNaN(x)` and
+// `x != Integer.MIN_VALUE` first, then one atom of the vocabulary), over
+// the recorded calls of `input.observations` (where P must keep holding)
+// and `input.counterexamples` (where it is false).
+struct ClauseGuard {
+  std::string guard;    // in postcondition position: "!Double.isNaN(c)"
+  std::string guarded;  // the weakened predicate, canonical: "!Double.isNaN(c) ==> \result == c + 1.0"
+  // Read off single values (a threshold such as `x < 2145901565`): report
+  // it as a hypothesis, never keep it as a clause.
+  bool threshold = false;
+};
+
+// nullopt when no guard separates them, when a recorded call refutes P (then
+// P is wrong, not too strong), when no counterexample refutes P or when P
+// does not type-check. Errors as Synthesize's. Guards whose requires form is
+// in `input.banned` are skipped (refuted earlier).
+absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(const SynthesisInput& input,
+                                                              const std::string& predicate,
+                                                              const SynthesisOptions& options = {});
 
 // The result as the structured answer remote models give
 // ({"contract": ..., "hypotheses": [...]}, tracespec.v1.ModelAnswer).

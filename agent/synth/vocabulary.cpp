@@ -300,6 +300,39 @@ class Builder {
     }
   }
 
+  // A char input: its classes as ranges the validator checks ('a' <= c &&
+  // c <= 'z', upper case, digits), then equality with each observed value
+  // when there are few (an operator: op == '/').
+  void CharAtoms(const Term& t, int family, int* order) {
+    auto lit = [](uint32_t c) -> std::string {
+      if (c < 0x20 || c > 0x7e || c == '\'' || c == '\\') return "";
+      return absl::StrCat("'", std::string(1, static_cast<char>(c)), "'");
+    };
+    static const std::pair<char, char> kClasses[] = {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}};
+    for (auto [lo, hi] : kClasses) {
+      auto in = [&](const std::string& x) {
+        return absl::StrCat(x, " >= ", lit(lo), " && ", x, " <= ", lit(hi));
+      };
+      auto out = [&](const std::string& x) {
+        return absl::StrCat(x, " < ", lit(lo), " || ", x, " > ", lit(hi));
+      };
+      AddAtom(in(t.pre_text), in(t.text), out(t.pre_text), out(t.text), family, (*order)++);
+    }
+    std::set<uint32_t> seen;
+    for (const EvalValue& v : t.values) {
+      __int128 c;
+      if (v.known() && v.AsInteger(&c)) seen.insert(static_cast<uint32_t>(c));
+    }
+    if (seen.size() < 2 || seen.size() > 6) return;
+    for (uint32_t c : seen) {
+      std::string l = lit(c);
+      if (l.empty()) continue;
+      AddAtom(absl::StrCat(t.pre_text, " == ", l), absl::StrCat(t.text, " == ", l),
+              absl::StrCat(t.pre_text, " != ", l), absl::StrCat(t.text, " != ", l), family,
+              (*order)++);
+    }
+  }
+
   void AddAtom(const std::string& pre, const std::string& post, const std::string& neg_pre,
                const std::string& neg_post, int family, int order, bool noteworthy = false,
                bool edge = false) {
@@ -429,6 +462,10 @@ class Builder {
                   absl::StrCat(t->pre_text, " ", op.neg, " ", zero),
                   absl::StrCat(t->text, " ", op.neg, " ", zero), family, order++);
         }
+        continue;
+      }
+      if (t->shape == TermShape::kScalar && t->type.Is(Type::Kind::kChar)) {
+        CharAtoms(*t, family, &order);
         continue;
       }
       if (t->shape != TermShape::kScalar) {

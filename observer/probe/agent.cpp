@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/glob.h"
 #include "observer/probe/class_file.h"
 #include "observer/probe/hooks_abi.h"
 #include "observer/probe/recorder.h"
@@ -33,6 +34,11 @@ Recorder* g_recorder = nullptr;
 // Targets grouped by internal class name ("pkg/Name") → indices into
 // g_config->targets() and g_status.targets().
 std::map<std::string, std::vector<int>>* g_targets_by_class = nullptr;
+// Indices of the pattern targets (ProbeTarget.pattern).
+std::vector<int>* g_pattern_targets = nullptr;
+// Methods instrumented so far, against ProbeConfig.max_methods (guarded by
+// g_status_mutex).
+int g_methods_instrumented = 0;
 std::mutex g_status_mutex;
 v1::ProbeStatus* g_status = nullptr;
 // Where g_status goes: status_path, or status_path.<pid> (status_per_process).
@@ -260,8 +266,19 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
     std::lock_guard<std::mutex> lock(g_status_mutex);
     ++(*g_loaded_packages)[package];
   }
+  std::vector<int> indices;
   auto wanted = g_targets_by_class->find(name);
-  if (wanted == g_targets_by_class->end()) return;
+  if (wanted != g_targets_by_class->end()) indices = wanted->second;
+  if (!g_pattern_targets->empty()) {
+    std::string binary = name;
+    for (char& c : binary) c = c == '/' ? '.' : c;
+    for (int index : *g_pattern_targets) {
+      if (tracespec::GlobMatch(g_config->targets(index).class_name(), binary)) {
+        indices.push_back(index);
+      }
+    }
+  }
+  if (indices.empty()) return;
 
   ClassFile cls;
   std::string error;
@@ -274,14 +291,26 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
   int original_count = cls.method_count();
   // Methods already rewritten for an earlier target ("A#f" and "A#f(I)V").
   std::vector<bool> instrumented(static_cast<size_t>(original_count), false);
-  for (int index : wanted->second) {
+  std::string class_label = name;
+  for (char& c : class_label) c = c == '/' ? '.' : c;
+  for (int index : indices) {
     const v1::ProbeTarget& spec = g_config->targets(index);
     v1::TargetStatus* status = g_status->mutable_targets(index);
     status->set_class_loaded(true);
     bool matched = false;
     for (int m = 0; m < original_count; ++m) {
       MethodFacts facts = cls.Facts(m);
-      if (facts.name != spec.method_name()) continue;
+      if (spec.pattern()) {
+        // Public methods with code whose name matches; nothing else.
+        if ((facts.access & kAccPublic) == 0 ||
+            (facts.access & (kAccSynthetic | kAccBridge | kAccAbstract | kAccNative)) != 0 ||
+            !facts.has_code || facts.name == "<init>" || facts.name == "<clinit>" ||
+            !tracespec::GlobMatch(spec.method_name(), facts.name)) {
+          continue;
+        }
+      } else if (facts.name != spec.method_name()) {
+        continue;
+      }
       // A full descriptor selects one method; a parameters-only one ("([I)",
       // from the Java spelling) every method with those parameters.
       const std::string& wanted_descriptor = spec.jvm_descriptor();
@@ -292,7 +321,9 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
         continue;
       }
       matched = true;
-      std::string label = facts.name + facts.descriptor;
+      // A pattern's methods are named with their class.
+      std::string label =
+          (spec.pattern() ? class_label + "#" : std::string()) + facts.name + facts.descriptor;
       if (facts.name == "<clinit>") {
         AddUnique(status->mutable_problems(), label + ": static initializers cannot be observed");
         continue;
@@ -303,6 +334,11 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
       }
       if (instrumented[static_cast<size_t>(m)]) {
         AddUnique(status->mutable_methods_matched(), label);
+        continue;
+      }
+      if (g_config->max_methods() > 0 && g_methods_instrumented >= g_config->max_methods()) {
+        g_status->set_method_limit_reached(true);
+        g_status->set_methods_refused(g_status->methods_refused() + 1);
         continue;
       }
       TargetMethod target = Describe(cls, facts);
@@ -317,10 +353,11 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
         continue;
       }
       AddUnique(status->mutable_methods_matched(), label);
+      ++g_methods_instrumented;
       instrumented[static_cast<size_t>(m)] = true;
       changed = true;
     }
-    if (!matched && status->methods_available_size() == 0) {
+    if (!matched && !spec.pattern() && status->methods_available_size() == 0) {
       for (int m = 0; m < original_count; ++m) {
         MethodFacts facts = cls.Facts(m);
         AddUnique(status->mutable_methods_available(), facts.name + facts.descriptor);
@@ -354,6 +391,13 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);
   g_status->set_tainted_values(g_recorder->tainted_values());
   g_status->set_trace_limit_reached(g_recorder->trace_limit_reached());
+  if (g_config->count_calls()) {
+    for (const auto& [method, calls] : g_recorder->CallCounts()) {
+      v1::MethodCount* count = g_status->add_method_counts();
+      count->set_method(method);
+      count->set_calls(static_cast<int64_t>(calls));
+    }
+  }
   if (g_loaded_packages != nullptr) {
     for (const auto& [package, classes] : *g_loaded_packages) {
       v1::PackageCount* count = g_status->add_loaded_packages();
@@ -418,12 +462,17 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   if (g_config->status_per_process()) *g_status_path += "." + std::to_string(::getpid());
   if (g_config->command_run()) g_loaded_packages = new std::map<std::string, int64_t>;
   g_targets_by_class = new std::map<std::string, std::vector<int>>;
+  g_pattern_targets = new std::vector<int>;
   bool any_constructor = false;
   for (int i = 0; i < g_config->targets_size(); ++i) {
     const tracespec::v1::ProbeTarget& target = g_config->targets(i);
-    std::string internal = target.class_name();
-    for (char& c : internal) c = c == '.' ? '/' : c;
-    (*g_targets_by_class)[internal].push_back(i);
+    if (target.pattern()) {
+      g_pattern_targets->push_back(i);
+    } else {
+      std::string internal = target.class_name();
+      for (char& c : internal) c = c == '.' ? '/' : c;
+      (*g_targets_by_class)[internal].push_back(i);
+    }
     *g_status->add_targets()->mutable_target() = target;
     any_constructor |= target.method_name() == "<init>";
   }

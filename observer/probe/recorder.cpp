@@ -122,7 +122,11 @@ struct Recorder::ThreadState {
 };
 
 Recorder::Recorder(jvmtiEnv* jvmti, const v1::ProbeConfig& config)
-    : jvmti_(jvmti), config_(config), policy_(config.policy()), heap_(jvmti, policy_) {
+    : jvmti_(jvmti),
+      config_(config),
+      policy_(config.policy()),
+      heap_(jvmti, policy_),
+      count_only_(config.count_calls()) {
   for (const std::string& name : config.test_classes()) {
     test_class_signatures_.insert(ClassSignature(name));
   }
@@ -234,8 +238,17 @@ Recorder::ThreadState& Recorder::Current() {
   return state;
 }
 
+std::map<std::string, uint64_t> Recorder::CallCounts() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::map<std::string, uint64_t> counts;
+  for (const TargetMethod& t : targets_) {
+    counts[t.ref.class_name() + "#" + t.ref.name() + t.ref.jvm_descriptor()] += t.calls;
+  }
+  return counts;
+}
+
 void Recorder::Arg(JNIEnv* env, char kind, jvalue value) {
-  if (stopped_) return;
+  if (stopped_ || count_only_) return;
   if (kind == 'L' && value.l != nullptr) value.l = env->NewGlobalRef(value.l);
   Current().pending.push_back({kind, value});
 }
@@ -356,6 +369,13 @@ std::string Recorder::TestIdOffThread() {
 }
 
 void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_hooks) {
+  if (count_only_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!stopped_ && hook_id >= 0 && static_cast<size_t>(hook_id) < targets_.size()) {
+      ++targets_[static_cast<size_t>(hook_id)].calls;
+    }
+    return;
+  }
   ThreadState& state = Current();
   const TargetMethod* target = Target(hook_id);
   if (stopped_ || target == nullptr) {
@@ -507,7 +527,7 @@ Recorder::Activation* Recorder::InnermostWrapper(JNIEnv* env, ThreadState& state
 }
 
 void Recorder::ExitReturn(JNIEnv* env, char kind, jvalue value) {
-  if (stopped_) return;
+  if (stopped_ || count_only_) return;
   ThreadState& state = Current();
   Activation* activation = InnermostWrapper(env, state);
   if (activation == nullptr) return;
@@ -517,7 +537,7 @@ void Recorder::ExitReturn(JNIEnv* env, char kind, jvalue value) {
 }
 
 void Recorder::ExitThrown(JNIEnv* env, jthrowable thrown) {
-  if (stopped_) return;
+  if (stopped_ || count_only_) return;
   ThreadState& state = Current();
   Activation* activation = InnermostWrapper(env, state);
   if (activation == nullptr) return;

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,6 +36,8 @@ struct TargetMethod {
   bool is_constructor = false;
   // Exits are reported by wrapper hooks (true) or seen through JVMTI.
   bool exits_by_hooks = true;
+  // Calls counted (ProbeConfig.count_calls; under Recorder::mutex_).
+  uint64_t calls = 0;
 };
 
 class Recorder {
@@ -70,6 +73,9 @@ class Recorder {
   bool trace_limit_reached() const { return trace_limit_reached_.load(); }
   std::vector<std::string> WithheldFields() { return heap_.WithheldFields(); }
   const PolicyView& policy() const { return policy_; }
+  // With ProbeConfig.count_calls: calls per instrumented method,
+  // "pkg.Class#name(descriptor)" (loaders merged), sorted by method.
+  std::map<std::string, uint64_t> CallCounts();
 
  private:
   struct Activation;
@@ -109,6 +115,8 @@ class Recorder {
   std::unordered_set<std::string> test_class_signatures_;
   int output_fd_ = -1;
   std::atomic<bool> stopped_{false};
+  // ProbeConfig.count_calls: Enter only counts; nothing is recorded.
+  bool count_only_ = false;
   std::atomic<uint64_t> sequence_{0};
   std::atomic<uint64_t> written_{0};
   std::atomic<uint64_t> tainted_{0};

@@ -3,6 +3,7 @@
 // Each test works on its own copy of the example, built with the build
 // command of its tracespec.textproto.
 #include <filesystem>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -427,6 +428,90 @@ TEST_F(LegacyTest, CharacterizationTestsNeverHoldWithheldValues) {
   SubprocessResult passing = RunJunit(classes, jar_);
   EXPECT_EQ(passing.exit_code, 0) << passing.stdout_data << passing.stderr_data;
   EXPECT_THAT(passing.stdout_data, HasSubstr("4 tests successful"));
+}
+
+// A pattern selects the public methods of the classes it matches: a
+// package's, or one class's (no constructors).
+TEST_F(LegacyTest, PatternsSelectPublicMethods) {
+  Observed o = Observe({"legacy.pricing.*#*"}, {"java", "-jar", jar_, "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::set<std::string> methods;
+  for (const v1::Observation& obs : o.observations) {
+    methods.insert(obs.method().class_name() + "#" + obs.method().name());
+  }
+  EXPECT_EQ(methods, (std::set<std::string>{
+                         "legacy.pricing.Cart#add", "legacy.pricing.Cart#getItems",
+                         "legacy.pricing.Cart#getTotal", "legacy.pricing.PriceCalculator#quote",
+                         "legacy.pricing.PriceCalculator#total",
+                         "legacy.pricing.QuantityParser#parse"}));
+  EXPECT_EQ(o.observations.size(), 29u);
+
+  o = Observe({"legacy.pricing.Cart#*"}, {"bin/legacy-pricing", "workload/day1.txt"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_EQ(o.observations.size(), 10u);  // 6 add, 2 getItems, 2 getTotal.
+  EXPECT_EQ(Count(o, "<init>"), 0);
+
+  // Patterns work for characterize too.
+  SubprocessResult r = testing::RunTracespec(
+      {"characterize", "--observations", out_, "--classpath", jar_, "--method",
+       "legacy.pricing.Cart#get*", "--out", dir_.path() + "/characterization"});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("4 recorded calls: 4 tests"));
+
+  o = Observe({"legacy.nothing.*#*"}, {"java", "-jar", jar_, "workload/day1.txt"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("never loaded legacy.nothing.*; it loaded classes of: "
+                                           "legacy.pricing (3 classes)"));
+}
+
+// The size guard: patterns matching more methods than --max-methods are
+// refused with a clear message, and nothing is written but jvm.log.
+TEST_F(LegacyTest, PatternsMatchingTooManyMethodsAreRefused) {
+  Observed o = Observe({"legacy.*#*"}, {"java", "-jar", jar_, "workload/day1.txt"},
+                       {"--max-methods", "4"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("the --method patterns matched more than --max-methods 4 methods (3 more "
+                        "were left alone); the run's observations were not written: name fewer "
+                        "classes or methods (observe --list-hot shows which are called), or raise "
+                        "--max-methods"));
+  EXPECT_FALSE(FileExists(out_ + "/observations.pb"));
+  // legacy.Main#main and the six of legacy.pricing.
+  o = Observe({"legacy.*#*"}, {"java", "-jar", jar_, "workload/day1.txt"},
+              {"--max-methods", "7"});
+  EXPECT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_EQ(Count(o, "main"), 1);
+}
+
+// --list-hot counts the calls of the matched methods and prints them, most
+// called first (ties by name), without recording.
+TEST_F(LegacyTest, ListHotCountsCallsMostCalledFirst) {
+  Observed o = Observe({"legacy.pricing.*#*"}, {"bin/legacy-pricing", "workload/day1.txt"},
+                       {"--list-hot"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::string expected =
+      "calls per target method (6 of 6 instrumented methods called by the command; counted, "
+      "nothing recorded):\n"
+      "         8  legacy.pricing.QuantityParser#parse(Ljava/lang/String;)I\n"
+      "         7  legacy.pricing.PriceCalculator#quote(II)I\n"
+      "         6  legacy.pricing.Cart#add(I)V\n"
+      "         4  legacy.pricing.PriceCalculator#total([I)I\n"
+      "         2  legacy.pricing.Cart#getItems()I\n"
+      "         2  legacy.pricing.Cart#getTotal()I\n";
+  EXPECT_EQ(o.run.stdout_data, expected);
+  EXPECT_EQ(ReadFile(out_ + "/hot.txt").value_or(""), expected);
+  EXPECT_FALSE(FileExists(out_ + "/observations.pb"));
+
+  // Methods never called are listed with 0, after the others.
+  Workload("totals.txt", "total 1 2\ntotal 3\n");
+  o = Observe({"legacy.pricing.PriceCalculator#*"},
+              {"java", "-jar", jar_, dir_.path() + "/totals.txt"}, {"--list-hot"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  EXPECT_THAT(o.run.stdout_data,
+              HasSubstr("(1 of 2 instrumented methods called by the command; counted, nothing "
+                        "recorded):\n"
+                        "         2  legacy.pricing.PriceCalculator#total([I)I\n"
+                        "         0  legacy.pricing.PriceCalculator#quote(II)I\n"));
 }
 
 // `tracespec run` on the example as it is: its configuration names the

@@ -994,5 +994,43 @@ TEST_F(ExampleTest, LoanRecordsTheStateOfEachApplicationAcrossCalls) {
                                            "approve:UNDER_REVIEW->APPROVED"));
 }
 
+// --- --list-hot with JUnit tests: calls counted, nothing recorded. ---------
+
+constexpr char kHot[] = R"(package h;
+public class Hot {
+  public Hot() {}
+  public static int a(int x) { return x + 1; }
+  public static int b() { return 0; }
+  public int c() { return 1; }
+  int hidden() { return 2; }
+}
+)";
+
+constexpr char kHotTest[] = R"(package h;
+import org.junit.jupiter.api.Test;
+class HotTest {
+  @Test void calls() {
+    for (int i = 0; i < 3; i++) Hot.a(i);
+    new Hot().c();
+    new Hot().hidden();
+  }
+}
+)";
+
+TEST_F(ObserveTest, ListHotCountsTheCallsOfTests) {
+  std::string classes = Compile({{"h/Hot.java", kHot}, {"h/HotTest.java", kHotTest}});
+  Observed o = Observe(classes, "h.HotTest", {"h.*#*"}, {"--list-hot"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  // Public methods only: no constructor, no package-private method, no test.
+  EXPECT_EQ(o.run.stdout_data,
+            "calls per target method (2 of 3 instrumented methods called by the tests; counted, "
+            "nothing recorded):\n"
+            "         3  h.Hot#a(I)I\n"
+            "         1  h.Hot#c()I\n"
+            "         0  h.Hot#b()I\n");
+  EXPECT_TRUE(o.observations.empty());
+  EXPECT_FALSE(FileExists(o.out + "/observations.pb"));
+}
+
 }  // namespace
 }  // namespace tracespec

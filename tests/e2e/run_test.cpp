@@ -186,19 +186,19 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
   for (const v1::MethodRun& m : summary.methods()) EXPECT_TRUE(m.reused()) << m.method();
 
   // Strength: in run's output and run.json, and `tracespec strength` of
-  // the project (twice: the same bytes).
+  // the project (twice: the same bytes; mutants: tests/e2e/strength_test.cpp).
   EXPECT_THAT(run.stdout_data,
               HasSubstr("bank.Account#getBalance()I: Success 11 (rounds: 11) — pins \\result on "));
   for (const v1::MethodRun& m : summary.methods()) {
     EXPECT_TRUE(m.strength().measured()) << m.method() << " " << m.strength().note();
   }
-  SubprocessResult strength = testing::RunTracespec({"strength", bank});
+  SubprocessResult strength = testing::RunTracespec({"strength", bank, "--no-mutants"});
   ASSERT_EQ(strength.exit_code, 0) << strength.stdout_data << strength.stderr_data;
   EXPECT_THAT(strength.stdout_data, HasSubstr("method "));
   EXPECT_THAT(strength.stdout_data,
               HasSubstr("bank.Account#getBalance()I: pins \\result on 5/5 observations, rejects "
                         "100% of perturbed outcomes\n"));
-  SubprocessResult strength_again = testing::RunTracespec({"strength", bank});
+  SubprocessResult strength_again = testing::RunTracespec({"strength", bank, "--no-mutants"});
   EXPECT_EQ(strength_again.stdout_data, strength.stdout_data);
   // One contract: nothing about the result is flagged weak, the inferred
   // one is not.
@@ -208,7 +208,7 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
     SubprocessResult one = testing::RunTracespec(
         {"strength", "--classpath", bank + "/target/classes", "--method",
          "bank.Account#getBalance", "--contract", dir.path() + "/" + which + ".jml-text",
-         "--observations", bank + "/tracespec-out/observations"});
+         "--observations", bank + "/tracespec-out/observations", "--no-mutants"});
     ASSERT_EQ(one.exit_code, 0) << one.stdout_data << one.stderr_data;
     if (std::string(which) == "weak") {
       EXPECT_THAT(one.stdout_data, HasSubstr("pins \\result on 0/5 observations"));

@@ -38,6 +38,30 @@ TEST(TargetTest, JavaSpellingGivesAParametersOnlyDescriptor) {
   EXPECT_EQ(t->spec(), "shop.Stats#max(int[])");
 }
 
+TEST(TargetTest, PatternsSelectPublicMethodsByGlob) {
+  auto t = ParseTarget("com.acme.pricing.*#*");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->pattern());
+  EXPECT_EQ(t->class_name(), "com.acme.pricing.*");
+  EXPECT_EQ(t->method_name(), "*");
+  EXPECT_EQ(t->jvm_descriptor(), "");
+  t = ParseTarget("com.acme.Pricing#get?ota*");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->pattern());
+  EXPECT_EQ(t->class_name(), "com.acme.Pricing");
+  EXPECT_EQ(t->method_name(), "get?ota*");
+  EXPECT_FALSE(ParseTarget("bank.Account#deposit")->pattern());
+
+  EXPECT_THAT(std::string(ParseTarget("com.acme.*").status().message()),
+              HasSubstr("expected CLASS#METHOD"));
+  EXPECT_THAT(std::string(ParseTarget("com.acme.*#").status().message()),
+              HasSubstr("a pattern needs a class part and a method part"));
+  EXPECT_THAT(std::string(ParseTarget("com.acme.*#f(I)V").status().message()),
+              HasSubstr("a pattern selects methods by name only"));
+  EXPECT_THAT(std::string(ParseTarget("com/acme/*#*").status().message()),
+              HasSubstr("'/' cannot appear in a class pattern"));
+}
+
 TEST(TargetTest, Errors) {
   EXPECT_THAT(ParseTarget("bank.Account.deposit").status().message(), HasSubstr("no '#'"));
   EXPECT_THAT(ParseTarget("bank.Account#").status().message(), HasSubstr("name is missing"));

@@ -6,14 +6,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/log.h"
+#include "common/subprocess.h"
 #include "validator/symex/java_ops.h"
 
 namespace tracespec::symex {
@@ -109,13 +112,305 @@ void MaybeDump(z3::solver& solver) {
   }
 }
 
+// ---- cvc5, the second engine -------------------------------------------
+//
+// A query Z3 has not decided within its first slice (kFirstSlice; the first
+// turn for bit-vector queries) — or on which it gave up — also goes to cvc5
+// (when the `cvc5` program is installed and TRACESPEC_SECOND_SOLVER is not
+// `off`), as SMT-LIB 2 in a separate process on the other core; Z3 searches
+// on, and the first definite answer wins (cvc5's interrupts Z3). cvc5's `unsat` is taken as it is; its `sat` only
+// through its model: the values it gives the inputs are pinned in Z3, which
+// must find the formulas satisfiable with them (then the model is Z3's, as
+// every counterexample needs). Queries with operations SMT-LIB leaves
+// unspecified (fp.min/fp.max of zeros, fp.to_ubv/fp.to_sbv out of range,
+// Z3's own operators) stay with Z3: there the two solvers may differ.
+
+constexpr double kFirstSlice = 1.0;
+
+const std::string& SecondEnginePath() {
+  static const std::string path = [] {
+    const char* setting = std::getenv("TRACESPEC_SECOND_SOLVER");
+    if (setting != nullptr && std::string(setting) == "off") return std::string();
+    return FindInPath("cvc5");
+  }();
+  return path;
+}
+
+// The constants a model must fix (bit-vector, Boolean, floating point), and
+// whether every operation of the formulas means the same to both solvers.
+struct Inputs {
+  std::vector<z3::func_decl> constants;
+  bool portable = true;
+};
+
+Inputs CollectInputs(z3::context& ctx, const std::vector<z3::expr>& formulas) {
+  Inputs out;
+  std::unordered_set<unsigned> seen, decls;
+  std::vector<z3::expr> work(formulas.begin(), formulas.end());
+  while (!work.empty()) {
+    z3::expr t = work.back();
+    work.pop_back();
+    if (!seen.insert(Z3_get_ast_id(ctx, t)).second) continue;
+    if (t.is_quantifier()) {
+      work.push_back(t.body());
+      continue;
+    }
+    if (!t.is_app()) continue;
+    z3::func_decl d = t.decl();
+    switch (d.decl_kind()) {
+      case Z3_OP_FPA_MIN: case Z3_OP_FPA_MAX: case Z3_OP_FPA_TO_UBV: case Z3_OP_FPA_TO_SBV:
+      case Z3_OP_FPA_TO_IEEE_BV: case Z3_OP_FPA_TO_REAL: case Z3_OP_AS_ARRAY:
+      case Z3_OP_ARRAY_MAP: case Z3_OP_ARRAY_DEFAULT: case Z3_OP_BSDIV_I: case Z3_OP_BUDIV_I:
+      case Z3_OP_BSREM_I: case Z3_OP_BUREM_I: case Z3_OP_BSMOD_I:
+        out.portable = false;
+        break;
+      case Z3_OP_UNINTERPRETED: {
+        Z3_sort_kind kind = d.range().sort_kind();
+        std::string name = d.name().str();
+        if (t.num_args() == 0 && decls.insert(Z3_get_ast_id(ctx, d)).second &&
+            (kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT) &&
+            name.find('|') == std::string::npos && name.find('\\') == std::string::npos) {
+          out.constants.push_back(d);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    for (unsigned i = 0; i < t.num_args(); ++i) work.push_back(t.arg(i));
+  }
+  return out;
+}
+
+// The top-level elements of an s-expression list "(e1 e2 ...)" at `text`.
+std::vector<std::string> ListElements(const std::string& text) {
+  std::vector<std::string> out;
+  size_t open = text.find('(');
+  if (open == std::string::npos) return out;
+  int depth = 0;
+  size_t start = std::string::npos;
+  bool quoted = false;
+  for (size_t i = open + 1; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '|') quoted = !quoted;
+    if (quoted) continue;
+    if (c == '(') {
+      if (depth++ == 0) start = i;
+    } else if (c == ')') {
+      if (depth == 0) break;
+      if (--depth == 0) out.push_back(text.substr(start, i - start + 1));
+    }
+  }
+  return out;
+}
+
+// cvc5 on one query, on a thread of its own. When it has a definite answer
+// while Z3 searches (Z3Searching), it interrupts Z3 (Z3 4.8 clears an
+// interrupt when a check starts, so one that misses keeps nothing set; it
+// is repeated until the search has stopped). Destroying the engine before
+// it answered kills the process.
+class SecondEngine {
+ public:
+  SecondEngine(z3::context& ctx, std::string smt2, Clock::time_point deadline) : ctx_(ctx) {
+    double seconds = std::max(0.1, std::chrono::duration<double>(deadline - Clock::now()).count());
+    worker_ = std::thread([this, smt2 = std::move(smt2), seconds] {
+      SubprocessOptions options;
+      options.stdin_data = smt2;
+      options.timeout_seconds = seconds + 1;
+      options.cancel = &cancel_;
+      auto begin = Clock::now();
+      auto run = RunSubprocess(
+          {SecondEnginePath(), "--lang=smt2", "--quiet",
+           absl::StrCat("--tlimit=", static_cast<long>(seconds * 1000))},
+          options);
+      seconds_ = std::chrono::duration<double>(Clock::now() - begin).count();
+      if (run.ok()) {
+        std::string out = run->stdout_data;
+        size_t eol = out.find('\n');
+        std::string first = out.substr(0, eol);
+        if (first == "sat") answer_ = z3::sat;
+        if (first == "unsat") answer_ = z3::unsat;
+        if (eol != std::string::npos) values_ = out.substr(eol + 1);
+        if (answer_ == z3::unknown) {
+          std::string err = run->stderr_data.substr(0, run->stderr_data.find('\n'));
+          why_ = run->cancelled ? "cancelled"
+                 : !first.empty() ? first
+                 : !err.empty()   ? err
+                                  : run->Describe();
+        }
+      } else {
+        why_ = std::string(run.status().message());
+      }
+      done_ = true;
+      while (answer_ != z3::unknown && z3_searching_.load() && !cancel_.load()) {
+        ctx_.interrupt();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  ~SecondEngine() {
+    cancel_ = true;
+    worker_.join();
+  }
+  // Around each of Z3's searches.
+  void Z3Searching(bool searching) { z3_searching_ = searching; }
+  bool done() const { return done_.load(); }
+  bool answered() const { return done_.load() && answer_ != z3::unknown; }
+
+  z3::check_result answer() const { return answer_; }
+  const std::string& values() const { return values_; }
+  const std::string& why() const { return why_; }
+  double seconds() const { return seconds_; }
+
+ private:
+  z3::context& ctx_;
+  std::atomic<bool> cancel_{false}, done_{false}, z3_searching_{false};
+  z3::check_result answer_ = z3::unknown;
+  std::string values_, why_;
+  double seconds_ = 0;
+  std::thread worker_;
+};
+
+// Runs the second engine beside Z3 for one query (see above).
+class Portfolio {
+ public:
+  Portfolio(z3::context& ctx, const std::vector<z3::expr>& formulas, Clock::time_point deadline)
+      : ctx_(ctx), formulas_(formulas), deadline_(deadline) {}
+
+  // Whether the engine may be asked at all (installed, and the query means
+  // the same to both solvers).
+  bool usable() {
+    if (!usable_.has_value()) {
+      inputs_ = CollectInputs(ctx_, formulas_);
+      usable_ = !SecondEnginePath().empty() && inputs_.portable;
+    }
+    return *usable_;
+  }
+  bool started() const { return engine_ != nullptr; }
+  // Z3's first slice is over: the engine starts (once).
+  void Start() {
+    if (tried_) return;
+    tried_ = true;
+    if (!usable() || Clock::now() >= deadline_) {
+      if (!inputs_.portable) {
+        Debug("solver: the query uses operations SMT-LIB leaves unspecified; cvc5 not asked");
+      }
+      return;
+    }
+    z3::solver all(ctx_);
+    for (const z3::expr& f : formulas_) all.add(f);
+    std::string smt2 = absl::StrCat("(set-option :produce-models true)\n(set-logic ALL)\n",
+                                    all.to_smt2());
+    if (!inputs_.constants.empty()) {
+      absl::StrAppend(&smt2, "(get-value (");
+      for (const z3::func_decl& d : inputs_.constants) absl::StrAppend(&smt2, "|", d.name().str(), "| ");
+      absl::StrAppend(&smt2, "))\n");
+    }
+    engine_ = std::make_unique<SecondEngine>(ctx_, std::move(smt2), deadline_);
+  }
+  // One search of Z3 on `solver`, which the engine may interrupt.
+  z3::check_result Check(z3::solver& solver) {
+    if (engine_ != nullptr) {
+      if (engine_->answered()) return z3::unknown;
+      engine_->Z3Searching(true);
+    }
+    z3::check_result r = z3::unknown;
+    try {
+      r = solver.check();
+    } catch (...) {
+      if (engine_ != nullptr) engine_->Z3Searching(false);
+      throw;
+    }
+    if (engine_ != nullptr) engine_->Z3Searching(false);
+    return r;
+  }
+  // True when the engine has a definite answer (Z3 should stop).
+  bool answered() const { return engine_ != nullptr && engine_->answered(); }
+  // After Z3 gave up: waits for the engine's answer (starting it if needed).
+  void Finish() {
+    Start();
+    if (engine_ != nullptr) {
+      while (!engine_->done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  // For the log when Z3 answered first: where the engine was.
+  std::string Beside() const {
+    if (engine_ == nullptr) return "";
+    if (!engine_->done()) return "cvc5 had not answered (stopped)";
+    return absl::StrCat("cvc5 also answered ",
+                        engine_->answer() == z3::sat     ? "sat"
+                        : engine_->answer() == z3::unsat ? "unsat"
+                                                         : absl::StrCat("unknown (", engine_->why(), ")"),
+                        " in ", absl::StrFormat("%.3f", engine_->seconds()), " s");
+  }
+
+  // The engine's definite answer, as one of Z3 (unknown when it has none,
+  // or when Z3 cannot confirm its model); `log` says what happened.
+  z3::check_result Take(std::optional<z3::model>* model, std::string* log) {
+    if (engine_ == nullptr) return z3::unknown;
+    if (!engine_->done()) {
+      *log = "cvc5: no answer within the time limit";
+      return z3::unknown;
+    }
+    std::string took = absl::StrFormat("%.3f", engine_->seconds());
+    if (engine_->answer() == z3::unknown) {
+      *log = absl::StrCat("cvc5: unknown in ", took, " s (", engine_->why(), ")");
+      return z3::unknown;
+    }
+    if (engine_->answer() == z3::unsat) {
+      *log = absl::StrCat("cvc5: unsat in ", took, " s");
+      return z3::unsat;
+    }
+    // sat: Z3 checks the formulas with cvc5's values of the inputs.
+    std::string pins;
+    for (const std::string& pair : ListElements(engine_->values())) {
+      absl::StrAppend(&pins, "(assert (= ", pair.substr(1, pair.size() - 2), "))\n");
+    }
+    z3::sort_vector sorts(ctx_);
+    z3::func_decl_vector decls(ctx_);
+    for (const z3::func_decl& d : inputs_.constants) decls.push_back(d);
+    z3::solver pinned(ctx_);
+    for (const z3::expr& f : formulas_) pinned.add(f);
+    z3::check_result r = z3::unknown;
+    try {
+      z3::expr_vector parsed = ctx_.parse_string(pins.c_str(), sorts, decls);
+      for (unsigned i = 0; i < parsed.size(); ++i) pinned.add(parsed[i]);
+      z3::params params(ctx_);
+      params.set("timeout", Milliseconds(std::min(deadline_, Clock::now() + std::chrono::seconds(2))));
+      pinned.set(params);
+      r = pinned.check();
+    } catch (const z3::exception& e) {
+      *log = absl::StrCat("cvc5: sat in ", took, " s, its model unreadable (", e.msg(), ")");
+      return z3::unknown;
+    }
+    if (r != z3::sat) {
+      *log = absl::StrCat("cvc5: sat in ", took, " s, its model not confirmed by Z3 (",
+                          r == z3::unsat ? "unsat" : "unknown", ")");
+      return z3::unknown;
+    }
+    if (model != nullptr) model->emplace(pinned.get_model());
+    *log = absl::StrCat("cvc5: sat in ", took, " s, its model confirmed by Z3");
+    return z3::sat;
+  }
+
+ private:
+  z3::context& ctx_;
+  const std::vector<z3::expr>& formulas_;
+  Clock::time_point deadline_;
+  bool tried_ = false;
+  std::optional<bool> usable_;
+  Inputs inputs_;
+  std::unique_ptr<SecondEngine> engine_;
+};
+
 // Pure bit-vector problems: Z3's SMT core is best on most formulas the
 // executor builds, eager bit-blasting on some others (long chains of
 // merged arithmetic). They take turns with growing time slices, each
 // keeping its own solver state between turns. (Racing them in two threads
 // was tried: on a loaded two-core machine the core slowed down 25-fold.)
 z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formulas,
-                           Clock::time_point deadline, std::optional<z3::model>* model) {
+                           Clock::time_point deadline, std::optional<z3::model>* model,
+                           Portfolio& portfolio) {
   z3::solver core(ctx, "QF_AUFBV");
   z3::tactic bb = z3::tactic(ctx, "simplify") & z3::tactic(ctx, "propagate-values") &
                   z3::tactic(ctx, "solve-eqs") & z3::tactic(ctx, "bit-blast") &
@@ -140,7 +435,7 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
     solver.set(params);
     z3::check_result r = z3::unknown;
     try {
-      r = solver.check();
+      r = portfolio.Check(solver);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
@@ -148,7 +443,8 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
       if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
       return r;
     }
-    if (Clock::now() >= deadline || turn >= 4) return z3::unknown;
+    if (Clock::now() >= deadline || turn >= 4 || portfolio.answered()) return z3::unknown;
+    portfolio.Start();  // after the first turn
   }
 }
 
@@ -164,9 +460,10 @@ z3::solver SmtChain(z3::context& ctx) {
 
 z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formulas,
                            const TermInfo& info, Clock::time_point deadline,
-                           std::optional<z3::model>* model, std::string* why_unknown) {
+                           std::optional<z3::model>* model, std::string* why_unknown,
+                           Portfolio& portfolio) {
   if (!info.arrays && !info.floats && !info.general) {
-    z3::check_result r = Alternate(ctx, formulas, deadline, model);
+    z3::check_result r = Alternate(ctx, formulas, deadline, model, portfolio);
     if (r == z3::unknown) *why_unknown = "time limit reached";
     return r;
   }
@@ -178,26 +475,40 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
   z3::solver solver = info.floats || info.general ? z3::solver(ctx)
                       : info.full_arrays          ? SmtChain(ctx)
                                                   : z3::solver(ctx, "QF_AUFBV");
-  z3::params params(ctx);
-  params.set("timeout", Milliseconds(deadline));
-  solver.set(params);
   for (const z3::expr& f : formulas) solver.add(f);
   MaybeDump(solver);
+  // A first slice; then, with the second engine started beside it, one
+  // search to the deadline (which the engine interrupts when it answers).
   z3::check_result r = z3::unknown;
-  try {
-    r = solver.check();
-  } catch (const z3::exception& e) {
-    *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
-    return z3::unknown;
+  for (int turn = 0; turn < 2; ++turn) {
+    auto slice_end = turn == 0 && portfolio.usable()
+                         ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
+                                                                 Clock::duration>(
+                                                                 std::chrono::duration<double>(
+                                                                     kFirstSlice)))
+                         : deadline;
+    z3::params params(ctx);
+    params.set("timeout", Milliseconds(slice_end));
+    solver.set(params);
+    try {
+      r = portfolio.Check(solver);
+    } catch (const z3::exception& e) {
+      *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
+      return z3::unknown;
+    }
+    if (r != z3::unknown) break;
+    std::string reason = solver.reason_unknown();
+    bool timeout = Clock::now() >= slice_end || reason == "timeout" || reason == "canceled" ||
+                   reason == "interrupted";
+    if (!timeout) {
+      *why_unknown = absl::StrCat("Z3 gave up (", reason, ") on a query over ", info.Theories());
+      return r;
+    }
+    *why_unknown = "time limit reached";
+    if (Clock::now() >= deadline || portfolio.answered()) return r;
+    portfolio.Start();
   }
   if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
-  if (r == z3::unknown) {
-    std::string reason = solver.reason_unknown();
-    bool timeout = Clock::now() >= deadline || reason == "timeout" || reason == "canceled";
-    *why_unknown = timeout ? std::string("time limit reached")
-                           : absl::StrCat("Z3 gave up (", reason, ") on a query over ",
-                                          info.Theories());
-  }
   return r;
 }
 
@@ -324,6 +635,25 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
 
 }  // namespace
 
+SolveResult AskSecondEngine(z3::context& ctx, const std::vector<z3::expr>& formulas,
+                            Clock::time_point deadline, bool want_model) {
+  SolveResult out;
+  if (SecondEnginePath().empty()) {
+    out.why_unknown = "cvc5 is not installed or TRACESPEC_SECOND_SOLVER=off";
+    return out;
+  }
+  Portfolio portfolio(ctx, formulas, deadline);
+  portfolio.Finish();
+  if (!portfolio.started()) {
+    out.why_unknown = "the query uses operations SMT-LIB leaves unspecified; cvc5 not asked";
+    return out;
+  }
+  std::string log;
+  out.result = portfolio.Take(want_model ? &out.model : nullptr, &log);
+  if (out.result == z3::unknown) out.why_unknown = log;
+  return out;
+}
+
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
                   Clock::time_point deadline, bool want_model) {
   SolveResult out;
@@ -367,16 +697,35 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
                                                        want_model ? &out.model : nullptr)
                            : z3::unknown;
   const bool abstracted = out.result != z3::unknown;
+  std::string second;  // what the second engine answered, for the log
   if (!abstracted) {
+    Portfolio portfolio(ctx, formulas, deadline);
     out.result = SolveOnce(ctx, formulas, info, deadline, want_model ? &out.model : nullptr,
-                           &out.why_unknown);
+                           &out.why_unknown, portfolio);
+    if (out.result == z3::unknown) {
+      // Z3 gave up, or the engine answered first: its answer (waiting for
+      // it when Z3 gave up early).
+      if (out.why_unknown != "time limit reached") portfolio.Finish();
+      z3::check_result r = portfolio.Take(want_model ? &out.model : nullptr, &second);
+      if (r != z3::unknown) {
+        second = absl::StrCat(second, "; Z3: ", out.why_unknown);
+        out.result = r;
+        out.why_unknown.clear();
+      } else if (!second.empty()) {
+        absl::StrAppend(&out.why_unknown, "; ", second);
+      }
+    } else {
+      second = portfolio.Beside();
+    }
   }
   Debug(absl::StrCat("solver: ", out.result == z3::sat ? "sat" : out.result == z3::unsat ? "unsat"
                                                                                           : "unknown",
                      " in ", std::chrono::duration<double>(Clock::now() - begin).count(), " s (",
                      formulas.size() - 1, " of ", axioms.size(), " axioms, ", info.Theories(),
                      abstracted ? ", floating-point arithmetic abstracted" : "", ")",
-                     out.result == z3::unknown ? absl::StrCat(": ", out.why_unknown) : ""));
+                     out.result == z3::unknown ? absl::StrCat(": ", out.why_unknown)
+                     : second.empty()          ? ""
+                                               : absl::StrCat(": ", second)));
   if (out.result == z3::sat && want_model && formulas.size() - 1 < axioms.size()) {
     // A counterexample reads parts of the heap the query did not need: a
     // model of every axiom describes the whole state.

@@ -5,7 +5,10 @@
 // eager bit-blasting in growing time slices; queries with constant arrays
 // (default contents of new arrays) go to Z3's full array theory, which the
 // solver for the QF_AUFBV logic lacks (it answers "incomplete (theory
-// array)" at once).
+// array)" at once). A query Z3 has not decided within a second (or gave up
+// on) also goes to cvc5 when it is installed (TRACESPEC_SECOND_SOLVER=off
+// turns that off): the first definite answer wins, cvc5's models confirmed
+// by Z3; both answers are logged under -v.
 // Internal to validator/ (exposes Z3 types).
 #ifndef TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
 #define TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
@@ -31,6 +34,13 @@ struct SolveResult {
 
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
                   std::chrono::steady_clock::time_point deadline, bool want_model);
+
+// cvc5 alone on `formulas` (as the portfolio asks it), its `sat` confirmed
+// by Z3 with its values of the inputs: unknown when cvc5 is not installed,
+// is off, cannot read the query, gives up, or Z3 does not confirm its model
+// (why_unknown says which).
+SolveResult AskSecondEngine(z3::context& ctx, const std::vector<z3::expr>& formulas,
+                            std::chrono::steady_clock::time_point deadline, bool want_model);
 
 }  // namespace tracespec::symex
 

@@ -37,7 +37,8 @@ inline Weakened SynthesizeAndValidate(const std::map<std::string, std::string>& 
   if (!validator.ok()) return out;
   check::ValidateRequest base;
   base.method = method;
-  base.timeout_seconds = 60;
+  // Generous: the machine running the tests may be loaded.
+  base.timeout_seconds = 300;
   loop::ValidatorOracle oracle(validator->get(), base);
   synth::SynthesisInput in;
   in.observations = observations;

@@ -10,6 +10,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/call_builder.h"
+#include "agent/gateway/gateway.h"
+#include "agent/loop/method_inputs.h"
+#include "agent/loop/refine.h"
+#include "common/files.h"
+#include "tests/agent/fake_llm_server.h"
 #include "tests/agent/loop/synth_validate.h"
 
 namespace tracespec::loop {
@@ -129,6 +134,58 @@ public class Percent {
   EXPECT_THAT(w.result.jml, HasSubstr("signals_only IllegalArgumentException;"));
   EXPECT_THAT(w.result.jml, Not(HasSubstr("behavior\n//@   signals_only")));
   EXPECT_EQ(w.bits, "11") << w.result.jml << w.report;
+}
+
+// A model's candidate goes through the same weakening: the fake model on
+// loopback answers `\result == c + 273.15`, the validator refutes it at
+// NaN, and the repair layer guards it before the round's verdict; the guard
+// is in repairs.txt and the round is `11`.
+TEST(WeakeningTest, AModelsRefutedClauseIsGuardedInTheRepairLayer) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(dir, {{"t/Temp.java", R"(package t;
+public class Temp {
+  public static double toKelvin(double c) { return c + 273.15; }
+})"}},
+                                             {"-g"});
+  ASSERT_FALSE(classes.empty());
+  std::vector<v1::Observation> obs;
+  for (double c : {0.0, 100.0, -40.0, 36.5}) {
+    obs.push_back(
+        Call("t.Temp", "toKelvin", "(D)D", {"c"}, true).Arg(D(c)).Returns(D(c + 273.15)).Build());
+  }
+  auto inputs = LoadMethodInputs("t.Temp#toKelvin", classes, obs, "observations", "");
+  ASSERT_TRUE(inputs.ok()) << inputs.status();
+  testing::FakeLlmServer server(
+      "{\"responses\":[" +
+      testing::ContentEntry(
+          "{\"contract\": \"//@ public normal_behavior\\n//@   assignable \\\\nothing;\\n//@   "
+          "ensures \\\\result == c + 273.15;\\n\", \"hypotheses\": []}") +
+      "],\"then\":\"fail\"}");
+  ASSERT_TRUE(server.running());
+  gateway::GatewayConfig config;
+  config.endpoint.base_url = server.base_url();
+  config.endpoint.model = "fake-model";
+  config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
+  config.audit_log_path = dir.path() + "/audit.jsonl";
+  config.audit_key_path = dir.path() + "/audit.key";
+  config.observations = obs;
+  auto client = gateway::MakeGatewayClient(config);
+  ASSERT_TRUE(client.ok()) << client.status();
+  auto validator = check::Validator::Create(classes);
+  ASSERT_TRUE(validator.ok()) << validator.status();
+  RefineOptions options;
+  options.rounds = 1;
+  auto outcome = RefineMethod(*inputs, client->get(), validator->get(), dir.path() + "/m",
+                              dir.path(), options);
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_EQ(outcome->result.history(), "11") << outcome->result.ShortDebugString();
+  EXPECT_THAT(outcome->result.contract(),
+              HasSubstr("ensures !Double.isNaN(c) ==> \\result == c + 273.15;"));
+  auto repairs = ReadFile(dir.path() + "/m/round-1/repairs.txt");
+  ASSERT_TRUE(repairs.ok()) << repairs.status();
+  EXPECT_THAT(*repairs, HasSubstr("guarded with `!Double.isNaN(c)`"));
+  EXPECT_THAT(*repairs, HasSubstr("was: ensures \\result == c + 273.15;"));
+  EXPECT_EQ(server.Received().size(), 1u);
 }
 
 }  // namespace
