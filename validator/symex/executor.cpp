@@ -1331,7 +1331,7 @@ absl::Status MethodRun::InvokeDynamic(const Instruction& ins, State s) {
     }
     // An opaque piece (its characters not modelled) makes the result opaque.
     z3::expr raw = impl_.ResolveStringChars(m_.ReadField(s.heap, text.e, *value_field).e);
-    z3::expr is_opaque = ops_.Eq(raw, ops_.Null());
+    z3::expr is_opaque = impl_.CharsNull(raw);
     opaque = ops_.Or(opaque, is_opaque);
     Value piece_chars{Kind::kRef, ops_.Ite(is_opaque, empty_chars, raw)};
     if (first) {

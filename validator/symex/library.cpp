@@ -155,7 +155,7 @@ absl::StatusOr<CallResult> StringCharsModel(LibCall& c) {
   if (!r.normal) return r;
   z3::expr chars = c.impl.ResolveStringChars(c.impl.m.ReadField(c.s.heap, s, c.StringValue()).e);
   z3::expr guard = r.normal->guard;
-  c.CutOpaque(ops.Eq(chars, ops.Null()), &guard);
+  c.CutOpaque(c.impl.CharsNull(chars), &guard);
   r.normal.reset();
   if (!JavaOps::IsFalse(guard)) r.normal = ExitState{guard, c.s.heap, c.R(chars)};
   return r;
@@ -172,7 +172,7 @@ absl::StatusOr<CallResult> BuilderCharsModel(LibCall& c) {
   if (JavaOps::IsFalse(guard)) return CallResult{};
   z3::expr empty = c.impl.Allocate(c.impl.program.TypeIdOf("[C"), ops.Int(0), 0);
   CallResult r;
-  r.normal = ExitState{guard, c.s.heap, c.R(ops.Ite(ops.Eq(chars, ops.Null()), empty, chars))};
+  r.normal = ExitState{guard, c.s.heap, c.R(ops.Ite(c.impl.CharsNull(chars), empty, chars))};
   return r;
 }
 
@@ -821,7 +821,7 @@ const std::map<std::string, Model>& Models() {
     add("tracespec/jdk/Intrinsics.opaque(Ljava/lang/String;)Z", [](LibCall& c) {
       z3::expr chars =
           c.impl.ResolveStringChars(c.impl.m.ReadField(c.s.heap, c.A(0), c.StringValue()).e);
-      return c.Return(c.I(c.ops.Ite(c.ops.Eq(chars, c.ops.Null()), c.ops.Int(1), c.ops.Int(0))));
+      return c.Return(c.I(c.ops.Ite(c.impl.CharsNull(chars), c.ops.Int(1), c.ops.Int(0))));
     });
     add("tracespec/jdk/Intrinsics.setBuilderOpaque(Ljava/lang/StringBuilder;)V", [](LibCall& c) {
       Heap heap = c.s.heap;
@@ -849,7 +849,7 @@ const std::map<std::string, Model>& Models() {
         z3::expr chars = c.impl.ResolveStringChars(m.ReadField(heap, c.A(1), c.StringValue()).e);
         m.WriteField(heap, c.A(0), c.BuilderValue(), c.R(chars));
         m.WriteField(heap, c.A(0), c.BuilderOpaque(),
-                     c.I(c.ops.Ite(c.ops.Eq(chars, c.ops.Null()), c.ops.Int(1), c.ops.Int(0))));
+                     c.I(c.ops.Ite(c.impl.CharsNull(chars), c.ops.Int(1), c.ops.Int(0))));
         return c.ReturnOrThrow(text, kNpe, heap, std::nullopt);
       }
       if (c.key == "java/lang/StringBuilder.<init>(I)V") {
@@ -878,7 +878,7 @@ const std::map<std::string, Model>& Models() {
       z3::expr opaque = m.ReadField(heap, c.A(0), c.BuilderOpaque()).e;
       z3::expr empty = c.impl.Allocate(c.impl.program.TypeIdOf("[C"), c.ops.Int(0), 0);
       z3::expr value = c.ops.Ite(c.ops.Eq(opaque, c.ops.Int(0)),
-                                 c.ops.Ite(c.ops.Eq(chars, c.ops.Null()), empty, chars),
+                                 c.ops.Ite(c.impl.CharsNull(chars), empty, chars),
                                  c.ops.Null());
       z3::expr r = c.NewString();
       m.WriteField(heap, r, c.StringValue(), c.R(value));

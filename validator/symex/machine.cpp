@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <set>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -283,6 +285,17 @@ z3::expr Machine::Impl::ResolveStringChars(const z3::expr& chars) {
   return chars;
 }
 
+z3::expr Machine::Impl::CharsNull(const z3::expr& chars) const {
+  if (chars.is_app() && chars.decl().decl_kind() == Z3_OP_ITE) {
+    return ops.Ite(chars.arg(0), CharsNull(chars.arg(1)), CharsNull(chars.arg(2)));
+  }
+  if (chars.is_app() && chars.decl().decl_kind() == Z3_OP_BOR && chars.num_args() == 2 &&
+      JavaOps::Same(chars.arg(1), ops.Ref(kStringCharsBit))) {
+    return ops.False();
+  }
+  return ops.Eq(chars, ops.Null());
+}
+
 std::optional<int> Machine::Impl::MaxLength(const z3::expr& ref) {
   if (ref.is_app() && ref.decl().decl_kind() == Z3_OP_ITE) {
     std::optional<int> a = MaxLength(ref.arg(1)), b = MaxLength(ref.arg(2));
@@ -298,6 +311,7 @@ std::optional<int> Machine::Impl::MaxLength(const z3::expr& ref) {
     }
     return std::nullopt;
   }
+  if (*r == 0) return 0;  // null: no characters (a read of them throws)
   auto it = max_lengths.find(static_cast<uint32_t>(*r));
   if (it != max_lengths.end()) return it->second;
   if (*r >= kStringCharsBit) return options.max_array;  // an input string's
@@ -595,6 +609,33 @@ z3::expr Machine::ContentStore(const Heap& heap, ElemKind kind) {
 }
 
 z3::expr Machine::ExistedAtEntry(const z3::expr& ref) const { return impl_->IsInputRef(ref); }
+
+z3::expr Machine::WithoutNewObjects(const z3::expr& store) const {
+  std::unordered_map<unsigned, z3::expr> memo;
+  std::function<z3::expr(const z3::expr&)> rec = [&](const z3::expr& a) -> z3::expr {
+    if (!a.is_app()) return a;
+    Z3_decl_kind kind = a.decl().decl_kind();
+    if (kind != Z3_OP_STORE && kind != Z3_OP_ITE) return a;
+    unsigned id = Z3_get_ast_id(a.ctx(), a);
+    auto cached = memo.find(id);
+    if (cached != memo.end()) return cached->second;
+    z3::expr out = a;
+    if (kind == Z3_OP_STORE) {
+      z3::expr rest = rec(a.arg(0));
+      auto at = JavaOps::BvValue(a.arg(1));
+      if (at && *at >= Impl::kAllocBase) {
+        out = rest;  // IsInputRef excludes every reference from kAllocBase up
+      } else if (!JavaOps::Same(rest, a.arg(0))) {
+        out = z3::store(rest, a.arg(1), a.arg(2));
+      }
+    } else {
+      out = ops_.Ite(a.arg(0), rec(a.arg(1)), rec(a.arg(2)));
+    }
+    memo.emplace(id, out);
+    return out;
+  };
+  return rec(store);
+}
 
 Value Machine::Fresh(const std::string& descriptor, const std::string& name) {
   char d = descriptor.empty() ? 'I' : descriptor[0];

@@ -83,6 +83,9 @@ class Machine::Impl {
   // A string's `value` as read from the heap, with the unwritten slots of
   // preexisting strings replaced by their StringChars.
   z3::expr ResolveStringChars(const z3::expr& chars);
+  // "The char[] term `chars` is null" (an opaque string's), false at once
+  // for the characters of a preexisting string (StringChars is never null).
+  z3::expr CharsNull(const z3::expr& chars) const;
   // A concrete upper bound on the length of the char[] `ref`, when known
   // (allocated with a known length or bound, a preexisting string's).
   std::optional<int> MaxLength(const z3::expr& ref);
