@@ -179,10 +179,22 @@ class Watchdog {
   uint64_t next_id_ = 0;
 };
 
-// One search of Z3 on `solver`, interrupted at `deadline`. `on_armed`, when
-// given, learns the watchdog's id of the search while it runs (0 after).
+// Z3's resource units: on this project's machines about two million are a
+// second of search on bit-vectors, one million a second on floating point.
+// Slices are measured in them, not in seconds, so whether a query is decided
+// within a slice — and so which engine answers and which counterexample is
+// shown — does not depend on how loaded the machine is.
+constexpr unsigned kNoResourceLimit = 0;
+
+// One search of Z3 on `solver` of at most `resources` units (see above),
+// interrupted at `deadline`. `on_armed`, when given, learns the watchdog's
+// id of the search while it runs (0 after).
 z3::check_result CheckUntil(z3::context& ctx, z3::solver& solver, Clock::time_point deadline,
+                            unsigned resources = kNoResourceLimit,
                             std::atomic<uint64_t>* on_armed = nullptr) {
+  z3::params params(ctx);
+  params.set("rlimit", resources);
+  solver.set(params);
   Watchdog& watchdog = Watchdog::Instance();
   uint64_t id = watchdog.Arm(ctx, deadline);
   if (on_armed != nullptr) on_armed->store(id);
@@ -215,8 +227,8 @@ void MaybeDump(z3::solver& solver) {
 
 // ---- cvc5, the second engine -------------------------------------------
 //
-// A query Z3 has not decided within its first slice (kFirstSlice; the first
-// turn for bit-vector queries) — or on which it gave up — also goes to cvc5
+// A query Z3 has not decided within its first slice (kFirstSlice resource
+// units; the first turn for bit-vector queries) — or on which it gave up — also goes to cvc5
 // (when the `cvc5` program is installed and TRACESPEC_SECOND_SOLVER is not
 // `off`), as SMT-LIB 2 in a separate process on the other core; Z3 searches
 // on, and the first definite answer wins (cvc5's interrupts Z3). cvc5's `unsat` is taken as it is; its `sat` only
@@ -226,7 +238,7 @@ void MaybeDump(z3::solver& solver) {
 // unspecified (fp.min/fp.max of zeros, fp.to_ubv/fp.to_sbv out of range,
 // Z3's own operators) stay with Z3: there the two solvers may differ.
 
-constexpr double kFirstSlice = 1.0;
+constexpr unsigned kFirstSlice = 2000000;
 
 const std::string& SecondEnginePath() {
   static const std::string path = [] {
@@ -409,11 +421,12 @@ class Portfolio {
     }
     engine_ = std::make_unique<SecondEngine>(std::move(smt2), deadline_);
   }
-  // One search of Z3 on `solver` until `until`, which the engine may end
-  // earlier.
-  z3::check_result Check(z3::solver& solver, Clock::time_point until) {
+  // One search of Z3 on `solver` of at most `resources` units, which the
+  // engine may end earlier.
+  z3::check_result Check(z3::solver& solver, unsigned resources) {
     if (engine_ != nullptr && engine_->answered()) return z3::unknown;
-    return CheckUntil(ctx_, solver, until, engine_ != nullptr ? engine_->search() : nullptr);
+    return CheckUntil(ctx_, solver, deadline_, resources,
+                      engine_ != nullptr ? engine_->search() : nullptr);
   }
   // True when the engine has a definite answer (Z3 should stop).
   bool answered() const { return engine_ != nullptr && engine_->answered(); }
@@ -466,7 +479,7 @@ class Portfolio {
     try {
       z3::expr_vector parsed = ctx_.parse_string(pins.c_str(), sorts, decls);
       for (unsigned i = 0; i < parsed.size(); ++i) pinned.add(parsed[i]);
-      r = CheckUntil(ctx_, pinned, std::min(deadline_, Clock::now() + std::chrono::seconds(2)));
+      r = CheckUntil(ctx_, pinned, deadline_, 2 * kFirstSlice);
     } catch (const z3::exception& e) {
       *log = absl::StrCat("cvc5: sat in ", took, " s, its model unreadable (", e.msg(), ")");
       return z3::unknown;
@@ -493,8 +506,8 @@ class Portfolio {
 
 // Pure bit-vector problems: Z3's SMT core is best on most formulas the
 // executor builds, eager bit-blasting on some others (long chains of
-// merged arithmetic). They take turns with growing time slices, each
-// keeping its own solver state between turns. (Racing them in two threads
+// merged arithmetic). They take turns with growing slices (in resource
+// units, see CheckUntil), each keeping its own solver state between turns. (Racing them in two threads
 // was tried: on a loaded two-core machine the core slowed down 25-fold.)
 z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formulas,
                            Clock::time_point deadline, std::optional<z3::model>* model,
@@ -509,18 +522,14 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
     blaster.add(f);
   }
   MaybeDump(core);
-  const double slices[] = {2, 2, 8, 8};
+  const unsigned slices[] = {2 * kFirstSlice, 2 * kFirstSlice, 8 * kFirstSlice,
+                             8 * kFirstSlice};
   for (int turn = 0;; ++turn) {
     bool use_core = turn % 2 == 0 || turn >= 4;
     z3::solver& solver = use_core ? core : blaster;
-    auto slice_end = turn < 4 ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
-                                                                      Clock::duration>(
-                                                                      std::chrono::duration<double>(
-                                                                          slices[turn])))
-                              : deadline;
     z3::check_result r = z3::unknown;
     try {
-      r = portfolio.Check(solver, slice_end);
+      r = portfolio.Check(solver, turn < 4 ? slices[turn] : kNoResourceLimit);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
@@ -566,22 +575,18 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
   // search to the deadline (which the engine interrupts when it answers).
   z3::check_result r = z3::unknown;
   for (int turn = 0; turn < 2; ++turn) {
-    auto slice_end = turn == 0 && portfolio.usable()
-                         ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
-                                                                 Clock::duration>(
-                                                                 std::chrono::duration<double>(
-                                                                     kFirstSlice)))
-                         : deadline;
+    bool first_slice = turn == 0 && portfolio.usable();
     try {
-      r = portfolio.Check(solver, slice_end);
+      r = portfolio.Check(solver, first_slice ? kFirstSlice : kNoResourceLimit);
     } catch (const z3::exception& e) {
       *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
       return z3::unknown;
     }
     if (r != z3::unknown) break;
     std::string reason = solver.reason_unknown();
-    bool timeout = Clock::now() >= slice_end || reason == "timeout" || reason == "canceled" ||
-                   reason == "interrupted";
+    bool timeout = Clock::now() >= deadline || reason == "timeout" ||
+                   reason == "canceled" || reason == "interrupted" ||
+                   absl::StrContains(reason, "resource limit");
     if (!timeout) {
       *why_unknown = absl::StrCat("Z3 gave up (", reason, ") on a query over ", info.Theories());
       return r;
@@ -672,7 +677,7 @@ class FloatAbstraction {
   int fresh_ = 0;
 };
 
-// The abstraction tried within short slices (half a second each): unsat when it
+// The abstraction tried within short slices (a quarter of kFirstSlice each): unsat when it
 // proves `formulas` unsat; sat (with a model of `formulas`) when the inputs
 // of one of its models also satisfy the formulas themselves — with every
 // input fixed, the floating-point arithmetic folds to constants, so that
@@ -686,8 +691,7 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
   if (!abstraction.changed()) return z3::unknown;
   auto slice = [&ctx, deadline](z3::solver& solver) {
     try {
-      return CheckUntil(ctx, solver,
-                        std::min(deadline, Clock::now() + std::chrono::milliseconds(500)));
+      return CheckUntil(ctx, solver, deadline, kFirstSlice / 4);
     } catch (const z3::exception&) {
       return z3::unknown;
     }
