@@ -225,6 +225,23 @@ void MaybeDump(z3::solver& solver) {
   }
 }
 
+// Whether a constant of this sort can be pinned to a model's value (a value
+// the model prints as a literal: bit-vectors, Booleans, floating point).
+bool Pinnable(const z3::func_decl& d) {
+  Z3_sort_kind kind = d.range().sort_kind();
+  return kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT;
+}
+
+// `solver` with every pinnable input of `model` fixed to its value, except
+// those whose name starts with `skip_prefix` (when not empty).
+void PinInputs(const z3::model& model, z3::solver& solver, const std::string& skip_prefix = "") {
+  for (unsigned i = 0; i < model.num_consts(); ++i) {
+    z3::func_decl d = model.get_const_decl(i);
+    if (!skip_prefix.empty() && absl::StartsWith(d.name().str(), skip_prefix)) continue;
+    if (Pinnable(d)) solver.add(d() == model.get_const_interp(d));
+  }
+}
+
 // ---- cvc5, the second engine -------------------------------------------
 //
 // A query Z3 has not decided within its first slice (kFirstSlice resource
@@ -278,10 +295,8 @@ Inputs CollectInputs(z3::context& ctx, const std::vector<z3::expr>& formulas) {
         out.portable = false;
         break;
       case Z3_OP_UNINTERPRETED: {
-        Z3_sort_kind kind = d.range().sort_kind();
         std::string name = d.name().str();
-        if (t.num_args() == 0 && decls.insert(Z3_get_ast_id(ctx, d)).second &&
-            (kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT) &&
+        if (t.num_args() == 0 && decls.insert(Z3_get_ast_id(ctx, d)).second && Pinnable(d) &&
             name.find('|') == std::string::npos && name.find('\\') == std::string::npos) {
           out.constants.push_back(d);
         }
@@ -352,7 +367,11 @@ class SecondEngine {
       } else {
         why_ = std::string(run.status().message());
       }
-      done_ = true;
+      {
+        std::lock_guard<std::mutex> lock(done_mutex_);
+        done_ = true;
+      }
+      done_signal_.notify_all();
       // A definite answer ends Z3's search, and any search Z3 starts before
       // it sees the answer.
       while (answer_ != z3::unknown && !cancel_.load()) {
@@ -368,6 +387,10 @@ class SecondEngine {
   // The watchdog's id of Z3's running search (0 when none).
   std::atomic<uint64_t>* search() { return &search_; }
   bool done() const { return done_.load(); }
+  void AwaitDone() {
+    std::unique_lock<std::mutex> lock(done_mutex_);
+    done_signal_.wait(lock, [this] { return done_.load(); });
+  }
   bool answered() const { return done_.load() && answer_ != z3::unknown; }
 
   z3::check_result answer() const { return answer_; }
@@ -377,6 +400,8 @@ class SecondEngine {
 
  private:
   std::atomic<bool> cancel_{false}, done_{false};
+  std::mutex done_mutex_;
+  std::condition_variable done_signal_;
   std::atomic<uint64_t> search_{0};
   z3::check_result answer_ = z3::unknown;
   std::string values_, why_;
@@ -434,7 +459,7 @@ class Portfolio {
   void Finish() {
     Start();
     if (engine_ != nullptr) {
-      while (!engine_->done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      engine_->AwaitDone();
     }
   }
   // For the log when Z3 answered first: where the engine was.
@@ -703,14 +728,7 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
   z3::model found = solver.get_model();
   z3::solver pinned(ctx);
   for (const z3::expr& f : formulas) pinned.add(f);
-  for (unsigned i = 0; i < found.num_consts(); ++i) {
-    z3::func_decl d = found.get_const_decl(i);
-    if (absl::StartsWith(d.name().str(), "fp_abstract!")) continue;
-    Z3_sort_kind kind = d.range().sort_kind();
-    if (kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT) {
-      pinned.add(d() == found.get_const_interp(d));
-    }
-  }
+  PinInputs(found, pinned, "fp_abstract!");
   if (slice(pinned) != z3::sat) return z3::unknown;
   if (model != nullptr) model->emplace(pinned.get_model());
   return z3::sat;
@@ -816,13 +834,7 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
     for (const z3::expr& f : axioms) solver.add(f);
     solver.add(query);
     // Pin the inputs the first model chose so the second search is short.
-    for (unsigned i = 0; i < out.model->num_consts(); ++i) {
-      z3::func_decl d = out.model->get_const_decl(i);
-      if (d.range().sort_kind() == Z3_BV_SORT || d.range().sort_kind() == Z3_BOOL_SORT ||
-          d.range().sort_kind() == Z3_FLOATING_POINT_SORT) {
-        solver.add(d() == out.model->get_const_interp(d));
-      }
-    }
+    PinInputs(*out.model, solver);
     try {
       if (CheckUntil(ctx, solver, deadline) == z3::sat) out.model.emplace(solver.get_model());
     } catch (const z3::exception&) {  // the first model stands
