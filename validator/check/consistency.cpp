@@ -358,7 +358,10 @@ class ConsistencyRun {
     z3::expr any = ops_.False();
     for (const Change& c : changes) any = ops_.Or(any, c.condition);
     bool undecided = false;
+    auto asked = Clock::now();
     auto model = Sat(ops_.And(where, any), &undecided);
+    result.frame_seconds = std::max(
+        result.frame_seconds, std::chrono::duration<double>(Clock::now() - asked).count());
     if (undecided) {
       Undecided(assignable[0], "the frame query");
       return;
