@@ -45,6 +45,23 @@ inline std::string Utf16ToUtf8(const uint16_t* chars, size_t length) {
   return out;
 }
 
+// UTF-16 → UTF-8 keeping an unpaired surrogate as its 3-byte form (the
+// class file reader's string constants; Utf8ToUtf16 gives the units back).
+inline std::string Utf16ToUtf8KeepingSurrogates(const std::u16string& units) {
+  std::string out;
+  for (size_t i = 0; i < units.size(); ++i) {
+    uint32_t u = units[i];
+    if (u >= 0xD800 && u < 0xDC00 && i + 1 < units.size() && units[i + 1] >= 0xDC00 &&
+        units[i + 1] < 0xE000) {
+      AppendUtf8(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00), &out);
+      ++i;
+    } else {
+      AppendUtf8(u, &out);
+    }
+  }
+  return out;
+}
+
 // UTF-8 → UTF-16; a 3-byte sequence of a surrogate (as modified UTF-8 and
 // AppendUtf8 write one) gives that code unit, a malformed byte U+FFFD.
 inline std::u16string Utf8ToUtf16(const std::string& s) {

@@ -8,7 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
+#include "common/utf8.h"
 #include "validator/classfile/class_file.h"
+#include "validator/jdk/jdk_models.h"
 #include "validator/jml/clauses.h"
 #include "validator/jml/printer.h"
 #include "validator/symex/solver.h"
@@ -224,7 +226,9 @@ absl::StatusOr<Term> Lowering::Lower(const Expr& e) {
         case jml::LiteralKind::kDouble: return Term{Type::Double(), ops_.Double(l.double_value)};
         case jml::LiteralKind::kChar: return Term{Type::Char(), ops_.Int(static_cast<int32_t>(l.bits))};
         case jml::LiteralKind::kString:
-          return Unsupported(e, "string literals in specifications (strings are opaque to the checker)");
+          // The same object as the literal with this text in the bytecode.
+          return Term{Type::String(),
+                      machine_.StringLiteral(Utf16ToUtf8KeepingSurrogates(l.string_value))};
       }
       return Unsupported(e, "literal");
     }
@@ -565,7 +569,7 @@ absl::StatusOr<Term> Lowering::LowerBinary(const Expr& e) {
     case BinaryOp::kDiv:
     case BinaryOp::kRem: {
       const Type& t = e.type;
-      if (t.IsClass()) return Unsupported(e, "string concatenation in specifications");
+      if (t.IsClass()) return LowerConcat(e, l, r);
       if (t.IsReal()) return Unsupported(e, "\\real arithmetic");
       Term x = Convert(l, t), y = Convert(r, t);
       if (t.IsBigint()) {
@@ -710,6 +714,12 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
     return Unsupported(e, absl::StrCat("call of ", e.sym.owner, ".", name, descriptor,
                                        " (no bytecode to inline)"));
   }
+  return RunPure(e, target, std::move(receiver), std::move(args));
+}
+
+absl::StatusOr<Term> Lowering::RunPure(const Expr& e, const symex::MethodInfo* target,
+                                       std::optional<symex::Value> receiver,
+                                       std::vector<symex::Value> args) {
   symex::EntryState entry{target, ops_.True(), heap(), receiver, std::move(args), {}, {}};
   TS_ASSIGN_OR_RETURN(symex::ExecutionResult run, machine_.Execute(entry));
   for (symex::Obligation& o : run.obligations) {
@@ -734,6 +744,44 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
     return FromValue(fresh, e.type);
   }
   return FromValue(*run.normal->value, e.type);
+}
+
+absl::StatusOr<Term> Lowering::LowerConcat(const Expr& e, const Term& l, const Term& r) {
+  // Java's string conversion of each operand (JLS 5.1.11), by the models
+  // the executor runs for the same conversion in the bytecode: a string as
+  // it is (null as "null"), a number, char or boolean through
+  // String.valueOf; others have no modelled text.
+  const symex::Program& program = machine_.program();
+  std::vector<symex::Value> parts;
+  for (const Term* t : {&l, &r}) {
+    const Type& type = t->type;
+    if (type.IsNull() || (type.IsClass() && type.class_name() == "java.lang.String")) {
+      parts.push_back(symex::Value{symex::Kind::kRef, t->e});
+      continue;
+    }
+    std::string d = type.Is(Type::Kind::kChar) || type.IsBoolean() ? type.Descriptor() : "I";
+    if (!(type.Is(Type::Kind::kByte) || type.Is(Type::Kind::kShort) ||
+          type.Is(Type::Kind::kInt) || d != "I")) {
+      return Unsupported(e, absl::StrCat("string concatenation of a ", type.ToString(),
+                                         " in a specification (its text is not modelled)"));
+    }
+    symex::CallTarget valueOf =
+        program.ResolveStatic("java/lang/String", "valueOf", absl::StrCat("(", d, ")Ljava/lang/String;"));
+    if (valueOf.kind != symex::CallTarget::Kind::kBytecode) {
+      return absl::InternalError("the model of String.valueOf is missing");
+    }
+    Term arg = Convert(*t, d == "I" ? Type::Int() : type);
+    symex::Value v{symex::KindOfDescriptor(d[0]), ToStored(arg)};
+    TS_ASSIGN_OR_RETURN(Term text, RunPure(e, valueOf.method, std::nullopt, {v}));
+    parts.push_back(symex::Value{symex::Kind::kRef, text.e});
+  }
+  symex::CallTarget plus = program.ResolveStatic(
+      jdk::ModelClassName("java/lang/String"), "plus",
+      "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;");
+  if (plus.kind != symex::CallTarget::Kind::kBytecode) {
+    return absl::InternalError("the model of string concatenation is missing");
+  }
+  return RunPure(e, plus.method, std::nullopt, std::move(parts));
 }
 
 absl::StatusOr<Term> Lowering::CallModel(const Expr& e, const std::string& key,

@@ -146,6 +146,13 @@ class Lowering {
   absl::StatusOr<z3::expr> LowerBool(const jml::Expr& e);
   absl::StatusOr<Term> CallPure(const jml::Expr& e, std::optional<symex::Value> receiver,
                                 std::vector<symex::Value> args);
+  // Runs the bytecode `target` (a pure method, or a Java model of the JDK)
+  // on `args` in the clause's state: its value as `e`'s type.
+  absl::StatusOr<Term> RunPure(const jml::Expr& e, const symex::MethodInfo* target,
+                               std::optional<symex::Value> receiver,
+                               std::vector<symex::Value> args);
+  // `l + r` for a String `e`: as Java, through the String models.
+  absl::StatusOr<Term> LowerConcat(const jml::Expr& e, const Term& l, const Term& r);
   absl::StatusOr<Term> CallModel(const jml::Expr& e, const std::string& key,
                                  std::optional<symex::Value> receiver,
                                  std::vector<symex::Value> args);

@@ -52,7 +52,7 @@ class Cursor {
 // Modified UTF-8 (JVM spec §4.4.7) to standard UTF-8. Returns false on an
 // invalid sequence.
 bool DecodeModifiedUtf8(absl::string_view in, std::string* out) {
-  std::vector<uint32_t> units;  // UTF-16 code units
+  std::u16string units;  // UTF-16 code units
   for (size_t i = 0; i < in.size();) {
     uint8_t a = static_cast<uint8_t>(in[i]);
     if (a == 0 || a >= 0xF0) return false;
@@ -75,17 +75,7 @@ bool DecodeModifiedUtf8(absl::string_view in, std::string* out) {
       return false;
     }
   }
-  out->clear();
-  for (size_t i = 0; i < units.size(); ++i) {
-    uint32_t u = units[i];
-    if (u >= 0xD800 && u < 0xDC00 && i + 1 < units.size() && units[i + 1] >= 0xDC00 &&
-        units[i + 1] < 0xE000) {
-      AppendUtf8(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00), out);
-      ++i;
-    } else {
-      AppendUtf8(u, out);  // lone surrogates are kept as their 3-byte form
-    }
-  }
+  *out = Utf16ToUtf8KeepingSurrogates(units);
   return true;
 }
 

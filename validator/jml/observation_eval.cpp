@@ -327,8 +327,16 @@ EvalValue FromProto(const v1::Value& value) {
       return EvalValue::Float(value.float_value());
     case v1::Value::kDoubleValue:
       return EvalValue::Double(value.double_value());
-    case v1::Value::kStringValue:
-      return EvalValue::String(Utf8ToUtf16(value.string_value()));
+    case v1::Value::kStringValue: {
+      std::u16string text = Utf8ToUtf16(value.string_value());
+      // The recorder writes an unpaired surrogate as U+FFFD (UTF-8 has no
+      // form for it): such a string's characters are not known.
+      if (text.find(u'\uFFFD') != std::u16string::npos) {
+        return EvalValue::Unknown(
+            "a recorded string holds U+FFFD, which may stand for an unpaired surrogate");
+      }
+      return EvalValue::String(std::move(text));
+    }
     case v1::Value::kNullValue:
       return EvalValue::Null();
     case v1::Value::kRef:

@@ -610,6 +610,8 @@ z3::expr Machine::ContentStore(const Heap& heap, ElemKind kind) {
 
 z3::expr Machine::ExistedAtEntry(const z3::expr& ref) const { return impl_->IsInputRef(ref); }
 
+z3::expr Machine::StringLiteral(const std::string& text) { return impl_->StringLiteral(text); }
+
 z3::expr Machine::WithoutNewObjects(const z3::expr& store) const {
   std::unordered_map<unsigned, z3::expr> memo;
   std::function<z3::expr(const z3::expr&)> rec = [&](const z3::expr& a) -> z3::expr {

@@ -294,6 +294,11 @@ class Machine {
                                                 const z3::expr& guard,
                                                 const std::vector<Value>& args);
 
+  // The string literal with this text (UTF-8, an unpaired surrogate in its
+  // 3-byte form, as the class file reader gives constants): one
+  // preexisting object per text, with its characters (for specifications).
+  z3::expr StringLiteral(const std::string& text);
+
   // Heap access with the machine's memory model (also usable on entry and
   // exit heaps from specs). Reads of input objects add their typing axioms.
   Value ReadField(const Heap& heap, const z3::expr& ref, const FieldInfo& field);

@@ -353,6 +353,16 @@ TEST_F(ObservationEvalTest, CallsOfJdkMethodsAndStrings) {
   EXPECT_EQ(Holds(o, "f", "boxed + 1 == 42 && boxed.intValue() == 41"), kT);
 }
 
+TEST_F(ObservationEvalTest, ARecordedStringHoldingUFFFDIsNotEvaluated) {
+  // The recorder writes an unpaired surrogate as U+FFFD: "a\uD800" arrives
+  // as "a\uFFFD", so no clause may read its characters as recorded.
+  v1::Observation o = StaticCall(1, 2, 0, 0, u'a', true, {3, 1, 2}, "a\xEF\xBF\xBD");
+  EXPECT_EQ(Holds(o, "f", "s.length() == 2"), kU);
+  EXPECT_EQ(Holds(o, "f", "s.charAt(0) == 'a'"), kU);
+  EXPECT_EQ(Holds(o, "f", "s.equals(\"a\")"), kU);
+  EXPECT_EQ(Holds(o, "f", "x == 1"), kT);  // the rest of the observation is read
+}
+
 TEST_F(ObservationEvalTest, RemainingOperatorsAndJmlConstructs) {
   v1::Observation o = StaticCall(3, 5, 0, 0, u'a');
   EXPECT_EQ(Holds(o, "f", "+x == 3 && -(-x) == 3"), kT);

@@ -153,6 +153,17 @@ public final class String {
   }
 
   /**
+   * {@code a + b} for two strings (JLS 15.18.1: null reads "null"; a new
+   * string). Not a JDK method: the validator lowers string concatenation
+   * in specifications to it, after converting other operands with valueOf.
+   */
+  static java.lang.String plus(java.lang.String a, java.lang.String b) {
+    char[] x = Intrinsics.chars(a == null ? "null" : a);
+    char[] y = Intrinsics.chars(b == null ? "null" : b);
+    return Intrinsics.make(Intrinsics.concat(x, y));
+  }
+
+  /**
    * The decimal digits of {@code i} as Integer.toString writes them. Written
    * without a loop: one step per possible digit, so that the executor does
    * not unwind a loop per digit of a symbolic value.
