@@ -273,9 +273,10 @@ class RoundBuilder {
         if (c.weakened_from.empty()) continue;
         weakened_from_.insert(c.weakened_from);
         std::string note = absl::StrCat(
-            "weakened: `", ClauseText(c.weakened_from, exception), "` (", label,
-            ") is refuted by the validator's counterexamples; kept as `",
-            ClauseText(c.text, exception), "`");
+            "weakened: `", ClauseText(c.weakened_from, exception), "` (", label, ") is refuted by ",
+            c.weakened_by_recorded ? "recorded calls on an edge of the input domain"
+                                   : "the validator's counterexamples",
+            "; kept as `", ClauseText(c.text, exception), "`");
         round.result.weakened.push_back(note);
       }
       return count;

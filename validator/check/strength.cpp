@@ -52,6 +52,7 @@ class DeterminismQuery {
   // `why` receives the reason of an undecided answer.
   Answer Ask(const v1::Observation& o, std::string* why) {
     pre_ids_.clear();
+    elements_.clear();
     z3::expr pin = entry_.guard;
     // The inputs.
     if (entry_.receiver && o.receiver().kind_case() == v1::Value::kRef) {
@@ -172,6 +173,18 @@ class DeterminismQuery {
                           machine_.ReadField(entry_.heap, ref, *field).e;
           post = ops_.And(post, ops_.Or(in, kept));
         }
+        for (const Element& el : elements_) {
+          z3::expr in = ops_.False();
+          for (const jml::StoreRef* r : frame) {
+            auto c_in = pre_lowering.ElementInFrame(*r, el.array, ops_.Int(el.index));
+            if (!c_in.ok()) return Failed(c_in.status(), why);
+            in = ops_.Or(in, *c_in);
+          }
+          z3::expr kept =
+              machine_.ReadElement(post_, el.array, ops_.Int(el.index), el.descriptor).e ==
+              machine_.ReadElement(entry_.heap, el.array, ops_.Int(el.index), el.descriptor).e;
+          post = ops_.And(post, ops_.Or(in, kept));
+        }
       }
       pre_lowering.TakeUndefined();
       post_lowering.TakeUndefined();
@@ -267,6 +280,8 @@ class DeterminismQuery {
         if (locations != nullptr && classfile::IsReference(a.element_descriptor())) break;
         symex::Value e = machine_.ReadElement(heap, ref, ops_.Int(i), descriptor);
         out = ops_.And(out, Pin(e.e, a.elements(i), a.element_descriptor(), ids));
+        // A post-state: the element is subject to the frame, like a field.
+        if (locations != nullptr) elements_.push_back(Element{ref, i, descriptor});
       }
       return out;
     }
@@ -300,6 +315,14 @@ class DeterminismQuery {
   const symex::Heap& post_;
   Clock::time_point deadline_;
   std::map<uint64_t, z3::expr> pre_ids_;
+  // Primitive array elements of the recorded post-state (PinObject with
+  // `locations`): outside the frame they keep their values.
+  struct Element {
+    z3::expr array;
+    int index;
+    std::string descriptor;  // of the array
+  };
+  std::vector<Element> elements_;
 };
 
 // A heap where every instance field and array element holds a fresh value.
