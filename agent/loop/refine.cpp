@@ -322,6 +322,30 @@ class MethodRun {
       out->set_reason(r.reason);
     }
 
+    // The same candidate as an earlier round (a synthesizer given the same
+    // feedback answers the same): that round's report stands, and checking
+    // it again would only spend the time limit again.
+    if (auto it = validated_.find(prepared->jml); it != validated_.end()) {
+      const v1::InferRound& earlier = rounds_[it->second];
+      std::string earlier_dir = Join(dir_, RoundDirName(earlier.round()));
+      for (const char* name : {"candidate.jml", "repairs.txt", "report.txt", "report.json"}) {
+        TS_ASSIGN_OR_RETURN(std::string text, ReadFile(Join(earlier_dir, name)));
+        TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, name), text));
+      }
+      round->set_candidate(earlier.candidate());
+      *round->mutable_repairs() = earlier.repairs();
+      round->set_consistency(earlier.consistency());
+      round->set_coverage(earlier.coverage());
+      round->set_outcome(earlier.outcome());
+      round->set_checkable(earlier.checkable());
+      round->set_bits(earlier.bits());
+      round->set_error(earlier.error());
+      Progress(absl::StrCat("round ", number, ": the same candidate as round ", earlier.round(),
+                            ", whose report stands (not checked again)"));
+      return Finish(dir, FeedbackOf(earlier), round);
+    }
+    validated_[prepared->jml] = rounds_.size();
+
     check::ValidateRequest validate;
     validate.method = inputs_.resolved;
     validate.contract = prepared->jml;
@@ -503,6 +527,9 @@ class MethodRun {
   std::string root_;
   const RefineOptions& options_;
   std::vector<v1::InferRound> rounds_;
+  // Candidates validated (as prepared, before weakening) -> their round's
+  // index in rounds_.
+  std::map<std::string, size_t> validated_;
 };
 
 }  // namespace

@@ -232,6 +232,35 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   EXPECT_THAT(broken.stdout_data, HasSubstr("BROKEN at record 2"));
 }
 
+// A model that answers the same candidate again gets the earlier round's
+// report, without spending another validation on it.
+TEST_F(InferE2eTest, TheSameCandidateAgainKeepsItsReportWithoutCheckingAgain) {
+  testing::FakeLlmServer server(Script({testing::ContentEntry(kWrongAnswer),
+                                        testing::ContentEntry(kWrongAnswer)}));
+  ASSERT_TRUE(server.running());
+  std::string out = tmp_.path() + "/run";
+  std::vector<std::string> extra = Remote(server);
+  extra.insert(extra.end(), {"--rounds", "2"});
+  SubprocessResult r = Infer(out, extra);
+  EXPECT_EQ(server.Received().size(), 2u);
+  EXPECT_THAT(r.stderr_data,
+              HasSubstr("bank.Account#deposit: round 2: the same candidate as round 1, whose "
+                        "report stands (not checked again)"));
+  v1::InferRound first = Round(out, "round-1"), second = Round(out, "round-2");
+  EXPECT_EQ(second.bits(), "10");
+  EXPECT_EQ(second.consistency(), first.consistency());
+  EXPECT_EQ(second.coverage(), first.coverage());
+  EXPECT_EQ(second.validation_seconds(), 0);
+  EXPECT_GT(first.validation_seconds(), 0);
+  EXPECT_EQ(second.feedback().diagnostics_size(), first.feedback().diagnostics_size());
+  for (const char* file : {"candidate.jml", "report.txt", "report.json"}) {
+    EXPECT_EQ(Read(out + "/bank.Account#deposit/round-2/" + file),
+              Read(out + "/bank.Account#deposit/round-1/" + file))
+        << file;
+  }
+  EXPECT_EQ(Result(out).history(), "10,10");
+}
+
 TEST_F(InferE2eTest, AnonymisedRequestsCarryNoNameOfTheCodeAndAnswersAreMappedBack) {
   // The right contract in the neutral names the prompt used (a1 = amount,
   // f1 = audit, f3 = balance, f4 = checksum, f5/f6 = the audit service's fields).

@@ -3,8 +3,11 @@
 
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -96,9 +99,119 @@ void Scan(const z3::expr& e, TermInfo& info) {
   }
 }
 
-unsigned Milliseconds(Clock::time_point deadline) {
-  double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-  return static_cast<unsigned>(std::max(1.0, std::ceil(left * 1000)));
+// ---- deadlines -------------------------------------------------------------
+//
+// Z3's own `timeout` parameter hands each check's timer to a pooled thread,
+// and that hand-over is not safe when two threads time their checks at once:
+// Z3 4.8.12 aborted on a corrupted mutex inside its timer under
+// `tracespec run --jobs 2`. The deadlines are kept here instead. One
+// watchdog thread interrupts the context of a check that is past its
+// deadline (or that the second engine ended), again every 10 ms until the
+// check has returned, since a check clears an interrupt that arrives before
+// it starts. An interrupt that arrives after the check has returned would
+// stay set and make the next simplification throw `canceled`; the next check
+// clears it, so CheckUntil runs an empty one when it may have happened.
+class Watchdog {
+ public:
+  static Watchdog& Instance() {
+    static Watchdog* watchdog = new Watchdog();  // never destroyed: its thread runs to the end
+    return *watchdog;
+  }
+
+  uint64_t Arm(z3::context& ctx, Clock::time_point deadline) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    uint64_t id = ++next_id_;
+    armed_[id] = Entry{&ctx, deadline, false};
+    wake_.notify_one();
+    return id;
+  }
+  // The check `id` is to stop now (the second engine answered).
+  void ExpireNow(uint64_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = armed_.find(id);
+    if (it == armed_.end()) return;
+    it->second.deadline = Clock::now();
+    wake_.notify_one();
+  }
+  // After the check returned; true when its context was interrupted.
+  bool Disarm(uint64_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = armed_.find(id);
+    bool fired = it != armed_.end() && it->second.fired;
+    if (it != armed_.end()) armed_.erase(it);
+    return fired;
+  }
+
+ private:
+  struct Entry {
+    z3::context* ctx;
+    Clock::time_point deadline;
+    bool fired;
+  };
+
+  Watchdog() { std::thread([this] { Loop(); }).detach(); }
+
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      Clock::time_point now = Clock::now();
+      Clock::time_point next = Clock::time_point::max();
+      for (auto& [id, entry] : armed_) {
+        if (entry.deadline <= now) {
+          entry.ctx->interrupt();
+          entry.fired = true;
+          next = std::min(next, now + std::chrono::milliseconds(10));
+        } else {
+          next = std::min(next, entry.deadline);
+        }
+      }
+      if (next == Clock::time_point::max()) {
+        wake_.wait(lock);
+      } else {
+        wake_.wait_until(lock, next);
+      }
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::map<uint64_t, Entry> armed_;
+  uint64_t next_id_ = 0;
+};
+
+// Z3's resource units: on this project's machines about two million are a
+// second of search on bit-vectors, one million a second on floating point.
+// Slices are measured in them, not in seconds, so whether a query is decided
+// within a slice — and so which engine answers and which counterexample is
+// shown — does not depend on how loaded the machine is.
+constexpr unsigned kNoResourceLimit = 0;
+
+// One search of Z3 on `solver` of at most `resources` units (see above),
+// interrupted at `deadline`. `on_armed`, when given, learns the watchdog's
+// id of the search while it runs (0 after).
+z3::check_result CheckUntil(z3::context& ctx, z3::solver& solver, Clock::time_point deadline,
+                            unsigned resources = kNoResourceLimit,
+                            std::atomic<uint64_t>* on_armed = nullptr) {
+  z3::params params(ctx);
+  params.set("rlimit", resources);
+  solver.set(params);
+  Watchdog& watchdog = Watchdog::Instance();
+  uint64_t id = watchdog.Arm(ctx, deadline);
+  if (on_armed != nullptr) on_armed->store(id);
+  z3::check_result r = z3::unknown;
+  std::optional<z3::exception> failed;
+  try {
+    r = solver.check();
+  } catch (const z3::exception& e) {
+    failed = e;
+  }
+  if (on_armed != nullptr) on_armed->store(0);
+  if (watchdog.Disarm(id)) {
+    z3::solver empty(ctx);  // clears an interrupt that came after the search
+    empty.check();
+  }
+  if (failed.has_value()) throw *failed;
+  return r;
 }
 
 void MaybeDump(z3::solver& solver) {
@@ -112,10 +225,27 @@ void MaybeDump(z3::solver& solver) {
   }
 }
 
+// Whether a constant of this sort can be pinned to a model's value (a value
+// the model prints as a literal: bit-vectors, Booleans, floating point).
+bool Pinnable(const z3::func_decl& d) {
+  Z3_sort_kind kind = d.range().sort_kind();
+  return kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT;
+}
+
+// `solver` with every pinnable input of `model` fixed to its value, except
+// those whose name starts with `skip_prefix` (when not empty).
+void PinInputs(const z3::model& model, z3::solver& solver, const std::string& skip_prefix = "") {
+  for (unsigned i = 0; i < model.num_consts(); ++i) {
+    z3::func_decl d = model.get_const_decl(i);
+    if (!skip_prefix.empty() && absl::StartsWith(d.name().str(), skip_prefix)) continue;
+    if (Pinnable(d)) solver.add(d() == model.get_const_interp(d));
+  }
+}
+
 // ---- cvc5, the second engine -------------------------------------------
 //
-// A query Z3 has not decided within its first slice (kFirstSlice; the first
-// turn for bit-vector queries) — or on which it gave up — also goes to cvc5
+// A query Z3 has not decided within its first slice (kFirstSlice resource
+// units; the first turn for bit-vector queries) — or on which it gave up — also goes to cvc5
 // (when the `cvc5` program is installed and TRACESPEC_SECOND_SOLVER is not
 // `off`), as SMT-LIB 2 in a separate process on the other core; Z3 searches
 // on, and the first definite answer wins (cvc5's interrupts Z3). cvc5's `unsat` is taken as it is; its `sat` only
@@ -125,7 +255,7 @@ void MaybeDump(z3::solver& solver) {
 // unspecified (fp.min/fp.max of zeros, fp.to_ubv/fp.to_sbv out of range,
 // Z3's own operators) stay with Z3: there the two solvers may differ.
 
-constexpr double kFirstSlice = 1.0;
+constexpr unsigned kFirstSlice = 2000000;
 
 const std::string& SecondEnginePath() {
   static const std::string path = [] {
@@ -165,10 +295,8 @@ Inputs CollectInputs(z3::context& ctx, const std::vector<z3::expr>& formulas) {
         out.portable = false;
         break;
       case Z3_OP_UNINTERPRETED: {
-        Z3_sort_kind kind = d.range().sort_kind();
         std::string name = d.name().str();
-        if (t.num_args() == 0 && decls.insert(Z3_get_ast_id(ctx, d)).second &&
-            (kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT) &&
+        if (t.num_args() == 0 && decls.insert(Z3_get_ast_id(ctx, d)).second && Pinnable(d) &&
             name.find('|') == std::string::npos && name.find('\\') == std::string::npos) {
           out.constants.push_back(d);
         }
@@ -204,14 +332,12 @@ std::vector<std::string> ListElements(const std::string& text) {
   return out;
 }
 
-// cvc5 on one query, on a thread of its own. When it has a definite answer
-// while Z3 searches (Z3Searching), it interrupts Z3 (Z3 4.8 clears an
-// interrupt when a check starts, so one that misses keeps nothing set; it
-// is repeated until the search has stopped). Destroying the engine before
-// it answered kills the process.
+// cvc5 on one query, on a thread of its own. When it has a definite answer,
+// it has the watchdog end Z3's running search (search()). Destroying the
+// engine before it answered kills the process.
 class SecondEngine {
  public:
-  SecondEngine(z3::context& ctx, std::string smt2, Clock::time_point deadline) : ctx_(ctx) {
+  SecondEngine(std::string smt2, Clock::time_point deadline) {
     double seconds = std::max(0.1, std::chrono::duration<double>(deadline - Clock::now()).count());
     worker_ = std::thread([this, smt2 = std::move(smt2), seconds] {
       SubprocessOptions options;
@@ -241,9 +367,15 @@ class SecondEngine {
       } else {
         why_ = std::string(run.status().message());
       }
-      done_ = true;
-      while (answer_ != z3::unknown && z3_searching_.load() && !cancel_.load()) {
-        ctx_.interrupt();
+      {
+        std::lock_guard<std::mutex> lock(done_mutex_);
+        done_ = true;
+      }
+      done_signal_.notify_all();
+      // A definite answer ends Z3's search, and any search Z3 starts before
+      // it sees the answer.
+      while (answer_ != z3::unknown && !cancel_.load()) {
+        if (uint64_t search = search_.load(); search != 0) Watchdog::Instance().ExpireNow(search);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     });
@@ -252,9 +384,13 @@ class SecondEngine {
     cancel_ = true;
     worker_.join();
   }
-  // Around each of Z3's searches.
-  void Z3Searching(bool searching) { z3_searching_ = searching; }
+  // The watchdog's id of Z3's running search (0 when none).
+  std::atomic<uint64_t>* search() { return &search_; }
   bool done() const { return done_.load(); }
+  void AwaitDone() {
+    std::unique_lock<std::mutex> lock(done_mutex_);
+    done_signal_.wait(lock, [this] { return done_.load(); });
+  }
   bool answered() const { return done_.load() && answer_ != z3::unknown; }
 
   z3::check_result answer() const { return answer_; }
@@ -263,8 +399,10 @@ class SecondEngine {
   double seconds() const { return seconds_; }
 
  private:
-  z3::context& ctx_;
-  std::atomic<bool> cancel_{false}, done_{false}, z3_searching_{false};
+  std::atomic<bool> cancel_{false}, done_{false};
+  std::mutex done_mutex_;
+  std::condition_variable done_signal_;
+  std::atomic<uint64_t> search_{0};
   z3::check_result answer_ = z3::unknown;
   std::string values_, why_;
   double seconds_ = 0;
@@ -306,23 +444,14 @@ class Portfolio {
       for (const z3::func_decl& d : inputs_.constants) absl::StrAppend(&smt2, "|", d.name().str(), "| ");
       absl::StrAppend(&smt2, "))\n");
     }
-    engine_ = std::make_unique<SecondEngine>(ctx_, std::move(smt2), deadline_);
+    engine_ = std::make_unique<SecondEngine>(std::move(smt2), deadline_);
   }
-  // One search of Z3 on `solver`, which the engine may interrupt.
-  z3::check_result Check(z3::solver& solver) {
-    if (engine_ != nullptr) {
-      if (engine_->answered()) return z3::unknown;
-      engine_->Z3Searching(true);
-    }
-    z3::check_result r = z3::unknown;
-    try {
-      r = solver.check();
-    } catch (...) {
-      if (engine_ != nullptr) engine_->Z3Searching(false);
-      throw;
-    }
-    if (engine_ != nullptr) engine_->Z3Searching(false);
-    return r;
+  // One search of Z3 on `solver` of at most `resources` units, which the
+  // engine may end earlier.
+  z3::check_result Check(z3::solver& solver, unsigned resources) {
+    if (engine_ != nullptr && engine_->answered()) return z3::unknown;
+    return CheckUntil(ctx_, solver, deadline_, resources,
+                      engine_ != nullptr ? engine_->search() : nullptr);
   }
   // True when the engine has a definite answer (Z3 should stop).
   bool answered() const { return engine_ != nullptr && engine_->answered(); }
@@ -330,7 +459,7 @@ class Portfolio {
   void Finish() {
     Start();
     if (engine_ != nullptr) {
-      while (!engine_->done()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      engine_->AwaitDone();
     }
   }
   // For the log when Z3 answered first: where the engine was.
@@ -375,10 +504,7 @@ class Portfolio {
     try {
       z3::expr_vector parsed = ctx_.parse_string(pins.c_str(), sorts, decls);
       for (unsigned i = 0; i < parsed.size(); ++i) pinned.add(parsed[i]);
-      z3::params params(ctx_);
-      params.set("timeout", Milliseconds(std::min(deadline_, Clock::now() + std::chrono::seconds(2))));
-      pinned.set(params);
-      r = pinned.check();
+      r = CheckUntil(ctx_, pinned, deadline_, 2 * kFirstSlice);
     } catch (const z3::exception& e) {
       *log = absl::StrCat("cvc5: sat in ", took, " s, its model unreadable (", e.msg(), ")");
       return z3::unknown;
@@ -405,8 +531,8 @@ class Portfolio {
 
 // Pure bit-vector problems: Z3's SMT core is best on most formulas the
 // executor builds, eager bit-blasting on some others (long chains of
-// merged arithmetic). They take turns with growing time slices, each
-// keeping its own solver state between turns. (Racing them in two threads
+// merged arithmetic). They take turns with growing slices (in resource
+// units, see CheckUntil), each keeping its own solver state between turns. (Racing them in two threads
 // was tried: on a loaded two-core machine the core slowed down 25-fold.)
 z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formulas,
                            Clock::time_point deadline, std::optional<z3::model>* model,
@@ -421,21 +547,14 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
     blaster.add(f);
   }
   MaybeDump(core);
-  const double slices[] = {2, 2, 8, 8};
+  const unsigned slices[] = {2 * kFirstSlice, 2 * kFirstSlice, 8 * kFirstSlice,
+                             8 * kFirstSlice};
   for (int turn = 0;; ++turn) {
     bool use_core = turn % 2 == 0 || turn >= 4;
     z3::solver& solver = use_core ? core : blaster;
-    auto slice_end = turn < 4 ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
-                                                                      Clock::duration>(
-                                                                      std::chrono::duration<double>(
-                                                                          slices[turn])))
-                              : deadline;
-    z3::params params(ctx);
-    params.set("timeout", Milliseconds(slice_end));
-    solver.set(params);
     z3::check_result r = z3::unknown;
     try {
-      r = portfolio.Check(solver);
+      r = portfolio.Check(solver, turn < 4 ? slices[turn] : kNoResourceLimit);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
@@ -481,25 +600,18 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
   // search to the deadline (which the engine interrupts when it answers).
   z3::check_result r = z3::unknown;
   for (int turn = 0; turn < 2; ++turn) {
-    auto slice_end = turn == 0 && portfolio.usable()
-                         ? std::min(deadline, Clock::now() + std::chrono::duration_cast<
-                                                                 Clock::duration>(
-                                                                 std::chrono::duration<double>(
-                                                                     kFirstSlice)))
-                         : deadline;
-    z3::params params(ctx);
-    params.set("timeout", Milliseconds(slice_end));
-    solver.set(params);
+    bool first_slice = turn == 0 && portfolio.usable();
     try {
-      r = portfolio.Check(solver);
+      r = portfolio.Check(solver, first_slice ? kFirstSlice : kNoResourceLimit);
     } catch (const z3::exception& e) {
       *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
       return z3::unknown;
     }
     if (r != z3::unknown) break;
     std::string reason = solver.reason_unknown();
-    bool timeout = Clock::now() >= slice_end || reason == "timeout" || reason == "canceled" ||
-                   reason == "interrupted";
+    bool timeout = Clock::now() >= deadline || reason == "timeout" ||
+                   reason == "canceled" || reason == "interrupted" ||
+                   absl::StrContains(reason, "resource limit");
     if (!timeout) {
       *why_unknown = absl::StrCat("Z3 gave up (", reason, ") on a query over ", info.Theories());
       return r;
@@ -590,7 +702,7 @@ class FloatAbstraction {
   int fresh_ = 0;
 };
 
-// The abstraction tried within short slices (half a second each): unsat when it
+// The abstraction tried within short slices (a quarter of kFirstSlice each): unsat when it
 // proves `formulas` unsat; sat (with a model of `formulas`) when the inputs
 // of one of its models also satisfy the formulas themselves — with every
 // input fixed, the floating-point arithmetic folds to constants, so that
@@ -603,12 +715,8 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
   for (const z3::expr& f : formulas) abstracted.push_back(abstraction.Apply(f));
   if (!abstraction.changed()) return z3::unknown;
   auto slice = [&ctx, deadline](z3::solver& solver) {
-    z3::params params(ctx);
-    params.set("timeout",
-               Milliseconds(std::min(deadline, Clock::now() + std::chrono::milliseconds(500))));
-    solver.set(params);
     try {
-      return solver.check();
+      return CheckUntil(ctx, solver, deadline, kFirstSlice / 4);
     } catch (const z3::exception&) {
       return z3::unknown;
     }
@@ -620,14 +728,7 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
   z3::model found = solver.get_model();
   z3::solver pinned(ctx);
   for (const z3::expr& f : formulas) pinned.add(f);
-  for (unsigned i = 0; i < found.num_consts(); ++i) {
-    z3::func_decl d = found.get_const_decl(i);
-    if (absl::StartsWith(d.name().str(), "fp_abstract!")) continue;
-    Z3_sort_kind kind = d.range().sort_kind();
-    if (kind == Z3_BV_SORT || kind == Z3_BOOL_SORT || kind == Z3_FLOATING_POINT_SORT) {
-      pinned.add(d() == found.get_const_interp(d));
-    }
-  }
+  PinInputs(found, pinned, "fp_abstract!");
   if (slice(pinned) != z3::sat) return z3::unknown;
   if (model != nullptr) model->emplace(pinned.get_model());
   return z3::sat;
@@ -730,20 +831,14 @@ SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z
     // A counterexample reads parts of the heap the query did not need: a
     // model of every axiom describes the whole state.
     z3::solver solver(ctx);  // the other axioms may use any theory
-    z3::params params(ctx);
-    params.set("timeout", Milliseconds(deadline));
-    solver.set(params);
     for (const z3::expr& f : axioms) solver.add(f);
     solver.add(query);
     // Pin the inputs the first model chose so the second search is short.
-    for (unsigned i = 0; i < out.model->num_consts(); ++i) {
-      z3::func_decl d = out.model->get_const_decl(i);
-      if (d.range().sort_kind() == Z3_BV_SORT || d.range().sort_kind() == Z3_BOOL_SORT ||
-          d.range().sort_kind() == Z3_FLOATING_POINT_SORT) {
-        solver.add(d() == out.model->get_const_interp(d));
-      }
+    PinInputs(*out.model, solver);
+    try {
+      if (CheckUntil(ctx, solver, deadline) == z3::sat) out.model.emplace(solver.get_model());
+    } catch (const z3::exception&) {  // the first model stands
     }
-    if (solver.check() == z3::sat) out.model.emplace(solver.get_model());
   }
   return out;
 }

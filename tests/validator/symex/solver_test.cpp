@@ -4,6 +4,7 @@
 #include "validator/symex/solver.h"
 
 #include <chrono>
+#include <thread>
 #include <vector>
 
 #include "common/subprocess.h"
@@ -61,6 +62,52 @@ TEST_F(SecondEngineTest, QuotedNamesAndArraysRoundTrip) {
   SolveResult r = AskSecondEngine(ctx_, {q}, Deadline(), true);
   ASSERT_EQ(r.result, z3::sat) << r.why_unknown;
   EXPECT_TRUE(r.model->eval(q, true).is_true());
+}
+
+// Two threads, each with its own context, time out search after search at
+// once (as `tracespec run --jobs 2` does). Every search stops near its
+// deadline, and an interrupt never leaks into what the context does next.
+// (Z3's own timer aborted the process in this situation.)
+TEST(SolverDeadlineTest, ParallelTimedOutSearchesStopAndLeaveTheContextUsable) {
+  auto worker = [](int seed, std::vector<std::string>* failures) {
+    z3::context ctx;
+    z3::expr a = ctx.bv_const("a", 64), b = ctx.bv_const("b", 64);
+    for (int i = 0; i < 120; ++i) {
+      if (i % 4 == 0) {
+        // Factoring a 62-bit semiprime by bit-blasting: far beyond 40 ms.
+        const uint64_t n = uint64_t{2147483647} * uint64_t{2147483629};
+        z3::expr hard = a * b == ctx.bv_val(n, 64) && z3::ugt(a, ctx.bv_val(1, 64)) &&
+                        z3::ugt(b, ctx.bv_val(1, 64)) &&
+                        z3::ult(a, ctx.bv_val(uint64_t{1} << 32, 64)) &&
+                        z3::ult(b, ctx.bv_val(uint64_t{1} << 32, 64)) &&
+                        (a ^ ctx.bv_val(static_cast<uint64_t>(seed * 1000 + i), 64)) !=
+                            ctx.bv_val(0, 64);
+        auto begin = std::chrono::steady_clock::now();
+        SolveResult r = Solve(ctx, {}, hard, begin + std::chrono::milliseconds(40 + i % 3), false);
+        double took =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        if (r.result != z3::unknown || took > 5) {
+          failures->push_back("hard query: " + std::to_string(r.result) + " after " +
+                              std::to_string(took) + " s");
+        }
+      }
+      try {
+        z3::expr folded = (a * b + ctx.bv_val(0, 64)).simplify();
+        (void)folded;
+        SolveResult easy = Solve(ctx, {}, a + b == ctx.bv_val(7, 64),
+                                 std::chrono::steady_clock::now() + std::chrono::seconds(30), true);
+        if (easy.result != z3::sat) failures->push_back("easy query: " + easy.why_unknown);
+      } catch (const z3::exception& e) {
+        failures->push_back(std::string("after a timed-out search: ") + e.msg());
+      }
+    }
+  };
+  std::vector<std::string> first, second;
+  std::thread one(worker, 1, &first), two(worker, 2, &second);
+  one.join();
+  two.join();
+  EXPECT_TRUE(first.empty()) << first.front();
+  EXPECT_TRUE(second.empty()) << second.front();
 }
 
 }  // namespace
