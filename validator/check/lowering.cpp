@@ -750,6 +750,9 @@ absl::StatusOr<Term> Lowering::LowerJmlCall(const Expr& e) {
     z3::expr not_null = ops_.Not(ops_.Eq(a.e, ops_.Null()));
     z3::expr len = machine_.ArrayLength(a.e);
     std::string desc = a.type.Descriptor();
+    // The elements of a primitive array are never null (an int element 0
+    // is not the null reference).
+    if (desc.size() < 2 || (desc[1] != 'L' && desc[1] != '[')) return Term{Type::Boolean(), not_null};
     int cap = machine_.options().max_array;
     TS_ASSIGN_OR_RETURN(bool small, ProvablyAtMost(ops_.ctx().bv_val(0, 66), z3::sext(len, 34), cap));
     z3::expr all = ops_.True();

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
@@ -16,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "validator/check/checks.h"
 #include "validator/check/lowering.h"
+#include "validator/check/observation_pin.h"
 #include "validator/classfile/descriptors.h"
 #include "validator/jml/observation_eval.h"
 #include "validator/symex/machine.h"
@@ -45,50 +45,28 @@ class DeterminismQuery {
         spec_(spec),
         entry_(entry),
         post_(post),
-        deadline_(deadline) {}
+        deadline_(deadline),
+        pin_(machine) {}
 
   enum class Answer { kPinned, kOpen, kUndecided };
 
   // `why` receives the reason of an undecided answer.
   Answer Ask(const v1::Observation& o, std::string* why) {
     pre_ids_.clear();
-    elements_.clear();
-    z3::expr pin = entry_.guard;
-    // The inputs.
-    if (entry_.receiver && o.receiver().kind_case() == v1::Value::kRef) {
-      pre_ids_.emplace(o.receiver().ref(), entry_.receiver->e);
-    }
-    for (size_t i = 0; i < entry_.args.size() && i < static_cast<size_t>(o.args_size()); ++i) {
-      pin = ops_.And(pin, Pin(entry_.args[i].e, o.args(static_cast<int>(i)),
-                              method_.signature.params[i], &pre_ids_));
-    }
-    // Objects reachable from them, in the pre-state (breadth first, by id).
-    std::map<uint64_t, const v1::ObjectState*> pre_objects, post_objects;
-    for (const v1::ObjectState& s : o.pre()) pre_objects[s.id()] = &s;
+    z3::expr pin = pin_.Entry(entry_, method_, o, &pre_ids_);
+    std::map<uint64_t, const v1::ObjectState*> post_objects;
     for (const v1::ObjectState& s : o.post()) post_objects[s.id()] = &s;
-    std::vector<uint64_t> queue;
-    for (const auto& [id, ref] : pre_ids_) queue.push_back(id);
-    for (size_t q = 0; q < queue.size(); ++q) {
-      auto it = pre_objects.find(queue[q]);
-      if (it == pre_objects.end()) continue;
-      z3::expr ref = pre_ids_.at(queue[q]);
-      size_t before = pre_ids_.size();
-      pin = ops_.And(pin, PinObject(entry_.heap, ref, *it->second, &pre_ids_));
-      if (pre_ids_.size() != before) {
-        for (const auto& [id, r] : pre_ids_) {
-          if (std::find(queue.begin(), queue.end(), id) == queue.end()) queue.push_back(id);
-        }
-      }
-    }
     // The recorded outcome: post-state of the objects that existed before,
     // and the result.
-    std::map<uint64_t, z3::expr> post_ids = pre_ids_;
+    PinnedIds post_ids = pre_ids_;
     z3::expr same = ops_.True();
     std::vector<std::pair<z3::expr, const symex::FieldInfo*>> locations;
+    std::vector<PinnedElement> elements;
     for (const auto& [id, ref] : pre_ids_) {
       auto it = post_objects.find(id);
       if (it == post_objects.end()) continue;
-      same = ops_.And(same, PinObject(post_, ref, *it->second, &post_ids, &locations));
+      same = ops_.And(same,
+                      pin_.Object(post_, ref, *it->second, &post_ids, &locations, &elements));
     }
     bool exceptional = o.outcome().kind_case() == v1::Outcome::kThrown;
     std::optional<symex::Value> result;
@@ -96,11 +74,11 @@ class DeterminismQuery {
     if (ret != "V") {
       result = machine_.Fresh(ret, "strength!result");
       if (!exceptional && o.outcome().kind_case() == v1::Outcome::kReturned) {
-        same = ops_.And(same, Pin(result->e, o.outcome().returned(), ret, &post_ids));
+        same = ops_.And(same, pin_.Value(result->e, o.outcome().returned(), ret, &post_ids));
         if (o.outcome().returned().kind_case() == v1::Value::kRef) {
           auto it = post_objects.find(o.outcome().returned().ref());
           if (it != post_objects.end()) {
-            same = ops_.And(same, PinObject(post_, result->e, *it->second, &post_ids));
+            same = ops_.And(same, pin_.Object(post_, result->e, *it->second, &post_ids));
           }
         }
       }
@@ -173,7 +151,9 @@ class DeterminismQuery {
                           machine_.ReadField(entry_.heap, ref, *field).e;
           post = ops_.And(post, ops_.Or(in, kept));
         }
-        for (const Element& el : elements_) {
+        // Array elements too: an unchanged array argument is not another
+        // outcome under `assignable \nothing`.
+        for (const PinnedElement& el : elements) {
           z3::expr in = ops_.False();
           for (const jml::StoreRef* r : frame) {
             auto c_in = pre_lowering.ElementInFrame(*r, el.array, ops_.Int(el.index));
@@ -227,86 +207,6 @@ class DeterminismQuery {
     return r.result;
   }
 
-  // `term` (of JVM type `descriptor`) equals the recorded `v`. A reference
-  // is mapped to the observation's object id (a new id is bound to it; a
-  // known one must be the same reference). Strings and redacted values are
-  // left free.
-  z3::expr Pin(const z3::expr& term, const v1::Value& v, const std::string& descriptor,
-               std::map<uint64_t, z3::expr>* ids) {
-    switch (v.kind_case()) {
-      case v1::Value::kBoolValue: return term == ops_.Int(v.bool_value() ? 1 : 0);
-      case v1::Value::kByteValue: return term == ops_.Int(v.byte_value());
-      case v1::Value::kShortValue: return term == ops_.Int(v.short_value());
-      case v1::Value::kCharValue: return term == ops_.Int(v.char_value());
-      case v1::Value::kIntValue:
-        return descriptor == "J" ? term == ops_.Long(v.int_value()) : term == ops_.Int(v.int_value());
-      case v1::Value::kLongValue: return term == ops_.Long(v.long_value());
-      case v1::Value::kFloatValue: {
-        float f = v.float_value();
-        uint32_t bits;
-        std::memcpy(&bits, &f, sizeof bits);
-        return term == ops_.FloatBits(bits);
-      }
-      case v1::Value::kDoubleValue: {
-        double d = v.double_value();
-        uint64_t bits;
-        std::memcpy(&bits, &d, sizeof bits);
-        return term == ops_.DoubleBits(bits);
-      }
-      case v1::Value::kNullValue: return term == ops_.Null();
-      case v1::Value::kRef: {
-        if (!classfile::IsReference(descriptor)) return ops_.True();
-        auto it = ids->find(v.ref());
-        if (it != ids->end()) return term == it->second;
-        ids->emplace(v.ref(), term);
-        return ops_.Not(term == ops_.Null());
-      }
-      default: return ops_.True();
-    }
-  }
-
-  // The recorded fields or elements of `state` at `ref` in `heap`.
-  // `locations` (when given) receives the primitive fields pinned.
-  z3::expr PinObject(const symex::Heap& heap, const z3::expr& ref, const v1::ObjectState& state,
-                     std::map<uint64_t, z3::expr>* ids,
-                     std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations =
-                         nullptr) {
-    z3::expr out = ops_.True();
-    if (state.has_array()) {
-      const v1::ArrayContents& a = state.array();
-      std::string descriptor = absl::StrCat("[", a.element_descriptor());
-      out = ops_.And(out, machine_.ArrayLength(ref) == ops_.Int(a.length()));
-      for (int i = 0; i < a.elements_size() && i < a.length(); ++i) {
-        if (locations != nullptr && classfile::IsReference(a.element_descriptor())) break;
-        symex::Value e = machine_.ReadElement(heap, ref, ops_.Int(i), descriptor);
-        out = ops_.And(out, Pin(e.e, a.elements(i), a.element_descriptor(), ids));
-        // A post-state: the element is subject to the frame, like a field.
-        if (locations != nullptr) elements_.push_back(Element{ref, i, descriptor});
-      }
-      return out;
-    }
-    for (const v1::Field& f : state.fields()) {
-      const symex::FieldInfo* info = machine_.program().ResolveField(
-          classfile::BinaryToInternal(f.declaring_class().empty() ? state.class_name()
-                                                                  : f.declaring_class()),
-          f.name(), f.jvm_type());
-      if (info == nullptr || info->is_static) continue;
-      if (f.value().kind_case() == v1::Value::kRedacted ||
-          f.value().kind_case() == v1::Value::KIND_NOT_SET) {
-        continue;
-      }
-      symex::Value v = machine_.ReadField(heap, ref, *info);
-      if (locations != nullptr) {
-        // A post-state: every recorded field is subject to the frame; the
-        // outcome compared is its primitive values.
-        locations->emplace_back(ref, info);
-        if (classfile::IsReference(f.jvm_type())) continue;
-      }
-      out = ops_.And(out, Pin(v.e, f.value(), f.jvm_type(), ids));
-    }
-    return out;
-  }
-
   symex::Machine& machine_;
   const symex::JavaOps& ops_;
   const symex::MethodInfo& method_;
@@ -314,35 +214,9 @@ class DeterminismQuery {
   const symex::EntryState& entry_;
   const symex::Heap& post_;
   Clock::time_point deadline_;
-  std::map<uint64_t, z3::expr> pre_ids_;
-  // Primitive array elements of the recorded post-state (PinObject with
-  // `locations`): outside the frame they keep their values.
-  struct Element {
-    z3::expr array;
-    int index;
-    std::string descriptor;  // of the array
-  };
-  std::vector<Element> elements_;
+  ObservationPin pin_;
+  PinnedIds pre_ids_;
 };
-
-// A heap where every instance field and array element holds a fresh value.
-symex::Heap FreshHeap(symex::Machine& machine, const symex::Heap& entry) {
-  symex::Heap heap = entry;
-  z3::context& ctx = machine.ctx();
-  const symex::Program& program = machine.program();
-  for (int id = 0; id < program.field_count(); ++id) {
-    if (program.Field(id).is_static) continue;
-    z3::expr store = machine.FieldStore(entry, id);
-    heap.fields.insert_or_assign(
-        id, ctx.constant(absl::StrCat("strength!post.field", id).c_str(), store.get_sort()));
-  }
-  for (int k = 0; k <= static_cast<int>(symex::ElemKind::kRef); ++k) {
-    z3::expr store = machine.ContentStore(entry, static_cast<symex::ElemKind>(k));
-    heap.contents.insert_or_assign(
-        k, ctx.constant(absl::StrCat("strength!post.content", k).c_str(), store.get_sort()));
-  }
-  return heap;
-}
 
 int LongestArray(const std::vector<const v1::Observation*>& observations) {
   int longest = 0;
@@ -607,7 +481,7 @@ StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInf
       r.undecided = r.observations;
       r.note = absl::StrCat("determinism not measured: ", entry.status().message());
     } else {
-      symex::Heap post = FreshHeap(machine, entry->heap);
+      symex::Heap post = ObservationPin(machine).FreshHeap(entry->heap, "strength!post");
       DeterminismQuery query(machine, method, spec, *entry, post, deadline);
       for (const v1::Observation* o : admitted) {
         std::string why;

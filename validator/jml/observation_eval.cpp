@@ -1512,6 +1512,9 @@ EvalValue ObservationEvaluator::EvalQuantifier(const Expr& e, EvalState at) {
 
   // The interval of variable k given the variables bound so far; false
   // when some bound cannot be computed.
+  // Why a bound had no value (a.length with a null a): the range is
+  // undefined then, not merely out of the evaluator's reach.
+  std::string bound_reason;
   std::function<bool(int, bool, int, __int128*)> bound_of;
   bound_of = [&](int k, bool lower, int hops, __int128* out) -> bool {
     bool found = false;
@@ -1535,6 +1538,7 @@ EvalValue ObservationEvaluator::EvalQuantifier(const Expr& e, EvalState at) {
       } else {
         EvalValue v = Eval(*b.expr, at);
         if (v.kind == K::kRef) v = Unbox(v, at);
+        if (!v.known() && bound_reason.empty()) bound_reason = v.reason;
         if (!v.AsInteger(&value)) continue;
       }
       // (v + offset) < value  =>  v <= value - offset - 1
@@ -1580,12 +1584,32 @@ EvalValue ObservationEvaluator::EvalQuantifier(const Expr& e, EvalState at) {
     if (pick < 0) {
       logical = Truth::kUnknown;
       aggregate_unknown = true;
-      unknown_reason = "a quantified variable has no computable bounds";
+      unknown_reason = bound_reason.empty() ? "a quantified variable has no computable bounds"
+                                            : bound_reason;
       done = true;
       return;
     }
     bound[pick] = true;
-    for (__int128 v = lo; v <= hi && !done; ++v) {
+    // `v + c` in a bound wraps for the c values at the end of the type
+    // (0 <= i && i + 1 < a.length holds for i = Integer.MAX_VALUE): those
+    // values are candidates too, checked against the range like the others.
+    std::vector<__int128> values;
+    if (!boolean_vars && (vt.Is(Type::Kind::kInt) || vt.Is(Type::Kind::kLong))) {
+      for (const RawBound& b : bounds[pick]) {
+        if (b.offset == 0 || b.offset > 16 || b.offset < -16) continue;
+        __int128 from = b.offset > 0 ? TypeMax(vt) - b.offset + 1 : TypeMin(vt);
+        __int128 to = b.offset > 0 ? TypeMax(vt) : TypeMin(vt) - b.offset - 1;
+        for (__int128 v = from; v <= to; ++v) {
+          if ((v < lo || v > hi) && std::find(values.begin(), values.end(), v) == values.end()) {
+            values.push_back(v);
+          }
+        }
+      }
+    }
+    std::sort(values.begin(), values.end());
+    __int128 span = hi >= lo ? hi - lo + 1 : 0;
+    for (__int128 k = 0; k < span + static_cast<__int128>(values.size()) && !done; ++k) {
+      __int128 v = k < span ? lo + k : values[static_cast<size_t>(k - span)];  // then the wrapping ones
       if (!Step()) {
         logical = Truth::kUnknown;
         aggregate_unknown = true;
@@ -1748,17 +1772,22 @@ EvalValue ObservationEvaluator::EvalCall(const Expr& e, EvalState at) {
       return unsupported();
     }
     if ((e.name == "floorDiv" || e.name == "floorMod") && args.size() == 2) {
-      EvalValue x = ConvertTo(args[0], e.type), y = ConvertTo(args[1], e.type);
+      // In the arguments' promoted type (floorMod(long, int) computes in
+      // long and returns an int), through IntegerArith, which knows
+      // MIN / -1 (a raw `%` on MIN and -1 traps): the quotient is rounded
+      // down when the truncated remainder's sign differs from the divisor's.
+      Type t = PromotedType(args[0], args[1]);
+      EvalValue x = ConvertTo(args[0], t), y = ConvertTo(args[1], t);
       if (y.i == 0) return Undefined("division by zero");
-      EvalValue q = IntegerArith(BinaryOp::kDiv, x, y, e.type);
+      EvalValue q = IntegerArith(BinaryOp::kDiv, x, y, t);
+      EvalValue r = IntegerArith(BinaryOp::kRem, x, y, t);
+      bool round = r.i != 0 && ((r.i < 0) != (y.i < 0));
       if (e.name == "floorDiv") {
-        if ((x.i % y.i != 0) && ((x.i < 0) != (y.i < 0)))
-          return IntegerArith(BinaryOp::kSub, q, ConvertTo(EvalValue::Int(1), e.type), e.type);
-        return q;
+        if (round) q = IntegerArith(BinaryOp::kSub, q, ConvertTo(EvalValue::Int(1), t), t);
+        return ConvertTo(q, e.type);
       }
-      EvalValue r = IntegerArith(BinaryOp::kRem, x, y, e.type);
-      if (r.i != 0 && ((r.i < 0) != (y.i < 0))) return IntegerArith(BinaryOp::kAdd, r, y, e.type);
-      return r;
+      if (round) r = IntegerArith(BinaryOp::kAdd, r, y, t);
+      return ConvertTo(r, e.type);
     }
     if (e.name == "signum") {
       if (a.kind == K::kDouble) {

@@ -12,7 +12,9 @@
 // a \forall body / the conjuncts of an \exists body), `i`, `i + c` and
 // `i - c` against expressions of already bound variables; every candidate
 // value is then checked against the whole range, so the bounds only limit
-// the enumeration, never the meaning.
+// the enumeration, never the meaning (the values where `i + c` wraps are
+// candidates too: `0 <= i && i + 1 < a.length` holds for MAX_VALUE, where
+// `a[i]` is undefined, as for the lowering).
 //
 // Logic is three-valued (Kleene): a value the observation did not record
 // (a field or object the policy left out, a truncated object, a Redacted

@@ -304,6 +304,24 @@ TEST_F(ObservationEvalTest, Quantifiers) {
             kT);
 }
 
+// Found by the differential test against the lowering
+// (tests/validator/check/jml_differential_test.cpp).
+TEST_F(ObservationEvalTest, DifferentialFindings) {
+  v1::Observation o = StaticCall(std::numeric_limits<int32_t>::min(), -1, 0, 0, u'a');
+  // floorDiv/floorMod of MIN_VALUE by -1 trapped (SIGFPE) on a raw `%`.
+  EXPECT_EQ(Holds(o, "f", "Math.floorDiv(Long.MIN_VALUE, y) == Long.MIN_VALUE"), kT);
+  EXPECT_EQ(Holds(o, "f", "Math.floorMod(Long.MIN_VALUE, y) == 0L"), kT);
+  EXPECT_EQ(Holds(o, "f", "Math.floorDiv(x, -1) == x && Math.floorMod(x, -1) == 0"), kT);
+  EXPECT_EQ(Holds(o, "f", "Math.floorDiv(-7L, 2L) == -4L && Math.floorMod(-7L, 2L) == 1L"), kT);
+  // floorMod(long, int) computes in long (the dividend was cut to int).
+  EXPECT_EQ(Holds(o, "f", "Math.floorMod(4294967297L, 3) == 2"), kT);
+  EXPECT_EQ(Holds(o, "f", "Math.floorDiv(4294967297L, -3) == -1431655766L"), kT);
+  // `i + 1` in a range wraps at Integer.MAX_VALUE, where a[i] is out of
+  // bounds: undefined, as the lowering says (write i < a.length - 1).
+  EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i + 1 < a.length; a[i] <= a[i] + 0)"), kU);
+  EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < a.length - 1; a[i] <= a[i] + 0)"), kT);
+}
+
 TEST_F(ObservationEvalTest, CallsOfJdkMethodsAndStrings) {
   v1::Observation o = StaticCall(std::numeric_limits<int32_t>::min(), -5, 2.25, 0, u'a');
   EXPECT_EQ(Holds(o, "f", "Math.abs(x) == Integer.MIN_VALUE"), kT);
