@@ -167,6 +167,8 @@ struct Outcome {
   std::string status;  // consistency: PASS, FAIL, UNKNOWN, ERROR (also for a failed run)
   std::string bits;    // "11", "01", ... or "--"
   bool complete = false;
+  bool proved = false;        // PASS for every number of iterations (induction)
+  double frame_seconds = 0;   // the longest frame query
   int counterexamples = 0;
   // Whether a `violated` diagnostic (not only a well-definedness one)
   // comes with a counterexample.
@@ -340,6 +342,12 @@ Outcome Evaluate(const Variant& variant, const tracespec::SubprocessResult& run)
   }
   if (consistency.HasMember("complete") && consistency["complete"].IsBool()) {
     out.complete = consistency["complete"].GetBool();
+  }
+  if (consistency.HasMember("proved") && consistency["proved"].IsBool()) {
+    out.proved = consistency["proved"].GetBool();
+  }
+  if (consistency.HasMember("frame_seconds") && consistency["frame_seconds"].IsNumber()) {
+    out.frame_seconds = consistency["frame_seconds"].GetDouble();
   }
   if (consistency.HasMember("counterexamples") && consistency["counterexamples"].IsArray()) {
     out.counterexamples = static_cast<int>(consistency["counterexamples"].Size());
@@ -577,9 +585,10 @@ int main(int argc, char** argv) {
   }
 
   int wrong = 0, errors = 0, unknown = 0, right = 0, bounded = 0, correct_variants = 0;
+  int complete = 0, proved = 0, frames = 0, slow_frames = 0;
   std::vector<double> times;
   double total = 0;
-  size_t slowest = 0;
+  size_t slowest = 0, slowest_frame = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     const Outcome& out = outcomes[i];
     if (all[i].variant->expect_pass) ++correct_variants;
@@ -587,15 +596,27 @@ int main(int argc, char** argv) {
     if (IsWrong(out)) ++wrong;
     if (out.status == "ERROR") ++errors;
     if (out.status == "UNKNOWN") ++unknown;
-    if (out.status == "PASS" && !out.complete) ++bounded;
+    if (out.status == "PASS" && out.complete) ++complete;
+    if (out.status == "PASS" && !out.complete && out.proved) ++proved;
+    if (out.status == "PASS" && !out.complete && !out.proved) ++bounded;
+    if (out.frame_seconds > 0) ++frames;
+    if (out.frame_seconds > 1) ++slow_frames;
+    if (out.frame_seconds > outcomes[slowest_frame].frame_seconds) slowest_frame = i;
     times.push_back(out.check_seconds);
     total += out.check_seconds;
     if (out.check_seconds > outcomes[slowest].check_seconds) slowest = i;
   }
   std::printf("\ntasks %zu, variants %zu (%d correct, %zu wrong)\n", tasks.size(), all.size(),
               correct_variants, all.size() - correct_variants);
-  std::printf("as expected %d, wrong verdicts %d, ERROR %d, UNKNOWN %d, PASS within bounds %d\n",
-              right, wrong, errors, unknown, bounded);
+  std::printf("as expected %d, wrong verdicts %d, ERROR %d, UNKNOWN %d\n", right, wrong, errors,
+              unknown);
+  std::printf("PASS: complete %d, proved by induction %d, within bounds %d\n", complete, proved,
+              bounded);
+  if (frames > 0) {
+    std::printf("frame queries: %d variants, longest %.3f s (%s variant %d), over 1 s: %d\n",
+                frames, outcomes[slowest_frame].frame_seconds,
+                all[slowest_frame].task->name.c_str(), all[slowest_frame].index, slow_frames);
+  }
   if (!all.empty()) {
     std::printf("check time: median %.3f s, max %.3f s (%s variant %d), total %.1f s\n",
                 Median(times), outcomes[slowest].check_seconds, all[slowest].task->name.c_str(),

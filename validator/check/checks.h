@@ -38,6 +38,10 @@ struct SpecUnderCheck {
   std::map<std::string, const jml::Expr*> represents;
   // Model methods of the method's class with a `return e;` body (inlined).
   ModelMethods model_methods;
+  // Instance ghost fields of the method's class (declared in the .java or
+  // .jml contract): state of the receiver, changed by `set` statements of
+  // the method body.
+  std::vector<const jml::FieldDecl*> ghost_fields;
 };
 
 // Consistency of the bytecode of `method` with the specification, within

@@ -358,7 +358,10 @@ class ConsistencyRun {
     z3::expr any = ops_.False();
     for (const Change& c : changes) any = ops_.Or(any, c.condition);
     bool undecided = false;
+    auto asked = Clock::now();
     auto model = Sat(ops_.And(where, any), &undecided);
+    result.frame_seconds = std::max(
+        result.frame_seconds, std::chrono::duration<double>(Clock::now() - asked).count());
     if (undecided) {
       Undecided(assignable[0], "the frame query");
       return;
@@ -495,6 +498,9 @@ class BodyStatements : public symex::PointObserver {
   void Add(uint32_t pc, const jml::BodyAnnotation* statement) { at_[pc].push_back(statement); }
   bool empty() const { return at_.empty(); }
   const std::map<std::string, Term>& ghosts() const { return ghosts_; }
+  // A ghost value before the first statement (the receiver's ghost fields
+  // at entry, "this.<name>").
+  void Seed(const std::string& key, Term value) { ghosts_.insert_or_assign(key, std::move(value)); }
 
   bool Watches(const symex::MethodInfo& method, uint32_t pc) const override {
     return &method == &method_ && at_.count(pc) > 0;
@@ -510,7 +516,10 @@ class BodyStatements : public symex::PointObserver {
       } else if (a->kind == jml::BodyAnnotationKind::kGhostDecl ||
                  a->kind == jml::BodyAnnotationKind::kSet) {
         std::optional<Term> value = ghost_(arrivals.back());
-        std::string name = a->kind == jml::BodyAnnotationKind::kSet ? a->target->name : a->ghost_name;
+        std::string name = a->kind != jml::BodyAnnotationKind::kSet ? a->ghost_name
+                           : a->target->sym.kind == jml::SymbolKind::kField
+                               ? absl::StrCat("this.", a->target->name)
+                               : a->target->name;
         if (!value) {  // no value from here on rather than a stale one
           ghosts_.erase(name);
           continue;
@@ -839,7 +848,39 @@ class ConsistencyCheck {
     pre_states_.pre = &entry_->heap;
     pre_states_.receiver = entry_->receiver;
     pre_states_.args = entry_->args;
+    SetUpGhostFields();
     return absl::OkStatus();
+  }
+
+  // The receiver's ghost fields at entry: any value for a method (its
+  // invariants and requires say which); for a constructor the field's
+  // initializer, or the default value of its type.
+  void SetUpGhostFields() {
+    if (!entry_->receiver) return;
+    for (const jml::FieldDecl* f : spec_.ghost_fields) {
+      if (spec_.env == nullptr) break;
+      auto found = jml::LookupField(*spec_.env, mctx_.class_name, f->name);
+      if (!found || !found->field->is_ghost) continue;
+      const jml::Type t = found->field->type;
+      if (!t.IsPrimitive() && !t.IsReference()) continue;  // no value: reads are unsupported
+      Lowering lowering(machine_, mctx_, pre_states_, entry_->guard, deadline_);
+      std::string d = t.Descriptor();
+      if (!IsConstructor()) {
+        pre_states_.ghost_pre.emplace(
+            f->name, lowering.FromValue(machine_.Fresh(d, absl::StrCat("ghost!", f->name)), t));
+      } else if (f->init) {
+        auto v = lowering.ValueAs(*f->init, /*in_post=*/false, t);
+        if (v.ok()) pre_states_.ghost_pre.emplace(f->name, *v);
+      } else {
+        z3::expr zero = t.IsBoolean()          ? ops_.False()
+                        : t.Is(jml::Type::Kind::kLong)   ? ops_.Long(0)
+                        : t.Is(jml::Type::Kind::kFloat)  ? ops_.Float(0)
+                        : t.Is(jml::Type::Kind::kDouble) ? ops_.Double(0)
+                        : t.IsReference()                ? ops_.Null()
+                                                         : ops_.Int(0);
+        pre_states_.ghost_pre.emplace(f->name, Term{t, zero});
+      }
+    }
   }
 
   // Implicit preconditions: non_null reference parameters, and the
@@ -883,7 +924,17 @@ class ConsistencyCheck {
     for (const auto& [name, local] : LiveLocals(method_, snap.pc, snap.locals)) {
       st.locals.emplace(name, local.first);
     }
+    st.ghost_post = GhostFieldsIn(snap.ghosts);
     return st;
+  }
+  // The receiver's ghost fields among the ghost values of the body (keys
+  // GhostFieldKey).
+  static std::map<std::string, Term> GhostFieldsIn(const std::map<std::string, Term>& ghosts) {
+    std::map<std::string, Term> out;
+    for (const auto& [key, value] : ghosts) {
+      if (absl::StartsWith(key, "this.")) out.emplace(key.substr(5), value);
+    }
+    return out;
   }
   // A lowering at a point of the body, with the ghost locals bound.
   std::unique_ptr<Lowering> LoweringAt(const LoopSnapshots::Snapshot& snap, const z3::expr& where) {
@@ -910,9 +961,11 @@ class ConsistencyCheck {
     auto lowering = LoweringAt(at.state, at.state.guard);
     absl::StatusOr<Term> value = absl::UnimplementedError("");
     if (a.kind == jml::BodyAnnotationKind::kSet &&
-        (a.target == nullptr || a.target->sym.kind != jml::SymbolKind::kGhostLocal)) {
-      value = jml::UnsupportedAt(a.span, "set of a ghost field (ghost local variables are executed, "
-                                          "ghost fields have no value)");
+        (a.target == nullptr || (a.target->sym.kind != jml::SymbolKind::kGhostLocal &&
+                                 !IsReceiverGhostField(*a.target)))) {
+      value = jml::UnsupportedAt(a.span, "set of a ghost field of an object other than this "
+                                          "(ghost locals and the receiver's ghost fields are "
+                                          "executed)");
     } else if (a.kind == jml::BodyAnnotationKind::kSet) {
       value = lowering->ValueAs(*a.expr, /*in_post=*/true, a.target->type);
     } else if (a.expr) {
@@ -929,6 +982,17 @@ class ConsistencyCheck {
     return *value;
   }
 
+  // Whether `target` of a set statement is a ghost field of the receiver
+  // with a value at entry.
+  bool IsReceiverGhostField(const jml::Expr& target) const {
+    if (target.sym.kind != jml::SymbolKind::kField || !target.sym.is_ghost ||
+        target.sym.is_static || pre_states_.ghost_pre.count(target.name) == 0) {
+      return false;
+    }
+    return target.kind == jml::ExprKind::kName ||
+           (target.operands.size() == 1 && target.operands[0]->kind == jml::ExprKind::kThis);
+  }
+
   // Each body statement at its place in the bytecode. Ghost variables are
   // executed only when every ghost statement has its place: one missed
   // update would make every later value wrong.
@@ -936,6 +1000,9 @@ class ConsistencyCheck {
     body_ = std::make_unique<BodyStatements>(
         method_, ops_, [this](const BodyStatements::Arrival& at) { return LowerAssume(at); },
         [this](const BodyStatements::Arrival& at) { return LowerGhost(at); });
+    for (const auto& [name, value] : pre_states_.ghost_pre) {
+      body_->Seed(absl::StrCat("this.", name), value);
+    }
     std::map<const jml::BodyAnnotation*, uint32_t> places;
     for (const jml::BodyAnnotation* a : spec_.body_statements) {
       if (std::optional<uint32_t> pc = PointOf(method_, *a)) {
@@ -1074,6 +1141,8 @@ class ConsistencyCheck {
                                         const symex::Heap* heap, const z3::expr& where) {
     LowerStates st = pre_states_;
     st.receiver = entry_->args[arg];
+    st.ghost_pre.clear();  // the receiver's
+    st.ghost_post.clear();
     bool in_post = heap != &entry_->heap;
     if (in_post) st.post = heap;
     Lowering lowering(machine_, mctx_, st, where, deadline_);
@@ -1090,6 +1159,9 @@ class ConsistencyCheck {
                                            bool exceptional, const z3::expr& where) {
     LowerStates st = pre_states_;
     st.post = &exit.heap;
+    // The ghost fields as the body's set statements left them (no value
+    // when a ghost statement has no place: none was executed).
+    st.ghost_post = ghosts_placed_ ? GhostFieldsIn(body_->ghosts()) : std::map<std::string, Term>{};
     if (exceptional) {
       st.thrown = exit.value->e;
     } else if (exit.value) {

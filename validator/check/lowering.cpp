@@ -383,6 +383,22 @@ absl::StatusOr<Term> Lowering::LowerField(const Expr& e) {
     TS_RETURN_IF_ERROR(v.status());
     return Convert(*v, e.type);
   }
+  if (e.sym.is_ghost && !e.sym.is_static) {
+    // A ghost field of the receiver: state the method's entry and its set
+    // statements give values to (ghost fields of other objects have none).
+    bool of_this = model_depth_ == 0 &&
+                   (e.kind == ExprKind::kName || e.operands.empty() ||
+                    e.operands[0]->kind == ExprKind::kThis);
+    const std::map<std::string, Term>& values =
+        in_post_ && states_.post != nullptr ? states_.ghost_post : states_.ghost_pre;
+    auto it = values.find(e.name);
+    if (of_this && it != values.end()) return Convert(it->second, e.type);
+    return Unsupported(e, of_this ? absl::StrCat("ghost field '", e.name,
+                                                 "' has no value here (a ghost statement of the "
+                                                 "body has no place in the bytecode)")
+                                  : absl::StrCat("ghost field '", e.name,
+                                                 "' of an object other than this"));
+  }
   if (e.sym.is_model || e.sym.is_ghost) {
     return Unsupported(e, absl::StrCat(e.sym.is_model ? "model" : "ghost", " field '", e.name,
                                        "'", e.sym.is_model ? " without a represents clause" : ""));

@@ -53,6 +53,12 @@ struct LowerStates {
   std::optional<z3::expr> thrown;      // exceptional exit: the exception
   // Locals of the method body by name (in-body annotations).
   std::map<std::string, symex::Value> locals;
+  // Instance ghost fields of the receiver by name: their values at entry,
+  // and where the clause reads a later state (postconditions, body
+  // statements) their values there. A ghost field without a value here is
+  // unsupported (named).
+  std::map<std::string, Term> ghost_pre;
+  std::map<std::string, Term> ghost_post;
 };
 
 // A place where a clause may be undefined.

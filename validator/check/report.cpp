@@ -123,7 +123,11 @@ std::string CheckJson(const CheckResult& r, bool coverage) {
       "],\"diagnostics\":[", absl::StrJoin(diagnostics, ","), "],\"counterexamples\":[",
       absl::StrJoin(counterexamples, ","), "],\"explanations\":[", absl::StrJoin(explanations, ","),
       "],\"seconds\":", absl::StrFormat("%.3f", r.seconds));
-  if (coverage) absl::StrAppend(&out, ",\"admitted\":", r.admitted, ",\"total\":", r.total);
+  if (coverage) {
+    absl::StrAppend(&out, ",\"admitted\":", r.admitted, ",\"total\":", r.total);
+  } else {
+    absl::StrAppend(&out, ",\"frame_seconds\":", absl::StrFormat("%.3f", r.frame_seconds));
+  }
   return out + "}";
 }
 

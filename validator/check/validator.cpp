@@ -299,6 +299,11 @@ class ValidatorImpl : public Validator {
           spec.represents[c.target->name] = c.pred.get();
         }
       }
+      for (const jml::FieldDecl& f : src->type_decl->fields) {
+        if (f.mods.Has(jml::kModGhost) && !f.mods.Has(jml::kModStatic)) {
+          spec.ghost_fields.push_back(&f);
+        }
+      }
       spec.model_methods.owner = mctx->class_name;
       for (const jml::MethodDecl& m : src->type_decl->methods) {
         if (!m.mods.Has(jml::kModModel) || !m.model_body) continue;

@@ -83,6 +83,10 @@ struct CheckResult {
   int admitted = 0;
   int total = 0;
   double seconds = 0;
+  // Consistency: the longest solver query of a frame (`assignable`) check,
+  // in seconds (0 when no frame query was asked: no contract frame, or
+  // nothing written).
+  double frame_seconds = 0;
 };
 
 struct ValidateRequest {
