@@ -45,6 +45,42 @@ inline std::string Utf16ToUtf8(const uint16_t* chars, size_t length) {
   return out;
 }
 
+// UTF-8 → UTF-16; a 3-byte sequence of a surrogate (as modified UTF-8 and
+// AppendUtf8 write one) gives that code unit, a malformed byte U+FFFD.
+inline std::u16string Utf8ToUtf16(const std::string& s) {
+  std::u16string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    uint32_t cp = 0xFFFD;
+    size_t len = 1;
+    if (c < 0x80) {
+      cp = c;
+    } else if ((c >> 5) == 0x6 && i + 1 < s.size()) {
+      cp = ((c & 0x1F) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
+      len = 2;
+    } else if ((c >> 4) == 0xE && i + 2 < s.size()) {
+      cp = ((c & 0x0F) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 6) |
+           (static_cast<unsigned char>(s[i + 2]) & 0x3F);
+      len = 3;
+    } else if ((c >> 3) == 0x1E && i + 3 < s.size()) {
+      cp = ((c & 0x07) << 18) | ((static_cast<unsigned char>(s[i + 1]) & 0x3F) << 12) |
+           ((static_cast<unsigned char>(s[i + 2]) & 0x3F) << 6) |
+           (static_cast<unsigned char>(s[i + 3]) & 0x3F);
+      len = 4;
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out.push_back(static_cast<char16_t>(0xD800 + (cp >> 10)));
+      out.push_back(static_cast<char16_t>(0xDC00 + (cp & 0x3FF)));
+    } else {
+      out.push_back(static_cast<char16_t>(cp));
+    }
+    i += len;
+  }
+  return out;
+}
+
 }  // namespace tracespec
 
 #endif  // TRACESPEC_COMMON_UTF8_H_

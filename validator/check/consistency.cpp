@@ -301,11 +301,17 @@ class ConsistencyRun {
     std::vector<Change> changes;
     int n = 0;
     z3::context& ctx = machine_.ctx();
-    for (const auto& [id, store] : exit.heap.fields) {
+    // Only objects that existed at entry are in a frame: the writes at new
+    // objects are left out of the query.
+    for (const auto& [id, written] : exit.heap.fields) {
       z3::expr before = machine_.FieldStore(entry_.heap, id);
+      z3::expr store = machine_.WithoutNewObjects(written);
       if (symex::JavaOps::Same(before, store)) continue;
       const symex::FieldInfo& f = machine_.program().Field(id);
       z3::expr r = ctx.bv_const(absl::StrCat("frame!r", n++).c_str(), symex::kRefBits);
+      // Types the value at entry (an input: null or an object of the
+      // field's type), which the explanation shows.
+      machine_.ReadField(entry_.heap, r, f);
       z3::expr changed = !(z3::select(store, r) == z3::select(before, r));
       z3::expr in = ops_.False();
       for (const jml::StoreRef* ref : refs) {
@@ -336,8 +342,9 @@ class ConsistencyRun {
       z3::expr cond = ops_.And(ops_.And(init->second, changed), ops_.Not(in));
       changes.push_back(Change{f.DisplayName(), cond, ops_.Null(), &f, std::nullopt, f.kind()});
     }
-    for (const auto& [kind, store] : exit.heap.contents) {
+    for (const auto& [kind, written] : exit.heap.contents) {
       z3::expr before = machine_.ContentStore(entry_.heap, static_cast<symex::ElemKind>(kind));
+      z3::expr store = machine_.WithoutNewObjects(written);
       if (symex::JavaOps::Same(before, store)) continue;
       z3::expr r = ctx.bv_const(absl::StrCat("frame!a", n).c_str(), symex::kRefBits);
       z3::expr i = ctx.bv_const(absl::StrCat("frame!i", n++).c_str(), 32);

@@ -701,6 +701,11 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
       target = c.target.method;
     }
   }
+  if (e.sym.is_model && (target == nullptr || !target->has_code())) {
+    return Unsupported(e, absl::StrCat("call of model method ", e.sym.owner, ".", name, descriptor,
+                                       " without a `return e;` body (a model method is inlined "
+                                       "from its body, not axiomatised by its contract)"));
+  }
   if (target == nullptr || !target->has_code()) {
     const symex::ClassInfo* cls = program.FindClass(owner);
     if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {

@@ -33,6 +33,11 @@ class TableBuilder {
   void Java(const std::string& owner, absl::string_view nd, bool is_pure) {
     Add(ModelKind::kJava, owner, nd, /*is_static=*/true, is_pure);
   }
+  // An instance method modelled by a static method whose first parameter is
+  // the receiver (ModelDescriptor()).
+  void JavaInstance(const std::string& owner, absl::string_view nd, bool is_pure) {
+    Add(ModelKind::kJava, owner, nd, /*is_static=*/false, is_pure);
+  }
 
  private:
   std::vector<ModelledMethod>* out_;
@@ -108,24 +113,39 @@ void AddNatives(TableBuilder& t) {
     }
     t.Native(owner, absl::StrCat("compare(", d, d, ")I"), kStatic, kPure);
   }
+  // Strings (models/.../String.java, StringBuilder.java) reach their
+  // characters through these natives; see Intrinsics.java.
+  const std::string intrinsics = "tracespec/jdk/Intrinsics";
+  t.Native(intrinsics, "chars(Ljava/lang/String;)[C", kStatic, kPure);
+  t.Native(intrinsics, "make([C)Ljava/lang/String;", kStatic, kPure);
+  t.Native(intrinsics, "opaque(Ljava/lang/String;)Z", kStatic, kPure);
+  t.Native(intrinsics, "setBuilderOpaque(Ljava/lang/StringBuilder;)V", kStatic, kEffect);
+  t.Native(intrinsics, "builderChars(Ljava/lang/StringBuilder;)[C", kStatic, kPure);
+  t.Native(intrinsics, "setBuilderChars(Ljava/lang/StringBuilder;[C)V", kStatic, kEffect);
+  t.Native(intrinsics, "concat([C[C)[C", kStatic, kPure);
+  t.Native(intrinsics, "range([CII)[C", kStatic, kPure);
+  t.Native(intrinsics, "regionMatches([CI[C)Z", kStatic, kPure);
+  t.Native(intrinsics, "find([C[C)I", kStatic, kPure);
+  t.Native(intrinsics, "hash([C)I", kStatic, kPure);
+  t.Native(intrinsics, "compare([C[C)I", kStatic, kPure);
+  t.Native(intrinsics, "latin1([C)Z", kStatic, kPure);
   const std::string builder = "java/lang/StringBuilder";
   for (const char* d : {"<init>()V", "<init>(I)V", "<init>(Ljava/lang/String;)V"}) {
     t.Native(builder, d, kInstance, kEffect);
   }
   t.Native(builder, "toString()Ljava/lang/String;", kInstance, kEffect);
-  for (const char* p : {"I", "J", "F", "D", "Z", "C", "Ljava/lang/String;", "Ljava/lang/Object;",
-                        "Ljava/lang/CharSequence;"}) {
+  // Appends whose text is not modelled: the builder's contents become
+  // unknown (reading them is unsupported; its string is opaque).
+  for (const char* p : {"J", "F", "D", "Ljava/lang/Object;", "Ljava/lang/CharSequence;"}) {
     t.Native(builder, absl::StrCat("append(", p, ")Ljava/lang/StringBuilder;"), kInstance,
              kEffect);
   }
-  for (const char* p : {"I", "J", "F", "D", "Z", "C", "Ljava/lang/Object;"}) {
+  // Opaque strings: new String objects whose characters are not modelled.
+  for (const char* p : {"J", "F", "D", "Ljava/lang/Object;"}) {
     t.Native("java/lang/String", absl::StrCat("valueOf(", p, ")Ljava/lang/String;"), kStatic,
              kPure);
   }
-  // Strings are opaque: these give values the program cannot tell from the
-  // real ones without looking at the characters.
-  t.Native("java/lang/String", "hashCode()I", kInstance, kPure);
-  for (const char* d : {"toHexString(I)", "toString(I)", "toBinaryString(I)", "toOctalString(I)"}) {
+  for (const char* d : {"toHexString(I)", "toBinaryString(I)", "toOctalString(I)"}) {
     t.Native("java/lang/Integer", absl::StrCat(d, "Ljava/lang/String;"), kStatic, kPure);
   }
   for (const char* d : {"toHexString(J)", "toString(J)"}) {
@@ -191,7 +211,7 @@ void AddJavaModels(TableBuilder& t) {
        {"numberOfLeadingZeros(I)I", "numberOfTrailingZeros(I)I", "highestOneBit(I)I",
         "lowestOneBit(I)I", "rotateLeft(II)I", "rotateRight(II)I", "reverseBytes(I)I",
         "reverse(I)I", "toUnsignedLong(I)J", "compareUnsigned(II)I", "divideUnsigned(II)I",
-        "remainderUnsigned(II)I"}) {
+        "remainderUnsigned(II)I", "toString(I)Ljava/lang/String;"}) {
     t.Java(integer, d, kPure);
   }
   const std::string long_class = "java/lang/Long";
@@ -219,6 +239,27 @@ void AddJavaModels(TableBuilder& t) {
          kEffect);
   t.Java(objects, "checkIndex(II)I", kPure);
   t.Java(objects, "checkFromToIndex(III)I", kPure);
+
+  const std::string string_class = "java/lang/String";
+  for (const char* d :
+       {"length()I", "isEmpty()Z", "charAt(I)C", "equals(Ljava/lang/Object;)Z", "hashCode()I",
+        "compareTo(Ljava/lang/String;)I", "indexOf(I)I", "indexOf(Ljava/lang/String;)I",
+        "contains(Ljava/lang/CharSequence;)Z", "startsWith(Ljava/lang/String;)Z",
+        "startsWith(Ljava/lang/String;I)Z", "endsWith(Ljava/lang/String;)Z",
+        "substring(I)Ljava/lang/String;", "substring(II)Ljava/lang/String;",
+        "concat(Ljava/lang/String;)Ljava/lang/String;", "toCharArray()[C",
+        "toString()Ljava/lang/String;"}) {
+    t.JavaInstance(string_class, d, kPure);
+  }
+  for (const char* p : {"C", "Z", "I", "[C"}) {
+    t.Java(string_class, absl::StrCat("valueOf(", p, ")Ljava/lang/String;"), kPure);
+  }
+  for (const char* p : {"Ljava/lang/String;", "C", "I", "Z"}) {
+    t.JavaInstance("java/lang/StringBuilder", absl::StrCat("append(", p, ")Ljava/lang/StringBuilder;"),
+                   kEffect);
+  }
+  t.JavaInstance("java/lang/StringBuilder", "length()I", kPure);
+  t.JavaInstance("java/lang/StringBuilder", "charAt(I)C", kPure);
 }
 
 }  // namespace
@@ -245,6 +286,11 @@ const ModelledMethod* FindModelledMethod(absl::string_view key) {
   }();
   auto it = kIndex->find(key);
   return it == kIndex->end() ? nullptr : it->second;
+}
+
+std::string ModelDescriptor(const ModelledMethod& m) {
+  if (m.is_static) return m.descriptor;
+  return absl::StrCat("(L", m.owner, ";", m.descriptor.substr(1));
 }
 
 std::string ModelClassName(absl::string_view jdk_class) {

@@ -27,12 +27,17 @@ struct ModelledMethod {
   std::string owner;       // internal name, "java/util/Arrays"; "[" for arrays
   std::string name;        // "copyOf"
   std::string descriptor;  // "([II)[I"
-  bool is_static = false;
+  bool is_static = false;  // of the JDK method
   bool is_pure = false;  // side-effect free: a specification may call it
   ModelKind kind = ModelKind::kNative;
   // "java/util/Arrays.copyOf([II)[I"
   std::string Key() const { return owner + "." + name + descriptor; }
 };
+
+// The descriptor of the Java model's method of `m`: an instance method is
+// modelled by a static method taking the receiver first
+// ("java/lang/String.charAt(I)C" -> "(Ljava/lang/String;I)C").
+std::string ModelDescriptor(const ModelledMethod& m);
 
 // Every modelled method, sorted by Key().
 const std::vector<ModelledMethod>& ModelledMethods();

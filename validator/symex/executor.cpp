@@ -1236,11 +1236,120 @@ absl::Status MethodRun::InvokeDynamic(const Instruction& ins, State s) {
   }
   TS_ASSIGN_OR_RETURN(classfile::MethodDescriptor sig, classfile::ParseMethodDescriptor(descriptor));
   TS_RETURN_IF_ERROR(Need(s, ins, sig.params.size()));
-  for (size_t i = 0; i < sig.params.size(); ++i) s.stack.pop_back();
-  // The concatenation's contents are not modelled: the result is a new,
-  // opaque String (string operations on it are unsupported).
-  s.stack.push_back(Value{Kind::kRef, impl_.Allocate(impl_.program.TypeIdOf("java/lang/String"),
-                                                      std::nullopt, 0)});
+  std::vector<Value> args(sig.params.size(), Value{Kind::kNone, ops_.Int(0)});
+  for (size_t i = args.size(); i-- > 0;) args[i] = Pop(s);
+  // The pieces: constant text, or an argument (JDK StringConcatFactory: in
+  // the recipe \1 is the next argument, \2 the next constant).
+  struct Piece {
+    std::string text;
+    int arg = -1;
+  };
+  std::vector<Piece> pieces;
+  if (bootstrap == "java/lang/invoke/StringConcatFactory.makeConcat") {
+    for (size_t i = 0; i < args.size(); ++i) pieces.push_back(Piece{"", static_cast<int>(i)});
+  } else {
+    const std::vector<uint16_t>& constants = file.bootstrap_methods[indy.index1].arguments;
+    if (constants.empty() || pool_.tag(constants[0]) != classfile::CpTag::kString) {
+      return Malformed(ins.pc, "makeConcatWithConstants without a recipe");
+    }
+    const std::string& recipe = pool_.StringValue(constants[0]);
+    size_t next_arg = 0, next_constant = 1;
+    std::string text;
+    for (char ch : recipe) {
+      if (ch == '\1' || ch == '\2') {
+        if (!text.empty()) pieces.push_back(Piece{std::move(text), -1});
+        text.clear();
+        if (ch == '\1') {
+          if (next_arg >= args.size()) return Malformed(ins.pc, "concatenation recipe");
+          pieces.push_back(Piece{"", static_cast<int>(next_arg++)});
+        } else {
+          if (next_constant >= constants.size() ||
+              pool_.tag(constants[next_constant]) != classfile::CpTag::kString) {
+            Unsupported(s, ins, "string concatenation with a non-string constant");
+            return absl::OkStatus();
+          }
+          pieces.push_back(Piece{pool_.StringValue(constants[next_constant++]), -1});
+        }
+      } else {
+        text.push_back(ch);
+      }
+    }
+    if (!text.empty()) pieces.push_back(Piece{std::move(text), -1});
+  }
+  // Arguments whose text the models write: strings, integers below long,
+  // chars and booleans. Others (long, floating point, objects: toString)
+  // make the result an opaque string, as before the string models.
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& p = sig.params[i];
+    if (p != "I" && p != "S" && p != "B" && p != "C" && p != "Z" && p != "Ljava/lang/String;") {
+      s.stack.push_back(Value{Kind::kRef, impl_.Allocate(impl_.program.TypeIdOf("java/lang/String"),
+                                                          std::nullopt, 0)});
+      Fallthrough(std::move(s));
+      return absl::OkStatus();
+    }
+  }
+  // One call of a model or native on the way; false when no path goes on.
+  int site = Site(ins.pc);
+  auto call = [&](const CallTarget& target, std::vector<Value> call_args,
+                  Value* out) -> absl::StatusOr<bool> {
+    TS_ASSIGN_OR_RETURN(CallResult r, impl_.Call(target, s, site, call_args, false));
+    if (r.exceptional) {
+      State t{r.exceptional->guard, r.exceptional->heap, s.locals, {}};
+      Throw(std::move(t), r.exceptional->value->e, ins.pc);
+    }
+    if (!r.normal) return false;
+    s.guard = r.normal->guard;
+    s.heap = r.normal->heap;
+    if (r.normal->value) *out = *r.normal->value;
+    return true;
+  };
+  const Program& program = impl_.program;
+  const std::string intrinsics = "tracespec/jdk/Intrinsics";
+  Value chars{Kind::kNone, ops_.Int(0)};
+  bool first = true;
+  const FieldInfo* value_field = program.ResolveField("java/lang/String", "value", "[C");
+  if (value_field == nullptr) return absl::InternalError("java.lang.String.value missing");
+  z3::expr empty_chars = impl_.Allocate(program.TypeIdOf("[C"), ops_.Int(0), 0);
+  z3::expr opaque = ops_.False();
+  for (const Piece& piece : pieces) {
+    Value text{Kind::kRef, ops_.Null()};
+    if (piece.arg < 0) {
+      text.e = impl_.StringLiteral(piece.text);
+    } else {
+      const std::string& p = sig.params[piece.arg];
+      const Value& v = args[piece.arg];
+      if (p == "Ljava/lang/String;") {
+        text.e = ops_.Ite(ops_.Eq(v.e, ops_.Null()), impl_.StringLiteral("null"), v.e);
+      } else {
+        std::string d = p == "C" || p == "Z" ? p : "I";
+        TS_ASSIGN_OR_RETURN(bool going,
+                            call(program.ResolveStatic("java/lang/String", "valueOf",
+                                                       absl::StrCat("(", d, ")Ljava/lang/String;")),
+                                 {v}, &text));
+        if (!going) return absl::OkStatus();
+      }
+    }
+    // An opaque piece (its characters not modelled) makes the result opaque.
+    z3::expr raw = impl_.ResolveStringChars(m_.ReadField(s.heap, text.e, *value_field).e);
+    z3::expr is_opaque = impl_.CharsNull(raw);
+    opaque = ops_.Or(opaque, is_opaque);
+    Value piece_chars{Kind::kRef, ops_.Ite(is_opaque, empty_chars, raw)};
+    if (first) {
+      chars = piece_chars;
+      first = false;
+      continue;
+    }
+    TS_ASSIGN_OR_RETURN(bool going,
+                        call(program.ResolveStatic(intrinsics, "concat", "([C[C)[C"),
+                             {chars, piece_chars}, &chars));
+    if (!going) return absl::OkStatus();
+  }
+  // A new string (JLS 15.18.1) sharing the characters.
+  if (first) chars = Value{Kind::kRef, empty_chars};  // no pieces: ""
+  Value result{Kind::kRef, impl_.Allocate(program.TypeIdOf("java/lang/String"), std::nullopt, 0)};
+  m_.WriteField(s.heap, result.e, *value_field,
+                Value{Kind::kRef, ops_.Ite(opaque, ops_.Null(), chars.e)});
+  s.stack.push_back(result);
   Fallthrough(std::move(s));
   return absl::OkStatus();
 }

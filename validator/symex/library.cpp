@@ -74,6 +74,24 @@ class LibCall {
                            const std::string& descriptor) const {
     return *impl.program.ResolveField(owner, name, descriptor);
   }
+  const FieldInfo& StringValue() const { return FieldOf("java/lang/String", "value", "[C"); }
+  const FieldInfo& BuilderValue() const {
+    return FieldOf("java/lang/StringBuilder", "value", "[C");
+  }
+  const FieldInfo& BuilderOpaque() const {
+    return FieldOf("java/lang/StringBuilder", "opaque", "Z");
+  }
+  // Cuts the executions where `opaque` holds as unsupported: the
+  // characters of a string or builder whose text is not modelled.
+  void CutOpaque(const z3::expr& opaque, z3::expr* guard) const {
+    z3::expr reach = ops.And(*guard, opaque);
+    if (!JavaOps::IsFalse(reach)) {
+      impl.AddObligation(ObligationKind::kUnsupported, reach, site,
+                         "characters of a string made by a library method whose text is not "
+                         "modelled (String.valueOf(double), Long.toString, append(Object), ...)");
+    }
+    *guard = ops.And(*guard, ops.Not(opaque));
+  }
   const FieldInfo& Message() const {
     return FieldOf("java/lang/Throwable", "detailMessage", "Ljava/lang/String;");
   }
@@ -124,6 +142,178 @@ z3::expr FpBits(const JavaOps& ops, const z3::expr& a) {
   z3::expr raw(ctx, Z3_mk_fpa_to_ieee_bv(ctx, a));
   z3::expr nan = is_float ? ops.Int(0x7fc00000) : ops.Long(0x7ff8000000000000LL);
   return ops.Ite(ops.IsNaN(a), nan, raw);
+}
+
+
+// ---- strings (see validator/jdk Intrinsics.java) ----
+
+// Intrinsics.chars(s): the string's char[]; null for an opaque string.
+absl::StatusOr<CallResult> StringCharsModel(LibCall& c) {
+  const JavaOps& ops = c.ops;
+  z3::expr s = c.A(0);
+  CallResult r = c.ReturnOrThrow(ops.Eq(s, ops.Null()), kNpe, std::nullopt);
+  if (!r.normal) return r;
+  z3::expr chars = c.impl.ResolveStringChars(c.impl.m.ReadField(c.s.heap, s, c.StringValue()).e);
+  z3::expr guard = r.normal->guard;
+  c.CutOpaque(c.impl.CharsNull(chars), &guard);
+  r.normal.reset();
+  if (!JavaOps::IsFalse(guard)) r.normal = ExitState{guard, c.s.heap, c.R(chars)};
+  return r;
+}
+
+// Intrinsics.builderChars(sb): null (empty) until the first append.
+absl::StatusOr<CallResult> BuilderCharsModel(LibCall& c) {
+  const JavaOps& ops = c.ops;
+  Machine& m = c.impl.m;
+  z3::expr chars = m.ReadField(c.s.heap, c.A(0), c.BuilderValue()).e;
+  z3::expr opaque = m.ReadField(c.s.heap, c.A(0), c.BuilderOpaque()).e;
+  z3::expr guard = c.s.guard;
+  c.CutOpaque(ops.Not(ops.Eq(opaque, ops.Int(0))), &guard);
+  if (JavaOps::IsFalse(guard)) return CallResult{};
+  z3::expr empty = c.impl.Allocate(c.impl.program.TypeIdOf("[C"), ops.Int(0), 0);
+  CallResult r;
+  r.normal = ExitState{guard, c.s.heap, c.R(ops.Ite(c.impl.CharsNull(chars), empty, chars))};
+  return r;
+}
+
+// A new char[] of `length` whose element i is `element(i)` for i below
+// `bound` (a concrete upper bound of `length`); longer results are a bound.
+absl::StatusOr<CallResult> NewChars(LibCall& c, const z3::expr& length, std::optional<int> bound,
+                                    const std::function<z3::expr(int)>& element) {
+  const JavaOps& ops = c.ops;
+  z3::expr guard = c.s.guard;
+  int rows = bound.value_or(c.impl.options.max_array);
+  constexpr int kMaxChars = 4096;
+  if (rows > kMaxChars) rows = kMaxChars;
+  if (!bound || *bound > rows) {
+    z3::expr longer = ops.And(guard, ops.Lt(ops.Int(rows), length));
+    if (!JavaOps::IsFalse(longer)) {
+      c.impl.AddObligation(ObligationKind::kBound, longer, c.site,
+                           absl::StrCat("string of more than ", rows, " characters",
+                                        bound ? "" : " (the array bound L)"));
+      guard = ops.And(guard, ops.Not(ops.Lt(ops.Int(rows), length)));
+    }
+  }
+  Heap heap = c.s.heap;
+  z3::expr r = c.impl.Allocate(c.impl.program.TypeIdOf("[C"), length, 0);
+  c.impl.max_lengths[static_cast<uint32_t>(*JavaOps::BvValue(r))] = rows;
+  for (int i = 0; i < rows; ++i) {
+    c.impl.StoreElement(heap, r, ops.Int(i), ElemKind::kChar, element(i));
+  }
+  CallResult out;
+  if (!JavaOps::IsFalse(guard)) out.normal = ExitState{guard, std::move(heap), c.R(r)};
+  return out;
+}
+
+
+// A concrete bound on the length of char[] `a` (MaxLength, else L: the
+// executions where `a` is longer are a bound, cut from `guard`).
+int CharRows(LibCall& c, const z3::expr& a, z3::expr* guard) {
+  const JavaOps& ops = c.ops;
+  std::optional<int> bound = c.impl.MaxLength(a);
+  if (bound && *bound <= 4096) return *bound;
+  int rows = bound ? 4096 : c.impl.options.max_array;
+  z3::expr longer = ops.Lt(ops.Int(rows), c.impl.m.ArrayLength(a));
+  z3::expr cut = ops.And(*guard, longer);
+  if (!JavaOps::IsFalse(cut)) {
+    c.impl.AddObligation(ObligationKind::kBound, cut, c.site,
+                         absl::StrCat("string of more than ", rows, " characters",
+                                      bound ? "" : " (the array bound L)"));
+  }
+  *guard = ops.And(*guard, ops.Not(longer));
+  return rows;
+}
+
+// Intrinsics.regionMatches/find/hash/compare/latin1 as closed formulas over
+// the bounded lengths (the Java bodies in Intrinsics.java are the loops).
+absl::StatusOr<CallResult> CharsFormulaModel(LibCall& c) {
+  const JavaOps& ops = c.ops;
+  z3::expr guard = c.s.guard;
+  auto at = [&](const z3::expr& a, const z3::expr& i) {
+    return c.impl.LoadElement(c.s.heap, a, i, ElemKind::kChar);
+  };
+  auto len = [&](const z3::expr& a) { return c.impl.m.ArrayLength(a); };
+  // w occurs in v at `from` (w fits there: checked by the callers).
+  auto matches = [&](const z3::expr& v, const z3::expr& from, const z3::expr& w, int rows_w) {
+    z3::expr all = ops.True();
+    for (int j = 0; j < rows_w; ++j) {
+      z3::expr jj = ops.Int(j);
+      all = ops.And(all, ops.Implies(ops.Lt(jj, len(w)),
+                                     ops.Eq(at(v, ops.Add(from, jj)), at(w, jj))));
+    }
+    return all;
+  };
+  std::string name = c.Method().substr(c.Method().rfind('.') + 1);
+  z3::expr result = ops.Int(0);
+  if (name == "regionMatches") {
+    int rows_w = CharRows(c, c.A(2), &guard);
+    result = ops.Ite(matches(c.A(0), c.A(1), c.A(2), rows_w), ops.Int(1), ops.Int(0));
+  } else if (name == "find") {
+    z3::expr v = c.A(0), w = c.A(1);
+    int rows_v = CharRows(c, v, &guard), rows_w = CharRows(c, w, &guard);
+    result = ops.Int(-1);
+    for (int i = rows_v; i >= 0; --i) {  // the first match wins
+      z3::expr ii = ops.Int(i);
+      z3::expr fits = ops.Le(ops.Add(ii, len(w)), len(v));
+      result = ops.Ite(ops.And(fits, matches(v, ii, w, rows_w)), ii, result);
+    }
+  } else if (name == "hash") {
+    z3::expr v = c.A(0);
+    int rows = CharRows(c, v, &guard);
+    for (int i = 0; i < rows; ++i) {
+      z3::expr ii = ops.Int(i);
+      result = ops.Ite(ops.Lt(ii, len(v)), ops.Add(ops.Mul(ops.Int(31), result), at(v, ii)),
+                       result);
+    }
+  } else if (name == "compare") {
+    z3::expr a = c.A(0), b = c.A(1);
+    int rows = std::min(CharRows(c, a, &guard), CharRows(c, b, &guard));
+    result = ops.Sub(len(a), len(b));
+    for (int i = rows - 1; i >= 0; --i) {  // the first difference wins
+      z3::expr ii = ops.Int(i);
+      z3::expr differ = ops.And(ops.And(ops.Lt(ii, len(a)), ops.Lt(ii, len(b))),
+                                ops.Not(ops.Eq(at(a, ii), at(b, ii))));
+      result = ops.Ite(differ, ops.Sub(at(a, ii), at(b, ii)), result);
+    }
+  } else if (name == "latin1") {
+    z3::expr v = c.A(0);
+    int rows = CharRows(c, v, &guard);
+    z3::expr all = ops.True();
+    for (int i = 0; i < rows; ++i) {
+      z3::expr ii = ops.Int(i);
+      all = ops.And(all, ops.Implies(ops.Lt(ii, len(v)), ops.Le(at(v, ii), ops.Int(0xFF))));
+    }
+    result = ops.Ite(all, ops.Int(1), ops.Int(0));
+  }
+  CallResult out;
+  if (!JavaOps::IsFalse(guard)) out.normal = ExitState{guard, c.s.heap, c.I(result)};
+  return out;
+}
+
+// Intrinsics.concat(a, b): a new char[], a then b.
+absl::StatusOr<CallResult> CharsConcatModel(LibCall& c) {
+  const JavaOps& ops = c.ops;
+  Machine& m = c.impl.m;
+  z3::expr a = c.A(0), b = c.A(1);
+  z3::expr na = m.ArrayLength(a), nb = m.ArrayLength(b);
+  std::optional<int> ma = c.impl.MaxLength(a), mb = c.impl.MaxLength(b);
+  std::optional<int> bound;
+  if (ma && mb) bound = *ma + *mb;
+  return NewChars(c, ops.Add(na, nb), bound, [&](int i) {
+    z3::expr at = ops.Int(i);
+    return ops.Ite(ops.Lt(at, na), c.impl.LoadElement(c.s.heap, a, at, ElemKind::kChar),
+                   c.impl.LoadElement(c.s.heap, b, ops.Sub(at, na), ElemKind::kChar));
+  });
+}
+
+// Intrinsics.range(a, from, to): a new char[] of a[from..to) (checked by
+// the caller).
+absl::StatusOr<CallResult> CharsRangeModel(LibCall& c) {
+  const JavaOps& ops = c.ops;
+  z3::expr a = c.A(0), from = c.A(1), to = c.A(2);
+  return NewChars(c, ops.Sub(to, from), c.impl.MaxLength(a), [&](int i) {
+    return c.impl.LoadElement(c.s.heap, a, ops.Add(from, ops.Int(i)), ElemKind::kChar);
+  });
 }
 
 absl::StatusOr<CallResult> MathModel(LibCall& c) {
@@ -617,10 +807,50 @@ const std::map<std::string, Model>& Models() {
         return c.Return(c.I(r));
       });
     }
-    // Strings are opaque: building one gives a new String object.
+    // Strings: the Java models (validator/jdk String.java, StringBuilder.java)
+    // do the work; these natives reach the characters and give the
+    // constructors, toString and the appends whose text is not modelled.
+    add("tracespec/jdk/Intrinsics.chars(Ljava/lang/String;)[C", StringCharsModel);
+    add("tracespec/jdk/Intrinsics.make([C)Ljava/lang/String;", [](LibCall& c) {
+      Heap heap = c.s.heap;
+      z3::expr r = c.NewString();
+      c.impl.m.WriteField(heap, r, c.StringValue(), c.args[0]);
+      return c.Return(std::move(heap), c.R(r));
+    });
+    add("tracespec/jdk/Intrinsics.builderChars(Ljava/lang/StringBuilder;)[C", BuilderCharsModel);
+    add("tracespec/jdk/Intrinsics.opaque(Ljava/lang/String;)Z", [](LibCall& c) {
+      z3::expr chars =
+          c.impl.ResolveStringChars(c.impl.m.ReadField(c.s.heap, c.A(0), c.StringValue()).e);
+      return c.Return(c.I(c.ops.Ite(c.impl.CharsNull(chars), c.ops.Int(1), c.ops.Int(0))));
+    });
+    add("tracespec/jdk/Intrinsics.setBuilderOpaque(Ljava/lang/StringBuilder;)V", [](LibCall& c) {
+      Heap heap = c.s.heap;
+      c.impl.m.WriteField(heap, c.A(0), c.BuilderOpaque(), c.I(c.ops.Int(1)));
+      return c.Return(std::move(heap), std::nullopt);
+    });
+    add("tracespec/jdk/Intrinsics.setBuilderChars(Ljava/lang/StringBuilder;[C)V", [](LibCall& c) {
+      Heap heap = c.s.heap;
+      c.impl.m.WriteField(heap, c.A(0), c.BuilderValue(), c.args[1]);
+      return c.Return(std::move(heap), std::nullopt);
+    });
+    add("tracespec/jdk/Intrinsics.concat([C[C)[C", CharsConcatModel);
+    add("tracespec/jdk/Intrinsics.range([CII)[C", CharsRangeModel);
+    for (const char* d : {"regionMatches([CI[C)Z", "find([C[C)I", "hash([C)I", "compare([C[C)I",
+                          "latin1([C)Z"}) {
+      add(absl::StrCat("tracespec/jdk/Intrinsics.", d), CharsFormulaModel);
+    }
     auto builder_init = [](LibCall& c) -> absl::StatusOr<CallResult> {
       if (c.key == "java/lang/StringBuilder.<init>(Ljava/lang/String;)V") {
-        return c.ReturnOrThrow(c.ops.Eq(c.A(1), c.ops.Null()), kNpe, std::nullopt);
+        // Shares the string's characters (neither writes them); an opaque
+        // string makes an opaque builder.
+        Heap heap = c.s.heap;
+        Machine& m = c.impl.m;
+        z3::expr text = c.ops.Eq(c.A(1), c.ops.Null());
+        z3::expr chars = c.impl.ResolveStringChars(m.ReadField(heap, c.A(1), c.StringValue()).e);
+        m.WriteField(heap, c.A(0), c.BuilderValue(), c.R(chars));
+        m.WriteField(heap, c.A(0), c.BuilderOpaque(),
+                     c.I(c.ops.Ite(c.impl.CharsNull(chars), c.ops.Int(1), c.ops.Int(0))));
+        return c.ReturnOrThrow(text, kNpe, heap, std::nullopt);
       }
       if (c.key == "java/lang/StringBuilder.<init>(I)V") {
         return c.ReturnOrThrow(c.ops.Lt(c.A(1), c.ops.Int(0)),
@@ -631,22 +861,35 @@ const std::map<std::string, Model>& Models() {
     for (const char* d : {"()V", "(I)V", "(Ljava/lang/String;)V"}) {
       add(absl::StrCat("java/lang/StringBuilder.<init>", d), builder_init);
     }
-    for (const char* t : {"I", "J", "F", "D", "Z", "C", "Ljava/lang/String;",
-                          "Ljava/lang/Object;", "Ljava/lang/CharSequence;"}) {
+    for (const char* t : {"J", "F", "D", "Ljava/lang/Object;", "Ljava/lang/CharSequence;"}) {
       add(absl::StrCat("java/lang/StringBuilder.append(", t, ")Ljava/lang/StringBuilder;"),
-          [](LibCall& c) { return c.Return(c.R(c.A(0))); });
+          [](LibCall& c) {
+            Heap heap = c.s.heap;
+            c.impl.m.WriteField(heap, c.A(0), c.BuilderOpaque(), c.I(c.ops.Int(1)));
+            return c.Return(std::move(heap), c.R(c.A(0)));
+          });
     }
-    add("java/lang/StringBuilder.toString()Ljava/lang/String;",
-        [](LibCall& c) { return c.Return(c.R(c.NewString())); });
-    for (const char* t : {"I", "J", "F", "D", "Z", "C", "Ljava/lang/Object;"}) {
+    add("java/lang/StringBuilder.toString()Ljava/lang/String;", [](LibCall& c) {
+      // A new string sharing the builder's characters (an append replaces
+      // them, never writes them); opaque when the builder is.
+      Heap heap = c.s.heap;
+      Machine& m = c.impl.m;
+      z3::expr chars = m.ReadField(heap, c.A(0), c.BuilderValue()).e;
+      z3::expr opaque = m.ReadField(heap, c.A(0), c.BuilderOpaque()).e;
+      z3::expr empty = c.impl.Allocate(c.impl.program.TypeIdOf("[C"), c.ops.Int(0), 0);
+      z3::expr value = c.ops.Ite(c.ops.Eq(opaque, c.ops.Int(0)),
+                                 c.ops.Ite(c.impl.CharsNull(chars), empty, chars),
+                                 c.ops.Null());
+      z3::expr r = c.NewString();
+      m.WriteField(heap, r, c.StringValue(), c.R(value));
+      return c.Return(std::move(heap), c.R(r));
+    });
+    for (const char* t : {"J", "F", "D", "Ljava/lang/Object;"}) {
       add(absl::StrCat("java/lang/String.valueOf(", t, ")Ljava/lang/String;"),
           [](LibCall& c) { return c.Return(c.R(c.NewString())); });
     }
-    // A string's hash code: a function of the (opaque) string object, so
-    // one string hashes the same each time; numbers as text: new strings.
-    add("java/lang/String.hashCode()I", [](LibCall& c) { return c.Return(c.I(c.impl.HashCode(c.A(0)))); });
+    // Numbers as text the models do not write: new opaque strings.
     for (const char* key : {"java/lang/Integer.toHexString(I)Ljava/lang/String;",
-                            "java/lang/Integer.toString(I)Ljava/lang/String;",
                             "java/lang/Integer.toBinaryString(I)Ljava/lang/String;",
                             "java/lang/Integer.toOctalString(I)Ljava/lang/String;",
                             "java/lang/Long.toHexString(J)Ljava/lang/String;",

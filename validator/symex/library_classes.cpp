@@ -47,10 +47,14 @@ const std::vector<LibraryClassSpec>& LibraryClasses() {
     const std::string object = "java/lang/Object";
     auto* out = new std::vector<LibraryClassSpec>{
         Spec(object, ""),
+        // A string is its characters (null: an opaque string, whose
+        // characters are not modelled); a builder's characters are null
+        // when empty, unknown when `opaque` (see validator/jdk String.java).
         Spec("java/lang/String", object,
-             {"java/io/Serializable", "java/lang/Comparable", "java/lang/CharSequence"}, kClosed),
+             {"java/io/Serializable", "java/lang/Comparable", "java/lang/CharSequence"}, kClosed,
+             {{"value", "[C", false}}),
         Spec("java/lang/StringBuilder", object, {"java/io/Serializable", "java/lang/CharSequence"},
-             kClosed),
+             kClosed, {{"value", "[C", false}, {"opaque", "Z", false}}),
         Spec("java/lang/Class", object, {"java/io/Serializable"}, kClosed),
         Spec("java/io/PrintStream", object, {"java/lang/AutoCloseable"}, kClosed),
         Spec("java/lang/Math", object, {}, kClosed | kNoInstances),

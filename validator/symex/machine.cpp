@@ -5,10 +5,13 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <set>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/utf8.h"
 #include "common/status.h"
 #include "validator/symex/machine_impl.h"
 
@@ -215,6 +218,104 @@ void Machine::Impl::AddInputTyping(const z3::expr& ref, absl::string_view descri
     ok = ops.And(ok, ops.Implies(TypeIn(t, arrays), bounded));
   }
   m.axioms_.push_back(ops.Or(ops.Eq(ref, ops.Null()), ok));
+  AddStringTyping(ref, t);
+}
+
+z3::expr Machine::Impl::StringChars(const z3::expr& ref) const {
+  if (auto r = JavaOps::BvValue(ref)) return ops.Ref(static_cast<uint32_t>(*r) | kStringCharsBit);
+  return ref | ops.Ref(kStringCharsBit);
+}
+
+void Machine::Impl::AddStringTyping(const z3::expr& ref, const z3::expr& type) {
+  int string_type = program.TypeIdOf("java/lang/String");
+  const FieldInfo* value = program.ResolveField("java/lang/String", "value", "[C");
+  if (string_type == 0 || value == nullptr) return;
+  z3::expr is_string = ops.Eq(type, ops.TypeId(string_type));
+  if (JavaOps::IsFalse(is_string)) return;
+  z3::expr chars = StringChars(ref);
+  z3::expr len = z3::select(lengths_init_, chars);
+  z3::expr typed = ops.And(
+      ops.And(z3::select(InitialField(value->id), ref) == chars,
+              z3::select(types_init_, chars) == ops.TypeId(program.TypeIdOf("[C"))),
+      ops.And(ops.Le(ops.Int(0), len), ops.Le(len, ops.Int(options.max_array))));
+  m.axioms_.push_back(ops.Implies(ops.And(ops.Not(ops.Eq(ref, ops.Null())), is_string), typed));
+}
+
+namespace {
+
+// The values a 32-bit term made of numerals, if-then-else and additions can
+// take (at most 64 of them), as Java ints.
+std::optional<std::set<int32_t>> IntValues(const z3::expr& e, int depth = 0) {
+  if (auto v = JavaOps::BvValue(e)) return std::set<int32_t>{static_cast<int32_t>(*v)};
+  if (depth > 32 || !e.is_app()) return std::nullopt;
+  Z3_decl_kind kind = e.decl().decl_kind();
+  if (kind == Z3_OP_ITE || (kind == Z3_OP_BADD && e.num_args() == 2)) {
+    auto a = IntValues(e.arg(kind == Z3_OP_ITE ? 1 : 0), depth + 1);
+    auto b = IntValues(e.arg(kind == Z3_OP_ITE ? 2 : 1), depth + 1);
+    if (!a || !b) return std::nullopt;
+    std::set<int32_t> out;
+    for (int32_t x : *a) {
+      for (int32_t y : *b) {
+        out.insert(kind == Z3_OP_ITE ? x
+                                     : static_cast<int32_t>(static_cast<uint32_t>(x) +
+                                                            static_cast<uint32_t>(y)));
+      }
+    }
+    if (kind == Z3_OP_ITE) out.insert(b->begin(), b->end());
+    if (out.size() > 64) return std::nullopt;
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+z3::expr Machine::Impl::ResolveStringChars(const z3::expr& chars) {
+  if (chars.is_app() && chars.decl().decl_kind() == Z3_OP_ITE) {
+    return ops.Ite(chars.arg(0), ResolveStringChars(chars.arg(1)),
+                   ResolveStringChars(chars.arg(2)));
+  }
+  const FieldInfo* value = program.ResolveField("java/lang/String", "value", "[C");
+  if (value != nullptr && chars.is_app() && chars.decl().decl_kind() == Z3_OP_SELECT &&
+      JavaOps::Same(chars.arg(0), InitialField(value->id))) {
+    // An unwritten slot: of a preexisting string (an allocated one's are
+    // written or folded to their default by Select).
+    return StringChars(chars.arg(1));
+  }
+  return chars;
+}
+
+z3::expr Machine::Impl::CharsNull(const z3::expr& chars) const {
+  if (chars.is_app() && chars.decl().decl_kind() == Z3_OP_ITE) {
+    return ops.Ite(chars.arg(0), CharsNull(chars.arg(1)), CharsNull(chars.arg(2)));
+  }
+  if (chars.is_app() && chars.decl().decl_kind() == Z3_OP_BOR && chars.num_args() == 2 &&
+      JavaOps::Same(chars.arg(1), ops.Ref(kStringCharsBit))) {
+    return ops.False();
+  }
+  return ops.Eq(chars, ops.Null());
+}
+
+std::optional<int> Machine::Impl::MaxLength(const z3::expr& ref) {
+  if (ref.is_app() && ref.decl().decl_kind() == Z3_OP_ITE) {
+    std::optional<int> a = MaxLength(ref.arg(1)), b = MaxLength(ref.arg(2));
+    if (!a || !b) return std::nullopt;
+    return std::max(*a, *b);
+  }
+  if (auto values = IntValues(m.ArrayLength(ref))) return *values->rbegin();
+  auto r = JavaOps::BvValue(ref);
+  if (!r) {
+    if (ref.is_app() && ref.decl().decl_kind() == Z3_OP_BOR && ref.num_args() == 2 &&
+        JavaOps::Same(ref.arg(1), ops.Ref(kStringCharsBit))) {
+      return options.max_array;
+    }
+    return std::nullopt;
+  }
+  if (*r == 0) return 0;  // null: no characters (a read of them throws)
+  auto it = max_lengths.find(static_cast<uint32_t>(*r));
+  if (it != max_lengths.end()) return it->second;
+  if (*r >= kStringCharsBit) return options.max_array;  // an input string's
+  return std::nullopt;
 }
 
 void Machine::Impl::AddElementTyping(const z3::expr& array_ref, const z3::expr& value) {
@@ -241,6 +342,7 @@ void Machine::Impl::AddElementTyping(const z3::expr& array_ref, const z3::expr& 
                                    ops.Or(ops.Eq(value, ops.Null()), ok)));
   }
   m.axioms_.push_back(all);
+  AddStringTyping(value, z3::select(types_init_, value));
 }
 
 z3::expr Machine::Impl::Allocate(int type_id, std::optional<z3::expr> length, int origin_site) {
@@ -284,6 +386,19 @@ z3::expr Machine::Impl::StringLiteral(const std::string& text) {
   if (it != string_literals_.end()) return it->second;
   z3::expr r = Preexisting(program.TypeIdOf("java/lang/String"));
   string_literals_.emplace(text, r);
+  // Its characters: a preexisting char[] with the literal's UTF-16 units.
+  std::u16string units = Utf8ToUtf16(text);
+  z3::expr chars = StringChars(r);
+  const FieldInfo* value = program.ResolveField("java/lang/String", "value", "[C");
+  m.axioms_.push_back(z3::select(InitialField(value->id), r) == chars);
+  m.axioms_.push_back(z3::select(types_init_, chars) == ops.TypeId(program.TypeIdOf("[C")));
+  m.axioms_.push_back(z3::select(lengths_init_, chars) == ops.Int(static_cast<int>(units.size())));
+  z3::expr row = z3::select(InitialContent(ElemKind::kChar), chars);
+  for (size_t i = 0; i < units.size(); ++i) {
+    m.axioms_.push_back(z3::select(row, ops.Int(static_cast<int>(i))) ==
+                        ops.StoreAs('C', ops.Int(units[i])));
+  }
+  max_lengths[static_cast<uint32_t>(*JavaOps::BvValue(chars))] = static_cast<int>(units.size());
   return r;
 }
 
@@ -367,7 +482,9 @@ Value Machine::ReadField(const Heap& heap, const z3::expr& ref, const FieldInfo&
   char d = field.descriptor[0];
   z3::expr stored = impl_->Select(impl_->FieldArray(heap, field.id), ref);
   Kind kind = KindOfDescriptor(d);
-  if (kind == Kind::kRef) {
+  // A string's characters are typed with the string (AddStringTyping).
+  bool string_chars = field.owner == "java/lang/String" && field.name == "value";
+  if (kind == Kind::kRef && !string_chars) {
     auto r = JavaOps::BvValue(ref);
     if (!(r && impl_->allocations().count(static_cast<uint32_t>(*r)))) {
       impl_->AddInputTyping(z3::select(impl_->InitialField(field.id), ref), field.descriptor);
@@ -492,6 +609,33 @@ z3::expr Machine::ContentStore(const Heap& heap, ElemKind kind) {
 }
 
 z3::expr Machine::ExistedAtEntry(const z3::expr& ref) const { return impl_->IsInputRef(ref); }
+
+z3::expr Machine::WithoutNewObjects(const z3::expr& store) const {
+  std::unordered_map<unsigned, z3::expr> memo;
+  std::function<z3::expr(const z3::expr&)> rec = [&](const z3::expr& a) -> z3::expr {
+    if (!a.is_app()) return a;
+    Z3_decl_kind kind = a.decl().decl_kind();
+    if (kind != Z3_OP_STORE && kind != Z3_OP_ITE) return a;
+    unsigned id = Z3_get_ast_id(a.ctx(), a);
+    auto cached = memo.find(id);
+    if (cached != memo.end()) return cached->second;
+    z3::expr out = a;
+    if (kind == Z3_OP_STORE) {
+      z3::expr rest = rec(a.arg(0));
+      auto at = JavaOps::BvValue(a.arg(1));
+      if (at && *at >= Impl::kAllocBase) {
+        out = rest;  // IsInputRef excludes every reference from kAllocBase up
+      } else if (!JavaOps::Same(rest, a.arg(0))) {
+        out = z3::store(rest, a.arg(1), a.arg(2));
+      }
+    } else {
+      out = ops_.Ite(a.arg(0), rec(a.arg(1)), rec(a.arg(2)));
+    }
+    memo.emplace(id, out);
+    return out;
+  };
+  return rec(store);
+}
 
 Value Machine::Fresh(const std::string& descriptor, const std::string& name) {
   char d = descriptor.empty() ? 'I' : descriptor[0];
@@ -791,7 +935,8 @@ class GraphBuilder {
       uint32_t r = work.front();
       work.pop_front();
       if (!done.insert(r).second) continue;
-      if (is_pre && r >= Machine::Impl::kAllocBase) continue;
+      bool string_chars = r >= Machine::Impl::kStringCharsBit;  // preexisting
+      if (is_pre && r >= Machine::Impl::kAllocBase && !string_chars) continue;
       if (std::find(order_.begin(), order_.end(), r) == order_.end()) order_.push_back(r);
       int type = TypeIdOf(r);
       if (type == 0) continue;
@@ -802,8 +947,9 @@ class GraphBuilder {
       z3::expr ref = impl_.ops.Ref(r);
       if (t.is_array) {
         int64_t length = static_cast<int32_t>(Bits(m_.ArrayLength(ref)));
-        if (r < Machine::Impl::kAllocBase &&
-            (length < 0 || length > impl_.options.max_array)) {
+        // (a literal's characters may be more than L)
+        int64_t limit = string_chars ? 65535 : impl_.options.max_array;
+        if ((r < Machine::Impl::kAllocBase || string_chars) && (length < 0 || length > limit)) {
           length = 0;  // never read: any length is as good
         }
         auto* contents = obj->mutable_array();

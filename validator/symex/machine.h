@@ -325,6 +325,11 @@ class Machine {
   z3::expr FieldStore(const Heap& heap, int field_id);
   z3::expr ContentStore(const Heap& heap, ElemKind kind);
   z3::expr ExistedAtEntry(const z3::expr& ref) const;
+  // `store` (a FieldStore or ContentStore) without its writes at objects the
+  // execution allocated: it reads the same at every reference for which
+  // ExistedAtEntry holds, and keeps a frame query free of the contents of
+  // new objects (the characters of the strings a method builds).
+  z3::expr WithoutNewObjects(const z3::expr& store) const;
   // A fresh unconstrained value (for havoc and callee contracts). Fresh
   // references are treated as inputs of static type `descriptor`.
   Value Fresh(const std::string& descriptor, const std::string& name);

@@ -35,6 +35,10 @@ class Machine::Impl {
   // the execution (inputs and preexisting library objects); allocations
   // count up from kAllocBase.
   static constexpr uint32_t kAllocBase = 0x40000000u;
+  // The characters of a string that exists before the execution (an input
+  // or a literal) are the char[] at its reference with this bit set: above
+  // every other reference, so that they alias nothing else.
+  static constexpr uint32_t kStringCharsBit = 0x80000000u;
 
   explicit Impl(Machine& machine);
 
@@ -71,6 +75,22 @@ class Machine::Impl {
   // A preexisting object (string literal, System.out, ...): below kAllocBase.
   z3::expr Preexisting(int type_id);
   z3::expr StringLiteral(const std::string& text);
+  // The char[] of preexisting string `ref` (see kStringCharsBit).
+  z3::expr StringChars(const z3::expr& ref) const;
+  // "An input of runtime type `type` that is a String has its characters at
+  // StringChars(ref), at most L of them" (as an axiom).
+  void AddStringTyping(const z3::expr& ref, const z3::expr& type);
+  // A string's `value` as read from the heap, with the unwritten slots of
+  // preexisting strings replaced by their StringChars.
+  z3::expr ResolveStringChars(const z3::expr& chars);
+  // "The char[] term `chars` is null" (an opaque string's), false at once
+  // for the characters of a preexisting string (StringChars is never null).
+  z3::expr CharsNull(const z3::expr& chars) const;
+  // A concrete upper bound on the length of the char[] `ref`, when known
+  // (allocated with a known length or bound, a preexisting string's).
+  std::optional<int> MaxLength(const z3::expr& ref);
+  // Upper bounds of arrays whose length is symbolic (library.cpp natives).
+  std::unordered_map<uint32_t, int> max_lengths;
   z3::expr ClassLiteral(const std::string& name);
   z3::expr Origin(const z3::expr& ref) const;  // site id term
   uint32_t next_ref() const { return next_ref_; }

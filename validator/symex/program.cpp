@@ -532,8 +532,11 @@ std::optional<CallTarget> Program::JdkModel(absl::string_view owner, absl::strin
   const jdk::ModelledMethod* entry = jdk::FindModelledMethod(key);
   if (entry == nullptr || entry->kind != jdk::ModelKind::kJava) return std::nullopt;
   const ClassInfo* model = FindClass(jdk::ModelClassName(owner));
-  const MethodInfo* m = model == nullptr ? nullptr : FindDeclaredMethod(model, name, descriptor);
-  if (m == nullptr || !m->has_code() || m->is_static() != entry->is_static) {
+  // An instance method's model is static and takes the receiver first: its
+  // locals are laid out as the instance method's (receiver in slot 0).
+  const MethodInfo* m =
+      model == nullptr ? nullptr : FindDeclaredMethod(model, name, jdk::ModelDescriptor(*entry));
+  if (m == nullptr || !m->has_code() || !m->is_static()) {
     // The table and the compiled models disagree (jdk_models_test catches it).
     return Unsupported(absl::StrCat("call of ", JavaMethodName(owner, name, descriptor),
                                     ": its Java model is missing"));
@@ -548,6 +551,10 @@ CallTarget Program::ResolveStatic(absl::string_view owner, absl::string_view nam
                                   absl::string_view descriptor) const {
   if (std::optional<CallTarget> model = JdkModel(owner, name, descriptor)) return *model;
   std::string key = absl::StrCat(owner, ".", name, descriptor);
+  // The natives the Java models call (tracespec/jdk/Intrinsics).
+  if (absl::StartsWith(owner, jdk::kModelPackagePrefix) && IsModelledLibraryMethod(key)) {
+    return Library(key);
+  }
   if (owner == kVerifierClass) {
     if (IsModelledLibraryMethod(key)) return Library(key);
     return Unsupported(NotModelled(owner, name, descriptor));
@@ -620,6 +627,7 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
       return MissingClass(start->name, name, descriptor, c->name);
     }
     if (c->is_library()) {
+      if (std::optional<CallTarget> model = JdkModel(c->name, name, descriptor)) return *model;
       std::string key = absl::StrCat(c->name, ".", name, descriptor);
       if (IsModelledLibraryMethod(key)) return Library(key);
       if (c->closed) return Unsupported(NotModelled(c->name, name, descriptor));

@@ -128,6 +128,8 @@ std::string MethodDriver(const v1::Observation& observation,
                          const std::string& driver_class) {
   const v1::MethodRef& method = observation.method();
   std::string body;
+  std::map<uint64_t, const v1::ObjectState*> by_id;
+  for (const v1::ObjectState& obj : observation.pre()) by_id[obj.id()] = &obj;
   // Objects first (without running constructors), then their contents.
   for (const v1::ObjectState& obj : observation.pre()) {
     std::string var = absl::StrCat("o", obj.id());
@@ -137,7 +139,22 @@ std::string MethodDriver(const v1::Observation& observation,
                       JavaString(obj.array().element_descriptor()), "), ", obj.array().length(),
                       ");\n");
     } else if (cls == "java.lang.String") {
-      absl::StrAppend(&body, "    Object ", var, " = new String(\"s", obj.id(), "\");\n");
+      // Its characters (UTF-16 units, so lone surrogates replay too).
+      const v1::ObjectState* chars = nullptr;
+      for (const v1::Field& f : obj.fields()) {
+        if (f.name() == "value" && f.value().has_ref()) {
+          auto it = by_id.find(f.value().ref());
+          if (it != by_id.end() && it->second->has_array()) chars = it->second;
+        }
+      }
+      if (chars == nullptr) {  // characters not modelled: any distinct string
+        absl::StrAppend(&body, "    Object ", var, " = new String(\"s", obj.id(), "\");\n");
+      } else {
+        std::vector<std::string> units;
+        for (const v1::Value& e : chars->array().elements()) units.push_back(Literal(e, "C"));
+        absl::StrAppend(&body, "    Object ", var, " = new String(new char[] {",
+                        absl::StrJoin(units, ", "), "});\n");
+      }
     } else if (cls == "java.lang.Integer" || cls == "java.lang.Long" || cls == "java.lang.Short" ||
                cls == "java.lang.Byte" || cls == "java.lang.Character" ||
                cls == "java.lang.Boolean" || cls == "java.lang.Float" ||

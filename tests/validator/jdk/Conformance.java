@@ -15,7 +15,10 @@ import java.util.Random;
  * edge cases first (null, empty arrays, MIN/MAX, NaN, -0.0, out-of-range
  * indices), then seeded random ones. Both must return equal values, leave the
  * array arguments equal, or throw exceptions of the same class with the same
- * message. Prints one line per model method; exits 1 on any disagreement.
+ * message. A model of an instance method (String, StringBuilder) is static
+ * and takes the receiver first: it is compared with the JDK's instance
+ * method called on that receiver. Prints one line per model method; exits 1
+ * on any disagreement.
  *
  * Usage: java -Xmx128m -cp MODELS:. Conformance CLASS... (e.g. java.util.Arrays);
  * a small heap makes the huge allocations of edge-case lengths fail fast.
@@ -24,6 +27,7 @@ public final class Conformance {
   private static final int EXHAUSTIVE = 4000;  // all combinations up to this many
   private static final int RANDOM = 1500;      // then this many random ones
   private static final Random RNG = new Random(20261203L);
+  private static boolean stringEdges;  // testing java.lang.String
 
   public static void main(String[] args) throws Exception {
     int failures = 0;
@@ -31,6 +35,7 @@ public final class Conformance {
     long calls = 0;
     for (String jdkName : args) {
       Class<?> jdk = Class.forName(jdkName);
+      stringEdges = jdk == String.class;
       Class<?> model = Class.forName("tracespec.jdk." + jdkName);
       Method[] declared = model.getDeclaredMethods();
       Arrays.sort(declared, Comparator.comparing(Method::toString));
@@ -38,10 +43,8 @@ public final class Conformance {
         if (!Modifier.isPublic(m.getModifiers())) {
           continue;
         }
-        Method real;
-        try {
-          real = jdk.getMethod(m.getName(), m.getParameterTypes());
-        } catch (NoSuchMethodException e) {
+        Method real = jdkMethod(jdk, m);
+        if (real == null) {
           System.out.println("MISSING in the JDK: " + m);
           failures++;
           continue;
@@ -75,7 +78,46 @@ public final class Conformance {
 
   // --- running both ---
 
+  // The JDK's static method of the same name and parameters, else its
+  // instance method taking the model's parameters after the first.
+  private static Method jdkMethod(Class<?> jdk, Method model) {
+    Class<?>[] types = model.getParameterTypes();
+    try {
+      Method real = jdk.getMethod(model.getName(), types);
+      if (Modifier.isStatic(real.getModifiers())) {
+        return real;
+      }
+    } catch (NoSuchMethodException e) {
+      // try the instance method below
+    }
+    if (types.length == 0 || types[0] != jdk) {
+      return null;
+    }
+    try {
+      Method real = jdk.getMethod(model.getName(), Arrays.copyOfRange(types, 1, types.length));
+      return Modifier.isStatic(real.getModifiers()) ? null : real;
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
+  }
+
+  // StringBuilders compare by contents (a model returns its argument).
+  private static Object[] normalized(Object[] values) {
+    Object[] out = values.clone();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i] instanceof StringBuilder) {
+        out[i] = "StringBuilder[" + out[i] + "]";
+      }
+    }
+    return out;
+  }
+
   private static String compare(Method model, Method real, Object[] in) throws Exception {
+    if (!Modifier.isStatic(real.getModifiers()) && in[0] == null) {
+      // A call on null throws before any method runs (the executor checks
+      // the receiver at invokevirtual): the model is never called on null.
+      return null;
+    }
     Object[] a = copyArgs(in);
     Object[] b = copyArgs(in);
     Outcome x = run(model, a);
@@ -98,10 +140,10 @@ public final class Conformance {
       }
       return null;
     }
-    if (!Arrays.deepEquals(new Object[] {x.value}, new Object[] {y.value})) {
+    if (!Arrays.deepEquals(normalized(new Object[] {x.value}), normalized(new Object[] {y.value}))) {
       return "model " + x + ", JDK " + y;
     }
-    if (!Arrays.deepEquals(a, b)) {
+    if (!Arrays.deepEquals(normalized(a), normalized(b))) {
       return "arguments after the call: model " + describe(a) + ", JDK " + describe(b);
     }
     return null;
@@ -120,7 +162,13 @@ public final class Conformance {
   private static Outcome run(Method m, Object[] args) throws IllegalAccessException {
     Outcome o = new Outcome();
     try {
-      o.value = m.invoke(null, args);
+      if (Modifier.isStatic(m.getModifiers())) {
+        o.value = m.invoke(null, args);
+      } else if (args[0] == null) {
+        o.thrown = new NullPointerException();  // the call itself throws
+      } else {
+        o.value = m.invoke(args[0], Arrays.copyOfRange(args, 1, args.length));
+      }
     } catch (InvocationTargetException e) {
       o.thrown = e.getCause();
     }
@@ -131,6 +179,9 @@ public final class Conformance {
     Object[] out = new Object[in.length];
     for (int i = 0; i < in.length; i++) {
       Object v = in[i];
+      if (v instanceof StringBuilder) {
+        v = new StringBuilder((StringBuilder) v);
+      }
       if (v != null && v.getClass().isArray()) {
         int n = Array.getLength(v);
         Object c = Array.newInstance(v.getClass().getComponentType(), n);
@@ -199,6 +250,10 @@ public final class Conformance {
       for (int v : new int[] {0, 1, -1, 2, 3, 4, 5, 7, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
         out.add(v);
       }
+      // A char and a supplementary code point (String.indexOf(int)).
+      for (int v : stringEdges ? new int[] {'a', 0x1F600} : new int[0]) {
+        out.add(v);
+      }
     } else if (t == long.class) {
       for (long v : new long[] {0, 1, -1, 3, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 32}) {
         out.add(v);
@@ -257,6 +312,22 @@ public final class Conformance {
     } else if (t == String.class) {
       out.add(null);
       out.add("message");
+      // Strings: empty, short, surrogates alone and paired (U+1F600).
+      for (String v : new String[] {"", "a", "ab", "abc", "ba", "\uD800", "a\uDC00b",
+          "\uD83D\uDE00", "-2147483648"}) {
+        out.add(v);
+      }
+    } else if (t == CharSequence.class) {
+      out.add(null);
+      out.add("");
+      out.add("b");
+      out.add("ab");
+      out.add(new StringBuilder("a"));
+    } else if (t == StringBuilder.class) {
+      out.add(null);
+      out.add(new StringBuilder());
+      out.add(new StringBuilder("ab"));
+      out.add(new StringBuilder("\uD800"));
     } else if (t == Comparator.class) {
       out.add(null);
       out.add(Comparator.naturalOrder());
@@ -267,6 +338,8 @@ public final class Conformance {
       out.add(Integer.valueOf(2));
       out.add(new Integer(1));  // equal, not identical
       out.add("x");
+      out.add("");
+      out.add("ab");
     }
     return out;
   }

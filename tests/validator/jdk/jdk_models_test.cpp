@@ -32,13 +32,16 @@ TEST(JdkModelsTest, TableIsSortedAndUnique) {
 }
 
 // Every Java entry of the table has public static bytecode in the embedded
-// models, and every public method of a model class is in the table.
+// models (an instance method's takes the receiver first), and every public
+// method of a model class is in the table. The natives the models call
+// (tracespec/jdk/Intrinsics) are natives of the table.
 TEST(JdkModelsTest, JavaEntriesMatchTheCompiledModels) {
   classfile::ClassPath path;
   ASSERT_TRUE(path.AddJarBytes(ModelArchive(), "models").ok());
   std::set<std::string> compiled;
   for (const std::string& name : path.ListClasses()) {
     ASSERT_TRUE(absl::StartsWith(name, kModelPackagePrefix)) << name;
+    if (!absl::StartsWith(JdkClassOfModel(name), "java/")) continue;  // Intrinsics
     auto file = path.Load(name);
     ASSERT_TRUE(file.ok()) << file.status();
     for (const classfile::Method& m : (*file)->methods) {
@@ -50,7 +53,9 @@ TEST(JdkModelsTest, JavaEntriesMatchTheCompiledModels) {
   }
   std::set<std::string> listed;
   for (const ModelledMethod& m : ModelledMethods()) {
-    if (m.kind == ModelKind::kJava) listed.insert(m.Key());
+    if (m.kind == ModelKind::kJava) {
+      listed.insert(absl::StrCat(m.owner, ".", m.name, ModelDescriptor(m)));
+    }
   }
   for (const std::string& k : compiled) EXPECT_TRUE(listed.count(k)) << "not in the table: " << k;
   for (const std::string& k : listed) EXPECT_TRUE(compiled.count(k)) << "no model: " << k;
@@ -81,6 +86,15 @@ TEST(JdkModelsTest, ExecutorRunsJavaModelsAsBytecode) {
   EXPECT_EQ(unknown.kind, symex::CallTarget::Kind::kUnsupported);
   EXPECT_EQ(unknown.reason,
             "call of library method java.util.Arrays.asList(java.lang.Object[]) (no model)");
+  // String's instance methods run their models, receiver first.
+  symex::CallTarget length = (*program)->Select((*program)->TypeIdOf("java/lang/String"),
+                                                "length", "()I");
+  ASSERT_EQ(length.kind, symex::CallTarget::Kind::kBytecode) << length.reason;
+  EXPECT_EQ(length.method->DisplayName(), "java.lang.String.length(java.lang.String)");
+  EXPECT_EQ((*program)->Select((*program)->TypeIdOf("java/lang/String"), "trim",
+                               "()Ljava/lang/String;")
+                .reason,
+            "call of library method java.lang.String.trim() (no model)");
   // The model classes are never instances of anything.
   for (int id : (*program)->ConcreteSubtypes("java/lang/Object")) {
     EXPECT_FALSE(absl::StartsWith((*program)->Type(id).name, kModelPackagePrefix));

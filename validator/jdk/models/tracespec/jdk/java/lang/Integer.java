@@ -105,4 +105,8 @@ public final class Integer {
   public static int remainderUnsigned(int dividend, int divisor) {
     return (int) (toUnsignedLong(dividend) % toUnsignedLong(divisor));
   }
+
+  public static java.lang.String toString(int i) {
+    return String.valueOf(i);
+  }
 }
