@@ -173,7 +173,9 @@ void AddStrengthCommand(CLI::App& app, int* exit_code) {
       "counterexample; "
       "a test that passes on the original and fails (or a run that times out) kills a mutant, "
       "a consistency FAIL with a counterexample kills it for the contract, UNKNOWN does not. "
-      "Equivalent mutants are not detected: they count as survived. Progress goes to stderr. "
+      "Equivalent mutants are not detected: they count as survived. Project mode records the "
+      "mutant figures in the run's run.json and result.json files (strength.mutants) and "
+      "writes the report again with them. Progress goes to stderr. "
       "The same inputs print the same bytes. Project mode uses the class files, test classes "
       "and observations as the run left them (no build), the configuration's tests and the "
       "run's bounds; --unwind, --max-array and --timeout are for one contract.\n" +

@@ -660,6 +660,52 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   return result;
 }
 
+namespace {
+
+v1::MutantFigures MutantFiguresProto(const strength::MutantResult& r) {
+  v1::MutantFigures out;
+  out.set_run(static_cast<int>(r.mutants.size()));
+  out.set_generated(r.generated);
+  out.set_killed_by_tests(r.killed_by_tests);
+  out.set_killed_by_contract(r.killed_by_contract);
+  out.set_killed_by_both(r.killed_by_both);
+  out.set_contract_only(r.contract_only);
+  out.set_tests_only(r.tests_only);
+  out.set_survived(r.survived);
+  out.set_contract_undecided(r.contract_undecided);
+  out.set_summary(r.Summary());
+  if (const strength::MutantOutcome* m = r.ContractOnlyExample()) {
+    out.set_contract_only_example(
+        m->contract_evidence.empty() ? m->label : absl::StrCat(m->label, ": ", m->contract_evidence));
+  }
+  return out;
+}
+
+// Keeps the mutant figures with the run: in OUT/run.json and each method's
+// result.json (strength.mutants), then renders the report again.
+absl::Status RecordMutants(const std::string& out_dir, const v1::RunSummary& summary,
+                           const std::vector<std::pair<std::string, strength::MutantResult>>& mutants) {
+  v1::RunSummary updated = summary;
+  for (v1::MethodRun& m : *updated.mutable_methods()) {
+    for (const auto& [method, result] : mutants) {
+      if (method != m.method()) continue;
+      v1::MutantFigures figures = MutantFiguresProto(result);
+      *m.mutable_strength()->mutable_mutants() = figures;
+      if (m.infer_dir().empty()) continue;
+      std::string path = absl::StrCat(out_dir, "/", m.infer_dir(), "/result.json");
+      v1::InferResult r;
+      if (!FileExists(path)) continue;
+      TS_RETURN_IF_ERROR(loop::ReadJsonFile(path, &r));
+      *r.mutable_strength()->mutable_mutants() = figures;
+      TS_RETURN_IF_ERROR(loop::WriteJsonFile(path, r));
+    }
+  }
+  TS_RETURN_IF_ERROR(WriteRunJson(out_dir, updated));
+  return report::WriteReports(out_dir);
+}
+
+}  // namespace
+
 absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& options) {
   TS_ASSIGN_OR_RETURN(StoredRun stored,
                       LoadStoredRun(options.project_dir, options.out_dir, "measure"));
@@ -727,6 +773,7 @@ absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& op
   absl::StrAppend(&result.text, "\nmutants (tests: ",
                   tests.empty() ? "none" : absl::StrJoin(tests, ", "), ")\n",
                   strength::FormatMutantTable(result.mutants));
+  TS_RETURN_IF_ERROR(RecordMutants(out_dir, summary, result.mutants));
   return result;
 }
 

@@ -138,6 +138,8 @@ struct ProjectStrength {
 // against the project's tests (`tests` of the configuration, on the class
 // files and test classes as they are now; a `command` project has none)
 // and checked against its contract; tests JUnit cannot run are an error.
+// The mutant figures are then recorded in OUT/run.json and each method's
+// result.json (strength.mutants), and the report is written again.
 absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& options);
 
 }  // namespace tracespec::project

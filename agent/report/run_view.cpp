@@ -265,6 +265,13 @@ absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::str
     }
   }
   if (!st.note().empty()) method.strength.push_back({"note", st.note()});
+  if (st.has_mutants()) {
+    const v1::MutantFigures& mu = st.mutants();
+    method.strength.push_back({"mutants", mu.summary()});
+    if (!mu.contract_only_example().empty()) {
+      method.strength.push_back({"a mutant only the contract kills", mu.contract_only_example()});
+    }
+  }
   for (int r = 1; IsDirectory(Join(dir, loop::RoundDirName(r))); ++r) {
     std::string round_dir = Join(dir, loop::RoundDirName(r));
     // An incomplete round (a re-run will redo it) has no round.json yet.

@@ -101,27 +101,30 @@ bool CandidatePool::Offer(const Candidate& c) {
 }
 
 void CandidatePool::Weaken(const Candidate& c, const jml::Expr& e, const std::string& canonical) {
-  if (!has_counterexamples_ || !c.weakened_from.empty() ||
-      position_ != Position::kPostcondition)
-    return;
-  // The guard must keep every recorded call (where P held) and exclude the
-  // counterexamples that refute P; counterexamples P holds on do not matter.
+  if (!c.weakened_from.empty() || position_ != Position::kPostcondition) return;
+  // The guard must keep every recorded call where P held and exclude the
+  // calls that refute P: counterexamples, and recorded calls only when they
+  // sit on an edge of the input domain (celsius = NaN refutes
+  // `\result == celsius + 273.15`) and P defines its target; counterexamples
+  // P holds on do not matter.
   std::vector<size_t> positives, negatives;
+  bool recorded_negative = false;
   for (size_t i : group_) {
     bool counterexample = ctx_->observations()[i].source() == v1::COUNTEREXAMPLE;
     Truth t = ctx_->Truth(e, i, EvalState::kPost);
     if (t != Truth::kFalse) {
       if (!counterexample) positives.push_back(i);
-    } else if (counterexample) {
-      negatives.push_back(i);
     } else {
-      return;  // a recorded call refutes it: not a candidate at all
+      negatives.push_back(i);
+      recorded_negative |= !counterexample;
     }
   }
   if (negatives.empty() || positives.empty()) return;
+  if (recorded_negative && !c.defining) return;
   static const std::set<std::string> kNone;
   std::optional<Guard> guard =
-      FindWeakeningGuard(ctx_, *vocab_, canonical, positives, negatives, banned_ ? *banned_ : kNone);
+      FindWeakeningGuard(ctx_, *vocab_, canonical, positives, negatives, banned_ ? *banned_ : kNone,
+                         /*edges_only=*/recorded_negative);
   if (!guard || guard->post.empty()) return;
   std::string text = absl::StrCat("(", guard->post, ") ==> (", canonical, ")");
   if (guard->threshold) {
@@ -133,6 +136,7 @@ void CandidatePool::Weaken(const Candidate& c, const jml::Expr& e, const std::st
   Candidate weakened = c;
   weakened.text = text;
   weakened.weakened_from = canonical;
+  weakened.weakened_by_recorded = recorded_negative;
   weakened.guard = guard->post;
   weakened.defining = false;
   Offer(weakened);
@@ -287,7 +291,10 @@ class Templates {
           Bitwise(y);
           DivMod(y);
         }
-        if (IsFloatingType(out.type)) Floating(y);
+        if (IsFloatingType(out.type)) {
+          Floating(y);
+          NaNPropagation(y);
+        }
         if (IsNumericType(out.type)) {
           Conditional(y);
           MinMaxAbs(y);
@@ -295,6 +302,7 @@ class Templates {
           ArrayFacts(y);
           Membership(y);
           Comparisons(y);
+          Conditional(y, /*nested=*/true);
         }
         if (out.type.IsBoolean()) Booleans(y);
       } else if (out.shape == TermShape::kString) {
@@ -347,6 +355,17 @@ class Templates {
   }
 
   static bool AsInt(const EvalValue& v, __int128* out) { return v.AsInteger(out); }
+
+  // Term x as the first operand of arithmetic whose value is y's: with a
+  // long y and a narrower x, `(long) x`, so that Java computes in long
+  // (`(long) n * n * n`, not the int product that wraps).
+  std::string Wide(int y, int x) const {
+    const Term& t = v_.terms[x];
+    if (!v_.terms[y].type.Is(Type::Kind::kLong) || t.type.Is(Type::Kind::kLong) ||
+        !(IsIntegralType(t.type) || t.type.Is(Type::Kind::kChar)))
+      return t.text;
+    return absl::StrCat("(long) ", t.text);
+  }
 
   // ---- scalar families ----
 
@@ -462,6 +481,16 @@ class Templates {
       });
       if (terms.size() == 2 && terms[0].first < 0 && terms[1].first > 0) {
         std::swap(terms[0], terms[1]);
+      }
+      // A long y from narrower terms: the first one widened (a coefficient
+      // other than 1 is a long literal already).
+      if (!terms.empty() && (terms[0].first == 1 || terms[0].first == -1)) {
+        for (const auto& [t, a] : coef) {
+          if (v_.terms[t].text == terms[0].second) {
+            terms[0].second = Wide(y, t);
+            break;
+          }
+        }
       }
       Offer(y, absl::StrCat(out.text, " == ", LinearText(terms, c, is_long)),
             rank == kRankLinearSimple ? "linear" : "linear-solved", rank, true, uses, min_support);
@@ -642,10 +671,44 @@ class Templates {
         int x = xs[p], z = xs[q];
         std::vector<size_t> obs = Known({y, x, z});
         if (obs.size() < 2) continue;
-        if (!Fits2(y, x, z, obs, is_long, [](__int128 a, __int128 b) { return a * b; })) continue;
-        Offer(y, absl::StrCat(out.text, " == ", v_.terms[x].text, " * ", v_.terms[z].text),
-              "product", kRankProduct, true, {x, z}, 3);
+        if (Fits2(y, x, z, obs, is_long, [](__int128 a, __int128 b) { return a * b; })) {
+          Offer(y, absl::StrCat(out.text, " == ", Wide(y, x), " * ", v_.terms[z].text),
+                "product", kRankProduct, true, {x, z}, 3);
+          continue;
+        }
+        if (p != q) ScaledProduct(y, x, z, obs);
       }
+    }
+  }
+
+  // y == x * z / k for a divisor k (percentages, per mille, rates): the
+  // product in long when the int one would wrap on some call, and the
+  // quotient cast back to an int y: `(int) ((long) amount * pct / 100)`.
+  void ScaledProduct(int y, int x, int z, const std::vector<size_t>& obs) {
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    static const int kScales[] = {2, 3, 4, 5, 8, 10, 12, 16, 100, 1000};
+    for (int k : kScales) {
+      if (!Fits2(y, x, z, obs, is_long, [k](__int128 a, __int128 b) { return a * b / k; }))
+        continue;
+      // Whether Java's product in the operands' type already gives it.
+      bool narrow_ok = Fits2(y, x, z, obs, is_long, [&](__int128 a, __int128 b) {
+        bool operands_long = v_.terms[x].type.Is(Type::Kind::kLong) ||
+                             v_.terms[z].type.Is(Type::Kind::kLong);
+        return WrapTo(a * b, operands_long) / k;
+      });
+      const std::string& xt = v_.terms[x].text;
+      const std::string& zt = v_.terms[z].text;
+      std::string rhs;
+      if (narrow_ok) {
+        rhs = absl::StrCat(xt, " * ", zt, " / ", k);
+      } else if (is_long) {
+        rhs = absl::StrCat("(long) ", xt, " * ", zt, " / ", k);
+      } else {
+        rhs = absl::StrCat("(int) ((long) ", xt, " * ", zt, " / ", k, ")");
+      }
+      Offer(y, absl::StrCat(out.text, " == ", rhs), "product", kRankProduct, true, {x, z}, 3);
+      return;
     }
   }
 
@@ -673,7 +736,7 @@ class Templates {
       if (cube_obs.size() >= 2 &&
           Fits2(y, x, x, cube_obs, is_long, [](__int128 a, __int128) { return a * a * a; })) {
         const std::string& xt = v_.terms[x].text;
-        Offer(y, absl::StrCat(out.text, " == ", xt, " * ", xt, " * ", xt), "product",
+        Offer(y, absl::StrCat(out.text, " == ", Wide(y, x), " * ", xt, " * ", xt), "product",
               kRankProduct, true, {x}, 3);
       }
       for (size_t q = p + 1; q < xs.size(); ++q) {
@@ -820,7 +883,7 @@ class Templates {
         F xv, yv;
         if (!ToF<F>(Val(x, i), &xv) || !ToF<F>(Val(y, i), &yv)) continue;
         pts.emplace_back(xv, yv);
-        xvals.insert(xv);
+        if (!std::isnan(xv)) xvals.insert(xv);  // NaN would break the set's order
       }
       if (pts.size() < 2 || xvals.size() < 2) continue;
       const std::string& xt = v_.terms[x].text;
@@ -837,7 +900,14 @@ class Templates {
         Offer(y, absl::StrCat(out.text, " == ", rhs), "floating", kRankFloating, true, {x}, 2);
         found = true;
       };
-      F x0 = pts[0].first, y0 = pts[0].second;
+      // Constants are guessed from finite points (a NaN or infinite call
+      // says nothing about them; the forms are still checked on it).
+      std::vector<std::pair<F, F>> finite;
+      for (const auto& pt : pts) {
+        if (std::isfinite(pt.first) && std::isfinite(pt.second)) finite.push_back(pt);
+      }
+      if (finite.size() < 2) continue;
+      F x0 = finite[0].first, y0 = finite[0].second;
       // One constant.
       struct One {
         const char* shape;  // X and K placeholders
@@ -871,7 +941,7 @@ class Templates {
       if (found) continue;
       // Two constants from two points with different x.
       F x1 = x0, y1 = y0;
-      for (const auto& [xv, yv] : pts) {
+      for (const auto& [xv, yv] : finite) {
         if (xv != x0) {
           x1 = xv;
           y1 = yv;
@@ -993,9 +1063,38 @@ class Templates {
     }
   }
 
+  // NaN in, NaN out: `Double.isNaN(x) ==> Double.isNaN(y)` when every call
+  // with a NaN x returned NaN (the other half of a form weakened by
+  // `!Double.isNaN(x)`).
+  void NaNPropagation(int y) {
+    const Term& out = v_.terms[y];
+    const char* out_box = out.type.Is(Type::Kind::kFloat) ? "Float" : "Double";
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape != TermShape::kScalar || !IsFloatingType(t.type)) continue;
+      int nan_inputs = 0;
+      bool all_nan = true;
+      for (size_t i : Known({y, x})) {
+        const EvalValue& xv = Val(x, i);
+        bool x_nan = xv.kind == EvalValue::Kind::kDouble ? std::isnan(xv.d) : std::isnan(xv.f);
+        if (!x_nan) continue;
+        ++nan_inputs;
+        const EvalValue& yv = Val(y, i);
+        all_nan &= yv.kind == EvalValue::Kind::kDouble  ? std::isnan(yv.d)
+                   : yv.kind == EvalValue::Kind::kFloat ? std::isnan(yv.f)
+                                                        : false;
+      }
+      if (nan_inputs == 0 || !all_nan) continue;
+      const char* in_box = t.type.Is(Type::Kind::kFloat) ? "Float" : "Double";
+      Offer(y,
+            absl::StrCat(in_box, ".isNaN(", t.text, ") ==> ", out_box, ".isNaN(", out.text, ")"),
+            "floating", kRankFloating, false, {x}, 1);
+    }
+  }
+
   // y == (A ? e1 : e2) with A a pre-state atom and e1, e2 inputs, their
   // negations or constants (abs, max, min, clamps of one side).
-  void Conditional(int y) {
+  void Conditional(int y, bool nested = false) {
     const Term& out = v_.terms[y];
     std::vector<size_t> obs = Known({y});
     if (obs.size() < 3) return;
@@ -1027,7 +1126,32 @@ class Templates {
     };
     // The first simple expression matching y on every observation of a
     // side, then (integral y) an arithmetic piece (Piece).
-    auto pick = [&](const std::vector<size_t>& side) -> std::optional<std::string> {
+    auto usable = [](const Atom& a) {
+      return a.splits && a.pre.find("\\forall") == std::string::npos &&
+             a.pre.find("\\exists") == std::string::npos &&
+             (a.pre.find('%') == std::string::npos || absl::StrContains(a.pre, "% 2 == 0"));
+    };
+    // Splits `obs` by `a`; false when `a` is unknown somewhere or one side
+    // is empty.
+    auto split = [](const Atom& a, const std::vector<size_t>& obs, std::vector<size_t>* t_side,
+                    std::vector<size_t>* f_side) {
+      for (size_t i : obs) {
+        if (a.truth[i] == Truth::kTrue) {
+          t_side->push_back(i);
+        } else if (a.truth[i] == Truth::kFalse) {
+          f_side->push_back(i);
+        } else {
+          return false;
+        }
+      }
+      return !t_side->empty() && !f_side->empty();
+    };
+    // An expression for y on `side`: a simple one, a piece, a constant, or
+    // (depth > 0) a conditional of two of those split by a further atom
+    // (signum's `x > 0 ? 1 : (x < 0 ? -1 : 0)`, a case toggle's two
+    // ranges), the first such atom in vocabulary order.
+    std::function<std::optional<std::string>(const std::vector<size_t>&, int)> pick =
+        [&](const std::vector<size_t>& side, int depth) -> std::optional<std::string> {
       for (const Simple& s : simple) {
         bool ok = true;
         for (size_t i : side) ok &= Val(s.term, i).known() && matches(s, i);
@@ -1035,36 +1159,53 @@ class Templates {
       }
       if (std::optional<std::string> piece = Piece(y, side)) return piece;
       const EvalValue& first = Val(y, side[0]);
-      for (size_t i : side) {
-        if (!first.Identical(Val(y, i))) return std::nullopt;
+      bool constant = true;
+      for (size_t i : side) constant &= first.Identical(Val(y, i));
+      std::string lit = constant ? first.ToJml() : "";
+      if (!lit.empty()) return lit;
+      if (depth == 0 || side.size() < 2) return std::nullopt;
+      // A leaf of a nested conditional: two calls, or one whose value is
+      // an input or -1, 0, 1 (nothing fitted to a single call).
+      auto leaf = [&](const std::vector<size_t>& part) -> std::optional<std::string> {
+        std::optional<std::string> e = pick(part, 0);
+        if (!e || part.size() >= 2) return e;
+        for (const Simple& s : simple) {
+          if (*e == s.text) return e;
+        }
+        if (*e == "0" || *e == "1" || *e == "-1" || *e == "0L" || *e == "1L" || *e == "-1L")
+          return e;
+        return std::nullopt;
+      };
+      int inner = 0;
+      for (const Atom& b : v_.atoms) {
+        if (!usable(b)) continue;
+        if (++inner > 40) break;
+        std::vector<size_t> t_side, f_side;
+        if (!split(b, side, &t_side, &f_side)) continue;
+        std::optional<std::string> e1 = leaf(t_side), e2 = leaf(f_side);
+        if (!e1 || !e2 || *e1 == *e2) continue;
+        return absl::StrCat("(", b.post, " ? ", *e1, " : ", *e2, ")");
       }
-      std::string lit = first.ToJml();
-      if (lit.empty()) return std::nullopt;
-      return lit;
+      return std::nullopt;
     };
+    // Flat conditionals; nested ones (depth 1) only when nothing else
+    // defines y (called last, see Run).
+    if (nested) {
+      for (const AcceptedCandidate& a : pool_->accepted()) {
+        if (a.candidate.defining && a.candidate.target == out.text) return;
+      }
+    }
+    int depth = nested ? 1 : 0;
     int tried = 0;
     for (const Atom& a : v_.atoms) {
-      if (!a.splits || a.pre.find("\\forall") != std::string::npos ||
-          a.pre.find("\\exists") != std::string::npos ||
-          (a.pre.find('%') != std::string::npos && !absl::StrContains(a.pre, "% 2 == 0")))
-        continue;
-      if (++tried > 80 || pool_->full()) break;
+      if (!usable(a)) continue;
+      if (++tried > (depth == 0 ? 80 : 20) || pool_->full()) break;
       std::vector<size_t> t_side, f_side;
-      bool unknown = false;
-      for (size_t i : obs) {
-        if (a.truth[i] == Truth::kTrue) {
-          t_side.push_back(i);
-        } else if (a.truth[i] == Truth::kFalse) {
-          f_side.push_back(i);
-        } else {
-          unknown = true;
-        }
-      }
-      if (unknown || t_side.empty() || f_side.empty()) continue;
-      std::optional<std::string> e1 = pick(t_side), e2 = pick(f_side);
+      if (!split(a, obs, &t_side, &f_side)) continue;
+      std::optional<std::string> e1 = pick(t_side, depth), e2 = pick(f_side, depth);
       if (!e1 || !e2 || *e1 == *e2) continue;
       Offer(y, absl::StrCat(out.text, " == (", a.post, " ? ", *e1, " : ", *e2, ")"),
-            "conditional", kRankConditional, true, {}, 3);
+            "conditional", kRankConditional, true, {}, nested ? 4 : 3);
     }
   }
 
@@ -1072,13 +1213,17 @@ class Templates {
   // observation of `side` (at least two): x + k, x - k (k the same on all),
   // k * x (k in 2..16 or its negation), x + z, x - z, x * z; with y's
   // wrap-around. nullopt when none fits.
-  std::optional<std::string> Piece(int y, const std::vector<size_t>& side) const {
+  // With `single`, one observation is enough, and only the forms without
+  // constants (x + z, x / z, ...) are tried: one call cannot fix a constant.
+  std::optional<std::string> Piece(int y, const std::vector<size_t>& side,
+                                   bool single = false) const {
     const Term& out = v_.terms[y];
     auto int_or_char = [](const Term& t) {
       return t.shape == TermShape::kScalar &&
              (IsIntegralType(t.type) || t.type.Is(Type::Kind::kChar));
     };
-    if (side.size() < 2 || !int_or_char(out)) return std::nullopt;
+    if (side.empty() || (side.size() < 2 && !single) || !int_or_char(out)) return std::nullopt;
+    single = side.size() < 2;
     bool is_long = out.type.Is(Type::Kind::kLong);
     std::vector<int> xs;  // integral and char inputs (char arithmetic: c - 32)
     for (int x : inputs_) {
@@ -1098,7 +1243,7 @@ class Templates {
       if (!AsInt(Val(x, i), &v)) return std::nullopt;
       return v;
     };
-    for (int x : xs) {
+    for (int x : single ? std::vector<int>{} : xs) {
       const std::string& xt = v_.terms[x].text;
       std::optional<__int128> x0 = in(x, side[0]);
       __int128 y0;
@@ -1125,22 +1270,30 @@ class Templates {
       }
     }
     for (size_t p = 0; p < xs.size(); ++p) {
-      for (size_t q = p + 1; q < xs.size(); ++q) {
+      for (size_t q = 0; q < xs.size(); ++q) {
+        if (p == q) continue;
         int x = xs[p], z = xs[q];
         struct Op {
           const char* text;
           __int128 (*f)(__int128, __int128);
         };
+        // Division and remainder truncate toward zero, as in Java (and
+        // C++); a zero divisor or MIN_VALUE / -1 rules the form out.
         static const Op kOps[] = {{" + ", [](__int128 a, __int128 b) { return a + b; }},
                                   {" - ", [](__int128 a, __int128 b) { return a - b; }},
-                                  {" * ", [](__int128 a, __int128 b) { return a * b; }}};
+                                  {" * ", [](__int128 a, __int128 b) { return a * b; }},
+                                  {" / ", [](__int128 a, __int128 b) { return a / b; }},
+                                  {" % ", [](__int128 a, __int128 b) { return a % b; }}};
         for (const Op& op : kOps) {
+          bool divides = op.text[1] == '/' || op.text[1] == '%';
+          bool symmetric = op.text[1] == '+' || op.text[1] == '*';
+          if (symmetric && q < p) continue;
           if (fits([&](size_t i) -> std::optional<__int128> {
                 std::optional<__int128> a = in(x, i), b = in(z, i);
-                if (!a || !b) return std::nullopt;
+                if (!a || !b || (divides && (*b == 0 || *b == -1))) return std::nullopt;
                 return op.f(*a, *b);
               })) {
-            return absl::StrCat(v_.terms[x].text, op.text, v_.terms[z].text);
+            return absl::StrCat(Wide(y, x), op.text, v_.terms[z].text);
           }
         }
       }
@@ -1169,10 +1322,12 @@ class Templates {
       for (size_t i : obs) {
         if (a.truth[i] == Truth::kTrue) side.push_back(i);
       }
-      std::optional<std::string> e = Piece(y, side);
+      // One call on a side is enough for a form without constants (the
+      // validator confirms it); then it needs that one call's support.
+      std::optional<std::string> e = Piece(y, side, /*single=*/true);
       if (!e) continue;
       Offer(y, absl::StrCat(a.post, " ==> ", out.text, " == ", *e), "piecewise", kRankPiecewise,
-            false, {}, 2);
+            false, {}, side.size() < 2 ? 1 : 2);
     }
   }
 
@@ -1424,8 +1579,12 @@ class Templates {
       std::string ei = At(el, "$i");
       bool compatible = IsNumericType(out.type) && !out.type.Is(Type::Kind::kChar);
       if (compatible) {
-        Offer(y, absl::StrCat(out.text, " == ", quant("\\sum", ei)), "array-sum", kRankAggregate,
-              true, {}, 2);
+        // A long sum of narrower elements adds in long.
+        bool widen = out.type.Is(Type::Kind::kLong) && !a.element_type.Is(Type::Kind::kLong) &&
+                     (IsIntegralType(a.element_type) || a.element_type.Is(Type::Kind::kChar));
+        Offer(y,
+              absl::StrCat(out.text, " == ", quant("\\sum", widen ? absl::StrCat("(long) ", ei) : ei)),
+              "array-sum", kRankAggregate, true, {}, 2);
         for (const char* op : {">=", "<="}) {
           Offer(y, quant("\\forall", absl::StrCat(out.text, " ", op, " ", ei)), "array-bound",
                 kRankArrayBound, false, {}, 2);

@@ -29,6 +29,9 @@ struct Candidate {
   // A weakened clause (guard ==> P): P, which counterexamples refuted.
   std::string weakened_from;
   std::string guard;  // the guard, in postcondition position
+  // The calls that refute P include recorded ones on an edge of the input
+  // domain (NaN, MIN_VALUE), not only the validator's counterexamples.
+  bool weakened_by_recorded = false;
 };
 
 struct Verdict {
@@ -57,7 +60,9 @@ class CandidatePool {
   // postcondition that only counterexamples of the validator falsify (or
   // that the validator refuted: banned) is weakened: a guard true where it
   // held and false on those counterexamples is looked for
-  // (FindWeakeningGuard) and `guard ==> c` offered in its place.
+  // (FindWeakeningGuard) and `guard ==> c` offered in its place. A defining
+  // postcondition that recorded calls falsify is weakened the same way, by
+  // edge atoms only (`!Double.isNaN(x)`, `x != Integer.MIN_VALUE`).
   bool Offer(const Candidate& c);
   bool full() const { return offered_ >= max_candidates_ || ctx_->exhausted(); }
 

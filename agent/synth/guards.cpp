@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "validator/jml/printer.h"
 
 namespace tracespec::synth {
@@ -33,6 +34,49 @@ bool AllAre(const Atom& a, const std::vector<size_t>& obs, Truth want) {
     if (a.truth[i] != want) return false;
   }
   return true;
+}
+
+// See FindGuard: `x != 'a' && x != 'b'` for a char input x whose values on
+// `negatives` are few (at most 6) and never taken on `positives`.
+std::optional<Guard> OutsideObservedChars(SynthContext* ctx, const Vocabulary& vocab,
+                                          const std::vector<size_t>& positives,
+                                          const std::vector<size_t>& negatives,
+                                          const std::set<std::string>& banned) {
+  for (const Term& t : vocab.terms) {
+    if (!t.input || t.pre_text.empty() || t.shape != TermShape::kScalar ||
+        !t.type.Is(jml::Type::Kind::kChar))
+      continue;
+    std::map<__int128, std::string> values;  // sorted: deterministic text
+    bool ok = true;
+    for (size_t i : negatives) {
+      __int128 c;
+      std::string lit = t.values[i].ToJml();
+      if (!t.values[i].AsInteger(&c) || lit.empty()) {
+        ok = false;
+        break;
+      }
+      values.emplace(c, lit);
+    }
+    if (!ok || values.empty() || values.size() > 6) continue;
+    for (size_t i : positives) {
+      __int128 c;
+      ok &= t.values[i].AsInteger(&c) && values.count(c) == 0;
+    }
+    if (!ok) continue;
+    std::vector<std::string> pre, neg, post;
+    for (const auto& [c, lit] : values) {
+      pre.push_back(absl::StrCat(t.pre_text, " != ", lit));
+      neg.push_back(absl::StrCat(t.pre_text, " == ", lit));
+      post.push_back(absl::StrCat(t.text, " != ", lit));
+    }
+    std::string pre_text = absl::StrJoin(pre, " && ");
+    if (ctx->Compile(pre_text, Position::kPrecondition) == nullptr ||
+        Banned(ctx, banned, pre_text))
+      continue;
+    return Guard{Canonical(ctx, pre_text), Canonical(ctx, absl::StrJoin(neg, " || ")), {}, false,
+                 absl::StrJoin(post, " && "), /*combined=*/true};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -117,6 +161,11 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
                    /*combined=*/true};
     }
   }
+  // A char input used as a selector (an operator): the calls in
+  // `positives` have none of the few values the others have
+  // (`op != '+' && op != '-'`, the default branch of a switch).
+  if (std::optional<Guard> g = OutsideObservedChars(ctx, vocab, positives, negatives, banned))
+    return g;
   // A threshold on one numeric input.
   for (const Term& t : vocab.terms) {
     if (!t.input || t.pre_text.empty() || t.shape != TermShape::kScalar || t.type.IsBoolean())
@@ -181,8 +230,10 @@ std::optional<Guard> FindWeakeningGuard(SynthContext* ctx, const Vocabulary& voc
                                         const std::string& predicate,
                                         const std::vector<size_t>& positives,
                                         const std::vector<size_t>& negatives,
-                                        const std::set<std::string>& banned) {
+                                        const std::set<std::string>& banned,
+                                        bool edges_only) {
   for (bool edge : {true, false}) {
+    if (!edge && edges_only) return std::nullopt;
     for (const Atom& a : vocab.atoms) {
       if (a.edge != edge || !a.splits) continue;
       if (!a.edge_expr.empty() && predicate.find(a.edge_expr) == std::string::npos) continue;

@@ -45,11 +45,13 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
 // overflow) are tried first, as they are where counterexamples sit, then
 // FindGuard's search.
 // Overflow edges are used only when `predicate` computes their arithmetic.
+// With `edges_only`, only the edge atoms.
 std::optional<Guard> FindWeakeningGuard(SynthContext* ctx, const Vocabulary& vocab,
                                         const std::string& predicate,
                                         const std::vector<size_t>& positives,
                                         const std::vector<size_t>& negatives,
-                                        const std::set<std::string>& banned);
+                                        const std::set<std::string>& banned,
+                                        bool edges_only = false);
 
 // The locations the calls in `group` were seen to change, as assignable
 // store references ("balance", "p.count", "a[*]"), sorted; empty for

@@ -273,9 +273,10 @@ class RoundBuilder {
         if (c.weakened_from.empty()) continue;
         weakened_from_.insert(c.weakened_from);
         std::string note = absl::StrCat(
-            "weakened: `", ClauseText(c.weakened_from, exception), "` (", label,
-            ") is refuted by the validator's counterexamples; kept as `",
-            ClauseText(c.text, exception), "`");
+            "weakened: `", ClauseText(c.weakened_from, exception), "` (", label, ") is refuted by ",
+            c.weakened_by_recorded ? "recorded calls on an edge of the input domain"
+                                   : "the validator's counterexamples",
+            "; kept as `", ClauseText(c.text, exception), "`");
         round.result.weakened.push_back(note);
       }
       return count;
@@ -690,6 +691,32 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
     ++rounds;
     verdict = OracleVerdictName(v.kind);
     if (!v.message.empty()) absl::StrAppend(&verdict, ": ", v.message);
+    // A check that ran out of time on a clause (a loop with `%` the solver
+    // cannot close): that ensures clause is dropped like a refuted one and
+    // the rest checked again, rather than the whole contract left
+    // undecided. Other UNKNOWNs end the pruning.
+    bool timed_out = v.kind == OracleVerdict::Kind::kUnknown &&
+                     absl::StrContains(v.message, "timeout") && !v.failing_clauses.empty();
+    if (timed_out) {
+      bool any = false;
+      for (const jml::SourceSpan& span : v.failing_clauses) {
+        for (const Line& l : round.clause_lines) {
+          if (l.line != span.line || l.ban_key.empty() || banned.count(l.ban_key) ||
+              !l.droppable || !absl::StartsWith(l.text, "ensures "))
+            continue;
+          banned.insert(l.ban_key);
+          any = true;
+          dropped.emplace_back(
+              l.ban_key, absl::StrCat("dropped: `", l.text, "` (", l.case_label,
+                                      "): the validator could not decide it in its time limit: ",
+                                      v.message));
+        }
+      }
+      if (any) {
+        previous = round.clause_lines;
+        continue;
+      }
+    }
     if (v.kind == OracleVerdict::Kind::kPass || v.kind == OracleVerdict::Kind::kUnknown) {
       return finish(round);
     }

@@ -318,10 +318,15 @@ class Builder {
       };
       AddAtom(in(t.pre_text), in(t.text), out(t.pre_text), out(t.text), family, (*order)++);
     }
+    // Values of the recorded calls: the validator's counterexamples pick
+    // arbitrary characters and must not crowd out the operators.
     std::set<uint32_t> seen;
-    for (const EvalValue& v : t.values) {
+    for (size_t i = 0; i < t.values.size(); ++i) {
+      const EvalValue& v = t.values[i];
       __int128 c;
-      if (v.known() && v.AsInteger(&c)) seen.insert(static_cast<uint32_t>(c));
+      if (ctx_->observations()[i].source() != v1::COUNTEREXAMPLE && v.known() &&
+          v.AsInteger(&c))
+        seen.insert(static_cast<uint32_t>(c));
     }
     if (seen.size() < 2 || seen.size() > 6) return;
     for (uint32_t c : seen) {
@@ -565,6 +570,17 @@ class Builder {
         const Term* x = inputs[a];
         const Term* y = inputs[b];
         if (x->shape != TermShape::kScalar || y->shape != TermShape::kScalar) continue;
+        if (x->type.IsBoolean() && y->type.IsBoolean()) {
+          // Two flags: whether they differ (exclusive or) or agree.
+          ++family;
+          for (const Op& op : {Op{"!=", "=="}, Op{"==", "!="}}) {
+            AddAtom(absl::StrCat(x->pre_text, " ", op.op, " ", y->pre_text),
+                    absl::StrCat(x->text, " ", op.op, " ", y->text),
+                    absl::StrCat(x->pre_text, " ", op.neg, " ", y->pre_text),
+                    absl::StrCat(x->text, " ", op.neg, " ", y->text), family, order++);
+          }
+          continue;
+        }
         if (!IsNumericType(x->type) || !IsNumericType(y->type)) continue;
         ++family;
         for (const Op& op : kOps) {

@@ -49,6 +49,16 @@ TEST(StrengthE2eTest, BankDroppedChecksumUpdateIsKilledByTheContractOnly) {
                                  "contract only [1-9]"));
   EXPECT_THAT(out, HasSubstr("equivalence is not checked"));
   EXPECT_THAT(strength.stderr_data, HasSubstr("putfield checksum removed"));  // progress
+  // The figures stay with the run: run.json, the method's result.json and
+  // the report.
+  absl::StatusOr<std::string> run_json = ReadFile(bank + "/tracespec-out/run.json");
+  ASSERT_TRUE(run_json.ok());
+  EXPECT_THAT(*run_json, ContainsRegex("\"mutants\":\\{\"run\":[1-9][0-9]*,"));
+  EXPECT_THAT(*run_json, ContainsRegex("\"contract_only_example\":\"M[0-9]+ [^\"]*checksum"));
+  absl::StatusOr<std::string> report = ReadFile(bank + "/tracespec-out/report.md");
+  ASSERT_TRUE(report.ok());
+  EXPECT_THAT(*report, ContainsRegex("mutants[^\n]*[0-9]+ mutants: tests kill"));
+  EXPECT_THAT(*report, ContainsRegex("a mutant only the contract kills[^\n]*M[0-9]+ "));
 
 
   SubprocessResult skipped = testing::RunTracespec({"strength", bank, "--no-mutants"});

@@ -45,7 +45,8 @@ z3::expr ObservationPin::Value(const z3::expr& term, const v1::Value& v,
 
 z3::expr ObservationPin::Object(
     const symex::Heap& heap, const z3::expr& ref, const v1::ObjectState& state, PinnedIds* ids,
-    std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations) const {
+    std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations,
+    std::vector<PinnedElement>* elements) const {
   z3::expr out = ops_.True();
   if (state.has_array()) {
     const v1::ArrayContents& a = state.array();
@@ -55,6 +56,9 @@ z3::expr ObservationPin::Object(
       if (locations != nullptr && classfile::IsReference(a.element_descriptor())) break;
       symex::Value e = machine_.ReadElement(heap, ref, ops_.Int(i), descriptor);
       out = ops_.And(out, Value(e.e, a.elements(i), a.element_descriptor(), ids));
+      if (locations != nullptr && elements != nullptr) {
+        elements->push_back(PinnedElement{ref, i, descriptor});
+      }
     }
     return out;
   }

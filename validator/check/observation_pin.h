@@ -20,6 +20,14 @@ namespace tracespec::check {
 // Observation object id -> the symbolic reference standing for it.
 using PinnedIds = std::map<uint64_t, z3::expr>;
 
+// A primitive array element of a recorded post-state (subject to the frame
+// like a field).
+struct PinnedElement {
+  z3::expr array;
+  int index;
+  std::string descriptor;  // of the array: "[I"
+};
+
 class ObservationPin {
  public:
   explicit ObservationPin(symex::Machine& machine) : machine_(machine), ops_(machine.ops()) {}
@@ -33,11 +41,12 @@ class ObservationPin {
 
   // The recorded fields or elements of `state` at `ref` in `heap`.
   // `locations` (when given) receives the fields of a post-state: they are
-  // all subject to the frame, and only the primitive ones are pinned.
+  // all subject to the frame, and only the primitive ones are pinned;
+  // `elements` (when given, with `locations`) its primitive array elements.
   z3::expr Object(const symex::Heap& heap, const z3::expr& ref, const v1::ObjectState& state,
                   PinnedIds* ids,
-                  std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations =
-                      nullptr) const;
+                  std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations = nullptr,
+                  std::vector<PinnedElement>* elements = nullptr) const;
 
   // The entry's receiver and arguments, and the objects reachable from them
   // in the observation's pre-state (breadth first), in the entry heap.

@@ -61,10 +61,12 @@ class DeterminismQuery {
     PinnedIds post_ids = pre_ids_;
     z3::expr same = ops_.True();
     std::vector<std::pair<z3::expr, const symex::FieldInfo*>> locations;
+    std::vector<PinnedElement> elements;
     for (const auto& [id, ref] : pre_ids_) {
       auto it = post_objects.find(id);
       if (it == post_objects.end()) continue;
-      same = ops_.And(same, pin_.Object(post_, ref, *it->second, &post_ids, &locations));
+      same = ops_.And(same,
+                      pin_.Object(post_, ref, *it->second, &post_ids, &locations, &elements));
     }
     bool exceptional = o.outcome().kind_case() == v1::Outcome::kThrown;
     std::optional<symex::Value> result;
@@ -147,6 +149,20 @@ class DeterminismQuery {
           }
           z3::expr kept = machine_.ReadField(post_, ref, *field).e ==
                           machine_.ReadField(entry_.heap, ref, *field).e;
+          post = ops_.And(post, ops_.Or(in, kept));
+        }
+        // Array elements too: an unchanged array argument is not another
+        // outcome under `assignable \nothing`.
+        for (const PinnedElement& el : elements) {
+          z3::expr in = ops_.False();
+          for (const jml::StoreRef* r : frame) {
+            auto c_in = pre_lowering.ElementInFrame(*r, el.array, ops_.Int(el.index));
+            if (!c_in.ok()) return Failed(c_in.status(), why);
+            in = ops_.Or(in, *c_in);
+          }
+          z3::expr kept =
+              machine_.ReadElement(post_, el.array, ops_.Int(el.index), el.descriptor).e ==
+              machine_.ReadElement(entry_.heap, el.array, ops_.Int(el.index), el.descriptor).e;
           post = ops_.And(post, ops_.Or(in, kept));
         }
       }

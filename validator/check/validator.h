@@ -115,7 +115,8 @@ struct ValidateRequest {
 //     specification: with the pre-state pinned to the recorded one, can a
 //     normal outcome with a different \result or recorded post-state
 //     satisfy it (for an exceptional observation: any normal outcome)?
-//     Unsat: the outcome is pinned.
+//     Unsat: the outcome is pinned. Recorded fields and primitive array
+//     elements outside the contract's frame keep their pre-state values.
 //   completeness — per observation, perturbed outcomes (\result or a
 //     changed field ±1 and ±k, a boolean flipped, a double one ulp and far
 //     off, one array element changed, a return swapped for an exception and

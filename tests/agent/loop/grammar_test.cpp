@@ -2,6 +2,7 @@
 // a real javac'd method, the real validator as Houdini's oracle, and the
 // family's clause in a contract that passes both checks.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 #include <string>
@@ -16,9 +17,11 @@ namespace tracespec::loop {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::B;
 using testing::C;
 using testing::Call;
 using testing::I;
+using testing::L;
 using testing::SynthesizeAndValidate;
 using testing::Weakened;
 
@@ -145,6 +148,136 @@ public class Calc {
   EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '+' ==> \\result == a + b;"));
   EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '-' ==> \\result == a - b;"));
   EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '*' ==> \\result == a * b;"));
+}
+
+TEST(GrammarTest, LongResultsOfIntArithmeticAreComputedInLong) {
+  // An int product or sum that a long result holds: `n * n * n` in int
+  // wraps at n = 10000, `(long) n * n * n` does not; likewise the elements
+  // of a long sum.
+  std::map<std::string, std::string> src = {{"t/W.java", R"(package t;
+public class W {
+  public static long cube(int n) { long x = n; return x * x * x; }
+  public static long sum(int[] a) { long t = 0; for (int v : a) t += v; return t; }
+})"}};
+  std::vector<v1::Observation> cube, sum;
+  for (int n : {2, 3, 0, -4, 10000}) {
+    cube.push_back(Call("t.W", "cube", "(I)J", {"n"}, true)
+                       .Arg(I(n))
+                       .Returns(L(static_cast<int64_t>(n) * n * n))
+                       .Build());
+  }
+  for (std::vector<int> a : std::vector<std::vector<int>>{
+           {1, 2, 3}, {}, {5, -5}, {2147483647, 2147483647}, {-8}}) {
+    int64_t t = 0;
+    for (int v : a) t += v;
+    sum.push_back(Call("t.W", "sum", "([I)J", {"a"}, true).IntArray(a).Returns(L(t)).Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.W#cube", cube), "ensures \\result == (long) n * n * n;");
+  ExpectClause(SynthesizeAndValidate(src, "t.W#sum", sum),
+               "ensures \\result == (\\sum int i; 0 <= i && i < a.length; (long) a[i]);");
+}
+
+TEST(GrammarTest, ScaledProductInLong) {
+  std::map<std::string, std::string> src = {{"t/P.java", R"(package t;
+public class P {
+  public static int percentOf(int amount, int pct) { return (int) ((long) amount * pct / 100); }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [a, p] : std::vector<std::pair<int, int>>{
+           {2500, 10}, {999, 100}, {12345, 0}, {7, 50}, {-80, 25}, {2147483647, 50}}) {
+    obs.push_back(Call("t.P", "percentOf", "(II)I", {"amount", "pct"}, true)
+                      .Arg(I(a))
+                      .Arg(I(p))
+                      .Returns(I(static_cast<int>(static_cast<int64_t>(a) * p / 100)))
+                      .Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.P#percentOf", obs),
+               "ensures \\result == (int) ((long) amount * pct / 100);");
+}
+
+TEST(GrammarTest, NestedConditionalForAThreeWaySplit) {
+  // No flat conditional fits a sign function or a case toggle: the side
+  // that is not one expression is split once more.
+  std::map<std::string, std::string> src = {{"t/N.java", R"(package t;
+public class N {
+  public static int signum(long x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+  public static char toggle(char c) {
+    if (c >= 'a' && c <= 'z') return (char) (c - 32);
+    if (c >= 'A' && c <= 'Z') return (char) (c + 32);
+    return c;
+  }
+})"}};
+  std::vector<v1::Observation> sign, toggle;
+  for (int64_t x : {int64_t{42}, int64_t{-3}, int64_t{0}, INT64_MIN, INT64_MAX}) {
+    sign.push_back(Call("t.N", "signum", "(J)I", {"x"}, true)
+                       .Arg(L(x))
+                       .Returns(I(x > 0 ? 1 : x < 0 ? -1 : 0))
+                       .Build());
+  }
+  for (char c : {'q', 'M', 'a', 'Z', '7', '!', ' '}) {
+    char r = c >= 'a' && c <= 'z' ? c - 32 : c >= 'A' && c <= 'Z' ? c + 32 : c;
+    toggle.push_back(Call("t.N", "toggle", "(C)C", {"c"}, true).Arg(C(c)).Returns(C(r)).Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.N#signum", sign),
+               "ensures \\result == (x != 0 ? x <= 0 ? -1 : 1 : x);");
+  ExpectClause(SynthesizeAndValidate(src, "t.N#toggle", toggle),
+               "ensures \\result == (c >= 'a' && c <= 'z' ? c - 32 : c >= 'A' && c <= 'Z' ? c + 32 : c);");
+}
+
+TEST(GrammarTest, RelationOfTwoBooleanInputs) {
+  std::map<std::string, std::string> src = {{"t/X.java", R"(package t;
+public class X {
+  public static boolean xor(boolean a, boolean b) { return a != b; }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [a, b] : std::vector<std::pair<bool, bool>>{
+           {false, false}, {true, false}, {false, true}, {true, true}}) {
+    obs.push_back(Call("t.X", "xor", "(ZZ)Z", {"a", "b"}, true)
+                      .Arg(B(a))
+                      .Arg(B(b))
+                      .Returns(B(a != b))
+                      .Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.X#xor", obs), "ensures \\result <==> a != b;");
+}
+
+TEST(GrammarTest, PiecewiseFromOneCallAndTheOperatorsNoOtherCallHad) {
+  // One call for '-', division for '/', and a default branch that throws
+  // for every other operator: its guard is the operators the other calls
+  // had, each excluded.
+  std::map<std::string, std::string> src = {{"t/K.java", R"(package t;
+public class K {
+  public static int calc(int a, char op, int b) {
+    switch (op) {
+      case '+': return a + b;
+      case '-': return a - b;
+      case '*': return a * b;
+      case '/':
+        if (b == 0) throw new ArithmeticException("zero");
+        return a / b;
+      default: throw new IllegalArgumentException("op");
+    }
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [a, op, b] : std::vector<std::tuple<int, char, int>>{
+           {3, '+', 4}, {3, '-', 4}, {3, '*', 4}, {10, '/', 3}, {-10, '/', 3}, {0, '*', 99},
+           {5, '+', 0}, {1, '/', 0}, {1, '%', 2}}) {
+    Call c("t.K", "calc", "(ICI)I", {"a", "op", "b"}, true);
+    c.Arg(I(a)).Arg(C(op)).Arg(I(b));
+    if (op == '%') {
+      obs.push_back(c.Throws("java.lang.IllegalArgumentException").Build());
+    } else if (op == '/' && b == 0) {
+      obs.push_back(c.Throws("java.lang.ArithmeticException").Build());
+    } else {
+      int r = op == '+' ? a + b : op == '-' ? a - b : op == '*' ? a * b : a / b;
+      obs.push_back(c.Returns(I(r)).Build());
+    }
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.K#calc", obs);
+  ExpectClause(w, "requires op != '*' && op != '+' && op != '-' && op != '/';");
+  EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '-' ==> \\result == a - b;"));
+  EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '/' ==> \\result == a / b;"));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // classes: a clause the validator refutes is not dropped but kept under a
 // guard that excludes its counterexamples and keeps every observation, and
 // the guarded contract passes both checks (consistency and coverage).
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,6 +58,31 @@ public class Temp {
   EXPECT_THAT(w.result.hypotheses, Contains(HasSubstr("weakened: ")));
 }
 
+TEST(WeakeningTest, ARecordedNaNCallIsGuardedAndItsResultStated) {
+  // A test that passes NaN: the recorded call itself refutes
+  // `\result == celsius + 273.15` (NaN != NaN). It sits on an edge of the
+  // input domain, so the clause is weakened by `!Double.isNaN(celsius)`, and
+  // the NaN calls get a clause of their own.
+  std::map<std::string, std::string> src = {{"t/Temp.java", R"(package t;
+public class Temp {
+  public static double toKelvin(double celsius) { return celsius + 273.15; }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (double c : {std::nan(""), 0.0, 100.0, -40.0, 36.5, -273.15}) {
+    obs.push_back(Call("t.Temp", "toKelvin", "(D)D", {"celsius"}, true)
+                      .Arg(D(c))
+                      .Returns(D(c + 273.15))
+                      .Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Temp#toKelvin", obs);
+  EXPECT_EQ(w.bits, "11") << w.result.jml << w.report;
+  EXPECT_THAT(w.result.jml,
+              HasSubstr("ensures !Double.isNaN(celsius) ==> \\result == celsius + 273.15;"));
+  EXPECT_THAT(w.result.jml, HasSubstr("ensures Double.isNaN(celsius) ==> Double.isNaN(\\result);"));
+  EXPECT_THAT(w.result.weakened,
+              Contains(HasSubstr("is refuted by recorded calls on an edge of the input domain")));
+}
+
 TEST(WeakeningTest, MinValueOverflowIsGuarded) {
   // x + y by counting: -y overflows at Integer.MIN_VALUE and the loop does
   // not run.
@@ -106,8 +132,13 @@ public class Range {
                       .Returns(I(r))
                       .Build());
   }
+  // The first nested conditional fitting the calls reads `x <= lo` before
+  // `x > hi`: with lo > hi it is wrong, and the validator says so; the
+  // guard `lo <= hi` keeps it. The one in the code's order holds as it is.
   Weakened w = SynthesizeAndValidate(src, "t.Range#clamp", obs);
-  ExpectGuarded(w, "ensures lo <= hi ==> \\result >= lo;", "ensures \\result >= lo;");
+  ExpectGuarded(w, "ensures lo <= hi ==> \\result == (x <= lo ? lo : x <= hi ? x : hi);",
+                "ensures \\result == (x <= lo ? lo : x <= hi ? x : hi);");
+  EXPECT_THAT(w.result.jml, HasSubstr("ensures \\result == (x >= lo ? x <= hi ? x : hi : lo);"));
 }
 
 TEST(WeakeningTest, ExceptionPreconditionIsARangeRefinedByCounterexamples) {

@@ -53,6 +53,19 @@ int LineOf(const std::string& jml, const std::string& needle) {
   return 0;
 }
 
+// A verdict of `kind` naming the clause of `contract` that contains `needle`.
+OracleVerdict AtClause(const std::string& contract, const std::string& needle,
+                       OracleVerdict::Kind kind, const std::string& message) {
+  OracleVerdict v;
+  v.kind = kind;
+  v.message = message;
+  jml::SourceSpan span;
+  span.line = LineOf(contract, needle);
+  span.column = 5;
+  v.failing_clauses.push_back(span);
+  return v;
+}
+
 SynthesisResult Synth(const std::vector<v1::Observation>& obs, ConsistencyOracle* oracle,
                     SynthesisOptions options = {}) {
   SynthesisInput in;
@@ -104,14 +117,7 @@ TEST(OracleTest, ClausesRefutedBySpanAreDroppedAndReported) {
   const std::vector<v1::Observation> obs = testing::TaskObservations("count");
   const std::string key = "(\\num_of int i; 0 <= i && i < a.length; a[i] == key)";
   ScriptedOracle oracle({[&](const std::string& contract) {
-    OracleVerdict v;
-    v.kind = OracleVerdict::Kind::kError;
-    v.message = "unsupported construct";
-    jml::SourceSpan span;
-    span.line = LineOf(contract, key);
-    span.column = 5;
-    v.failing_clauses.push_back(span);
-    return v;
+    return AtClause(contract, key, OracleVerdict::Kind::kError, "unsupported construct");
   }});
   SynthesisResult r = Synth(obs, &oracle);
   ASSERT_EQ(oracle.asked().size(), 2u);
@@ -218,6 +224,25 @@ TEST(OracleTest, UnknownStopsWithTheCurrentContract) {
   SynthesisResult r = Synth(obs, &oracle);
   EXPECT_EQ(r.oracle_verdict, "UNKNOWN: solver gave up");
   EXPECT_EQ(oracle.asked().size(), 1u);
+}
+
+TEST(OracleTest, AClauseTheValidatorRanOutOfTimeOnIsDropped) {
+  // UNKNOWN because the check of one ensures clause timed out: that clause
+  // goes (reported), the rest is checked again and passes.
+  const std::vector<v1::Observation> obs = testing::TaskObservations("count");
+  const std::string key = "(\\num_of int i; 0 <= i && i < a.length; a[i] == key)";
+  ScriptedOracle oracle({[&](const std::string& contract) {
+    return AtClause(contract, key, OracleVerdict::Kind::kUnknown,
+                    "consistency: UNKNOWN (timeout after 60 s while checking ensures ...)");
+  }});
+  SynthesisResult r = Synth(obs, &oracle);
+  ASSERT_EQ(oracle.asked().size(), 2u);
+  EXPECT_THAT(oracle.asked()[0], HasSubstr(key));
+  EXPECT_THAT(r.jml, Not(HasSubstr(key)));
+  EXPECT_EQ(r.oracle_verdict, "PASS");
+  EXPECT_THAT(r.hypotheses,
+              Contains(AllOf(HasSubstr(key), HasSubstr("could not decide it in its time limit"))));
+  testing::ExpectAdmitsAll(r.jml, obs);
 }
 
 }  // namespace

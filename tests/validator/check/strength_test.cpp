@@ -38,6 +38,13 @@ public class Ops {
     return n % 2 == 0;
   }
 
+  public static long sum(int[] a) {
+    long t = 0;
+    for (int v : a) {
+      t += v;
+    }
+    return t;
+  }
   public void bump(int d) {
     count += d;
     other = 1;
@@ -115,6 +122,25 @@ v1::Observation Bump(int before, int d) {
     add("other", post ? 1 : 0);
   }
   o.mutable_outcome()->mutable_returned_void();
+  return o;
+}
+
+// sum(a) on an array argument, recorded unchanged in the post-state.
+v1::Observation Sum(const std::vector<int>& elements) {
+  v1::Value ref;
+  ref.set_ref(7);
+  v1::Observation o = Call("sum", "([I)J", {ref});
+  long long total = 0;
+  for (bool post : {false, true}) {
+    v1::ObjectState* s = post ? o.add_post() : o.add_pre();
+    s->set_id(7);
+    s->set_class_name("[I");
+    s->mutable_array()->set_element_descriptor("I");
+    s->mutable_array()->set_length(static_cast<int>(elements.size()));
+    for (int e : elements) *s->mutable_array()->add_elements() = Int(e);
+  }
+  for (int e : elements) total += e;
+  o.mutable_outcome()->mutable_returned()->set_long_value(total);
   return o;
 }
 
@@ -241,6 +267,27 @@ TEST_F(StrengthTest, VoidMethodPostStateAndFrame) {
       "s.Ops#bump", "//@ assignable count, other;\n//@ ensures count == \\old(count) + d;\n", obs);
   EXPECT_EQ(open.pinned, 0);
   EXPECT_TRUE(open.Weak());
+}
+
+TEST_F(StrengthTest, ArrayArgumentOutsideTheFrameKeepsItsElements) {
+  // `assignable \nothing` keeps the array's elements: the sum pins the
+  // result (the post-state's elements are not another outcome).
+  std::vector<v1::Observation> obs = {Sum({1, 2, 3}), Sum({}), Sum({2147483647, 2147483647})};
+  StrengthResult strong =
+      Measure("s.Ops#sum",
+              "//@ assignable \\nothing;\n"
+              "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; (long) a[i]);\n",
+              obs);
+  ASSERT_TRUE(strong.measured) << strong.note;
+  EXPECT_EQ(strong.pinned, 3) << strong.note;
+  // With the elements assignable, another post-state is another outcome.
+  StrengthResult open =
+      Measure("s.Ops#sum",
+              "//@ assignable a[*];\n"
+              "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; (long) \\old(a[i]));\n",
+              obs);
+  ASSERT_TRUE(open.measured) << open.note;
+  EXPECT_EQ(open.pinned, 1) << open.note;  // only the empty array
 }
 
 TEST_F(StrengthTest, SameInputsGiveTheSameTable) {
