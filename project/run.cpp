@@ -445,6 +445,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
       report(event);
       loop::InferOptions o = base;
       o.methods = {m.method()};
+      o.write_summary = false;  // written once below, from every method's result.json
       std::string method_dir = absl::StrCat(out_dir, "/", m.infer_dir());
       m.set_reused(FileExists(method_dir + "/result.json"));
       std::string prefix = m.method() + ": ";
@@ -505,7 +506,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   }
   if (!first_error.ok()) return Stop(out_dir, &s, first_error);
 
-  // infer's summary over every target (each worker wrote its own).
+  // infer's summary over every target, written here only (the workers do not).
   v1::InferSummary infer_summary;
   infer_summary.set_format_version(v1::FORMAT_VERSION_1);
   for (const v1::MethodRun& m : runs) {
@@ -712,7 +713,17 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         mc.verdict = Verdict::kHolds;
       } else if (c.status == check::CheckStatus::kFail || contract_error) {
         mc.verdict = Verdict::kBroken;
-        for (const std::string& e : c.explanations) mc.counterexamples.push_back(e);
+        // The explanation names the values; the state under it shows the
+        // arrays and objects the names refer to.
+        for (size_t i = 0; i < c.explanations.size(); ++i) {
+          std::string text = c.explanations[i];
+          if (i < c.counterexamples.size()) {
+            std::string state = check::FormatObservationText(c.counterexamples[i]);
+            while (!state.empty() && state.back() == '\n') state.pop_back();
+            absl::StrAppend(&text, "\n", state);
+          }
+          mc.counterexamples.push_back(std::move(text));
+        }
       } else {
         mc.verdict = Verdict::kUndecided;
       }

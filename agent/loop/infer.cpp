@@ -189,6 +189,7 @@ absl::StatusOr<v1::InferSummary> MergedSummary(const std::string& out_dir,
 absl::Status WriteSummary(const InferOptions& options, const v1::InferSummary& summary,
                           std::string* text) {
   *text = FormatSummaryText(summary, options.out_dir);
+  if (!options.write_summary) return absl::OkStatus();
   TS_ASSIGN_OR_RETURN(v1::InferSummary merged, MergedSummary(options.out_dir, summary));
   TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", merged));
   return WriteFileAtomic(options.out_dir + "/summary.txt",

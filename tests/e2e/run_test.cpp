@@ -3,6 +3,7 @@
 // here by javac, and a copy of examples/bank built by its own
 // tracespec.textproto. Real JVM, probe, JUnit and Z3 throughout.
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -370,6 +371,7 @@ TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
       "  kill -0 $pid 2>/dev/null || break\n"
       "  sleep 0.05\n"
       "done\n"
+      "grep '^Sig' /proc/$pid/status >\"$2/signals.txt\" 2>&1\n"
       "t0=$(date +%s%N)\n"
       "kill -INT $pid\n"
       "wait $pid\n"
@@ -380,8 +382,10 @@ TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
       {"/bin/sh", "-c", script, testing::TracespecBinary(), project, dir.path()});
   ASSERT_TRUE(r.ok()) << r.status();
   std::string err = ReadFile(dir.path() + "/err.txt").value_or("");
-  ASSERT_THAT(r->stdout_data, HasSubstr("exit=130 ")) << r->stdout_data << err;
+  ASSERT_THAT(r->stdout_data, HasSubstr("exit=130 "))
+      << r->stdout_data << ReadFile(dir.path() + "/signals.txt").value_or("") << err;
   int ms = std::stoi(r->stdout_data.substr(r->stdout_data.find("ms=") + 3));
+  std::printf("the run stopped %d ms after SIGINT\n", ms);
   EXPECT_LE(ms, 5000) << "the run took " << ms << " ms to stop\n" << err;
   EXPECT_THAT(err, HasSubstr("interrupted by SIGINT"));
   EXPECT_THAT(err, HasSubstr("methods finished; they are kept in"));
