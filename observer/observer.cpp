@@ -515,6 +515,10 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
                       " (output: ", log_path, ")"));
   } else {
     argv = BuildCommand(plan.command);
+    // Ctrl-C and SIGTERM stop the test JVM too (it runs in its own process
+    // group and would outlive us): what it recorded is kept, marked as an
+    // unfinished test plan.
+    run.stop_on_interrupt = true;
     Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
                       " under the probe (JVM output: ", log_path, ")"));
   }
