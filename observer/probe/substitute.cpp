@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "observer/probe/snapshot.h"
+#include "observer/probe/substitute_value.h"
 
 namespace tracespec::probe {
 namespace {
@@ -25,26 +26,6 @@ constexpr jlong kSubstituteTag = jlong{1} << 62;
 constexpr std::string_view kUntouchedPrefixes[] = {
     "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "org.opentest4j.",
     "org.apiguardian.", "tracespec."};
-
-uint64_t Mix(uint64_t x) {  // SplitMix64's finaliser.
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// Hash of (seed, bytes): the substitute depends on the whole original value.
-uint64_t Hash(uint64_t seed, const void* data, size_t size) {
-  uint64_t h = Mix(seed ^ 0x6a09e667f3bcc909ULL);
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < size; ++i) h = Mix(h ^ bytes[i]);
-  return Mix(h ^ size);
-}
-
-// `c` moved by 1..size-1 places within [first, first + size).
-jchar Rotate(jchar c, jchar first, uint64_t size, uint64_t r) {
-  return static_cast<jchar>(first + (c - first + 1 + r % (size - 1)) % size);
-}
 
 struct State {
   jvmtiEnv* jvmti = nullptr;
@@ -166,11 +147,11 @@ jobject SubstituteArray(JNIEnv* env, jarray array, char kind, A (JNIEnv::*make)(
   std::vector<T> elements(static_cast<size_t>(length));
   (env->*get)(static_cast<A>(array), 0, length, elements.data());
   // Each element's substitute depends on the whole array and its index.
-  uint64_t element_seed = Hash(g_state->seed, elements.data(), elements.size() * sizeof(T));
+  uint64_t element_seed = SubstituteHash(g_state->seed, elements.data(), elements.size() * sizeof(T));
   for (size_t i = 0; i < elements.size(); ++i) {
     uint64_t bits = 0;
     std::memcpy(&bits, &elements[i], sizeof(T));
-    uint64_t seed = Mix(element_seed + i);
+    uint64_t seed = SubstituteMix(element_seed + i);
     switch (kind) {
       case 'Z': bits = bits == 0 ? 1 : 0; break;
       case 'B': bits = SubstituteIntegral(seed, bits, 8); break;
@@ -346,46 +327,6 @@ void JNICALL OnClassPrepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) {
 }
 
 }  // namespace
-
-std::vector<jchar> SubstituteText(uint64_t seed, const std::vector<jchar>& text) {
-  uint64_t h = Hash(seed, text.data(), text.size() * sizeof(jchar));
-  std::vector<jchar> out(text);
-  for (size_t i = 0; i < out.size(); ++i) {
-    jchar c = out[i];
-    uint64_t r = Mix(h + i);
-    if (c >= 'A' && c <= 'Z') {
-      out[i] = Rotate(c, 'A', 26, r);
-    } else if (c >= 'a' && c <= 'z') {
-      out[i] = Rotate(c, 'a', 26, r);
-    } else if (c >= '0' && c <= '9') {
-      out[i] = Rotate(c, '0', 10, r);
-    } else if (c >= 0x100 && (c < 0xD800 || c > 0xDFFF)) {
-      out[i] = Rotate(c, static_cast<jchar>(c & 0xFF00), 256, r);
-    } else if (c >= 0x80 && c < 0x100) {
-      out[i] = Rotate(c, 0x80, 128, r);
-    }
-  }
-  return out;
-}
-
-uint64_t SubstituteIntegral(uint64_t seed, uint64_t value, int bits) {
-  uint64_t r = Mix(seed ^ Mix(value));
-  uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  // Any nonzero offset modulo 2^bits gives another value of the same type.
-  uint64_t offset = r & mask;
-  if (offset == 0) offset = 1;
-  return (value + offset) & mask;
-}
-
-double SubstituteFloating(uint64_t seed, double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  double offset = 1 + static_cast<double>(Mix(seed ^ bits) % 1000);
-  double out = value + offset;
-  // Too large to move by the offset: change the sign instead.
-  if (out == value) out = value == 0 ? offset : -value;
-  return out;
-}
 
 bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config, std::string* error) {
   g_state = new State;

@@ -6,7 +6,8 @@
 // object tags must not disturb the recorder's, which are the object ids
 // written into observations and compared between the runs.
 //
-// Substitutes are deterministic in (seed, original value):
+// Substitutes are deterministic in (seed, original value)
+// (substitute_value.h):
 // - text (String, char[]): same length; ASCII upper-case letters, lower-case
 //   letters and digits stay in their class with another value; other ASCII
 //   characters are kept (they are the text's shape); characters beyond ASCII
@@ -23,18 +24,10 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::probe {
-
-// Substitute text for `text` (UTF-16 code units).
-std::vector<jchar> SubstituteText(uint64_t seed, const std::vector<jchar>& text);
-// A different value of an integral type `bits` wide, as the type's bits
-// (two's complement, zero-extended into the result).
-uint64_t SubstituteIntegral(uint64_t seed, uint64_t value, int bits);
-double SubstituteFloating(uint64_t seed, double value);
 
 // With config.substitute_denied(): adds a JVMTI environment of `vm` that
 // watches denied fields as their classes are prepared and substitutes them.
