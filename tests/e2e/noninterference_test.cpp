@@ -230,6 +230,64 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
   EXPECT_EQ(first.SerializeAsString(), second.SerializeAsString());
 }
 
+// Static, primitive, char[] and boolean denied fields, each read several
+// times (by the code and by the probe's own snapshots).
+constexpr char kVault[] = R"(package ni;
+public class Vault {
+  static String sharedSecret = "Ab12Cd34";
+  private int pin = 4821;
+  private char[] passwordChars = "hunter22".toCharArray();
+  private long keyBits = 123456789012L;
+  private boolean secretFlag = true;
+  public static int shared() { return sharedSecret.toLowerCase().hashCode(); }
+  public int pinPlus() { return pin + 1; }
+  public String pw() { return new String(passwordChars).toUpperCase(); }
+  public long bits() { return keyBits * 3; }
+  public boolean flag() { return !secretFlag; }
+}
+)";
+constexpr char kVaultTest[] = R"(package ni;
+import org.junit.jupiter.api.Test;
+class VaultTest {
+  @Test void all() {
+    Vault v = new Vault();
+    Vault.shared(); v.pinPlus(); v.pinPlus(); v.pw(); v.bits(); v.flag();
+  }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, EveryKindOfDeniedFieldIsSubstitutedOnce) {
+  std::string classes = testing::CompileJava(
+      dir_, {{"ni/Vault.java", kVault}, {"ni/VaultTest.java", kVaultTest}}, {"-g"},
+      testing::JunitJar());
+  std::string policy = dir_.Write("vault.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+deny: "*secret*"
+deny: "pin"
+deny: "*password*"
+deny: "*key*"
+redaction: MARK
+)");
+  std::string out = dir_.path() + "/vault";
+  SubprocessResult run = testing::RunTracespec(
+      {"observe", "--classpath", classes, "--tests", "ni.VaultTest", "--method", "ni.Vault#*",
+       "--policy", policy, "--out", out, "--noninterference"});
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  auto read = ReadObservations(out + "/observations.pb");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 6u);
+  for (const v1::Observation& o : *read) {
+    EXPECT_EQ(o.outcome().returned().redacted().reason(), observer::kDependsOnDenied)
+        << o.method().name();
+  }
+  v1::ObserveSummary summary;
+  ASSERT_TRUE(FromJson(ReadFile(out + "/summary.json").value_or(""), &summary).ok());
+  // One substitute per field, although `pin` is read twice by the code and
+  // every field by each snapshot: a substitute is never substituted again.
+  EXPECT_EQ(summary.noninterference_substitutions(), 5);
+  EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
+}
+
 TEST_F(ObserveNoninterferenceTest, RefusedForCommands) {
   Observed r;
   r.result = testing::RunTracespec({"observe", "--method", "ni.Keyring#*", "--out",
