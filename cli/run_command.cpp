@@ -115,7 +115,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
-      "redaction_policy, bounds, model, rounds, observe_timeout_seconds; paths relative to "
+      "redaction_policy, bounds, model, rounds, observe_timeout_seconds, "
+      "observe_noninterference (observe --noninterference); paths relative to "
       "the project), else a Maven layout (target/classes, target/test-classes, src/test/java) "
       "or a Gradle layout (build/classes/java/main and test, src/test/java): every test-like "
       "class is run and every public method of every top-level class is a target.\n"

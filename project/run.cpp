@@ -124,6 +124,8 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
     if (FileExists(path)) TS_RETURN_IF_ERROR(HashTree(path, &text));
   }
   absl::StrAppend(&text, "max-bytes ", c.observe_max_bytes(), "\n");
+  // Only when set, so that the keys of earlier runs stay valid.
+  if (c.observe_noninterference()) absl::StrAppend(&text, "noninterference\n");
   return Sha256Hex(text);
 }
 
@@ -376,6 +378,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     o.tests_src = project.config.tests_src();
     o.out_dir = obs_dir;
     o.timeout_seconds = project.config.observe_timeout_seconds();
+    o.noninterference = project.config.observe_noninterference();
     absl::StatusOr<observer::ObserveResult> obs = observer::Observe(o);
     if (!obs.ok()) return Stop(out_dir, &s, obs.status());
     if (StopSignal() != 0) {
