@@ -171,9 +171,22 @@ absl::StatusOr<MethodSpecSource> ParseMethodSpecSource(absl::string_view content
     return absl::StrJoin(out, ", ");
   };
   if (matching.empty()) {
-    if (named.empty()) {
+    if (named.empty() && src.kind != SourceKind::kJmlFile) {
       return absl::NotFoundError(absl::StrCat(file, ": no method ", selector.method_name,
                                               " in class ", selector.class_name));
+    }
+    if (named.empty()) {
+      // The class may well have the method: this file holds no contract of
+      // it (a per-class .jml lists only the methods it specifies).
+      std::vector<std::string> specified;
+      for (const MethodDecl& m : src.type_decl->methods) {
+        if (!m.jml && !m.spec.empty()) specified.push_back(m.name);
+      }
+      return absl::NotFoundError(absl::StrCat(
+          file, ": no contract of ", selector.method_name, " here: the file declares no method ",
+          selector.method_name, " in ", selector.class_name,
+          specified.empty() ? " and specifies no method"
+                            : absl::StrCat(" (it specifies ", absl::StrJoin(specified, ", "), ")")));
     }
     return absl::NotFoundError(
         absl::StrCat(file, ": no method ", selector.ToString(), "; declared: ", describe(named)));

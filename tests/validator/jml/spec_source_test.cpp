@@ -118,6 +118,17 @@ TEST(SpecSourceTest, ConstructorsAndMissingThings) {
                             .status()
                             .message()),
             "Calc.java: no method nope in class calc.Calc");
+  // A per-class .jml lists only the methods it specifies: no contract, not
+  // no method.
+  EXPECT_EQ(std::string(ParseMethodSpecSource("package calc;\npublic class Calc {\n"
+                                              "  //@ ensures \\result >= 0;\n"
+                                              "  public static int abs(int x);\n}\n",
+                                              "Calc.jml", ContractFormat::kAuto,
+                                              Sel("calc.Calc#nope"))
+                            .status()
+                            .message()),
+            "Calc.jml: no contract of nope here: the file declares no method nope in calc.Calc "
+            "(it specifies abs)");
 }
 
 TEST(SpecSourceTest, SyntaxErrorsOfTheChosenMethodOnly) {
