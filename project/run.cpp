@@ -15,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "agent/loop/infer.h"
@@ -130,13 +131,23 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
   return Sha256Hex(text);
 }
 
-// "PASS (complete)" -> a verdict with status "PASS".
-v1::CheckVerdict VerdictFromLine(const std::string& line) {
+// The round's verdict for run.json: from its typed verdict; a round of an
+// older run has only the line, whose status word is taken and which is
+// never taken for complete.
+v1::CheckVerdict VerdictOfRound(const std::string& line, const v1::Verdict* typed) {
   v1::CheckVerdict v;
   if (line.empty()) return v;
   v.set_summary(line);
-  v.set_status(line.substr(0, line.find_first_of(" :")));
-  v.set_complete(absl::StrContains(line, "(complete)"));
+  if (typed == nullptr) {
+    v.set_status(line.substr(0, line.find_first_of(" :")));
+    return v;
+  }
+  absl::string_view status = v1::VerdictStatus_Name(typed->status());
+  absl::ConsumePrefix(&status, "VERDICT_");
+  v.set_status(std::string(status));
+  v.set_complete(typed->complete());
+  v.set_proved(typed->proved());
+  for (const std::string& c : typed->cuts()) v.add_cuts(c);
   return v;
 }
 
@@ -211,8 +222,10 @@ void FillFromInfer(const std::string& out_dir, const v1::InferResult& r, v1::Met
     std::string path = absl::StrCat(infer_root, "/", loop::MethodDirName(run->method()), "/",
                                     loop::RoundDirName(r.rounds()), "/round.json");
     if (loop::ReadJsonFile(path, &round).ok()) {
-      *run->mutable_consistency() = VerdictFromLine(round.consistency());
-      *run->mutable_coverage() = VerdictFromLine(round.coverage());
+      *run->mutable_consistency() = VerdictOfRound(
+          round.consistency(), round.has_consistency_verdict() ? &round.consistency_verdict() : nullptr);
+      *run->mutable_coverage() = VerdictOfRound(
+          round.coverage(), round.has_coverage_verdict() ? &round.coverage_verdict() : nullptr);
       run->mutable_consistency()->set_seconds(round.validation_seconds());
     }
   }

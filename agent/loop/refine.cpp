@@ -124,6 +124,23 @@ std::string CheckLine(const check::CheckResult& result) {
   return result.summary.empty() ? status : absl::StrCat(status, " (", result.summary, ")");
 }
 
+// A check's verdict as a value for the round record.
+v1::Verdict VerdictOf(const check::CheckResult& result) {
+  v1::Verdict v;
+  switch (result.status) {
+    case check::CheckStatus::kPass: v.set_status(v1::VERDICT_PASS); break;
+    case check::CheckStatus::kFail: v.set_status(v1::VERDICT_FAIL); break;
+    case check::CheckStatus::kError: v.set_status(v1::VERDICT_ERROR); break;
+    case check::CheckStatus::kUnknown: v.set_status(v1::VERDICT_UNKNOWN); break;
+    case check::CheckStatus::kSkipped: v.set_status(v1::VERDICT_SKIPPED); break;
+  }
+  v.set_complete(result.complete);
+  v.set_proved(result.proved);
+  for (const std::string& c : result.cuts) v.add_cuts(c);
+  v.set_reason(result.summary);
+  return v;
+}
+
 class MethodRun {
  public:
   MethodRun(const MethodInputs& inputs, gateway::LlmClient* client, check::Validator* validator,
@@ -337,6 +354,8 @@ class MethodRun {
       *round->mutable_repairs() = earlier.repairs();
       round->set_consistency(earlier.consistency());
       round->set_coverage(earlier.coverage());
+      *round->mutable_consistency_verdict() = earlier.consistency_verdict();
+      *round->mutable_coverage_verdict() = earlier.coverage_verdict();
       round->set_outcome(earlier.outcome());
       round->set_checkable(earlier.checkable());
       round->set_bits(earlier.bits());
@@ -386,6 +405,8 @@ class MethodRun {
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.json"), check::FormatReportJson(*report)));
     round->set_consistency(CheckLine(report->consistency));
     round->set_coverage(CheckLine(report->coverage));
+    *round->mutable_consistency_verdict() = VerdictOf(report->consistency);
+    *round->mutable_coverage_verdict() = VerdictOf(report->coverage);
     feedback = FeedbackFromReport(*report);
     for (const Repair& r : prepared->repairs) {
       feedback.diagnostics.push_back(absl::StrCat("repaired before checking: ", r.reason,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "common/files.h"
@@ -269,6 +270,18 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult run = testing::RunTracespec({"run", bank});
   ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
   std::string good_run_json = *ReadFile(out + "/run.json");
+  // Verdicts in run.json come typed from the rounds: complete exactly when
+  // nothing was cut, and the cuts named.
+  v1::RunSummary good = ReadRunJson(out);
+  ASSERT_EQ(good.methods_size(), 3);
+  for (const v1::MethodRun& m : good.methods()) {
+    EXPECT_EQ(m.consistency().status(), "PASS") << m.method();
+    EXPECT_EQ(m.consistency().complete(), m.consistency().cuts().empty()) << m.method();
+    EXPECT_EQ(m.consistency().complete(),
+              absl::StrContains(m.consistency().summary(), "(complete)"))
+        << m.method();
+    EXPECT_EQ(m.coverage().status(), "PASS") << m.method();
+  }
   std::map<std::string, std::string> good_specs = Specs(out);
   ASSERT_FALSE(good_specs.empty());
 
