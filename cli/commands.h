@@ -25,6 +25,7 @@ enum ExitCode : int {
   kExitInternal = 5,     // a bug: please report
   kExitCheckFailed = 10, // a check ran and found a violation
   kExitUnknown = 11,     // a check could not decide (bound reached, timeout, unsupported)
+  kExitInterrupted = 130, // stopped by SIGINT/SIGTERM; finished work kept (run, infer)
 };
 
 struct ExitStatusRow {
@@ -41,13 +42,15 @@ inline constexpr ExitStatusRow kExitStatusTable[] = {
     {kExitInternal, "internal error"},
     {kExitCheckFailed, "a check found a violation"},
     {kExitUnknown, "a check could not decide"},
+    {kExitInterrupted, "interrupted"},
 };
 
 // The footer line "Exit status: 0 success (DETAIL), 2 bad usage, ..." of one
 // subcommand: every row of kExitStatusTable with the subcommand's detail in
-// parentheses when `details` has one. Statuses 10 and 11 are listed only
-// when `details` names them (a subcommand without checks never returns
-// them); 2, 3, 4 and 5 always are.
+// parentheses when `details` has one. Statuses 10, 11 and 130 are listed
+// only when `details` names them (a subcommand without checks never returns
+// 10 or 11; only `run` and `infer` stop on a signal with 130); 2, 3, 4 and
+// 5 always are.
 std::string ExitStatusFooter(const std::map<ExitCode, std::string>& details);
 
 // The exit status of an error status: kInvalidArgument, kNotFound,

@@ -23,6 +23,8 @@ ExitCode ExitCodeFor(const absl::Status& status) {
     case absl::StatusCode::kDeadlineExceeded:
     case absl::StatusCode::kResourceExhausted:
       return kExitEnvironment;
+    case absl::StatusCode::kCancelled:
+      return kExitInterrupted;
     default:
       return kExitInternal;
   }
@@ -38,7 +40,8 @@ std::string ExitStatusFooter(const std::map<ExitCode, std::string>& details) {
   const char* separator = " ";
   for (const ExitStatusRow& row : kExitStatusTable) {
     auto it = details.find(row.code);
-    bool optional = row.code == kExitCheckFailed || row.code == kExitUnknown;
+    bool optional =
+        row.code == kExitCheckFailed || row.code == kExitUnknown || row.code == kExitInterrupted;
     if (optional && it == details.end()) continue;
     absl::StrAppend(&out, separator, static_cast<int>(row.code), " ", row.meaning);
     if (it != details.end() && !it->second.empty()) absl::StrAppend(&out, " (", it->second, ")");

@@ -9,6 +9,7 @@
 #include "agent/loop/infer.h"
 #include "cli/commands.h"
 #include "cli/common_flags.h"
+#include "common/interrupt.h"
 #include "common/log.h"
 #include "common/proto_io.h"
 #include "tracespec/v1/infer.pb.h"
@@ -46,6 +47,7 @@ int Run(InferFlags& flags) {
     options.api_key_env = "TRACESPEC_API_KEY";
   }
   options.refine.progress = [](absl::string_view line) { Info(line); };
+  StopOnSignals();
   absl::StatusOr<loop::InferRun> run = loop::RunInfer(options);
   if (!run.ok()) return ReportError(run.status());
   if (flags.json) {
@@ -168,7 +170,10 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
            {kExitEnvironment,
             "endpoint unreachable, timeout, answer not a chat completion, request blocked by "
             "the egress gate, I/O"},
-           {kExitCheckFailed, "some method Fail or Error"}}));
+           {kExitCheckFailed, "some method Fail or Error"},
+           {kExitInterrupted,
+            "Ctrl-C or SIGTERM: the running method's unfinished round is not recorded, "
+            "finished methods are kept, a re-run continues; a second signal ends at once"}}));
   cmd->callback([flags, exit_code] { *exit_code = Run(*flags); });
 }
 

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "Only print results and errors");
   app.add_flag("-v,--verbose", verbose, "Print more detail about the work");
   app.require_subcommand(1);
+  // -q/-v are accepted after the subcommand too (`tracespec run -q`): an
+  // option a subcommand does not know falls through to the global ones.
+  app.fallthrough();
   app.footer(ExitStatusFooter({{kExitEnvironment, "missing JVM, unreadable path, I/O, network"},
                                 {kExitInternal, "a bug: please report it"},
                                 {kExitCheckFailed, ""},

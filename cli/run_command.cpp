@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "cli/commands.h"
 #include "cli/status_line.h"
+#include "common/interrupt.h"
 #include "project/run.h"
 
 namespace tracespec::cli {
@@ -73,6 +74,7 @@ int RunCommand(const ProjectFlags& flags) {
   options.out_dir = flags.out_dir;
   options.jobs = flags.jobs;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
+  StopOnSignals();
   absl::StatusOr<project::RunResult> result = project::RunProject(options);
   printer->Finish();
   if (!result.ok()) return ReportError(result.status());
@@ -113,7 +115,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
-      "redaction_policy, bounds, model, rounds, observe_timeout_seconds; paths relative to "
+      "redaction_policy, bounds, model, rounds, observe_timeout_seconds, "
+      "observe_noninterference (observe --noninterference); paths relative to "
       "the project), else a Maven layout (target/classes, target/test-classes, src/test/java) "
       "or a Gradle layout (build/classes/java/main and test, src/test/java): every test-like "
       "class is run and every public method of every top-level class is a target.\n"
@@ -128,7 +131,10 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
            {kExitInputError,
             "no project found, unknown or malformed configuration entry with file:line:column, "
             "build command failed, unknown class or method, no tests"},
-           {kExitEnvironment, "missing JVM, the test JVM died, endpoint unreachable, I/O"}}));
+           {kExitEnvironment, "missing JVM, the test JVM died, endpoint unreachable, I/O"},
+           {kExitInterrupted,
+            "Ctrl-C or SIGTERM: stops within seconds, finished methods are kept and a re-run "
+            "continues from them; recorded as a failed run; a second signal ends at once"}}));
   cmd->callback([flags, exit_code] { *exit_code = RunCommand(*flags); });
 }
 
@@ -144,12 +150,17 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
-      "whose method is gone, counts as broken.\n" +
+      "whose method is gone, counts as broken. Check does not pass on nothing: it stops "
+      "(exit 3) when the last run failed (OUT/failed-run.json), when OUT/specs holds a file or "
+      "a contract run.json does not name, when the last run wrote no contract, and, without a "
+      "build command, when a source in src/main/java is newer than its class file.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
-           {kExitInputError, "no run.json under OUT, no project, build command failed"}}));
+           {kExitInputError,
+            "no run.json under OUT, the last run failed, specs/ and run.json disagree, nothing "
+            "to check, stale class files, no project, build command failed"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }
 

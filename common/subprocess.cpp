@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "common/interrupt.h"
 
 extern char** environ;
 
@@ -31,10 +32,12 @@ volatile sig_atomic_t g_interrupt = 0;
 
 void OnInterrupt(int signal) { g_interrupt = signal; }
 
-// Installs OnInterrupt for SIGINT and SIGTERM while it lives.
+// Installs OnInterrupt for SIGINT and SIGTERM while it lives; not needed
+// (and not done) when the process stops on signals anyway (interrupt.h),
+// whose flag the child's loop reads too.
 class InterruptScope {
  public:
-  explicit InterruptScope(bool active) : active_(active) {
+  explicit InterruptScope(bool active) : active_(active && !StopOnSignalsInstalled()) {
     if (!active_) return;
     g_interrupt = 0;
     struct sigaction action {};
@@ -228,13 +231,14 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
       }
     }
     bool timeout = options.timeout_seconds > 0 && Now() - start > options.timeout_seconds;
-    bool interrupted = options.stop_on_interrupt && g_interrupt != 0;
+    int signal_seen = g_interrupt != 0 ? static_cast<int>(g_interrupt) : StopSignal();
+    bool interrupted = options.stop_on_interrupt && signal_seen != 0;
     bool cancelled = options.cancel != nullptr && options.cancel->load();
     if (timeout || interrupted || cancelled) {
       if (timeout) {
         result.timed_out = true;
       } else if (interrupted) {
-        result.interrupted_by = g_interrupt;
+        result.interrupted_by = signal_seen;
       } else {
         result.cancelled = true;
       }

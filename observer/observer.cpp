@@ -26,6 +26,7 @@
 #include "observer/copy_check.h"
 #include "observer/exclusion.h"
 #include "observer/junit.h"
+#include "observer/noninterference.h"
 #include "observer/policy.h"
 #include "observer/store.h"
 #include "observer/summary.h"
@@ -72,6 +73,10 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
     return absl::InvalidArgumentError("no target methods given (--method)");
   }
   if (options.out_dir.empty()) return absl::InvalidArgumentError("no output directory (--out)");
+  if (options.noninterference && (command_run || options.list_hot)) {
+    return absl::InvalidArgumentError(
+        "--noninterference applies to test runs (--tests), not to a command or --list-hot");
+  }
   for (const std::string& test_class : options.test_classes) {
     TS_RETURN_IF_ERROR(CheckClassName(test_class, "--tests class"));
     plan.config.add_test_classes(test_class);
@@ -379,6 +384,85 @@ std::string CommandIncomplete(const SubprocessResult& jvm, const v1::ProbeStatus
   return "";
 }
 
+// Every observation of a trace file; a record cut short by a dying JVM is
+// dropped (Trace::Read warns about it for run A).
+absl::StatusOr<std::vector<v1::Observation>> ReadTrace(const std::string& path) {
+  std::vector<v1::Observation> out;
+  if (!FileExists(path)) return out;
+  TS_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
+  std::vector<DelimitedRecord> records;
+  (void)SplitDelimited(data, path, &records);
+  for (const DelimitedRecord& record : records) {
+    v1::Observation o;
+    if (o.ParseFromArray(data.data() + record.body, static_cast<int>(record.size))) {
+      out.push_back(std::move(o));
+    }
+  }
+  return out;
+}
+
+// One substituted run of the same JUnit command, everything under `dir`
+// (a temporary directory: its trace and log never reach the output).
+// Returns the number of values the probe substituted.
+absl::StatusOr<uint64_t> RunSubstituted(const Plan& plan, const ObserveOptions& options,
+                                        const std::string& dir) {
+  TS_RETURN_IF_ERROR(MakeDirs(dir));
+  v1::ProbeConfig config = plan.config;
+  config.set_output_path(dir + "/trace.pb");
+  config.set_status_path(dir + "/status.pb");
+  config.set_substitute_denied(true);
+  config.set_substitution_seed(options.noninterference_seed);
+  std::string config_path = dir + "/probe-config.pb";
+  TS_RETURN_IF_ERROR(WriteFileAtomic(config_path, config.SerializeAsString()));
+  JunitCommand command = plan.command;
+  command.probe_config = config_path;
+  command.results_path = dir + "/results.tsv";
+  SubprocessOptions run;
+  run.stdout_path = dir + "/jvm.log";
+  run.stderr_path = run.stdout_path;
+  run.timeout_seconds = options.timeout_seconds;
+  TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(command), run));
+  std::string log = ReadFile(run.stdout_path).value_or("");
+  TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
+                      JunitStatus(config.status_path(), log, "the substituted run's output", jvm));
+  if (status.errors_size() > 0) {
+    return absl::InternalError(
+        absl::StrCat("the probe failed in the substituted run: ", status.errors(0)));
+  }
+  return status.substitutions();
+}
+
+struct SubstitutedRuns {
+  Withheld withheld;
+  int runs = 1;
+  uint64_t substitutions = 0;
+};
+
+// observe --noninterference after run A: runs B, and C when A and B differ,
+// and rewrites A's trace with what differed withheld.
+absl::StatusOr<SubstitutedRuns> Noninterference(const Plan& plan, const ObserveOptions& options,
+                                                const std::string& work) {
+  SubstitutedRuns out;
+  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> a, ReadTrace(plan.config.output_path()));
+  Info(absl::StrCat("noninterference: running the tests again with every denied field "
+                    "substituted (seed ", options.noninterference_seed, ")"));
+  TS_ASSIGN_OR_RETURN(out.substitutions, RunSubstituted(plan, options, work + "/b"));
+  out.runs = 2;
+  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> b, ReadTrace(work + "/b/trace.pb"));
+  std::vector<v1::Observation> trial = a;
+  if (!WithholdDifferences(&trial, b, nullptr).any()) return out;
+  Info("noninterference: the runs differ; once more with the same substitutes, to tell "
+       "nondeterminism apart");
+  TS_RETURN_IF_ERROR(RunSubstituted(plan, options, work + "/c").status());
+  out.runs = 3;
+  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> c, ReadTrace(work + "/c/trace.pb"));
+  out.withheld = WithholdDifferences(&a, b, &c);
+  std::string data;
+  for (const v1::Observation& o : a) AppendDelimited(o, &data);
+  TS_RETURN_IF_ERROR(WriteFileAtomic(plan.config.output_path(), data));
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
@@ -431,6 +515,10 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
                       " (output: ", log_path, ")"));
   } else {
     argv = BuildCommand(plan.command);
+    // Ctrl-C and SIGTERM stop the test JVM too (it runs in its own process
+    // group and would outlive us): what it recorded is kept, marked as an
+    // unfinished test plan.
+    run.stop_on_interrupt = true;
     Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
                       " under the probe (JVM output: ", log_path, ")"));
   }
@@ -467,8 +555,22 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     return hot;
   }
 
+  SubstitutedRuns substituted;
+  if (options.noninterference) {
+    TS_ASSIGN_OR_RETURN(substituted, Noninterference(plan, options, work));
+  }
+
   v1::ObserveSummary summary;
   summary.set_format_version(v1::FORMAT_VERSION_1);
+  if (options.noninterference) {
+    summary.set_noninterference(true);
+    summary.set_noninterference_seed(options.noninterference_seed);
+    summary.set_noninterference_runs(substituted.runs);
+    summary.set_noninterference_substitutions(static_cast<int64_t>(substituted.substitutions));
+    summary.set_withheld_dependent(substituted.withheld.dependent);
+    summary.set_withheld_nondeterministic(substituted.withheld.nondeterministic);
+    for (const std::string& t : substituted.withheld.tests) summary.add_tests_withheld(t);
+  }
   summary.set_policy(plan.policy_name);
   summary.set_jvm_result(jvm.Describe());
   summary.set_jvm_seconds(std::round(jvm.seconds * 1000) / 1000);

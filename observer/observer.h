@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "observer/noninterference.h"
 #include "tracespec/v1/summary.pb.h"
 
 namespace tracespec::observer {
@@ -56,6 +57,11 @@ struct ObserveOptions {
   // Count the calls of the target methods instead of recording them: the
   // result's summary_text (and out_dir/hot.txt) lists calls per method.
   bool list_hot = false;
+  // Decide what depends on a denied field by running the tests again with
+  // every denied field substituted (noninterference.h): values that differ
+  // are withheld. Test runs only (not commands, not list_hot).
+  bool noninterference = false;
+  uint64_t noninterference_seed = kDefaultNoninterferenceSeed;
 };
 
 struct ObserveResult {

@@ -9,11 +9,17 @@
 namespace tracespec::observer {
 namespace {
 
+// Withheld by the policy: a reason marks what --noninterference withheld,
+// which the summary counts on its own line.
+bool ByPolicy(const v1::Value& value) {
+  return value.has_redacted() && value.redacted().reason().empty();
+}
+
 void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& states,
                    std::map<std::string, int64_t>* counts) {
   for (const v1::ObjectState& state : states) {
     for (const v1::Field& field : state.fields()) {
-      if (!field.value().has_redacted()) continue;
+      if (!ByPolicy(field.value())) continue;
       const std::string& owner =
           field.declaring_class().empty() ? state.class_name() : field.declaring_class();
       ++(*counts)[owner + "." + field.name()];
@@ -56,12 +62,12 @@ void ObservationCounter::Add(const v1::Observation& o) {
   CountRedacted(o.pre(), &redacted_);
   CountRedacted(o.post(), &redacted_);
   for (int i = 0; i < o.args_size(); ++i) {
-    if (!o.args(i).has_redacted()) continue;
+    if (!ByPolicy(o.args(i))) continue;
     std::string param = i < o.method().param_names_size() ? o.method().param_names(i)
                                                            : absl::StrCat("arg", i);
     ++redacted_[absl::StrCat(label, " parameter ", param)];
   }
-  if (o.outcome().returned().has_redacted()) ++redacted_[label + " return value"];
+  if (ByPolicy(o.outcome().returned())) ++redacted_[label + " return value"];
 }
 
 void ObservationCounter::Fill(v1::ObserveSummary* summary) const {
@@ -142,6 +148,17 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
   if (s.tainted_values() > 0) {
     absl::StrAppend(&out, "holding a value of a denied location (taint): ", s.tainted_values(),
                     " recorded value", s.tainted_values() == 1 ? "" : "s", " redacted\n");
+  }
+  if (s.noninterference()) {
+    absl::StrAppend(&out, "noninterference (seed ", s.noninterference_seed(), ", ",
+                    s.noninterference_runs(), " runs, ", s.noninterference_substitutions(),
+                    " denied values substituted): ", s.withheld_dependent(),
+                    " recorded values withheld as depending on a denied value, ",
+                    s.withheld_nondeterministic(),
+                    " as nondeterministic (dependence not decided)\n");
+    for (const std::string& t : s.tests_withheld()) {
+      absl::StrAppend(&out, "  ", t, ": its calls differed between the runs; all values withheld\n");
+    }
   }
   if (!command_run) {
     absl::StrAppend(&out, "excluded tests (never sent anywhere): ", s.tests_excluded(), "\n");

@@ -21,11 +21,13 @@
 #include "agent/report/report.h"
 #include "common/files.h"
 #include "common/hash.h"
+#include "common/interrupt.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "common/subprocess.h"
 #include "observer/junit.h"
 #include "observer/observer.h"
+#include "project/check_guard.h"
 #include "project/spec_files.h"
 #include "tracespec/v1/infer.pb.h"
 #include "tracespec/v1/summary.pb.h"
@@ -42,6 +44,9 @@ constexpr char kObservationsDir[] = "observations";
 constexpr char kInferDir[] = "infer";
 constexpr char kSpecsDir[] = "specs";
 constexpr char kRunJson[] = "run.json";
+// In OUT/observations: the observations key (ObservationsKey) of the
+// observations there, written once they are complete.
+constexpr char kObservationsKeyFile[] = "key";
 
 double Since(absl::Time start) { return absl::ToDoubleSeconds(absl::Now() - start); }
 
@@ -119,6 +124,8 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
     if (FileExists(path)) TS_RETURN_IF_ERROR(HashTree(path, &text));
   }
   absl::StrAppend(&text, "max-bytes ", c.observe_max_bytes(), "\n");
+  // Only when set, so that the keys of earlier runs stay valid.
+  if (c.observe_noninterference()) absl::StrAppend(&text, "noninterference\n");
   return Sha256Hex(text);
 }
 
@@ -243,10 +250,15 @@ std::string RunText(const std::string& out_dir, const v1::RunSummary& s) {
   return text;
 }
 
-// Records a problem that stopped the run in run.json (when OUT exists).
+// Records a problem that stopped the run in OUT/failed-run.json (when OUT
+// exists). run.json, the specs and the report stay those of the last run
+// that succeeded; `tracespec check` refuses to vouch for them while the
+// failure is recorded.
 absl::Status Stop(const std::string& out_dir, v1::RunSummary* summary, absl::Status status) {
   summary->set_error(std::string(status.message()));
-  if (IsDirectory(out_dir)) WriteRunJson(out_dir, *summary).IgnoreError();
+  if (IsDirectory(out_dir)) {
+    loop::WriteJsonFile(absl::StrCat(out_dir, "/", kFailedRunJson), *summary).IgnoreError();
+  }
   return status;
 }
 
@@ -306,10 +318,6 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   s.set_jobs(jobs);
   s.set_classpath(MainClassPath(project));
 
-  v1::RunSummary prior;
-  std::string run_json = absl::StrCat(out_dir, "/", kRunJson);
-  bool have_prior = FileExists(run_json) && loop::ReadJsonFile(run_json, &prior).ok();
-
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);
     absl::StatusOr<double> seconds = RunBuild(project, absl::StrCat(out_dir, "/build.log"));
@@ -327,10 +335,23 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   if (!key.ok()) return Stop(out_dir, &s, key.status());
   s.set_observations_key(*key);
   std::string obs_dir = absl::StrCat(out_dir, "/", kObservationsDir);
+  // The key is kept with the observations, written once they are complete:
+  // a run that stopped while observing leaves none, so half-replaced
+  // observations are never reused.
+  std::string key_path = absl::StrCat(obs_dir, "/", kObservationsKeyFile);
   v1::ObserveSummary observed;
-  bool reuse = have_prior && prior.observations_key() == *key && prior.error().empty() &&
-               FileExists(obs_dir + "/observations.pb") &&
+  bool reuse = ReadFile(key_path).value_or("") == *key &&
                loop::ReadJsonFile(obs_dir + "/summary.json", &observed).ok();
+  if (reuse) {
+    absl::StatusOr<std::vector<v1::Observation>> cached =
+        ReadObservations(obs_dir + "/observations.pb");
+    if (!cached.ok()) {
+      report.Stage(absl::StrCat("observe: the cached observations are damaged (",
+                                cached.status().message(), "): observing again"),
+                   start);
+      reuse = false;
+    }
+  }
   if (reuse) {
     report.Stage(absl::StrCat("observe: reusing ", obs_dir, " (class files, tests and targets unchanged)"),
                  start);
@@ -345,6 +366,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                     " under the probe for ", targets->size(),
                                     " target methods (no tests: captured behaviour)"),
                  start);
+    TS_RETURN_IF_ERROR(RemoveAll(key_path));
     observer::ObserveOptions o;
     o.classpath = FullClassPath(project);
     o.test_classes = *tests;
@@ -356,8 +378,15 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     o.tests_src = project.config.tests_src();
     o.out_dir = obs_dir;
     o.timeout_seconds = project.config.observe_timeout_seconds();
+    o.noninterference = project.config.observe_noninterference();
     absl::StatusOr<observer::ObserveResult> obs = observer::Observe(o);
     if (!obs.ok()) return Stop(out_dir, &s, obs.status());
+    if (StopSignal() != 0) {
+      return Stop(out_dir, &s,
+                  absl::CancelledError(absl::StrCat(StopReason(), " while ",
+                                                    command.empty() ? "the tests" : "the command",
+                                                    " ran; nothing was inferred")));
+    }
     if (!obs->summary.complete()) {
       return Stop(out_dir, &s,
                   absl::UnavailableError(absl::StrCat(command.empty()
@@ -367,6 +396,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                       obs_dir, "/jvm.log)")));
     }
     observed = obs->summary;
+    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, *key));
     report.Stage(command.empty()
                      ? absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
                                     observed.tests_failed(), " failed, ",
@@ -407,7 +437,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   std::mutex summary_mu;
   absl::Status first_error;
   auto work = [&] {
-    for (size_t k = next++; k < queue.size(); k = next++) {
+    for (size_t k = next++; k < queue.size() && StopSignal() == 0; k = next++) {
       v1::MethodRun& m = runs[queue[k]];
       absl::Time method_start = absl::Now();
       ProgressEvent event;
@@ -418,6 +448,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
       report(event);
       loop::InferOptions o = base;
       o.methods = {m.method()};
+      o.write_summary = false;  // written once below, from every method's result.json
       std::string method_dir = absl::StrCat(out_dir, "/", m.infer_dir());
       m.set_reused(FileExists(method_dir + "/result.json"));
       std::string prefix = m.method() + ": ";
@@ -442,6 +473,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
         FillFromInfer(out_dir, inferred->summary.results(0), &m);
       }
       m.set_seconds(Since(method_start));
+      if (!inferred.ok() && inferred.status().code() == absl::StatusCode::kCancelled) continue;
       ProgressEvent finished;
       finished.kind = ProgressEvent::Kind::kMethodDone;
       finished.method = m.method();
@@ -467,9 +499,17 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     work();
     for (std::thread& t : workers) t.join();
   }
+  if (StopSignal() != 0) {
+    int finished = 0;
+    for (size_t i : queue) finished += runs[i].status() == v1::METHOD_RUN_INFERRED ? 1 : 0;
+    return Stop(out_dir, &s,
+                absl::CancelledError(absl::StrCat(
+                    StopReason(), ": ", finished, " of ", total, " methods finished; they are kept in ",
+                    out_dir, "/", kInferDir, " and `tracespec run` continues from them")));
+  }
   if (!first_error.ok()) return Stop(out_dir, &s, first_error);
 
-  // infer's summary over every target (each worker wrote its own).
+  // infer's summary over every target, written here only (the workers do not).
   v1::InferSummary infer_summary;
   infer_summary.set_format_version(v1::FORMAT_VERSION_1);
   for (const v1::MethodRun& m : runs) {
@@ -521,6 +561,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   }
   s.set_seconds(Since(start));
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
+  TS_RETURN_IF_ERROR(RemoveAll(absl::StrCat(out_dir, "/", kFailedRunJson)));
   report.Stage("report: writing report.html and report.md", start);
   TS_RETURN_IF_ERROR(report::WriteReports(out_dir));
   // Paths for people: as the caller spelled them.
@@ -585,12 +626,52 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   const Project& project = stored.project;
   const std::string& out_dir = stored.out_dir;
   const v1::RunSummary& summary = stored.summary;
+  // What the run left must be what it recorded, or a pass would vouch for
+  // contracts nobody checked.
+  std::string failed_json = absl::StrCat(out_dir, "/", kFailedRunJson);
+  v1::RunSummary failed;
+  if (FileExists(failed_json) || !summary.error().empty()) {
+    if (FileExists(failed_json)) TS_RETURN_IF_ERROR(loop::ReadJsonFile(failed_json, &failed));
+    const std::string& why = summary.error().empty() ? failed.error() : summary.error();
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the last `tracespec run` of ", project.dir, " failed: ", why, "\n(",
+        FileExists(failed_json) ? failed_json : absl::StrCat(out_dir, "/", kRunJson),
+        "); the contracts under ", out_dir, "/specs are from an earlier run, so check does not "
+        "vouch for them: fix the failure and run `tracespec run` again"));
+  }
+  TS_RETURN_IF_ERROR(SpecsMatchRun(out_dir, summary));
+  std::string build_note;
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);
     TS_ASSIGN_OR_RETURN(std::string log, MakeTempDir("tracespec-check-"));
     absl::StatusOr<double> built = RunBuild(project, log + "/build.log");
     if (!built.ok()) return built.status();
     RemoveAll(log).IgnoreError();
+    build_note = "against the current build";
+  } else {
+    bool roots_found = false;
+    std::vector<std::string> stale = StaleSources(project, &roots_found);
+    if (!stale.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the class files are older than their sources (", stale[0],
+          stale.size() > 1 ? absl::StrCat(", and ", stale.size() - 1, " more") : "",
+          "), and ", project.description,
+          " has no build command: build the project first, or set `build` in ",
+          kConfigFileName, " so that check runs it"));
+    }
+    build_note = roots_found
+                     ? "against the class files as found (no build command; none older than "
+                       "its source in src/main/java)"
+                     : "against the class files as found (no build command, and no "
+                       "src/main/java to tell whether they are current)";
+  }
+  int contracts = 0;
+  for (const v1::MethodRun& m : summary.methods()) contracts += m.spec_file().empty() ? 0 : 1;
+  if (contracts == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "nothing to check: the last `tracespec run` (", out_dir, "/", kRunJson,
+        ") wrote no contract for any of its ", summary.methods_size(),
+        " methods; check does not pass on nothing"));
   }
   TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
                       check::Validator::Create(MainClassPath(project)));
@@ -635,7 +716,17 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         mc.verdict = Verdict::kHolds;
       } else if (c.status == check::CheckStatus::kFail || contract_error) {
         mc.verdict = Verdict::kBroken;
-        for (const std::string& e : c.explanations) mc.counterexamples.push_back(e);
+        // The explanation names the values; the state under it shows the
+        // arrays and objects the names refer to.
+        for (size_t i = 0; i < c.explanations.size(); ++i) {
+          std::string text = c.explanations[i];
+          if (i < c.counterexamples.size()) {
+            std::string state = check::FormatObservationText(c.counterexamples[i]);
+            while (!state.empty() && state.back() == '\n') state.pop_back();
+            absl::StrAppend(&text, "\n", state);
+          }
+          mc.counterexamples.push_back(std::move(text));
+        }
       } else {
         mc.verdict = Verdict::kUndecided;
       }
@@ -653,7 +744,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
       absl::StrAppend(&result.text, "  ", absl::StrReplaceAll(c, {{"\n", "\n  "}}), "\n");
     }
   }
-  absl::StrAppend(&result.text, result.methods.size(), " contracts checked against the current build (",
+  absl::StrAppend(&result.text, result.methods.size(), " contracts checked ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
                   " undecided\n");

@@ -20,6 +20,7 @@
 #include "agent/loop/run_dir.h"
 #include "agent/synth/builtin_client.h"
 #include "common/files.h"
+#include "common/interrupt.h"
 #include "validator/check/classfile_env.h"
 #include "validator/classfile/class_path.h"
 #include "common/proto_io.h"
@@ -188,6 +189,7 @@ absl::StatusOr<v1::InferSummary> MergedSummary(const std::string& out_dir,
 absl::Status WriteSummary(const InferOptions& options, const v1::InferSummary& summary,
                           std::string* text) {
   *text = FormatSummaryText(summary, options.out_dir);
+  if (!options.write_summary) return absl::OkStatus();
   TS_ASSIGN_OR_RETURN(v1::InferSummary merged, MergedSummary(options.out_dir, summary));
   TS_RETURN_IF_ERROR(WriteJsonFile(options.out_dir + "/summary.json", merged));
   return WriteFileAtomic(options.out_dir + "/summary.txt",
@@ -287,6 +289,12 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   run.summary.set_format_version(v1::FORMAT_VERSION_1);
   const std::function<void(absl::string_view)>& progress = options.refine.progress;
   for (const std::string& selector : options.methods) {
+    if (StopSignal() != 0) {
+      return absl::CancelledError(absl::StrCat(StopReason(), " after ", run.summary.results_size(),
+                                               " of ", options.methods.size(),
+                                               " methods; their results are kept in ",
+                                               options.out_dir, ", and a re-run continues"));
+    }
     std::string method_dir = options.out_dir + "/" + MethodDirName(selector);
     absl::StatusOr<MethodInputs> inputs =
         LoadMethodInputs(selector, options.classpath, *observations, options.observations,
@@ -388,6 +396,13 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       request.has_observations = true;
       request.observations = inputs->prompt.observations;
       absl::StatusOr<check::ValidationReport> measured = (*validator)->MeasureStrength(request);
+      if (StopSignal() != 0) {
+        // The measure may rest on queries the stop cut short: the result is
+        // written again, measured, by the re-run (its rounds are kept).
+        TS_RETURN_IF_ERROR(RemoveAll(method_dir + "/result.json"));
+        return absl::CancelledError(
+            absl::StrCat(StopReason(), " while measuring the strength of ", selector));
+      }
       if (measured.ok()) {
         *outcome.result.mutable_strength() = StrengthProto(measured->strength);
       } else {

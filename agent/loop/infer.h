@@ -50,6 +50,11 @@ struct InferOptions {
   // and send nothing; anonymize the prompts.
   bool dry_run = false;
   bool anonymize = false;
+  // Whether this run writes OUT/summary.json and summary.txt (merged with
+  // what OUT holds). False when the caller owns them: `tracespec run`, whose
+  // workers each infer one method into the same OUT, writes them once from
+  // every method's result.json, so no two threads read-modify-write them.
+  bool write_summary = true;
   double llm_timeout_seconds = 120;
   int llm_attempts = 4;
   std::string out_dir = "tracespec-infer";

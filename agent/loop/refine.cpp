@@ -21,6 +21,7 @@
 #include "agent/loop/run_dir.h"
 #include "agent/synth/synthesizer.h"
 #include "common/files.h"
+#include "common/interrupt.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "validator/jml/parser.h"
@@ -276,7 +277,7 @@ class MethodRun {
         outcome->stop = absl::UnavailableError(status.message());
       }
       round->set_error(std::string(status.message()));
-      TS_RETURN_IF_ERROR(WriteJsonFile(Join(dir, "round.json"), *round));
+      TS_RETURN_IF_ERROR(RecordRound(dir, *round));
       Progress(absl::StrCat("round ", number, ": ", RoundOutcomeName(round->outcome()), ": ",
                             status.message()));
       return false;
@@ -363,7 +364,7 @@ class MethodRun {
       round->set_outcome(v1::ROUND_VALIDATOR_FAILED);
       round->set_error(std::string(report.status().message()));
       outcome->stop = report.status();
-      TS_RETURN_IF_ERROR(WriteJsonFile(Join(dir, "round.json"), *round));
+      TS_RETURN_IF_ERROR(RecordRound(dir, *round));
       Progress(absl::StrCat("round ", number, ": the validator failed: ",
                             report.status().message()));
       return false;
@@ -504,10 +505,22 @@ class MethodRun {
     return changed;
   }
 
+  // Writes round.json, which makes the round finished for a re-run — unless
+  // a stop was asked for (common/interrupt.h): then the round's verdicts may
+  // come from queries the stop cut short, so the round stays unfinished (a
+  // re-run moves it aside and redoes it) and the run ends.
+  absl::Status RecordRound(const std::string& dir, const v1::InferRound& round) {
+    if (StopSignal() != 0) {
+      return absl::CancelledError(absl::StrCat(StopReason(), " during round ", round.round(),
+                                               " of ", inputs_.selector, " (not recorded)"));
+    }
+    return WriteJsonFile(Join(dir, "round.json"), round);
+  }
+
   absl::StatusOr<bool> Finish(const std::string& dir, const prompt::ValidationFeedback& feedback,
                               v1::InferRound* round) {
     SetFeedback(feedback, round);
-    TS_RETURN_IF_ERROR(WriteJsonFile(Join(dir, "round.json"), *round));
+    TS_RETURN_IF_ERROR(RecordRound(dir, *round));
     std::string detail = round->outcome() == v1::ROUND_VALIDATED
                              ? absl::StrCat("consistency ", round->consistency(), "; coverage ",
                                             round->coverage())

@@ -24,7 +24,7 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertica
 th { background: #f0f0ec; }
 .history { font-family: ui-monospace, monospace; font-weight: bold; }
 .status-Success { color: #1a6b1a; } .status-Fail, .status-Error { color: #a01818; }
-.status-Stopped { color: #8a5a00; }
+.status-Stopped { color: #8a5a00; } .weak { color: #8a5a00; font-weight: bold; }
 .note { color: #555; }
 .excluded { color: #8a5a00; }
 li { margin: 0.15em 0; }
@@ -45,14 +45,16 @@ void Overview(const RunView& run, std::string* out) {
   Paragraph(MethodsSentence(run), out);
   if (!run.methods.empty()) {
     absl::StrAppend(out,
-                    "<table>\n<tr><th>method</th><th>result</th><th>history</th><th>rounds</th>"
-                    "<th>contract file</th></tr>\n");
+                    "<table>\n<tr><th>method</th><th>result</th><th>strength</th><th>history</th>"
+                    "<th>rounds</th><th>contract file</th></tr>\n");
   }
   for (size_t i = 0; i < run.methods.size(); ++i) {
     const MethodView& m = run.methods[i];
     absl::StrAppend(out, "<tr><td><a href=\"#", MethodId(i), "\">", E(m.method),
                     "</a></td><td class=\"status-", E(StatusName(m)), "\">", E(StatusName(m)),
-                    "</td><td class=\"history\">", E(m.result.history()), "</td><td>",
+                    "</td><td", m.result.strength().weak() ? " class=\"weak\"" : "", ">",
+                    E(StrengthCell(m)), "</td><td class=\"history\">", E(m.result.history()),
+                    "</td><td>",
                     m.result.rounds(), "</td><td>", Code(m.contract_file), "</td></tr>\n");
   }
   if (!run.methods.empty()) absl::StrAppend(out, "</table>\n");

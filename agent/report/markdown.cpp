@@ -19,8 +19,10 @@ void Overview(const RunView& run, std::string* out) {
   // Numbers and status names only: plain text.
   absl::StrAppend(out, "## Methods\n\n", MethodsSentence(run), "\n\n");
   for (const MethodView& m : run.methods) {
-    absl::StrAppend(out, "- ", C(m.method), ": **", StatusName(m), "**, history ",
-                    C(m.result.history()), ", ", m.result.rounds(),
+    absl::StrAppend(out, "- ", C(m.method), ": **", StatusName(m), "**",
+                    m.result.strength().weak() ? " (**weak**)" : "", ", strength ",
+                    C(StrengthCell(m)), ", history ", C(m.result.history()), ", ",
+                    m.result.rounds(),
                     m.result.rounds() == 1 ? " round" : " rounds", ", contract ",
                     C(m.contract_file), "\n");
   }

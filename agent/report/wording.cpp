@@ -21,6 +21,13 @@ std::string StatusName(const MethodView& method) {
   return loop::InferStatusName(method.result.status());
 }
 
+std::string StrengthCell(const MethodView& method) {
+  const v1::Strength& s = method.result.strength();
+  if (s.measured() && !s.summary().empty()) return s.summary();
+  if (method.result.status() != v1::INFER_SUCCESS) return "-";
+  return s.note().empty() ? "not measured" : absl::StrCat("not measured: ", s.note());
+}
+
 std::string RoundsSentence(const MethodView& method) {
   std::string who = method.remote()
                         ? absl::StrCat("answers from the model at ", method.result.client())

@@ -12,6 +12,11 @@ namespace tracespec::report {
 
 // "Success", "Fail", ...
 std::string StatusName(const MethodView& method);
+// The overview's strength cell: the measured summary ("pins \result on 5/5
+// observations, rejects 100% of perturbed outcomes", ending ", weak" when
+// the contract pins fewer than half), "not measured" with the reason, or
+// "-" when the method has no contract to measure.
+std::string StrengthCell(const MethodView& method);
 
 // "after 1 of at most 3 rounds; contracts from the built-in synthesizer" or
 // "... from the model at URL".

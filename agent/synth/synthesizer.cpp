@@ -19,6 +19,7 @@
 #include "agent/synth/context.h"
 #include "agent/synth/guards.h"
 #include "agent/synth/vocabulary.h"
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "google/protobuf/util/json_util.h"
 #include "tracespec/v1/answer.pb.h"
@@ -687,6 +688,9 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
       verdict = absl::StrCat("not confirmed: ", rounds, " oracle rounds used");
       return finish(round);
     }
+    // A stop asked for by a signal (common/interrupt.h): the oracle's
+    // queries would all be cut short, and nothing of this is recorded.
+    if (StopSignal() != 0) return absl::CancelledError(StopReason());
     OracleVerdict v = oracle->Check(round.result.jml);
     ++rounds;
     verdict = OracleVerdictName(v.kind);

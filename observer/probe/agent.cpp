@@ -22,6 +22,7 @@
 #include "observer/probe/class_file.h"
 #include "observer/probe/hooks_abi.h"
 #include "observer/probe/recorder.h"
+#include "observer/probe/substitute.h"
 #include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::probe {
@@ -391,6 +392,7 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);
   g_status->set_tainted_values(g_recorder->tainted_values());
   g_status->set_trace_limit_reached(g_recorder->trace_limit_reached());
+  g_status->set_substitutions(Substitutions());
   if (g_config->count_calls()) {
     for (const auto& [method, calls] : g_recorder->CallCounts()) {
       v1::MethodCount* count = g_status->add_method_counts();
@@ -489,6 +491,12 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
     return JNI_ERR;
   }
   g_recorder = new Recorder(g_jvmti, *g_config);
+  // The substituted run of observe --noninterference: a JVMTI environment
+  // of its own, so that only this run pays for field access events.
+  if (g_config->substitute_denied() && !InstallSubstitution(vm, *g_config, &error)) {
+    Complain(error);
+    return JNI_ERR;
+  }
 
   jvmtiEventCallbacks callbacks{};
   callbacks.VMInit = &OnVMInit;

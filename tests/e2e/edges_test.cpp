@@ -159,9 +159,39 @@ TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
   SubprocessResult run = Run({"run", "--help"});
   EXPECT_THAT(run.stdout_data, HasSubstr("Exit status: 0 success (the run completed; methods"));
   EXPECT_THAT(run.stdout_data, Not(HasSubstr("10 a check")));
+  EXPECT_THAT(run.stdout_data, HasSubstr(", 130 interrupted (Ctrl-C or SIGTERM"));
+  EXPECT_THAT(check.stdout_data, Not(HasSubstr("130 interrupted")));
   // observe has no check: 10 and 11 are not among its statuses.
   SubprocessResult observe = Run({"observe", "--help"});
   EXPECT_THAT(observe.stdout_data, Not(HasSubstr("10 a check")));
+}
+
+// -q and -v are global flags, and work after the subcommand as before it:
+// -q leaves only results and errors, -v adds the solver's lines.
+TEST_F(EdgesTest, GlobalFlagsWorkAfterTheSubcommand) {
+  std::string contract = Contract(kMaxContract);
+  std::vector<std::string> validate = {"validate", "--classpath", classes_, "--method",
+                                       "shop.Stats#max([I)I", "--contract", contract};
+  for (const char* flag : {"-q", "--quiet", "-v", "--verbose"}) {
+    std::vector<std::string> before = {flag};
+    before.insert(before.end(), validate.begin(), validate.end());
+    std::vector<std::string> after = validate;
+    after.push_back(flag);
+    SubprocessResult b = Run(before), a = Run(after);
+    EXPECT_EQ(a.exit_code, 0) << flag << "\n" << a.stderr_data;
+    EXPECT_EQ(b.exit_code, 0) << flag << "\n" << b.stderr_data;
+    bool verbose = std::string(flag).find('v') != std::string::npos;
+    for (const SubprocessResult* r : {&a, &b}) {
+      EXPECT_THAT(r->stdout_data, HasSubstr("consistency: "));
+      if (verbose) {
+        EXPECT_THAT(r->stderr_data, HasSubstr("tracespec: solver: ")) << flag;
+      } else {
+        EXPECT_EQ(r->stderr_data, "") << flag;
+      }
+    }
+  }
+  SubprocessResult normal = Run(validate);
+  EXPECT_THAT(normal.stderr_data, Not(HasSubstr("tracespec: solver: ")));
 }
 
 TEST_F(EdgesTest, BoundsOutOfRangeAreBadUsage) {

@@ -2,6 +2,8 @@
 // Maven-layout and a Gradle-layout project (tests/e2e/projects), compiled
 // here by javac, and a copy of examples/bank built by its own
 // tracespec.textproto. Real JVM, probe, JUnit and Z3 throughout.
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -71,6 +73,16 @@ std::map<std::string, std::string> Specs(const std::string& out_dir) {
     files[entry.path().string().substr(root.size() + 1)] = *ReadFile(entry.path().string());
   }
   return files;
+}
+
+// A copy of tests/e2e/projects/maven-shop in `dir`/p, compiled.
+std::string CompiledMavenShop(const testing::TempDir& dir) {
+  std::string project = CopyProject(
+      dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
+  Javac(project, "src/main/java", "target/classes", "");
+  Javac(project, "src/test/java", "target/test-classes",
+        absl::StrCat(project, "/target/classes:", testing::JunitJar()));
+  return project;
 }
 
 struct Layout {
@@ -147,11 +159,7 @@ INSTANTIATE_TEST_SUITE_P(
 // private fields the public contracts name spec_public.
 TEST(RunTest, SpecFilesCarryModifiersAndSpecPublic) {
   testing::TempDir dir;
-  std::string project = CopyProject(
-      dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
-  Javac(project, "src/main/java", "target/classes", "");
-  Javac(project, "src/test/java", "target/test-classes",
-        absl::StrCat(project, "/target/classes:", testing::JunitJar()));
+  std::string project = CompiledMavenShop(dir);
   SubprocessResult r = testing::RunTracespec({"run", project});
   ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
   std::map<std::string, std::string> specs = Specs(project + "/tracespec-out");
@@ -243,6 +251,182 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
   ASSERT_TRUE(junit.ok()) << junit.status();
   EXPECT_EQ(junit->exit_code, 0) << junit->stdout_data << junit->stderr_data;
   EXPECT_THAT(junit->stdout_data, HasSubstr("0 tests failed"));
+}
+
+// The CI guard cannot pass on a run that failed or on contracts the run
+// does not account for: a run that fails (an unknown test class) keeps the
+// last good run.json and specs and records the failure aside; check
+// refuses while it is recorded; a good run clears it. A .jml file the run
+// did not write, or a run.json that names fewer contracts than a file
+// holds, stops check too.
+TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
+  testing::TempDir dir;
+  std::string bank =
+      CopyProject(dir, absl::StrCat(testing::SourceDir(), "/examples/bank"), "bank");
+  RemoveAll(bank + "/target").IgnoreError();
+  RemoveAll(bank + "/tracespec-out").IgnoreError();
+  const std::string out = bank + "/tracespec-out";
+  SubprocessResult run = testing::RunTracespec({"run", bank});
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  std::string good_run_json = *ReadFile(out + "/run.json");
+  std::map<std::string, std::string> good_specs = Specs(out);
+  ASSERT_FALSE(good_specs.empty());
+
+  std::string config_path = bank + "/tracespec.textproto";
+  std::string config = *ReadFile(config_path);
+  std::string broken_config =
+      absl::StrReplaceAll(config, {{"tests: \"bank.AccountTest\"", "tests: \"bank.NoSuchTest\""}});
+  ASSERT_NE(broken_config, config);
+  ASSERT_TRUE(WriteFileAtomic(config_path, broken_config).ok());
+  SubprocessResult failed = testing::RunTracespec({"run", bank});
+  EXPECT_EQ(failed.exit_code, 3) << failed.stdout_data << failed.stderr_data;
+  EXPECT_THAT(failed.stderr_data, HasSubstr("bank.NoSuchTest"));
+  EXPECT_EQ(*ReadFile(out + "/run.json"), good_run_json);
+  EXPECT_EQ(Specs(out), good_specs);
+  ASSERT_TRUE(FileExists(out + "/failed-run.json"));
+
+  ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
+  SubprocessResult refused = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(refused.exit_code, 3) << refused.stdout_data << refused.stderr_data;
+  EXPECT_THAT(refused.stderr_data, HasSubstr("the last `tracespec run` of"));
+  EXPECT_THAT(refused.stderr_data, HasSubstr("bank.NoSuchTest"));
+  EXPECT_THAT(refused.stdout_data, Not(HasSubstr("contracts checked")));
+
+  SubprocessResult rerun = testing::RunTracespec({"run", bank});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+  // The failed run stopped before observing: the observations, complete
+  // and with their key, are reused.
+  EXPECT_TRUE(ReadRunJson(out).observations_reused());
+  SubprocessResult holds = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+  EXPECT_THAT(holds.stdout_data, HasSubstr("3 contracts checked against the current build"));
+
+  // A spec file the run did not write.
+  std::string extra = out + "/specs/bank/Extra.jml";
+  ASSERT_TRUE(WriteFileAtomic(extra, "package bank;\npublic class Extra {\n  //@ ensures \\result == 1;\n"
+                                     "  public int one();\n}\n").ok());
+  SubprocessResult stray = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(stray.exit_code, 3) << stray.stdout_data << stray.stderr_data;
+  EXPECT_THAT(stray.stderr_data, HasSubstr("specs/bank/Extra.jml is not a spec file of the run"));
+  ASSERT_TRUE(RemoveAll(extra).ok());
+
+  // run.json naming fewer contracts than Account.jml holds.
+  v1::RunSummary fewer = ReadRunJson(out);
+  int dropped = 0;
+  for (v1::MethodRun& m : *fewer.mutable_methods()) {
+    if (m.method() == "bank.Account#withdraw(I)V") {
+      m.clear_spec_file();
+      ++dropped;
+    }
+  }
+  ASSERT_EQ(dropped, 1);
+  ASSERT_TRUE(WriteFileAtomic(out + "/run.json", ToJsonLine(fewer)).ok());
+  SubprocessResult uncounted = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(uncounted.exit_code, 3) << uncounted.stdout_data << uncounted.stderr_data;
+  EXPECT_THAT(uncounted.stderr_data, HasSubstr("Account.jml holds 3 method contracts"));
+  EXPECT_THAT(uncounted.stderr_data, HasSubstr("names 2 for it"));
+}
+
+// Without a build command, check does not take stale class files for the
+// current build: a source newer than its class file stops it, naming both;
+// and a run that wrote no contract is nothing to pass on.
+TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n  public static int twice(int x) { return 2 * x; }\n}\n");
+  dir.Write("src/test/java/shop/PriceTest.java", "package shop;\nclass PriceTest {}\n");
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  ASSERT_TRUE(MakeDirs(dir.path() + "/target/test-classes").ok());
+  dir.Write("tracespec-out/run.json",
+            "{\"formatVersion\":\"FORMAT_VERSION_1\",\"methods\":[{\"method\":\"shop.Price#twice(I)I\"}]}\n");
+  SubprocessResult nothing = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(nothing.exit_code, 3) << nothing.stdout_data << nothing.stderr_data;
+  EXPECT_THAT(nothing.stderr_data, HasSubstr("nothing to check"));
+  EXPECT_THAT(nothing.stderr_data, HasSubstr("wrote no contract for any of its 1 methods"));
+
+  std::string source = dir.path() + "/src/main/java/shop/Price.java";
+  fs::last_write_time(source, fs::last_write_time(dir.path() + "/target/classes/shop/Price.class") +
+                                  std::chrono::seconds(5));
+  SubprocessResult stale = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(stale.exit_code, 3) << stale.stdout_data << stale.stderr_data;
+  EXPECT_THAT(stale.stderr_data,
+              HasSubstr("src/main/java/shop/Price.java is newer than target/classes/shop/Price.class"));
+  EXPECT_THAT(stale.stderr_data, HasSubstr("has no build command"));
+}
+
+// Ctrl-C during `tracespec run`, even when the shell started it in the
+// background with SIGINT ignored: the run stops within seconds of the
+// signal (exit 130), keeps the methods that had finished, records itself as
+// a failed run (check refuses), and the next run redoes none of them.
+TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
+  testing::TempDir dir;
+  std::string project = CompiledMavenShop(dir);
+  // A non-interactive shell starts `&` jobs with SIGINT ignored; the first
+  // finished method ("[1/") is the moment to interrupt.
+  std::string script = absl::StrCat(
+      "\"$0\" run \"$1\" 2>\"$2/err.txt\" >\"$2/out.txt\" &\n"
+      "pid=$!\n"
+      "while ! grep -q '\\[1/' \"$2/err.txt\" 2>/dev/null; do\n"
+      "  kill -0 $pid 2>/dev/null || break\n"
+      "  sleep 0.05\n"
+      "done\n"
+      "grep '^Sig' /proc/$pid/status >\"$2/signals.txt\" 2>&1\n"
+      "t0=$(date +%s%N)\n"
+      "kill -INT $pid\n"
+      "wait $pid\n"
+      "code=$?\n"
+      "t1=$(date +%s%N)\n"
+      "echo \"exit=$code ms=$(( (t1 - t0) / 1000000 ))\"\n");
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(
+      {"/bin/sh", "-c", script, testing::TracespecBinary(), project, dir.path()});
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::string err = ReadFile(dir.path() + "/err.txt").value_or("");
+  ASSERT_THAT(r->stdout_data, HasSubstr("exit=130 "))
+      << r->stdout_data << ReadFile(dir.path() + "/signals.txt").value_or("") << err;
+  int ms = std::stoi(r->stdout_data.substr(r->stdout_data.find("ms=") + 3));
+  std::printf("the run stopped %d ms after SIGINT\n", ms);
+  EXPECT_LE(ms, 5000) << "the run took " << ms << " ms to stop\n" << err;
+  EXPECT_THAT(err, HasSubstr("interrupted by SIGINT"));
+  EXPECT_THAT(err, HasSubstr("methods finished; they are kept in"));
+  const std::string out = project + "/tracespec-out";
+  ASSERT_TRUE(FileExists(out + "/failed-run.json"));
+  EXPECT_FALSE(FileExists(out + "/run.json"));
+  int finished = 0;
+  for (const auto& entry : fs::directory_iterator(out + "/infer")) {
+    if (FileExists(entry.path().string() + "/result.json")) ++finished;
+  }
+  EXPECT_GE(finished, 1);
+
+  SubprocessResult rerun = testing::RunTracespec({"run", project});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  EXPECT_THAT(rerun.stderr_data, HasSubstr("observe: reusing"));
+  v1::RunSummary summary = ReadRunJson(out);
+  EXPECT_TRUE(summary.observations_reused());
+  int reused = 0;
+  for (const v1::MethodRun& m : summary.methods()) reused += m.reused() ? 1 : 0;
+  EXPECT_EQ(reused, finished) << rerun.stderr_data;
+  EXPECT_LT(reused, summary.methods_size()) << "the signal came after the last method";
+  EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+}
+
+// A damaged cached observations file is observed again, with a note, not a
+// failed run.
+TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {
+  testing::TempDir dir;
+  std::string project = CompiledMavenShop(dir);
+  SubprocessResult first = testing::RunTracespec({"run", project});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  std::string pb = project + "/tracespec-out/observations/observations.pb";
+  std::string bytes = *ReadFile(pb);
+  ASSERT_GT(bytes.size(), 10u);
+  ASSERT_TRUE(WriteFileAtomic(pb, bytes.substr(0, bytes.size() - 7)).ok());
+  SubprocessResult again = testing::RunTracespec({"run", project});
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_THAT(again.stderr_data, HasSubstr("the cached observations are damaged"));
+  EXPECT_THAT(again.stderr_data, HasSubstr("observing again"));
+  EXPECT_FALSE(ReadRunJson(project + "/tracespec-out").observations_reused());
+  EXPECT_TRUE(ReadObservations(pb).ok());
 }
 
 TEST(RunTest, NoProjectNamesWhatWasLookedFor) {

@@ -63,6 +63,16 @@ void AppendObservation(const v1::Observation& o, std::string* out) {
   absl::StrAppend(out, "    outcome: ", result, "\n");
 }
 
+}  // namespace
+
+std::string FormatObservationText(const v1::Observation& observation) {
+  std::string out;
+  AppendObservation(observation, &out);
+  return out;
+}
+
+namespace {
+
 std::string Where(const Diagnostic& d) {
   return d.span.valid() ? absl::StrCat(d.span.ToString(), ": ") : "";
 }

@@ -179,6 +179,10 @@ class Validator {
 // (2 of 3 observations admitted)"), "result: 01", then diagnostics and
 // counterexamples readably.
 std::string FormatReportText(const ValidationReport& report);
+// One counterexample or observation as FormatReportText shows it: the
+// receiver and arguments, every object of the pre- and post-state (arrays
+// with their elements), the outcome; each line indented by four spaces.
+std::string FormatObservationText(const v1::Observation& observation);
 // One JSON document:
 // {"method":..., "result":"01",
 //  "consistency":{"status":"PASS","summary":...,"complete":true,"cuts":[...],

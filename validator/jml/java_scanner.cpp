@@ -757,6 +757,11 @@ absl::Status Parser::ParseSpecText(MethodSpec* spec, std::unique_ptr<MethodDecl>
     if (!st.ok()) {
       if (!spec->empty()) return st;
       set_pos(header_start);
+      if (std::string meant = MisspeltClause(Peek().text);
+          Peek().kind == TokenKind::kIdentifier && !meant.empty()) {
+        return ErrorAtToken(Peek(), absl::StrCat("unknown clause keyword '", Peek().text,
+                                                 "' (did you mean '", meant, "'?)"));
+      }
       return Unexpected("a specification clause such as requires or ensures", "");
     }
     *method = std::move(m);

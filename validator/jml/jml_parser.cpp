@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -245,6 +247,33 @@ class DepthGuard {
 };
 
 }  // namespace
+
+// See parser_impl.h.
+std::string MisspeltClause(absl::string_view word) {
+  if (word.size() < 4) return "";
+  // Optimal string alignment distance, cut off above 1.
+  auto distance = [](absl::string_view a, absl::string_view b) {
+    if (a.size() > b.size() + 1 || b.size() > a.size() + 1) return 2;
+    std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<int>(i);
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<int>(j);
+    for (size_t i = 1; i <= a.size(); ++i) {
+      for (size_t j = 1; j <= b.size(); ++j) {
+        int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.size()][b.size()];
+  };
+  for (const auto& c : kClauseKeywords) {
+    absl::string_view k = c.word;
+    if (k.size() >= 5 && distance(word, k) == 1) return std::string(k);
+  }
+  return "";
+}
 
 // ---- Cursor ----
 
@@ -1468,7 +1497,19 @@ absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
   while (AtJmlToken() && Peek().kind == TokenKind::kIdentifier) {
     ClauseKind ck;
     bool red;
-    if (!LookupClause(Peek().text, &ck, &red)) break;
+    if (!LookupClause(Peek().text, &ck, &red)) {
+      // A misspelt keyword at the head of a clause, not a declaration such
+      // as `Sting name;` (a type, a name, then one of ; = ( , [).
+      std::string meant = MisspeltClause(Peek().text);
+      bool declaration = Peek(1).kind == TokenKind::kIdentifier &&
+                         (IsOp(";", 2) || IsOp("=", 2) || IsOp("(", 2) || IsOp(",", 2) ||
+                          IsOp("[", 2));
+      if (!meant.empty() && !declaration) {
+        return ErrorAtToken(Peek(), absl::StrCat("unknown clause keyword '", Peek().text,
+                                                 "' (did you mean '", meant, "'?)"));
+      }
+      break;
+    }
     TS_ASSIGN_OR_RETURN(Clause clause, ParseClause());
     c->clauses.push_back(std::move(clause));
   }

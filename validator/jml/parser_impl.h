@@ -18,6 +18,12 @@
 
 namespace tracespec::jml::internal {
 
+// The clause keyword `word` is a misspelling of ("ensure", "requries",
+// "asignable"), or "" when it is none: at most one edit (insertion,
+// deletion, substitution, or a swap of neighbours) away from a keyword of
+// five or more letters.
+std::string MisspeltClause(absl::string_view word);
+
 // Bounds on nesting so that hostile input cannot exhaust the stack.
 inline constexpr int kMaxNesting = 200;
 inline constexpr int kMaxExprHeight = 400;

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "common/interrupt.h"
 #include "common/log.h"
 #include "common/subprocess.h"
 #include "validator/symex/java_ops.h"
@@ -156,8 +157,9 @@ class Watchdog {
     while (true) {
       Clock::time_point now = Clock::now();
       Clock::time_point next = Clock::time_point::max();
+      const bool stop = StopSignal() != 0;
       for (auto& [id, entry] : armed_) {
-        if (entry.deadline <= now) {
+        if (entry.deadline <= now || stop) {
           entry.ctx->interrupt();
           entry.fired = true;
           next = std::min(next, now + std::chrono::milliseconds(10));
@@ -165,6 +167,9 @@ class Watchdog {
           next = std::min(next, entry.deadline);
         }
       }
+      // A stop asked for by a signal (common/interrupt.h) ends the running
+      // checks within this.
+      if (!armed_.empty()) next = std::min(next, now + std::chrono::milliseconds(100));
       if (next == Clock::time_point::max()) {
         wake_.wait(lock);
       } else {

@@ -349,5 +349,31 @@ TEST(ReportRenderTest, StrengthFiguresAreShownWhenPresent) {
   EXPECT_THAT(RenderMarkdown(run), HasSubstr("#### Strength\n\n- ` result pinned `"));
 }
 
+// The overview's strength column: a weak contract is marked weak there,
+// not shown as one more green Success.
+TEST(ReportRenderTest, TheOverviewShowsStrengthAndMarksWeakContracts) {
+  RunView run;
+  MethodView strong, weak, failed;
+  strong.method = "p.C#f(I)I";
+  strong.result.set_status(v1::INFER_SUCCESS);
+  strong.result.mutable_strength()->set_measured(true);
+  strong.result.mutable_strength()->set_summary("pins \\result on 5/5 observations");
+  weak = strong;
+  weak.method = "p.C#g(I)V";
+  weak.result.mutable_strength()->set_weak(true);
+  weak.result.mutable_strength()->set_summary("pins the post-state on 1/4 observations, weak");
+  failed.method = "p.C#h()V";
+  failed.result.set_status(v1::INFER_FAIL);
+  run.methods = {strong, weak, failed};
+  std::string html = RenderHtml(run);
+  EXPECT_THAT(html, HasSubstr("<th>strength</th>"));
+  EXPECT_THAT(html, HasSubstr("<td>pins \\result on 5/5 observations</td>"));
+  EXPECT_THAT(html, HasSubstr("<td class=\"weak\">pins the post-state on 1/4 observations, weak</td>"));
+  EXPECT_THAT(html, HasSubstr("Fail</td><td>-</td>"));
+  std::string md = RenderMarkdown(run);
+  EXPECT_THAT(md, HasSubstr("**Success** (**weak**), strength "));
+  EXPECT_THAT(md, HasSubstr("**Success**, strength "));
+}
+
 }  // namespace
 }  // namespace tracespec::report

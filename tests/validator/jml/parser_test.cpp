@@ -492,6 +492,25 @@ TEST(ParserTest, SpecErrorPositionsAndMessages) {
   for (const auto& c : cases) EXPECT_EQ(SpecError(c.text), c.message) << c.text;
 }
 
+TEST(ParserTest, AMisspeltClauseKeywordSuggestsTheKeyword) {
+  const struct {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"//@ requires a != null;\n//@ ensure \\result >= 0;\n",
+       "Account.jml:2:5: unknown clause keyword 'ensure' (did you mean 'ensures'?)"},
+      {"//@ requries a != null;\n",
+       "Account.jml:1:5: unknown clause keyword 'requries' (did you mean 'requires'?)"},
+      {"//@ public normal_behavior\n//@   asignable \\nothing;\n",
+       "Account.jml:2:7: unknown clause keyword 'asignable' (did you mean 'assignable'?)"},
+      {"//@ ensures \\result > 0;\n//@ ensurs \\result < 9;\n",
+       "Account.jml:2:5: unknown clause keyword 'ensurs' (did you mean 'ensures'?)"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(SpecError(c.text), c.message) << c.text;
+  // Correct keywords and words far from any keyword are not flagged.
+  EXPECT_TRUE(ParseSpecText("//@ requires x > 0;\n//@ ensures \\result == x;\n", "c.txt").ok());
+}
+
 TEST(ParserTest, UnsupportedSyntaxIsUnimplemented) {
   auto s = ParseSpecText("model_program { }", "x");
   EXPECT_EQ(s.status().code(), absl::StatusCode::kUnimplemented);

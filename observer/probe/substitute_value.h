@@ -1,0 +1,32 @@
+// The substitutes of `observe --noninterference` (substitute.h), as plain
+// C++ so that their properties are unit-tested without a JVM. Each is
+// deterministic in (seed, original value) and differs from the original
+// wherever the shape allows (see substitute.h for what is kept).
+#ifndef TRACESPEC_OBSERVER_PROBE_SUBSTITUTE_VALUE_H_
+#define TRACESPEC_OBSERVER_PROBE_SUBSTITUTE_VALUE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tracespec::probe {
+
+// SplitMix64's finaliser.
+uint64_t SubstituteMix(uint64_t x);
+// Hash of (seed, bytes): a substitute depends on the whole original value.
+uint64_t SubstituteHash(uint64_t seed, const void* data, size_t size);
+
+// Substitute text (UTF-16 code units) of the same length: ASCII letters and
+// digits stay in their class (upper, lower, digit) with another value,
+// other ASCII characters are kept, U+0080..U+00FF move within that range,
+// other characters within their block of 256, surrogates are kept.
+std::vector<uint16_t> SubstituteText(uint64_t seed, const std::vector<uint16_t>& text);
+// Another value of an integral type `bits` wide, as the type's bits (two's
+// complement, zero-extended into the result).
+uint64_t SubstituteIntegral(uint64_t seed, uint64_t value, int bits);
+// Another value (NaN stays NaN).
+double SubstituteFloating(uint64_t seed, double value);
+
+}  // namespace tracespec::probe
+
+#endif  // TRACESPEC_OBSERVER_PROBE_SUBSTITUTE_VALUE_H_

@@ -1,0 +1,59 @@
+// Tests for observer/probe/substitute_value.h: substitutes keep the shape,
+// differ from the original and are deterministic.
+#include "observer/probe/substitute_value.h"
+
+#include <cmath>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace tracespec::probe {
+namespace {
+
+std::vector<uint16_t> Units(const std::u16string& s) { return {s.begin(), s.end()}; }
+
+TEST(SubstituteValueTest, TextKeepsLengthAndCharacterClassesAndChangesEveryAlphanumeric) {
+  std::vector<uint16_t> original = Units(u"Zq7-Kx9 Lm2_\u00e9\u0416\xd83d\xde00");
+  std::vector<uint16_t> out = SubstituteText(1, original);
+  ASSERT_EQ(out.size(), original.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint16_t a = original[i];
+    uint16_t b = out[i];
+    if (a >= 'A' && a <= 'Z') {
+      EXPECT_TRUE(b >= 'A' && b <= 'Z' && b != a) << i;
+    } else if (a >= 'a' && a <= 'z') {
+      EXPECT_TRUE(b >= 'a' && b <= 'z' && b != a) << i;
+    } else if (a >= '0' && a <= '9') {
+      EXPECT_TRUE(b >= '0' && b <= '9' && b != a) << i;
+    } else if (a < 0x80 || (a >= 0xD800 && a <= 0xDFFF)) {
+      EXPECT_EQ(b, a) << i;  // The shape: separators and surrogates stay.
+    } else {
+      EXPECT_NE(b, a) << i;
+      EXPECT_EQ(b & 0xFF00, a < 0x100 ? 0 : a & 0xFF00) << i;
+    }
+  }
+  EXPECT_EQ(SubstituteText(1, original), out);
+  EXPECT_NE(SubstituteText(2, original), out);
+}
+
+TEST(SubstituteValueTest, IntegralsStayInTheirWidthAndDiffer) {
+  for (int bits : {8, 16, 32, 64}) {
+    uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{42}, mask, mask >> 1}) {
+      uint64_t out = SubstituteIntegral(1, v & mask, bits);
+      EXPECT_NE(out, v & mask) << bits << " " << v;
+      EXPECT_EQ(out & ~mask, 0u) << bits << " " << v;
+      EXPECT_EQ(SubstituteIntegral(1, v & mask, bits), out);
+    }
+  }
+}
+
+TEST(SubstituteValueTest, FloatingValuesDifferAndNaNStaysNaN) {
+  for (double v : {0.0, -1.5, 1e300, 3.25}) {
+    EXPECT_NE(SubstituteFloating(1, v), v) << v;
+  }
+  EXPECT_TRUE(std::isnan(SubstituteFloating(1, std::nan(""))));
+}
+
+}  // namespace
+}  // namespace tracespec::probe
