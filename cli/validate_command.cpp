@@ -76,7 +76,9 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "
       "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass), "
       "then diagnostics and counterexamples (arguments, pre/post objects, outcome). A PASS "
-      "'within bounds' means no violation among executions whose loops fit in k iterations.\n" +
+      "'within bounds' means no violation among executions whose loops fit in k iterations "
+      "and whose input arrays and strings have at most L elements; the summary names each "
+      "bound that cut something.\n" +
       ExitStatusFooter(
           {{kExitOk, "both checks pass"},
            {kExitUsage, "unknown flag, a bound or time limit out of range"},

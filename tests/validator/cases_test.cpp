@@ -60,12 +60,16 @@ class CasesTest : public ::testing::TestWithParam<Case> {};
 TEST_P(CasesTest, Verdict) {
   const Case& c = GetParam();
   testing::TempDir dir;
+  // The Java sources of the case, or of the case `sources:` names (the
+  // same program checked with other options).
+  std::string source_dir =
+      c.Get("sources").empty() ? c.dir : absl::StrCat(c.dir, "/../", c.Get("sources"));
   std::map<std::string, std::string> sources;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(c.dir)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(source_dir)) {
     if (entry.path().extension() != ".java") continue;
     auto text = ReadFile(entry.path().string());
     ASSERT_TRUE(text.ok());
-    sources[std::filesystem::relative(entry.path(), c.dir).string()] = *text;
+    sources[std::filesystem::relative(entry.path(), source_dir).string()] = *text;
   }
   std::vector<std::string> javac = {"-g"};
   for (absl::string_view arg : absl::StrSplit(c.Get("javac"), ' ', absl::SkipEmpty())) {

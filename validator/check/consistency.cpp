@@ -73,10 +73,12 @@ class ConsistencyRun {
   // There: the live locals (value, descriptor), shown with the values.
   std::map<std::string, std::pair<symex::Value, std::string>> loop_locals;
 
-  // Solves `query`; on sat returns the model.
-  std::optional<z3::model> Sat(const z3::expr& query, bool* undecided) {
-    symex::SolveResult r = symex::Solve(machine_.ctx(), machine_.axioms(), query, deadline_,
-                                        /*want_model=*/true);
+  // Solves `query` (with the machine's axioms, or `axioms` when given); on
+  // sat returns the model.
+  std::optional<z3::model> Sat(const z3::expr& query, bool* undecided,
+                               const std::vector<z3::expr>* axioms = nullptr) {
+    symex::SolveResult r = symex::Solve(machine_.ctx(), axioms ? *axioms : machine_.axioms(),
+                                        query, deadline_, /*want_model=*/true);
     if (r.result == z3::unknown) {
       *undecided = true;
       return std::nullopt;
@@ -626,11 +628,16 @@ bool IsGhostStatement(const jml::BodyAnnotation* a) {
   return a->kind == jml::BodyAnnotationKind::kGhostDecl || a->kind == jml::BodyAnnotationKind::kSet;
 }
 
-// Cuts: each loop / recursion / bound site whose cut some admitted
-// execution reaches (under `any_pre`), and whether an unsupported construct
-// is reachable (noted in `q`). Fills `r->cuts` and `r->complete`.
+// Cuts: the bound L on the lengths of input arrays and strings when some
+// admitted pre-state (under `any_pre`, without the bound's axioms) has a
+// longer one whose length was read (so the bound excluded it; also in
+// `*input_cuts`, which an induction step cannot remove), each loop /
+// recursion / bound site whose cut some admitted execution reaches, and
+// whether an unsupported construct is reachable (noted in `q`). Fills
+// `r->cuts` and `r->complete`.
 void FindCuts(ConsistencyRun& q, Machine& machine, const std::vector<symex::Obligation>& obligations,
-              const z3::expr& any_pre, int unwind, CheckResult* r) {
+              const z3::expr& any_pre, int unwind, int max_array, CheckResult* r,
+              std::vector<std::string>* input_cuts) {
   const symex::JavaOps& ops = machine.ops();
   {
     z3::expr unsupported = symex::AnyObligation(ops, obligations, {ObligationKind::kUnsupported});
@@ -649,6 +656,19 @@ void FindCuts(ConsistencyRun& q, Machine& machine, const std::vector<symex::Obli
       r->diagnostics.push_back(d);
       q.NoteUnknown(what);
     }
+  }
+  Machine::LengthBounds lengths = machine.LengthsBeyondBound();
+  std::vector<z3::expr> unbounded = machine.AxiomsWithoutLengthBounds();
+  for (const auto& [beyond, what] :
+       {std::make_pair(lengths.arrays, absl::StrCat("input arrays of at most ", max_array, " elements")),
+        std::make_pair(lengths.strings,
+                       absl::StrCat("input strings of at most ", max_array, " characters"))}) {
+    if (symex::JavaOps::IsFalse(beyond)) continue;
+    bool undecided = false;
+    auto model = q.Sat(ops.And(any_pre, beyond), &undecided, &unbounded);
+    if (!model && !undecided) continue;
+    input_cuts->push_back(undecided ? absl::StrCat(what, " (maybe)") : what);
+    r->cuts.push_back(input_cuts->back());
   }
   std::map<int, std::vector<const symex::Obligation*>> by_site;
   for (const symex::Obligation& o : obligations) {
@@ -764,7 +784,8 @@ class ConsistencyCheck {
     for (const symex::Obligation& o : q_->extra_obligations) obligations.push_back(o);
     if (induction_ != nullptr) CheckCandidateInvariants(obligations);
     CheckResult& r = q_->result;
-    FindCuts(*q_, machine_, obligations, any_pre_, request_.unwind, &r);
+    FindCuts(*q_, machine_, obligations, any_pre_, request_.unwind, request_.max_array, &r,
+             &input_cuts_);
     DecideVerdict(*q_, &r);
     return Finish(std::move(r));
   }
@@ -774,6 +795,9 @@ class ConsistencyCheck {
   // precondition).
   const std::set<std::string>& held_invariants() const { return held_invariants_; }
   const std::set<std::string>& failed_invariants() const { return failed_invariants_; }
+  // The cuts (in CheckResult::cuts) of the bound on input lengths, which no
+  // induction step removes.
+  const std::vector<std::string>& input_cuts() const { return input_cuts_; }
 
  private:
   // What a spec case assumes at entry.
@@ -1508,6 +1532,7 @@ class ConsistencyCheck {
 
   std::unique_ptr<BodyStatements> body_;
   std::set<std::string> held_invariants_, failed_invariants_;
+  std::vector<std::string> input_cuts_;
   std::map<size_t, Lowered> lowered_statements_;  // by arrival
   std::vector<const jml::BodyAnnotation*> unplaced_;
   bool ghosts_placed_ = true;
@@ -1530,7 +1555,12 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   // at each havocked loop head and checked at its entry and back edges.
   // Executed body statements (ghost variables, assume) are not havocked by
   // the step, so a method with them stays bounded.
-  if (r.status != CheckStatus::kPass || r.complete || !spec.body_statements.empty()) return r;
+  // The cuts of input lengths stay: the step keeps the bound L (it havocs
+  // loop state, not the inputs), so a proof holds for inputs within it.
+  if (r.status != CheckStatus::kPass || r.cuts.size() == check.input_cuts().size() ||
+      !spec.body_statements.empty()) {
+    return r;
+  }
   std::set<std::string> dropped;
   for (int round = 0; round < 16; ++round) {
     ConsistencyCheck step(program, method, spec, request, &dropped);
@@ -1541,9 +1571,17 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
       dropped.insert(step.failed_invariants().begin(), step.failed_invariants().end());
       continue;
     }
-    if (s->status == CheckStatus::kPass && s->complete) {
+    if (s->status == CheckStatus::kPass && s->cuts.size() == step.input_cuts().size()) {
       r.proved = true;
-      r.summary = "proved (every loop closed by induction";
+      // Every input-length cut of the bounded run and of the step, each once.
+      std::vector<std::string> within = check.input_cuts();
+      for (const std::string& c : step.input_cuts()) {
+        if (std::find(within.begin(), within.end(), c) == within.end()) within.push_back(c);
+      }
+      r.summary = within.empty() ? "proved (every loop closed by induction"
+                                 : absl::StrCat("proved for every number of loop iterations, ",
+                                                "within bounds: ", absl::StrJoin(within, ", "),
+                                                " (every loop closed by induction");
       if (!spec.loop_invariants.empty()) absl::StrAppend(&r.summary, " with the loop invariants given");
       if (!step.held_invariants().empty()) {
         absl::StrAppend(&r.summary, "; invariants: ",

@@ -214,8 +214,9 @@ void Machine::Impl::AddInputTyping(const z3::expr& ref, absl::string_view descri
   }
   if (!arrays.empty()) {
     z3::expr len = z3::select(lengths_init_, ref);
-    z3::expr bounded = ops.And(ops.Le(ops.Int(0), len), ops.Le(len, ops.Int(options.max_array)));
-    ok = ops.And(ok, ops.Implies(TypeIn(t, arrays), bounded));
+    ok = ops.And(ok, ops.Implies(TypeIn(t, arrays), ops.Le(ops.Int(0), len)));
+    AddLengthBound(ref, /*string_chars=*/false,
+                   ops.And(ops.Not(ops.Eq(ref, ops.Null())), TypeIn(t, arrays)));
   }
   m.axioms_.push_back(ops.Or(ops.Eq(ref, ops.Null()), ok));
   AddStringTyping(ref, t);
@@ -237,8 +238,20 @@ void Machine::Impl::AddStringTyping(const z3::expr& ref, const z3::expr& type) {
   z3::expr typed = ops.And(
       ops.And(z3::select(InitialField(value->id), ref) == chars,
               z3::select(types_init_, chars) == ops.TypeId(program.TypeIdOf("[C"))),
-      ops.And(ops.Le(ops.Int(0), len), ops.Le(len, ops.Int(options.max_array))));
-  m.axioms_.push_back(ops.Implies(ops.And(ops.Not(ops.Eq(ref, ops.Null())), is_string), typed));
+      ops.Le(ops.Int(0), len));
+  z3::expr a_string = ops.And(ops.Not(ops.Eq(ref, ops.Null())), is_string);
+  m.axioms_.push_back(ops.Implies(a_string, typed));
+  AddLengthBound(chars, /*string_chars=*/true, a_string);
+}
+
+void Machine::Impl::AddLengthBound(const z3::expr& array, bool string_chars,
+                                   const z3::expr& condition) {
+  z3::expr len = z3::select(lengths_init_, array);
+  z3::expr limit = ops.Int(options.max_array);
+  m.length_bound_axioms_.insert(m.axioms_.size());
+  m.axioms_.push_back(ops.Implies(condition, ops.Le(len, limit)));
+  bounded_lengths.insert_or_assign(
+      array.id(), BoundedLength{string_chars, ops.And(condition, ops.Lt(limit, len))});
 }
 
 namespace {
@@ -322,6 +335,7 @@ void Machine::Impl::AddElementTyping(const z3::expr& array_ref, const z3::expr& 
   if (JavaOps::BvValue(value)) return;
   z3::expr array_type = m.TypeOf(array_ref);
   z3::expr all = ops.True();
+  z3::expr bounded = ops.False();  // the value is an array the bound L applies to
   for (int id = 1; id <= program.type_count(); ++id) {
     const TypeInfo& t = program.Type(id);
     if (!t.is_array || t.elem != ElemKind::kRef) continue;
@@ -334,14 +348,16 @@ void Machine::Impl::AddElementTyping(const z3::expr& array_ref, const z3::expr& 
     }
     if (!arrays.empty()) {
       z3::expr len = z3::select(lengths_init_, value);
-      ok = ops.And(ok, ops.Implies(TypeIn(et, arrays),
-                                   ops.And(ops.Le(ops.Int(0), len),
-                                           ops.Le(len, ops.Int(options.max_array)))));
+      ok = ops.And(ok, ops.Implies(TypeIn(et, arrays), ops.Le(ops.Int(0), len)));
+      bounded = ops.Or(bounded, ops.And(ops.And(ops.Eq(array_type, ops.TypeId(id)),
+                                                ops.Not(ops.Eq(value, ops.Null()))),
+                                        TypeIn(et, arrays)));
     }
     all = ops.And(all, ops.Implies(ops.Eq(array_type, ops.TypeId(id)),
                                    ops.Or(ops.Eq(value, ops.Null()), ok)));
   }
   m.axioms_.push_back(all);
+  if (!JavaOps::IsFalse(bounded)) AddLengthBound(value, /*string_chars=*/false, bounded);
   AddStringTyping(value, z3::select(types_init_, value));
 }
 
@@ -519,8 +535,33 @@ z3::expr Machine::ArrayLength(const z3::expr& ref) {
   if (auto r = JavaOps::BvValue(ref)) {
     auto it = impl_->allocations().find(static_cast<uint32_t>(*r));
     if (it != impl_->allocations().end() && it->second.length) return *it->second.length;
+  } else if (ref.is_app() && ref.decl().decl_kind() == Z3_OP_BOR && ref.num_args() == 2 &&
+             JavaOps::Same(ref.arg(1), ops_.Ref(Impl::kStringCharsBit))) {
+    impl_->string_length_read = true;  // an input string's characters (StringChars)
+  } else {
+    impl_->array_length_read = true;  // perhaps an input array
   }
   return z3::select(impl_->lengths_init_, ref);
+}
+
+Machine::LengthBounds Machine::LengthsBeyondBound() const {
+  LengthBounds out{ops_.False(), ops_.False()};
+  // In the order of the AST ids, so that the queries are the same each run.
+  for (const auto& [id, bounded] : impl_->bounded_lengths) {
+    bool read = bounded.string_chars ? impl_->string_length_read : impl_->array_length_read;
+    if (!read) continue;
+    z3::expr& into = bounded.string_chars ? out.strings : out.arrays;
+    into = ops_.Or(into, bounded.beyond);
+  }
+  return out;
+}
+
+std::vector<z3::expr> Machine::AxiomsWithoutLengthBounds() const {
+  std::vector<z3::expr> out;
+  for (size_t i = 0; i < axioms_.size(); ++i) {
+    if (!length_bound_axioms_.count(i)) out.push_back(axioms_[i]);
+  }
+  return out;
 }
 
 Value Machine::ReadElement(const Heap& heap, const z3::expr& ref, const z3::expr& index,

@@ -341,6 +341,20 @@ class Machine {
   // Allocates a new object of class `cls` (fields at their defaults).
   z3::expr NewObject(const ClassInfo& cls);
 
+  // Where the bound L (ExecOptions::max_array) may cut the inputs: the
+  // condition that some input array (`arrays`), or the characters of some
+  // input string (`strings`), is longer than L. Only the axioms of the
+  // bound exclude it: satisfiable with AxiomsWithoutLengthBounds() and a
+  // precondition, the bound cut executions the precondition admits. False
+  // for a kind whose lengths no execution or specification read so far.
+  struct LengthBounds {
+    z3::expr arrays;
+    z3::expr strings;
+  };
+  LengthBounds LengthsBeyondBound() const;
+  // axioms() without the upper bounds L on input lengths.
+  std::vector<z3::expr> AxiomsWithoutLengthBounds() const;
+
   // Background facts every query must include: typing of input objects,
   // defaults of allocated objects, bounds of input arrays.
   const std::vector<z3::expr>& axioms() const { return axioms_; }
@@ -378,6 +392,7 @@ class Machine {
   ExecOptions options_;
   JavaOps ops_;
   std::vector<z3::expr> axioms_;
+  std::set<size_t> length_bound_axioms_;  // indices into axioms_
   std::vector<Site> sites_;
   std::vector<InputEvent> inputs_;
   std::vector<TraceEvent> trace_;

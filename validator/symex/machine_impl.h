@@ -142,6 +142,29 @@ class Machine::Impl {
   // First reference of a block of `count` preexisting cached box objects.
   z3::expr BoxCacheBase(const std::string& owner, int count);
 
+  // The lengths the bound L constrains, by the AST id of the array term
+  // (an input array, or the char[] of an input string): the condition
+  // under which that length exceeds L, which only the bound's axiom
+  // excludes.
+  struct BoundedLength {
+    bool string_chars = false;
+    z3::expr beyond;
+  };
+  // Adds "length of `array` <= L where `condition` holds" as an axiom of
+  // its own (Machine::AxiomsWithoutLengthBounds leaves it out).
+  void AddLengthBound(const z3::expr& array, bool string_chars, const z3::expr& condition);
+  std::map<unsigned, BoundedLength> bounded_lengths;
+  // Whether the execution or a specification read the length of an array,
+  // or of a string's characters, that may be an input's (ArrayLength of a
+  // term that is no known object). Machine::LengthsBeyondBound asks about
+  // a kind only when one was read: a method that never reads one (it
+  // compares references, passes them on) behaves the same for longer
+  // inputs. Per kind, not per term: the terms read are often built
+  // differently from the typed ones (merged references), and claiming a
+  // cut too often is safe, missing one is not.
+  bool array_length_read = false;
+  bool string_length_read = false;
+
   void AddAxiom(const z3::expr& axiom) { m.axioms_.push_back(axiom); }
   void AddInput(InputEvent event) { m.inputs_.push_back(std::move(event)); }
   void AddTrace(TraceEvent event) { m.trace_.push_back(std::move(event)); }

@@ -13,6 +13,7 @@
 namespace tracespec::check {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 const char* kSource = R"java(
@@ -116,6 +117,10 @@ public class M {
 
   public static long widen(int x) {
     return (long) x * x;
+  }
+
+  public static boolean same(Object o, Object p) {
+    return o == p;
   }
 }
 )java";
@@ -354,7 +359,8 @@ TEST_F(ValidatorTest, QuantifiersOverArraysExpandExactly) {
   ValidationReport r = Check(
       "sum", non_null + "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; a[i]);");
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  EXPECT_TRUE(r.consistency.complete) << Text(r);
+  // The expansion cuts nothing: the one cut is the bound on the array.
+  EXPECT_THAT(r.consistency.cuts, ElementsAre("input arrays of at most 4 elements")) << Text(r);
   ExpectVerdicts({
       {"sum", non_null + "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length - 1; a[i]);",
        kFail},
@@ -507,6 +513,29 @@ TEST_F(ValidatorTest, WellDefinednessHasItsOwnCounterexample) {
   EXPECT_TRUE(found) << Text(r);
 }
 
+TEST_F(ValidatorTest, TheArrayBoundIsACutUnlessThePreconditionExcludesLongerArrays) {
+  const std::string sum = "//@ ensures \\result == (\\sum int i; 0 <= i && i < a.length; a[i]);";
+  // Arrays of 5 elements satisfy the precondition; only the bound left them out.
+  ValidationReport r = Check("sum", "//@ requires a != null;\n" + sum);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_FALSE(r.consistency.complete);
+  EXPECT_THAT(r.consistency.cuts, ElementsAre("input arrays of at most 4 elements"));
+  EXPECT_THAT(Text(r),
+              HasSubstr("consistency: PASS (within bounds: input arrays of at most 4 elements)"));
+  // Arrays of L elements, but no longer ones: nothing was cut.
+  r = Check("sum", "//@ requires a != null && a.length <= 4;\n" + sum);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_TRUE(r.consistency.complete) << Text(r);
+  // Every admitted array is longer than L: the bound cut them all.
+  r = Check("sum", "//@ requires a != null && a.length == 6;\n" + sum);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_THAT(r.consistency.cuts, ElementsAre("input arrays of at most 4 elements"));
+  // References that may be arrays or strings, whose lengths nothing reads.
+  r = Check("same", "//@ ensures \\result <==> o == p;");
+  EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
+  EXPECT_TRUE(r.consistency.complete) << Text(r);
+}
+
 TEST_F(ValidatorTest, CutLoopsGiveAPassWithinBounds) {
   ValidationReport r = Check("loop", "//@ ensures \\result == (n < 0 ? 0 : n);", /*unwind=*/3);
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
@@ -615,7 +644,8 @@ TEST_F(ValidatorTest, LoopInvariantsAreCheckedUnlessSkipped) {
   const std::string good = "0 <= i && i <= a.length && s == (\\sum int k; 0 <= k && k < i; a[k])";
   ValidationReport r = run(good, true);
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);
-  EXPECT_TRUE(r.consistency.complete) << Text(r);
+  // No loop is cut (the invariant checks do not make one): only the array bound.
+  EXPECT_THAT(r.consistency.cuts, ElementsAre("input arrays of at most 4 elements")) << Text(r);
   r = run("0 <= i && i < a.length", true);
   ASSERT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);
   EXPECT_EQ(r.consistency.diagnostics[0].span.line, 19);
