@@ -196,5 +196,59 @@ TEST_F(ObserveExclusionTest, NoninterferenceComparesTheIsolatedObservations) {
   EXPECT_THAT(TestsOf(o, true), ElementsAre("ex.VaultTest#aResetsPassword"));
 }
 
+// A test the isolation run excludes by its recorded strings (it mentions a
+// sensitive name only without the first excluded test) may have left data
+// for the tests after it: the rest run once more without it.
+constexpr char kDesk[] = R"(package ex;
+public class Desk {
+  public static String mode = "";
+  public static int visits = 0;
+  public static String status(String who) {
+    ++visits;
+    return who + (mode.isEmpty() ? ": password reset pending" : ": ok");
+  }
+  public static int visits() { return visits; }
+}
+)";
+
+constexpr char kDeskTest[] = R"(package ex;
+import org.junit.jupiter.api.*;
+@TestMethodOrder(MethodOrderer.MethodName.class)
+class DeskTest {
+  @Test void aHandlesPassword() { String password = "x"; Desk.mode = "reset"; }
+  @Test void bChecks() { Desk.status("ann"); }
+  @Test void cCounts() { Desk.visits(); }
+}
+)";
+
+TEST_F(ObserveExclusionTest, ATestTheIsolationRunExcludesMakesTheRestRunAgain) {
+  std::string classes = testing::CompileJava(
+      dir_, {{"ex/Desk.java", kDesk}, {"ex/DeskTest.java", kDeskTest}}, {"-g"},
+      testing::JunitJar());
+  ASSERT_FALSE(classes.empty());
+  std::string out = dir_.path() + "/desk";
+  Observed o = testing::RunObserve({"observe", "--classpath", classes, "--tests", "ex.DeskTest",
+                                    "--method", "ex.Desk#*", "--tests-src", Source(), "--out",
+                                    out},
+                                   out);
+  ASSERT_EQ(o.result.exit_code, 0) << o.Output();
+  EXPECT_EQ(o.summary.isolation_runs(), 2);
+  EXPECT_EQ(o.summary.isolation_tests(), 1);
+  EXPECT_EQ(o.summary.tests_excluded(), 2);
+  ASSERT_EQ(o.observations.size(), 2u);
+  // cCounts comes from the second isolation run: bChecks never ran there.
+  const v1::Observation& counts = o.observations[0];
+  EXPECT_EQ(counts.test_id(), "ex.DeskTest#cCounts");
+  EXPECT_FALSE(counts.excluded());
+  EXPECT_EQ(counts.outcome().returned().int_value(), 0);
+  // bChecks keeps what the first isolation run recorded, flagged.
+  const v1::Observation& checks = o.observations[1];
+  EXPECT_EQ(checks.test_id(), "ex.DeskTest#bChecks");
+  EXPECT_TRUE(checks.excluded());
+  EXPECT_THAT(checks.excluded_reason(), HasSubstr("recorded data mentions \"password\""));
+  EXPECT_EQ(checks.outcome().returned().string_value(), "ann: password reset pending");
+  EXPECT_THAT(o.summary.isolation_outcome_changed(), ::testing::IsEmpty());
+}
+
 }  // namespace
 }  // namespace tracespec
