@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -609,6 +610,15 @@ absl::StatusOr<StoredRun> LoadStoredRun(const std::string& project_dir,
   return run;
 }
 
+// Whether a counterexample's explanation shows a value only as a
+// reference ("int[]#256", "bank.Account#1").
+bool NamesAReference(const std::string& explanation) {
+  for (size_t i = explanation.find('#'); i != std::string::npos; i = explanation.find('#', i + 1)) {
+    if (i + 1 < explanation.size() && absl::ascii_isdigit(explanation[i + 1])) return true;
+  }
+  return false;
+}
+
 // The configuration's bounds, where set, on a validation request.
 void ApplyBounds(const v1::ProjectBounds& bounds, check::ValidateRequest* request) {
   if (bounds.unwind() > 0) request->unwind = bounds.unwind();
@@ -716,11 +726,12 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         mc.verdict = Verdict::kHolds;
       } else if (c.status == check::CheckStatus::kFail || contract_error) {
         mc.verdict = Verdict::kBroken;
-        // The explanation names the values; the state under it shows the
-        // arrays and objects the names refer to.
+        // The explanation names the values; where it names an array or an
+        // object only by reference ("a = int[]#256"), the state under it
+        // shows what the reference holds.
         for (size_t i = 0; i < c.explanations.size(); ++i) {
           std::string text = c.explanations[i];
-          if (i < c.counterexamples.size()) {
+          if (i < c.counterexamples.size() && NamesAReference(text)) {
             std::string state = check::FormatObservationText(c.counterexamples[i]);
             while (!state.empty() && state.back() == '\n') state.pop_back();
             absl::StrAppend(&text, "\n", state);

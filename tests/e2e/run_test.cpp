@@ -429,6 +429,30 @@ TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {
   EXPECT_TRUE(ReadObservations(pb).ok());
 }
 
+// check's counterexample shows what an array named only by reference
+// holds.
+TEST(RunTest, CheckShowsTheArraysOfACounterexample) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/shop/Arr.java",
+            "package shop;\npublic class Arr {\n  public static int first(int[] a) { return a[0] + 1; }\n}\n");
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  ASSERT_TRUE(MakeDirs(dir.path() + "/target/test-classes").ok());
+  ASSERT_TRUE(MakeDirs(dir.path() + "/src/test/java").ok());
+  dir.Write("tracespec-out/specs/shop/Arr.jml",
+            "package shop;\npublic class Arr {\n  //@ requires a != null && a.length > 0;\n"
+            "  //@ ensures \\result == a[0];\n  public static int first(int[] a);\n}\n");
+  dir.Write("tracespec-out/run.json",
+            "{\"methods\":[{\"method\":\"shop.Arr#first([I)I\",\"spec_file\":\"specs/shop/Arr.jml\"}],"
+            "\"spec_files\":[\"specs/shop/Arr.jml\"]}\n");
+  SubprocessResult r = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(r.exit_code, 10) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Arr#first([I)I: BROKEN"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("a = int[]#"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("pre:  #1 [I length "));
+  EXPECT_THAT(r.stdout_data, HasSubstr("against the class files as found (no build command; none "
+                                       "older than its source in src/main/java)"));
+}
+
 TEST(RunTest, NoProjectNamesWhatWasLookedFor) {
   testing::TempDir dir;
   SubprocessResult r = testing::RunTracespec({"run", dir.path()});
