@@ -84,7 +84,8 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
                   "policies/default.textproto");
   cmd->add_option("--tests-src", options->tests_src,
                   "Root of the test sources: tests whose source mentions a sensitive name "
-                  "are marked excluded");
+                  "are marked excluded (their observations stay local; the other tests then "
+                  "run again without them and their observations come from that run)");
   cmd->add_option("--out", options->out_dir,
                   "Output directory: observations.pb, observations.jsonl, summary.json, "
                   "jvm.log")

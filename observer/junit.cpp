@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "common/subprocess.h"
 #include "validator/classfile/class_path.h"
+#include "validator/classfile/descriptors.h"
 
 namespace tracespec::observer {
 namespace {
@@ -119,6 +120,43 @@ absl::StatusOr<std::vector<std::string>> ExpandTestClasses(
   return out;
 }
 
+std::vector<std::string> MethodSelectors(const std::vector<std::string>& test_ids,
+                                         const std::string& classpath) {
+  std::set<std::string> out;
+  absl::StatusOr<classfile::ClassPath> path = classfile::ClassPath::Create(classpath);
+  for (const std::string& id : test_ids) {
+    size_t hash = id.find('#');
+    if (hash == std::string::npos || hash == 0 || id[0] == '[') continue;
+    std::string class_name = id.substr(0, hash);
+    std::string method = id.substr(hash + 1);
+    if (method == "*") {
+      out.insert(class_name);
+      continue;
+    }
+    bool found = false;
+    std::string internal = classfile::BinaryToInternal(class_name);
+    for (int depth = 0; path.ok() && depth < 64 && !internal.empty(); ++depth) {
+      absl::StatusOr<const classfile::ClassFile*> cls = path->Load(internal);
+      if (!cls.ok()) break;
+      for (const classfile::Method& m : (*cls)->methods) {
+        if (m.name != method) continue;
+        absl::StatusOr<classfile::MethodDescriptor> descriptor =
+            classfile::ParseMethodDescriptor(m.descriptor);
+        if (!descriptor.ok()) continue;
+        std::vector<std::string> types;
+        for (const std::string& param : descriptor->params) {
+          types.push_back(classfile::DescriptorToJava(param));
+        }
+        out.insert(absl::StrCat(id, "(", absl::StrJoin(types, ","), ")"));
+        found = true;
+      }
+      internal = (*cls)->super_name;
+    }
+    if (!found) out.insert(id);
+  }
+  return std::vector<std::string>(out.begin(), out.end());
+}
+
 absl::StatusOr<std::string> FindJava() {
   std::string home = Env("JAVA_HOME");
   if (!home.empty()) {
@@ -166,6 +204,13 @@ std::vector<std::string> BuildCommand(const JunitCommand& command) {
   argv.insert(argv.end(), {"-cp", absl::StrJoin(classpath, ":"),
                            "org.junit.platform.console.ConsoleLauncher", "--disable-banner",
                            "--disable-ansi-colors", "--fail-if-no-tests"});
+  if (!command.selectors.empty()) {
+    for (const std::string& selector : command.selectors) {
+      bool method = selector.find('#') != std::string::npos;
+      argv.push_back((method ? "--select-method=" : "--select-class=") + selector);
+    }
+    return argv;
+  }
   for (const std::string& test_class : command.test_classes) {
     argv.push_back("--select-class=" + test_class);
   }

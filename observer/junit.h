@@ -32,7 +32,21 @@ struct JunitCommand {
   std::string results_path;   // where the listener writes
   std::string classpath;
   std::vector<std::string> test_classes;
+  // When not empty, the launcher selects these instead of test_classes:
+  // "pkg.C#m(types)" a method, "pkg.C" a class (see MethodSelectors).
+  std::vector<std::string> selectors;
 };
+
+// What selects the tests `test_ids` (the listener's "pkg.C#m", or "pkg.C#*"
+// for a class JUnit skipped) and nothing else, for JunitCommand::selectors:
+// a method with the parameter types of every method of that name the class
+// or a superclass on `classpath` declares (JUnit finds a parameterized test
+// only by its parameter types), a class for "pkg.C#*". An id of another
+// form (a test without a method source) cannot be selected and is left
+// out; a method not found on `classpath` is selected by its name alone.
+// Sorted, each once.
+std::vector<std::string> MethodSelectors(const std::vector<std::string>& test_ids,
+                                         const std::string& classpath);
 
 // The test classes `patterns` name, in order: a binary name stands for
 // itself (whether it exists is JUnit's to say); a glob (`*` any run of

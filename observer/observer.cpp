@@ -401,17 +401,27 @@ absl::StatusOr<std::vector<v1::Observation>> ReadTrace(const std::string& path) 
   return out;
 }
 
-// One substituted run of the same JUnit command, everything under `dir`
-// (a temporary directory: its trace and log never reach the output).
-// Returns the number of values the probe substituted.
-absl::StatusOr<uint64_t> RunSubstituted(const Plan& plan, const ObserveOptions& options,
-                                        const std::string& dir) {
+// One more run of plan.command (its selection) under the probe, everything
+// under `dir` (a temporary directory: its trace and log never reach the
+// output). `what` names the run in errors; `substitute` substitutes every
+// denied field (--noninterference).
+struct Rerun {
+  TestResults results;
+  SubprocessResult jvm;
+  uint64_t substitutions = 0;
+};
+
+absl::StatusOr<Rerun> RunAgain(const Plan& plan, const ObserveOptions& options,
+                               const std::string& dir, const std::string& what,
+                               bool substitute) {
   TS_RETURN_IF_ERROR(MakeDirs(dir));
   v1::ProbeConfig config = plan.config;
   config.set_output_path(dir + "/trace.pb");
   config.set_status_path(dir + "/status.pb");
-  config.set_substitute_denied(true);
-  config.set_substitution_seed(options.noninterference_seed);
+  if (substitute) {
+    config.set_substitute_denied(true);
+    config.set_substitution_seed(options.noninterference_seed);
+  }
   std::string config_path = dir + "/probe-config.pb";
   TS_RETURN_IF_ERROR(WriteFileAtomic(config_path, config.SerializeAsString()));
   JunitCommand command = plan.command;
@@ -421,15 +431,33 @@ absl::StatusOr<uint64_t> RunSubstituted(const Plan& plan, const ObserveOptions& 
   run.stdout_path = dir + "/jvm.log";
   run.stderr_path = run.stdout_path;
   run.timeout_seconds = options.timeout_seconds;
-  TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(command), run));
+  run.stop_on_interrupt = true;
+  Rerun out;
+  TS_ASSIGN_OR_RETURN(out.jvm, RunSubprocess(BuildCommand(command), run));
   std::string log = ReadFile(run.stdout_path).value_or("");
   TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
-                      JunitStatus(config.status_path(), log, "the substituted run's output", jvm));
+                      JunitStatus(config.status_path(), log, "the " + what + "'s output", out.jvm));
   if (status.errors_size() > 0) {
     return absl::InternalError(
-        absl::StrCat("the probe failed in the substituted run: ", status.errors(0)));
+        absl::StrCat("the probe failed in the ", what, ": ", status.errors(0)));
   }
-  return status.substitutions();
+  out.results = ParseTestResults(ReadFile(command.results_path).value_or(""));
+  out.substitutions = status.substitutions();
+  return out;
+}
+
+// One substituted run; returns the number of values the probe substituted.
+absl::StatusOr<uint64_t> RunSubstituted(const Plan& plan, const ObserveOptions& options,
+                                        const std::string& dir) {
+  TS_ASSIGN_OR_RETURN(Rerun run, RunAgain(plan, options, dir, "substituted run", true));
+  return run.substitutions;
+}
+
+// Writes `observations` as the probe's trace at `path` (length-delimited).
+absl::Status WriteTrace(const std::string& path, const std::vector<v1::Observation>& observations) {
+  std::string data;
+  for (const v1::Observation& o : observations) AppendDelimited(o, &data);
+  return WriteFileAtomic(path, data);
 }
 
 struct SubstitutedRuns {
@@ -438,12 +466,22 @@ struct SubstitutedRuns {
   uint64_t substitutions = 0;
 };
 
-// observe --noninterference after run A: runs B, and C when A and B differ,
-// and rewrites A's trace with what differed withheld.
-absl::StatusOr<SubstitutedRuns> Noninterference(const Plan& plan, const ObserveOptions& options,
-                                                const std::string& work) {
+// observe --noninterference after run A (and its isolation run): runs B,
+// and C when A and B differ, with plan.command's selection, and rewrites
+// A's trace with what differed withheld. The observations of `excluded`
+// tests are not compared: after an isolation run B and C do not run them
+// (their data must not reach the other tests there either), and they never
+// leave.
+absl::StatusOr<SubstitutedRuns> Noninterference(
+    const Plan& plan, const ObserveOptions& options, const std::string& work,
+    const std::map<std::string, std::string>& excluded) {
   SubstitutedRuns out;
-  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> a, ReadTrace(plan.config.output_path()));
+  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> all, ReadTrace(plan.config.output_path()));
+  std::vector<v1::Observation> a;
+  std::vector<v1::Observation> not_compared;
+  for (v1::Observation& o : all) {
+    (excluded.count(o.test_id()) != 0 ? not_compared : a).push_back(std::move(o));
+  }
   Info(absl::StrCat("noninterference: running the tests again with every denied field "
                     "substituted (seed ", options.noninterference_seed, ")"));
   TS_ASSIGN_OR_RETURN(out.substitutions, RunSubstituted(plan, options, work + "/b"));
@@ -457,9 +495,167 @@ absl::StatusOr<SubstitutedRuns> Noninterference(const Plan& plan, const ObserveO
   out.runs = 3;
   TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> c, ReadTrace(work + "/c/trace.pb"));
   out.withheld = WithholdDifferences(&a, b, &c);
-  std::string data;
-  for (const v1::Observation& o : a) AppendDelimited(o, &data);
-  TS_RETURN_IF_ERROR(WriteFileAtomic(plan.config.output_path(), data));
+  for (v1::Observation& o : not_compared) a.push_back(std::move(o));
+  TS_RETURN_IF_ERROR(WriteTrace(plan.config.output_path(), a));
+  return out;
+}
+
+// Which tests of run A are excluded, and why: by their source (with
+// --tests-src), by their bytecode copying a target's body, by their
+// recorded strings.
+absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptions& options,
+                                                              const v1::ProbeConfig& config,
+                                                              const TestResults& results) {
+  const auto& sensitive = config.policy().sensitive_names();
+  std::map<std::string, std::string> excluded;
+  for (const auto& [id, test] : results.tests) {
+    std::string reason = SourceMention(options.tests_src, id, sensitive);
+    if (!reason.empty()) excluded[id] = reason;
+  }
+  TS_ASSIGN_OR_RETURN(std::vector<CopyFinding> copies, CopiedTests(options));
+  for (const CopyFinding& copy : copies) {
+    std::string reason = absl::StrCat("its bytecode copies the body of ", copy.target, " (",
+                                      static_cast<int>(copy.share * 100),
+                                      "% of its fingerprints)");
+    if (results.tests.count(copy.test_method) != 0) {
+      excluded.emplace(copy.test_method, reason);
+      continue;
+    }
+    // A helper of the test class: every test of the class may use it.
+    std::string prefix = copy.test_method.substr(0, copy.test_method.find('#') + 1);
+    for (const auto& [id, test] : results.tests) {
+      if (id.compare(0, prefix.size(), prefix) == 0) {
+        excluded.emplace(id, absl::StrCat("helper ", copy.test_method, " ", reason));
+      }
+    }
+  }
+  // The trace is read once more below; here only its strings are looked at
+  // (a cut-short record is warned about there).
+  Trace trace;
+  std::string damage;
+  TS_RETURN_IF_ERROR(trace.Read(config.output_path(), &damage, [&](const v1::Observation& o) {
+    if (o.test_id().empty() || excluded.count(o.test_id()) != 0) return;
+    std::string reason = DataMention(o, sensitive);
+    if (!reason.empty()) excluded[o.test_id()] = reason;
+  }));
+  return excluded;
+}
+
+struct Isolation {
+  int runs = 0;
+  int64_t tests = 0;  // selected in the last run
+  double seconds = 0;
+  std::vector<std::string> outcome_changed;
+  bool finished = true;
+  std::string jvm;  // the last run's SubprocessResult::Describe()
+};
+
+// When run A excluded tests: runs the others again in a JVM in which no
+// excluded test runs, so that no static field, singleton or cache carries
+// an excluded test's data into their observations. A test such a run's
+// recorded strings exclude may have left data for the tests after it, so
+// the rest run once more without it, until a run excludes nothing new.
+// Rewrites the trace at plan->config.output_path(): the last run's
+// observations of tests not excluded (nothing else of run A's survives),
+// then each excluded test's observations from the run that excluded it,
+// numbered after them. Updates `results` (kept tests: the last run's
+// outcome) and `excluded`, and leaves the last run's selection in
+// plan->command.selectors, for the substituted runs of --noninterference.
+absl::StatusOr<Isolation> RunIsolated(Plan* plan, const ObserveOptions& options,
+                                      const std::string& work, TestResults* results,
+                                      std::map<std::string, std::string>* excluded) {
+  Isolation out;
+  const auto& sensitive = plan->config.policy().sensitive_names();
+  TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> previous,
+                      ReadTrace(plan->config.output_path()));
+  const TestResults full = *results;
+  std::vector<v1::Observation> excluded_calls;
+  std::vector<v1::Observation> clean;
+  std::set<std::string> newly;  // excluded, observations not yet set aside
+  for (const auto& [id, reason] : *excluded) newly.insert(id);
+  const TestResults* previous_results = &full;
+  Rerun run;
+  while (!newly.empty()) {
+    // The newly excluded tests keep what the run that excluded them recorded.
+    std::vector<v1::Observation> theirs;
+    for (v1::Observation& o : previous) {
+      if (newly.count(o.test_id()) != 0) theirs.push_back(std::move(o));
+    }
+    std::stable_sort(theirs.begin(), theirs.end(), [](const auto& x, const auto& y) {
+      return x.sequence() < y.sequence();
+    });
+    for (v1::Observation& o : theirs) excluded_calls.push_back(std::move(o));
+    for (const std::string& id : newly) {
+      auto it = previous_results->tests.find(id);
+      if (it != previous_results->tests.end()) results->tests[id] = it->second;
+    }
+    newly.clear();
+    std::vector<std::string> kept;
+    for (const auto& [id, test] : full.tests) {
+      if (excluded->count(id) == 0) kept.push_back(id);
+    }
+    plan->command.selectors = MethodSelectors(kept, options.classpath);
+    if (plan->command.selectors.empty()) {
+      clean.clear();  // Nothing left to run: no observation of run A's stays.
+      break;
+    }
+    ++out.runs;
+    Info(absl::StrCat("isolation: running ", kept.size(), " test", kept.size() == 1 ? "" : "s",
+                      " again in a JVM without the ", excluded->size(), " excluded"));
+    std::string dir = absl::StrCat(work, "/isolated", out.runs);
+    TS_ASSIGN_OR_RETURN(run, RunAgain(*plan, options, dir, "isolation run", false));
+    out.seconds += run.jvm.seconds;
+    if (!run.results.plan_started) {
+      // Fail closed: without the isolation run nothing of the others may go.
+      return PlanNotStarted(ReadFile(dir + "/jvm.log").value_or(""), run.jvm.exit_code,
+                            run.jvm.Describe(), options.test_classes, "the isolation run's output");
+    }
+    TS_ASSIGN_OR_RETURN(clean, ReadTrace(dir + "/trace.pb"));
+    for (const v1::Observation& o : clean) {
+      if (o.test_id().empty() || excluded->count(o.test_id()) != 0) continue;
+      std::string reason = DataMention(o, sensitive);
+      if (reason.empty()) continue;
+      (*excluded)[o.test_id()] = reason;
+      newly.insert(o.test_id());
+    }
+    previous = clean;
+    previous_results = &run.results;
+  }
+  // The clean observations, without any (there should be none) of excluded
+  // tests, in sequence order; the excluded tests' after them.
+  std::vector<v1::Observation> merged;
+  uint64_t next = 0;
+  for (v1::Observation& o : clean) {
+    if (excluded->count(o.test_id()) != 0) continue;
+    next = std::max(next, o.sequence() + 1);
+    merged.push_back(std::move(o));
+  }
+  std::stable_sort(merged.begin(), merged.end(), [](const auto& x, const auto& y) {
+    return x.sequence() < y.sequence();
+  });
+  for (v1::Observation& o : excluded_calls) {
+    o.set_sequence(next++);
+    merged.push_back(std::move(o));
+  }
+  TS_RETURN_IF_ERROR(WriteTrace(plan->config.output_path(), merged));
+
+  // The kept tests' outcomes are the isolation run's; a change is reported.
+  out.tests = static_cast<int64_t>(run.results.tests.size());
+  out.jvm = run.jvm.Describe();
+  out.finished = out.runs == 0 || run.results.plan_finished;
+  for (const auto& [id, test] : full.tests) {
+    if (excluded->count(id) != 0) continue;
+    auto it = run.results.tests.find(id);
+    v1::TestStatus now = it != run.results.tests.end() ? it->second.status()
+                                                       : v1::TEST_STATUS_UNSPECIFIED;
+    if (it != run.results.tests.end()) results->tests[id] = it->second;
+    if (now == test.status()) continue;
+    out.outcome_changed.push_back(absl::StrCat(id, ": ", StatusName(test.status()),
+                                               " with the excluded tests, ", StatusName(now),
+                                               " without them"));
+    Warn(absl::StrCat("outcome changed: ", out.outcome_changed.back()));
+  }
+  for (const std::string& id : run.results.unfinished) results->unfinished.push_back(id);
   return out;
 }
 
@@ -555,9 +751,20 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     return hot;
   }
 
+  // Exclusions are decided on run A; when there are any, the other tests'
+  // observations come from a run without the excluded tests.
+  std::map<std::string, std::string> excluded;
+  Isolation isolation;
+  if (!command_run) {
+    TS_ASSIGN_OR_RETURN(excluded, Exclusions(options, config, results));
+    if (!excluded.empty()) {
+      TS_ASSIGN_OR_RETURN(isolation, RunIsolated(&plan, options, work, &results, &excluded));
+    }
+  }
+
   SubstitutedRuns substituted;
   if (options.noninterference) {
-    TS_ASSIGN_OR_RETURN(substituted, Noninterference(plan, options, work));
+    TS_ASSIGN_OR_RETURN(substituted, Noninterference(plan, options, work, excluded));
   }
 
   v1::ObserveSummary summary;
@@ -571,6 +778,14 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     summary.set_withheld_nondeterministic(substituted.withheld.nondeterministic);
     for (const std::string& t : substituted.withheld.tests) summary.add_tests_withheld(t);
   }
+  if (isolation.runs > 0) {
+    summary.set_isolation_run(true);
+    summary.set_isolation_runs(isolation.runs);
+    summary.set_isolation_tests(isolation.tests);
+    summary.set_isolation_jvm_seconds(std::round(isolation.seconds * 1000) / 1000);
+  }
+  // Also without a run: tests that could not be selected did not run again.
+  for (const std::string& c : isolation.outcome_changed) summary.add_isolation_outcome_changed(c);
   summary.set_policy(plan.policy_name);
   summary.set_jvm_result(jvm.Describe());
   summary.set_jvm_seconds(std::round(jvm.seconds * 1000) / 1000);
@@ -582,47 +797,22 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     summary.set_complete(incomplete.empty());
     summary.set_incomplete_reason(incomplete);
   } else {
-    summary.set_complete(results.plan_finished && !status.trace_limit_reached());
-    if (!results.plan_finished) {
+    summary.set_complete(results.plan_finished && isolation.finished &&
+                         !status.trace_limit_reached());
+    if (!results.plan_finished || !isolation.finished) {
       std::string during = results.unfinished.empty()
                                ? ""
                                : absl::StrCat(" during ", absl::StrJoin(results.unfinished, ", "));
-      summary.set_incomplete_reason(
-          absl::StrCat("the JVM ended before the tests finished", during, " (", jvm.Describe(),
-                       "); the observations are those recorded until then"));
+      summary.set_incomplete_reason(absl::StrCat(
+          results.plan_finished ? "the isolation run's JVM" : "the JVM",
+          " ended before the tests finished", during, " (",
+          results.plan_finished ? isolation.jvm : jvm.Describe(),
+          "); the observations are those recorded until then"));
     } else if (status.trace_limit_reached()) {
       summary.set_incomplete_reason(LimitReason(options));
     }
   }
 
-  // Exclusion by test source first; recorded strings while reading.
-  const auto& sensitive = config.policy().sensitive_names();
-  std::map<std::string, std::string> excluded;
-  for (const auto& [id, test] : results.tests) {
-    std::string reason = SourceMention(options.tests_src, id, sensitive);
-    if (!reason.empty()) excluded[id] = reason;
-  }
-  // Tests whose bytecode copies a target's body (source-free check).
-  std::vector<CopyFinding> copies;
-  if (!command_run) {
-    TS_ASSIGN_OR_RETURN(copies, CopiedTests(options));
-  }
-  for (const CopyFinding& copy : copies) {
-    std::string reason = absl::StrCat("its bytecode copies the body of ", copy.target, " (",
-                                      static_cast<int>(copy.share * 100),
-                                      "% of its fingerprints)");
-    if (results.tests.count(copy.test_method) != 0) {
-      excluded.emplace(copy.test_method, reason);
-      continue;
-    }
-    // A helper of the test class: every test of the class may use it.
-    std::string prefix = copy.test_method.substr(0, copy.test_method.find('#') + 1);
-    for (const auto& [id, test] : results.tests) {
-      if (id.compare(0, prefix.size(), prefix) == 0) {
-        excluded.emplace(id, absl::StrCat("helper ", copy.test_method, " ", reason));
-      }
-    }
-  }
   std::map<std::string, int64_t> per_test;
   std::map<std::pair<std::string, std::string>, int64_t> per_entry;
   ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
@@ -641,9 +831,6 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
       return;
     }
     ++per_test[o.test_id()];
-    if (o.test_id().empty() || excluded.count(o.test_id()) != 0) return;
-    std::string reason = DataMention(o, sensitive);
-    if (!reason.empty()) excluded[o.test_id()] = reason;
   }));
   if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
   for (const auto& [key, count] : per_entry) {

@@ -27,6 +27,8 @@ void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& st
   }
 }
 
+}  // namespace
+
 const char* StatusName(v1::TestStatus status) {
   switch (status) {
     case v1::TEST_STATUS_PASSED: return "passed";
@@ -36,8 +38,6 @@ const char* StatusName(v1::TestStatus status) {
     default: return "not run";
   }
 }
-
-}  // namespace
 
 std::string MethodLabel(const v1::MethodRef& method) {
   return absl::StrCat(method.class_name(), "#", method.name(), method.jvm_descriptor());
@@ -165,6 +165,16 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
   }
   for (const v1::TestSummary& t : s.tests()) {
     if (t.excluded()) absl::StrAppend(&out, "  ", t.test_id(), ": ", t.excluded_reason(), "\n");
+  }
+  if (s.isolation_run()) {
+    absl::StrAppend(&out, "isolation run (the other tests' observations come from a JVM in which "
+                          "no excluded test ran): ",
+                    s.isolation_tests(), " test", s.isolation_tests() == 1 ? "" : "s", ", ",
+                    s.isolation_runs(), " run", s.isolation_runs() == 1 ? "" : "s", ", ",
+                    absl::StrFormat("%.1f", s.isolation_jvm_seconds()), "s JVM\n");
+  }
+  for (const std::string& changed : s.isolation_outcome_changed()) {
+    absl::StrAppend(&out, "  outcome changed without the excluded tests: ", changed, "\n");
   }
   for (const v1::TargetProblem& p : s.target_problems()) {
     absl::StrAppend(&out, "problem: ", p.target(), ": ", p.message(), "\n");

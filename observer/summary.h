@@ -35,6 +35,9 @@ class ObservationCounter {
   int64_t unattributed_ = 0;
 };
 
+// "passed", "FAILED", "skipped", "INTERRUPTED" or "not run".
+const char* StatusName(v1::TestStatus status);
+
 // The summary as a few readable lines; `out_dir` is named for the files.
 std::string FormatSummary(const v1::ObserveSummary& summary, const std::string& out_dir);
 

@@ -18,6 +18,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "observer/noninterference.h"
+#include "tests/e2e/observed.h"
 #include "tests/testing/testing.h"
 #include "tracespec/v1/summary.pb.h"
 
@@ -68,15 +69,7 @@ deny: "*key*"
 redaction: MARK
 )";
 
-struct Observed {
-  SubprocessResult result;
-  std::string out;
-  std::string jsonl;
-  std::string pb;
-  v1::ObserveSummary summary;
-  std::vector<v1::Observation> observations;
-  std::string Output() const { return result.stdout_data + result.stderr_data; }
-};
+using testing::Observed;
 
 class ObserveNoninterferenceTest : public ::testing::Test {
  protected:
@@ -88,21 +81,12 @@ class ObserveNoninterferenceTest : public ::testing::Test {
   }
 
   Observed Observe(const std::string& name, const std::vector<std::string>& extra) {
-    Observed r;
-    r.out = dir_.path() + "/" + name;
+    std::string out = dir_.path() + "/" + name;
     std::vector<std::string> args = {"observe",  "--classpath", classes_, "--tests",
                                      "ni.KeyringTest", "--method", "ni.Keyring#*",
-                                     "--policy", policy_, "--out", r.out};
+                                     "--policy", policy_, "--out", out};
     args.insert(args.end(), extra.begin(), extra.end());
-    r.result = testing::RunTracespec(args);
-    r.jsonl = ReadFile(r.out + "/observations.jsonl").value_or("");
-    r.pb = ReadFile(r.out + "/observations.pb").value_or("");
-    auto summary = ReadFile(r.out + "/summary.json");
-    EXPECT_TRUE(summary.ok() && FromJson(*summary, &r.summary).ok()) << r.Output();
-    auto read = ReadObservations(r.out + "/observations.pb");
-    EXPECT_TRUE(read.ok()) << read.status();
-    if (read.ok()) r.observations = *read;
-    return r;
+    return testing::RunObserve(args, out);
   }
 
   testing::TempDir dir_;

@@ -3,6 +3,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/testing.h"
 
 namespace tracespec::observer {
 namespace {
@@ -31,6 +32,40 @@ TEST(JunitTest, CommandRunsTheConsoleLauncherUnderTheProbe) {
   argv = BuildCommand(c);
   EXPECT_EQ(argv[1], "-cp");
   EXPECT_EQ(argv[2], "a:b:/junit.jar");
+}
+
+TEST(JunitTest, SelectorsReplaceTheClasses) {
+  JunitCommand c;
+  c.java = "java";
+  c.junit_jar = "/junit.jar";
+  c.test_classes = {"t.ATest"};
+  c.selectors = {"t.ATest#a()", "t.BTest"};
+  std::vector<std::string> argv = BuildCommand(c);
+  EXPECT_THAT(std::vector<std::string>(argv.end() - 2, argv.end()),
+              ::testing::ElementsAre("--select-method=t.ATest#a()", "--select-class=t.BTest"));
+}
+
+// JUnit finds a parameterized test only with its parameter types, and an
+// inherited test through its subclass.
+TEST(JunitTest, MethodSelectorsCarryParameterTypes) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"t/Base.java", "package t; class Base { void inherited() {} }\n"},
+            {"t/ATest.java",
+             "package t; class ATest extends Base {\n"
+             "  void plain() {}\n"
+             "  void param(String s, int[] xs, Inner i) {}\n"
+             "  void param(long n) {}\n"
+             "  static class Inner {}\n"
+             "}\n"}});
+  ASSERT_FALSE(classes.empty());
+  EXPECT_THAT(MethodSelectors({"t.ATest#plain", "t.ATest#param", "t.ATest#inherited",
+                               "t.ATest#missing", "t.Skipped#*", "[engine:x]/[dynamic:y]",
+                               "t.ATest#plain"},
+                              classes),
+              ::testing::ElementsAre("t.ATest#inherited()", "t.ATest#missing",
+                                     "t.ATest#param(java.lang.String,int[],t.ATest$Inner)",
+                                     "t.ATest#param(long)", "t.ATest#plain()", "t.Skipped"));
 }
 
 TEST(JunitTest, ResultsAggregatePerTest) {
