@@ -541,6 +541,22 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
   return excluded;
 }
 
+// The tests that failed, with the reason their observations are flagged.
+// Only TEST_STATUS_FAILED: a skipped test (an assumption that failed)
+// says nothing against the calls it made, and an interrupted one ends the
+// run as incomplete anyway.
+std::map<std::string, std::string> FailedTests(const TestResults& results) {
+  std::map<std::string, std::string> failed;
+  for (const auto& [id, test] : results.tests) {
+    if (test.status() != v1::TEST_STATUS_FAILED) continue;
+    failed[id] = absl::StrCat(
+        "the test failed",
+        test.failure_class().empty() ? "" : absl::StrCat(" (", test.failure_class(), ")"),
+        ": its calls are used for local checks only");
+  }
+  return failed;
+}
+
 struct Isolation {
   int runs = 0;
   int64_t tests = 0;  // selected in the last run
@@ -874,6 +890,10 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   NeverCalled(status, runner, &summary);
   store.Fill(&summary);
 
+  // Failing tests are flagged only here, after the exclusions were decided
+  // and the isolation and substituted runs are over: a failure is no secret
+  // and must not make the other tests run again.
+  const std::map<std::string, std::string> failed = FailedTests(results);
   TS_RETURN_IF_ERROR(store.Open(options.out_dir));
   TS_RETURN_IF_ERROR(trace.ForEachInOrder(
       [&store](uint64_t sequence) { return store.Keeps(sequence); }, [&](v1::Observation& o) {
@@ -881,6 +901,16 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     if (it != excluded.end()) {
       o.set_excluded(true);
       o.set_excluded_reason(it->second);
+    }
+    auto failure = failed.find(o.test_id());
+    if (failure != failed.end()) {
+      o.set_test_failed(true);
+      // A reason given first (a sensitive name, a copy) stays: it is the
+      // one that keeps the observation from ever leaving.
+      if (!o.excluded()) {
+        o.set_excluded(true);
+        o.set_excluded_reason(failure->second);
+      }
     }
     return store.Write(o);
   }));

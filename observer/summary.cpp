@@ -105,6 +105,11 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     }
     absl::StrAppend(&out, "  ", StatusName(t.status()), " ", t.test_id());
     if (!t.failure_class().empty()) absl::StrAppend(&out, " (", t.failure_class(), ")");
+    // Said where the failure is listed: the test's calls shape no contract.
+    if (t.status() == v1::TEST_STATUS_FAILED && t.observations() > 0) {
+      absl::StrAppend(&out, ": its ", t.observations(), t.observations() == 1 ? " call is" : " calls are",
+                      " kept out of inference (flagged, used for local checks only)");
+    }
     absl::StrAppend(&out, "\n");
   }
   absl::StrAppend(&out, "observations: ", s.observations());

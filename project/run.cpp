@@ -105,7 +105,8 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
                                             const std::vector<std::string>& tests,
                                             const std::vector<std::string>& targets) {
   const v1::ProjectConfig& c = project.config;
-  std::string text = "tracespec observations key 1\n";
+  // 2: observations of failing tests are flagged (older ones are not).
+  std::string text = "tracespec observations key 2\n";
   for (const auto* list : {&c.classes(), &c.test_classes(), &c.classpath()}) {
     for (const std::string& entry : *list) {
       absl::StrAppend(&text, "entry ", entry, "\n");
@@ -129,6 +130,19 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
   // Only when set, so that the keys of earlier runs stay valid.
   if (c.observe_noninterference()) absl::StrAppend(&text, "noninterference\n");
   return Sha256Hex(text);
+}
+
+// The tests that failed while observing, as "pkg.C#m: Exception" (the
+// failure's simple class name; the summary's tests are sorted by id).
+std::vector<std::string> FailedTests(const v1::ObserveSummary& observed) {
+  std::vector<std::string> out;
+  for (const v1::TestSummary& t : observed.tests()) {
+    if (t.status() != v1::TEST_STATUS_FAILED) continue;
+    const std::string& c = t.failure_class();
+    out.push_back(c.empty() ? t.test_id()
+                            : absl::StrCat(t.test_id(), ": ", c.substr(c.rfind('.') + 1)));
+  }
+  return out;
 }
 
 // The round's verdict for run.json: from its typed verdict; a round of an
@@ -367,7 +381,13 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     }
   }
   if (reuse) {
-    report.Stage(absl::StrCat("observe: reusing ", obs_dir, " (class files, tests and targets unchanged)"),
+    std::vector<std::string> failed = FailedTests(observed);
+    report.Stage(absl::StrCat("observe: reusing ", obs_dir,
+                              " (class files, tests and targets unchanged)",
+                              failed.empty()
+                                  ? ""
+                                  : absl::StrCat("; failed: ", absl::StrJoin(failed, ", "),
+                                                 " (their calls are kept out of inference)")),
                  start);
     s.set_observations_reused(true);
   } else {
@@ -411,10 +431,15 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     }
     observed = obs->summary;
     TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, *key));
+    std::vector<std::string> failed = FailedTests(observed);
     report.Stage(command.empty()
                      ? absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
-                                    observed.tests_failed(), " failed, ",
-                                    observed.observations(), " observations")
+                                    observed.tests_failed(), " failed",
+                                    failed.empty()
+                                        ? ""
+                                        : absl::StrCat(" (", absl::StrJoin(failed, ", "),
+                                                       "; their calls are kept out of inference)"),
+                                    ", ", observed.observations(), " observations")
                      : absl::StrCat("observe: ", observed.observations(),
                                     " observations captured (", observed.jvm_result(), ")"),
                  start);
@@ -424,6 +449,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
           absl::StrCat(out_dir, "/", kInferDir, "/", loop::MethodDirName(t))));
     }
   }
+  for (const std::string& f : FailedTests(observed)) s.add_failed_tests(f);
   std::map<std::string, int64_t> counts;
   for (const v1::MethodSummary& m : observed.methods()) counts[m.method()] = m.observations();
 

@@ -215,6 +215,18 @@ std::vector<std::string> ObserveLines(const v1::ObserveSummary& s) {
                                                             " interrupted")
                                              : "",
                              " (JVM: ", s.jvm_result(), ")."));
+  std::vector<std::string> failed;
+  for (const v1::TestSummary& t : s.tests()) {
+    if (t.status() != v1::TEST_STATUS_FAILED) continue;
+    failed.push_back(t.failure_class().empty()
+                         ? t.test_id()
+                         : absl::StrCat(t.test_id(), " (", t.failure_class(), ")"));
+  }
+  if (!failed.empty()) {
+    out.push_back(absl::StrCat("Failed: ", absl::StrJoin(failed, ", "),
+                               "; their calls are kept out of inference (flagged, used for "
+                               "local checks only)."));
+  }
   if (!s.complete()) {
     out.push_back(absl::StrCat("Incomplete: ", s.incomplete_reason(),
                                "; the observations are the ones recorded up to that point."));

@@ -614,6 +614,14 @@ absl::StatusOr<Resolved> Resolve(const SynthesisInput& input) {
   return out;
 }
 
+// Whether a contract may be shaped by `o`: never by a call of a failing
+// test (the project's tests say that behaviour is wrong), by an excluded
+// one only when the contract stays local (`use_excluded`).
+bool LearntFrom(const v1::Observation& o, const SynthesisOptions& options) {
+  if (o.test_failed()) return false;
+  return !o.excluded() || options.use_excluded;
+}
+
 }  // namespace
 
 absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
@@ -626,7 +634,7 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
   std::set<std::string> seen;
   auto add = [&](const v1::Observation& o, bool counterexample) {
     if (o.has_method() && !MethodMatches(o.method(), sig)) return false;
-    if (o.excluded() && !options.use_excluded) return false;
+    if (!LearntFrom(o, options)) return false;
     if (!seen.insert(BehaviourKey(o)).second) return false;
     observations.push_back(o);
     v1::Observation& added = observations.back();
@@ -770,7 +778,7 @@ absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(const SynthesisInp
   for (const auto* list : {&input.observations, &input.counterexamples}) {
     for (const v1::Observation& o : *list) {
       if (o.has_method() && !MethodMatches(o.method(), resolved.sig)) continue;
-      if (o.excluded() && !options.use_excluded) continue;
+      if (!LearntFrom(o, options)) continue;
       if (OutcomeOf(o) != OutcomeKind::kNormal || !seen.insert(BehaviourKey(o)).second) continue;
       observations.push_back(o);
       if (!observations.back().has_method()) *observations.back().mutable_method() = resolved.method;

@@ -48,7 +48,8 @@ struct SynthesisOptions {
   // Ensures clauses per spec case.
   int max_clauses = 24;
   // Use observations marked `excluded` (they never leave the process; the
-  // contract stays local).
+  // contract stays local). Calls of failing tests (`test_failed`, excluded
+  // too) are never used either way.
   bool use_excluded = true;
 };
 

@@ -863,7 +863,54 @@ TEST_F(ObserveTest, FailingTestStillProducesResults) {
   EXPECT_EQ(o.summary.tests_failed(), 1);
   EXPECT_EQ(o.summary.tests_passed(), 1);
   EXPECT_THAT(o.run.stdout_data,
-              HasSubstr("FAILED p.FailingTest#fails (org.opentest4j.AssertionFailedError)"));
+              HasSubstr("FAILED p.FailingTest#fails (org.opentest4j.AssertionFailedError): its 1 "
+                        "call is kept out of inference (flagged, used for local checks only)\n"));
+  // The failing test's call is flagged with the failure; the passing
+  // test's is not. A failure is no secret: no test counts as excluded and
+  // no isolation run happens.
+  for (const v1::Observation& obs : o.observations) {
+    bool failing = obs.test_id() == "p.FailingTest#fails";
+    EXPECT_EQ(obs.test_failed(), failing) << obs.test_id();
+    EXPECT_EQ(obs.excluded(), failing) << obs.test_id();
+    EXPECT_EQ(obs.excluded_reason(),
+              failing ? "the test failed (org.opentest4j.AssertionFailedError): its calls are "
+                        "used for local checks only"
+                      : "");
+  }
+  EXPECT_EQ(o.summary.tests_excluded(), 0);
+  EXPECT_FALSE(o.summary.isolation_run());
+  EXPECT_THAT(o.run.stdout_data, HasSubstr("excluded tests (never sent anywhere): 0\n"));
+  EXPECT_THAT(o.run.stderr_data, Not(HasSubstr("isolation")));
+}
+
+// A test that fails and is excluded for a sensitive name keeps the
+// sensitive reason (the one that keeps it from ever leaving) and still
+// counts as failing.
+TEST_F(ObserveTest, AFailingExcludedTestKeepsItsFirstReason) {
+  constexpr char kSecretFailing[] = R"(package p;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class SecretFailingTest {
+  @Test void passes() { assertEquals("a", Echo.echo("a")); }
+  @Test void failsWithPassword() { assertEquals("b", Echo.echo("password")); }
+}
+)";
+  std::string classes =
+      Compile({{"p/Echo.java", kEcho}, {"p/SecretFailingTest.java", kSecretFailing}});
+  Observed o = Observe(classes, "p.SecretFailingTest", {"p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 0) << o.Output();
+  ASSERT_EQ(o.observations.size(), 2u);
+  EXPECT_EQ(o.summary.tests_failed(), 1);
+  EXPECT_EQ(o.summary.tests_excluded(), 1);
+  for (const v1::Observation& obs : o.observations) {
+    bool failing = obs.test_id() == "p.SecretFailingTest#failsWithPassword";
+    EXPECT_EQ(obs.test_failed(), failing) << obs.test_id();
+    EXPECT_EQ(obs.excluded(), failing) << obs.test_id();
+    if (failing) {
+      EXPECT_THAT(obs.excluded_reason(), HasSubstr("password"));
+      EXPECT_THAT(obs.excluded_reason(), Not(HasSubstr("the test failed")));
+    }
+  }
 }
 
 constexpr char kHaltTest[] = R"(package p;

@@ -175,5 +175,70 @@ TEST_F(SynthE2eTest, TheBuiltinClientAnswersFromTheRecordedObservations) {
   EXPECT_EQ(client.last_result()->stats.observations, 6);
 }
 
+constexpr char kDoubler[] = R"(package calc;
+public class Doubler {
+  public static int twice(int x) { return x == 7 ? 15 : 2 * x; }
+}
+)";
+
+// The project's own test says twice(7) == 15 is wrong.
+constexpr char kDoublerTest[] = R"(package calc;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class DoublerTest {
+  @Test void doubles() {
+    assertEquals(2, Doubler.twice(1));
+    assertEquals(6, Doubler.twice(3));
+    assertEquals(-8, Doubler.twice(-4));
+    assertEquals(0, Doubler.twice(0));
+  }
+  @Test void doublesSeven() { assertEquals(14, Doubler.twice(7)); }
+}
+)";
+
+// A failing test's calls reach the synthesizer flagged and do not shape
+// the contract; the same calls without the flag would.
+TEST(SynthFailingTestE2eTest, AFailingTestsCallsDoNotShapeTheContract) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"calc/Doubler.java", kDoubler}, {"calc/DoublerTest.java", kDoublerTest}}, {"-g"},
+      testing::JunitJar());
+  ASSERT_FALSE(classes.empty());
+  std::string out = dir.path() + "/out";
+  SubprocessResult run =
+      testing::RunTracespec({"observe", "--classpath", classes, "--tests", "calc.DoublerTest",
+                             "--out", out, "--method", "calc.Doubler#twice"});
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  EXPECT_THAT(run.stdout_data, HasSubstr("FAILED calc.DoublerTest#doublesSeven "
+                                         "(org.opentest4j.AssertionFailedError): its 1 call is "
+                                         "kept out of inference"));
+  auto read = ReadObservations(out + "/observations.pb");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 5u);
+  int flagged = 0;
+  for (const v1::Observation& o : *read) {
+    if (!o.test_failed()) continue;
+    ++flagged;
+    EXPECT_EQ(o.args(0).int_value(), 7);
+    EXPECT_TRUE(o.excluded());
+    EXPECT_THAT(o.excluded_reason(), HasSubstr("the test failed"));
+  }
+  EXPECT_EQ(flagged, 1);
+
+  synth::SynthesisInput in;
+  in.observations = *read;
+  auto r = synth::Synthesize(in);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(r->jml, HasSubstr("ensures \\result == 2 * x;"));
+  EXPECT_EQ(r->stats.observations, 4);
+
+  // Unflagged, the failing test's call refutes that clause.
+  for (v1::Observation& o : *read) o.clear_test_failed();
+  in.observations = *read;
+  auto unflagged = synth::Synthesize(in);
+  ASSERT_TRUE(unflagged.ok()) << unflagged.status();
+  EXPECT_THAT(unflagged->jml, Not(HasSubstr("ensures \\result == 2 * x;")));
+}
+
 }  // namespace
 }  // namespace tracespec

@@ -70,6 +70,7 @@ TEST(SummaryTest, FormatsFailuresExclusionsAndPartialRuns) {
   failed->set_test_id("t.A#bad");
   failed->set_status(v1::TEST_STATUS_FAILED);
   failed->set_failure_class("java.lang.AssertionError");
+  failed->set_observations(2);
   v1::TestSummary* excluded = s.add_tests();
   excluded->set_test_id("t.A#secretive");
   excluded->set_status(v1::TEST_STATUS_PASSED);
@@ -81,7 +82,8 @@ TEST(SummaryTest, FormatsFailuresExclusionsAndPartialRuns) {
   s.set_incomplete_reason("the JVM ended");
   std::string text = FormatSummary(s, "/o");
   EXPECT_THAT(text, HasSubstr("tests: 2 run, 1 passed, 1 failed, 0 skipped"));
-  EXPECT_THAT(text, HasSubstr("  FAILED t.A#bad (java.lang.AssertionError)"));
+  EXPECT_THAT(text, HasSubstr("  FAILED t.A#bad (java.lang.AssertionError): its 2 calls are kept "
+                              "out of inference (flagged, used for local checks only)\n"));
   EXPECT_THAT(text, HasSubstr("a.B#f(Ljava/lang/String;)V  1 (1 returned, 0 threw)"));
   EXPECT_THAT(text, HasSubstr("a.B.apiKey: 1 value redacted"));
   EXPECT_THAT(text, HasSubstr("a.C.hidden: omitted"));

@@ -58,6 +58,7 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
   std::map<std::string, int> undecided;  // reason -> count
   int undecided_total = 0;
   int ill_defined = 0;
+  int rejected_failing = 0;  // calls of failing tests the contract rejects
   for (size_t i = 0; i < observations.size(); ++i) {
     const v1::Observation& obs = observations[i];
     jml::EvalOptions options;
@@ -95,6 +96,12 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
       ++undecided[GeneralReason(why)];
       continue;
     }
+    if (!undefined && obs.test_failed()) {
+      // A call of a failing test: the project's tests say this behaviour
+      // is wrong, so a contract rejecting it agrees with them.
+      ++rejected_failing;
+      continue;
+    }
     Diagnostic d;
     d.kind = undefined ? Diagnostic::Kind::kWellDefinedness : Diagnostic::Kind::kViolated;
     d.message = absl::StrCat(Describe(obs, static_cast<int>(i)),
@@ -105,9 +112,13 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
     r.diagnostics.push_back(std::move(d));
     if (undefined) ++ill_defined;
   }
-  r.status = r.admitted == r.total ? CheckStatus::kPass : CheckStatus::kFail;
+  r.status = r.admitted + rejected_failing == r.total ? CheckStatus::kPass : CheckStatus::kFail;
   r.complete = true;
   r.summary = absl::StrCat(r.admitted, " of ", r.total, " observations admitted");
+  if (rejected_failing > 0) {
+    absl::StrAppend(&r.summary, ", ", rejected_failing, rejected_failing == 1 ? " call" : " calls",
+                    " of failing tests rejected (as those tests expect)");
+  }
   if (undecided_total > 0) {
     std::vector<std::string> reasons;
     for (const auto& [reason, count] : undecided) reasons.push_back(reason);

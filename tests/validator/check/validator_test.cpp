@@ -777,6 +777,17 @@ TEST_F(ValidatorTest, CoverageAdmitsRejectsAndLeavesRedactedFieldsFree) {
   EXPECT_EQ(r.coverage.counterexamples[0].args(0).int_value(), 3);
   EXPECT_THAT(r.coverage.explanations[0], HasSubstr("count == \\old(count) + d"));
   EXPECT_EQ(r.Bits(), "10");
+  // The same call recorded in a failing test: rejecting it agrees with the
+  // test, so coverage passes and says so.
+  obs.back().set_test_failed(true);
+  obs.back().set_excluded(true);
+  r = Cover(*classes_, "//@ ensures count == \\old(count) + d;", obs);
+  ASSERT_EQ(r.coverage.status, CheckStatus::kPass) << Text(r);
+  EXPECT_EQ(r.coverage.admitted, 2);
+  EXPECT_TRUE(r.coverage.counterexamples.empty());
+  EXPECT_EQ(r.coverage.summary,
+            "2 of 3 observations admitted, 1 call of failing tests rejected (as those tests "
+            "expect)");
   // The frame: `other` changed.
   r = Cover(*classes_, "//@ assignable count;", {BumpObservation(1, 2, 3, false)});
   EXPECT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
