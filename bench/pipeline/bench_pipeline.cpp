@@ -71,6 +71,9 @@ struct Task {
   bool function = false;  // the outcome is a function of the arguments
   std::string what;
   std::string dir;  // the project's source directory
+  // Its bug shows only on inputs longer than the default bounds (KIND
+  // "function/long-input-bug"): its contract must not come out complete.
+  bool long_input_bug = false;
 };
 
 struct Row {
@@ -89,6 +92,12 @@ struct Row {
   bool weak = false;
   double seconds = 0;
   double consistency_seconds = 0;
+  // The final contract's consistency verdict (run.json, typed): its status,
+  // whether it is complete, and the bounds that cut something.
+  std::string consistency_status;
+  bool consistency_complete = false;
+  bool consistency_proved = false;
+  std::vector<std::string> cuts;
   // Mutants (agent/strength): measured only for a Success.
   bool mutants_measured = false;
   std::string mutants_note;  // why not measured, or the runner's notes
@@ -125,11 +134,16 @@ absl::StatusOr<std::vector<Task>> LoadTasks(const std::string& list, const std::
     if (line.empty() || line[0] == '#') continue;
     std::vector<absl::string_view> words =
         absl::StrSplit(line, absl::ByAnyChar(" \t"), absl::SkipEmpty());
+    Task task;
+    if (words.size() >= 2) {
+      task.long_input_bug = absl::ConsumeSuffix(&words[1], "/long-input-bug");
+    }
     if (words.size() < 3 || (words[1] != "function" && words[1] != "state")) {
       return absl::InvalidArgumentError(absl::StrCat(
-          list, ":", line_no, ": expected NAME KIND WHAT with KIND function or state"));
+          list, ":", line_no,
+          ": expected NAME KIND WHAT with KIND function or state (optionally "
+          "followed by /long-input-bug)"));
     }
-    Task task;
     task.name = std::string(words[0]);
     task.function = words[1] == "function";
     task.what = absl::StrJoin(words.begin() + 2, words.end(), " ");
@@ -299,6 +313,10 @@ TaskResult RunTask(const Task& task, const std::string& tracespec, const std::st
     row.weak = s.weak();
     row.seconds = m.seconds();
     row.consistency_seconds = m.consistency().seconds();
+    row.consistency_status = m.consistency().status();
+    row.consistency_complete = m.consistency().complete();
+    row.consistency_proved = m.consistency().proved();
+    row.cuts.assign(m.consistency().cuts().begin(), m.consistency().cuts().end());
     MeasureMutants(task, dir, m, mutant_options, &row);
     if (row.outcome != "Success" || !row.measured || row.observations == 0 ||
         row.pinned != row.observations) {
@@ -345,6 +363,11 @@ struct Totals {
   int success = 0, fail = 0, error = 0, stopped = 0;
   int function_tasks = 0, function_pinned = 0;
   int weak = 0;
+  // Successes by their consistency verdict.
+  int pass_complete = 0, pass_proved = 0, pass_within_bounds = 0;
+  // Tasks whose bug only longer inputs show, and how many of them came out
+  // complete (goal: none).
+  int long_input_tasks = 0, long_input_complete = 0;
   double median_completeness = 0;
   int completeness_rows = 0;
   double bench_seconds = 0;
@@ -408,6 +431,15 @@ Totals Summarize(const std::vector<Task>& tasks, const std::vector<TaskResult>& 
       else if (r.outcome == "Stopped") ++t.stopped;
       else ++t.error;
       if (r.weak) ++t.weak;
+      if (r.outcome == "Success" && r.consistency_status == "PASS") {
+        if (r.consistency_complete) ++t.pass_complete;
+        else if (r.consistency_proved) ++t.pass_proved;
+        else ++t.pass_within_bounds;
+      }
+      if (tasks[i].long_input_bug) {
+        ++t.long_input_tasks;
+        if (r.consistency_complete) ++t.long_input_complete;
+      }
       if (r.measured && r.perturbed > 0) {
         completeness.push_back(100.0 * r.rejected / r.perturbed);
       }
@@ -443,11 +475,20 @@ Totals Summarize(const std::vector<Task>& tasks, const std::vector<TaskResult>& 
   return t;
 }
 
+// "complete", "proved", "bounds: <cuts>" for a PASS; the status otherwise.
+std::string ConsistencyCell(const Row& r) {
+  if (r.consistency_status.empty()) return "-";
+  if (r.consistency_status != "PASS") return r.consistency_status;
+  if (r.consistency_complete) return "complete";
+  if (r.consistency_proved) return "proved";
+  return absl::StrCat("bounds: ", absl::StrJoin(r.cuts, "; "));
+}
+
 void PrintTable(const std::vector<Task>& tasks, const std::vector<TaskResult>& results,
                 const Totals& t, int jobs) {
   std::vector<std::vector<std::string>> cells;
-  cells.push_back({"task", "kind", "method", "outcome", "history", "pinned", "complete",
-                   "mutants t/c/only", "method s", "task s"});
+  cells.push_back({"task", "kind", "method", "outcome", "history", "consistency", "pinned",
+                   "complete", "mutants t/c/only", "method s", "task s"});
   for (size_t i = 0; i < tasks.size(); ++i) {
     bool first = true;
     for (const Row& r : results[i].rows) {
@@ -460,7 +501,8 @@ void PrintTable(const std::vector<Task>& tasks, const std::vector<TaskResult>& r
       std::string outcome = r.outcome;
       if (r.weak) outcome += " (weak)";
       cells.push_back({r.task, tasks[i].function ? "function" : "state", method, outcome,
-                       r.history.empty() ? "-" : r.history, Determinism(r), Completeness(r),
+                       r.history.empty() ? "-" : r.history, ConsistencyCell(r), Determinism(r),
+                       Completeness(r),
                        Mutants(r), absl::StrFormat("%.1f", r.seconds),
                        first ? absl::StrFormat("%.1f", results[i].seconds) : ""});
       first = false;
@@ -494,6 +536,12 @@ void PrintTable(const std::vector<Task>& tasks, const std::vector<TaskResult>& r
   std::printf("\n");
   std::printf("tasks %d, methods %d: Success %d, Fail %d, Error %d, Stopped %d; weak %d\n",
               t.tasks, t.methods, t.success, t.fail, t.error, t.stopped, t.weak);
+  std::printf("Success by consistency verdict: complete %d, proved by induction %d, within bounds %d\n",
+              t.pass_complete, t.pass_proved, t.pass_within_bounds);
+  if (t.long_input_tasks > 0) {
+    std::printf("tasks whose bug only longer inputs show: %d, of them complete %d (goal: 0): %s\n",
+                t.long_input_tasks, t.long_input_complete, Met(t.long_input_complete == 0).c_str());
+  }
   std::printf("Success %d%% of methods, %d Error (goal >= 95%%, no Error): %s\n",
               Percent(t.success, t.methods), t.error, Met(t.SuccessMet()).c_str());
   std::printf(
@@ -608,6 +656,16 @@ void PrintJson(const std::vector<Task>& tasks, const std::vector<TaskResult>& re
       w.Double(r.seconds);
       w.Key("consistency_seconds");
       w.Double(r.consistency_seconds);
+      w.Key("consistency");
+      w.String(r.consistency_status.c_str());
+      w.Key("consistency_complete");
+      w.Bool(r.consistency_complete);
+      w.Key("consistency_proved");
+      w.Bool(r.consistency_proved);
+      w.Key("cuts");
+      w.StartArray();
+      for (const std::string& c : r.cuts) w.String(c.c_str());
+      w.EndArray();
       w.Key("task_seconds");
       w.Double(results[i].seconds);
       w.EndObject();
@@ -668,6 +726,16 @@ void PrintJson(const std::vector<Task>& tasks, const std::vector<TaskResult>& re
   w.String(t.slowest_method.c_str());
   w.Key("slowest_method_seconds");
   w.Double(t.slowest_method_seconds);
+  w.Key("pass_complete");
+  w.Int(t.pass_complete);
+  w.Key("pass_proved");
+  w.Int(t.pass_proved);
+  w.Key("pass_within_bounds");
+  w.Int(t.pass_within_bounds);
+  w.Key("long_input_tasks");
+  w.Int(t.long_input_tasks);
+  w.Key("long_input_complete");
+  w.Int(t.long_input_complete);
   w.Key("slowest_consistency_method");
   w.String(t.slowest_check.c_str());
   w.Key("slowest_consistency_seconds");

@@ -375,10 +375,11 @@ TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
 TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
   testing::TempDir dir;
   std::string project = CompiledMavenShop(dir);
-  // A non-interactive shell starts `&` jobs with SIGINT ignored; the first
-  // finished method ("[1/") is the moment to interrupt.
+  // A background job of a non-interactive shell starts with SIGINT
+  // ignored (here explicitly, and `exec` so that $! is tracespec itself);
+  // the first finished method ("[1/") is the moment to interrupt.
   std::string script = absl::StrCat(
-      "\"$0\" run \"$1\" 2>\"$2/err.txt\" >\"$2/out.txt\" &\n"
+      "(trap '' INT; exec \"$0\" run \"$1\" 2>\"$2/err.txt\" >\"$2/out.txt\") &\n"
       "pid=$!\n"
       "while ! grep -q '\\[1/' \"$2/err.txt\" 2>/dev/null; do\n"
       "  kill -0 $pid 2>/dev/null || break\n"
