@@ -388,16 +388,9 @@ std::string CommandIncomplete(const SubprocessResult& jvm, const v1::ProbeStatus
 // dropped (Trace::Read warns about it for run A).
 absl::StatusOr<std::vector<v1::Observation>> ReadTrace(const std::string& path) {
   std::vector<v1::Observation> out;
-  if (!FileExists(path)) return out;
-  TS_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
-  std::vector<DelimitedRecord> records;
-  (void)SplitDelimited(data, path, &records);
-  for (const DelimitedRecord& record : records) {
-    v1::Observation o;
-    if (o.ParseFromArray(data.data() + record.body, static_cast<int>(record.size))) {
-      out.push_back(std::move(o));
-    }
-  }
+  std::string damage;  // not reported here
+  TS_RETURN_IF_ERROR(
+      Trace().Read(path, &damage, [&out](const v1::Observation& o) { out.push_back(o); }));
   return out;
 }
 
