@@ -220,6 +220,37 @@ absl::StatusOr<MethodSignature> MethodSignature::Parse(absl::string_view text) {
   return s;
 }
 
+std::string DescriptorToJava(absl::string_view d) {
+  size_t dims = 0;
+  while (dims < d.size() && d[dims] == '[') ++dims;
+  absl::string_view base = d.substr(dims);
+  std::string out;
+  if (base == "B") out = "byte";
+  else if (base == "C") out = "char";
+  else if (base == "D") out = "double";
+  else if (base == "F") out = "float";
+  else if (base == "I") out = "int";
+  else if (base == "J") out = "long";
+  else if (base == "S") out = "short";
+  else if (base == "Z") out = "boolean";
+  else if (base == "V") out = "void";
+  else if (base.size() >= 2 && base[0] == 'L' && base.back() == ';')
+    out = absl::StrReplaceAll(base.substr(1, base.size() - 2), {{"/", "."}});
+  else out = std::string(base);
+  for (size_t i = 0; i < dims; ++i) out += "[]";
+  return out;
+}
+
+std::string PackageOf(absl::string_view binary) {
+  size_t dot = binary.rfind('.');
+  return dot == absl::string_view::npos ? "" : std::string(binary.substr(0, dot));
+}
+
+std::string SimpleClassName(absl::string_view binary) {
+  size_t dot = binary.rfind('.');
+  return std::string(dot == absl::string_view::npos ? binary : binary.substr(dot + 1));
+}
+
 std::string MethodSignature::ToString() const {
   return absl::StrCat(class_name, "#", method_name, descriptor);
 }

@@ -39,6 +39,14 @@ absl::StatusOr<std::string> JavaParametersToDescriptor(absl::string_view paramet
 // the error starts with `what`.
 absl::Status CheckClassName(absl::string_view name, absl::string_view what);
 
+// "I" -> "int", "[[J" -> "long[][]", "Lpkg/A$B;" -> "pkg.A$B".
+std::string DescriptorToJava(absl::string_view field_descriptor);
+
+// "pkg.sub" of "pkg.sub.C", "" for a class in the unnamed package.
+std::string PackageOf(absl::string_view binary_class_name);
+// "C" of "pkg.C", "Outer$Inner" of "pkg.Outer$Inner".
+std::string SimpleClassName(absl::string_view binary_class_name);
+
 struct MethodSignature {
   std::string class_name;   // binary name: "pkg.C", "pkg.Outer$Inner"
   std::string method_name;  // "<init>" for constructors

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
+#include "common/method_id.h"
 
 namespace tracespec::observer {
 namespace {
@@ -182,7 +183,7 @@ std::string DataMention(const v1::Observation& observation,
     if (!name.empty()) {
       const v1::MethodRef& m = observation.method();
       return absl::StrCat("recorded data mentions \"", name, "\" (a string in a call of ",
-                          m.class_name(), "#", m.name(), m.jvm_descriptor(), ")");
+                          MethodId::FromRef(m).Key(), ")");
     }
   }
   return "";

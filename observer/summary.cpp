@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/method_id.h"
 
 namespace tracespec::observer {
 namespace {
@@ -40,7 +41,7 @@ const char* StatusName(v1::TestStatus status) {
 }
 
 std::string MethodLabel(const v1::MethodRef& method) {
-  return absl::StrCat(method.class_name(), "#", method.name(), method.jvm_descriptor());
+  return MethodId::FromRef(method).Key();
 }
 
 ObservationCounter::ObservationCounter(const std::vector<std::string>& withheld) {

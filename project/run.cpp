@@ -24,6 +24,7 @@
 #include "common/files.h"
 #include "common/hash.h"
 #include "common/interrupt.h"
+#include "common/method_id.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "common/subprocess.h"
@@ -459,7 +460,13 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   for (size_t i = 0; i < targets->size(); ++i) {
     v1::MethodRun& m = runs[i];
     m.set_method((*targets)[i]);
-    m.set_class_name(m.method().substr(0, m.method().find('#')));
+    absl::StatusOr<MethodId> id = MethodId::Parse(m.method());
+    if (id.ok()) {
+      m.set_class_name(id->class_name());
+      *m.mutable_id() = id->ToProto();
+    } else {
+      m.set_class_name(m.method().substr(0, m.method().find('#')));
+    }
     m.set_infer_dir(absl::StrCat(kInferDir, "/", loop::MethodDirName(m.method())));
     m.set_observations(counts[m.method()]);
     if (m.observations() == 0) {

@@ -22,6 +22,7 @@
 #include "agent/synth/synthesizer.h"
 #include "common/files.h"
 #include "common/interrupt.h"
+#include "common/method_id.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "validator/jml/parser.h"
@@ -203,6 +204,9 @@ class MethodRun {
     r.set_format_version(v1::FORMAT_VERSION_1);
     r.set_method(inputs_.selector);
     r.set_resolved(inputs_.resolved);
+    if (absl::StatusOr<MethodId> id = MethodId::Parse(inputs_.resolved); id.ok()) {
+      *r.mutable_id() = id->ToProto();
+    }
     r.set_status(status);
     r.set_history(History(rounds_));
     r.set_rounds(static_cast<int>(rounds_.size()));
@@ -586,10 +590,8 @@ ContractFile RenderContractFile(const MethodInputs& inputs, const v1::InferResul
   std::string contract = result.contract();
   if (!contract.empty() && contract.back() != '\n') contract += '\n';
   if (!inputs.class_is_nested) {
-    std::string binary = sig.class_name;
-    size_t dot = binary.rfind('.');
-    std::string package = dot == std::string::npos ? "" : binary.substr(0, dot);
-    std::string simple = dot == std::string::npos ? binary : binary.substr(dot + 1);
+    std::string package = PackageOf(sig.class_name);
+    std::string simple = SimpleClassName(sig.class_name);
     std::string text = header;
     if (!package.empty()) absl::StrAppend(&text, "package ", package, ";\n\n");
     absl::StrAppend(&text, inputs.class_is_public ? "public " : "", "class ", simple, " {\n",

@@ -38,7 +38,7 @@ void Paragraph(const std::string& text, std::string* out, const char* cls = null
   absl::StrAppend(out, cls ? absl::StrCat("<p class=\"", cls, "\">") : "<p>", E(text), "</p>\n");
 }
 
-std::string MethodId(size_t index) { return absl::StrCat("method-", index + 1); }
+std::string MethodAnchor(size_t index) { return absl::StrCat("method-", index + 1); }
 
 void Overview(const RunView& run, std::string* out) {
   absl::StrAppend(out, "<section id=\"methods\">\n<h2>Methods</h2>\n");
@@ -50,7 +50,7 @@ void Overview(const RunView& run, std::string* out) {
   }
   for (size_t i = 0; i < run.methods.size(); ++i) {
     const MethodView& m = run.methods[i];
-    absl::StrAppend(out, "<tr><td><a href=\"#", MethodId(i), "\">", E(m.method),
+    absl::StrAppend(out, "<tr><td><a href=\"#", MethodAnchor(i), "\">", E(m.display),
                     "</a></td><td class=\"status-", E(StatusName(m)), "\">", E(StatusName(m)),
                     "</td><td", m.result.strength().weak() ? " class=\"weak\"" : "", ">",
                     E(StrengthCell(m)), "</td><td class=\"history\">", E(m.result.history()),
@@ -61,7 +61,7 @@ void Overview(const RunView& run, std::string* out) {
   if (!run.not_inferred.empty()) {
     absl::StrAppend(out, "<p>Targets without a contract:</p>\n<ul>\n");
     for (const v1::MethodRun& m : run.not_inferred) {
-      absl::StrAppend(out, "<li>", Code(m.method()), ": ", E(NotInferredNote(m)), "</li>\n");
+      absl::StrAppend(out, "<li>", Code(DisplayName(m)), ": ", E(NotInferredNote(m)), "</li>\n");
     }
     absl::StrAppend(out, "</ul>\n");
   }
@@ -242,8 +242,9 @@ void Observations(const MethodView& m, std::string* out) {
 }
 
 void Method(const RunView& run, const MethodView& m, size_t index, std::string* out) {
-  std::string id = MethodId(index);
-  absl::StrAppend(out, "<section class=\"method\" id=\"", id, "\">\n<h2>", E(m.method), "</h2>\n");
+  std::string id = MethodAnchor(index);
+  absl::StrAppend(out, "<section class=\"method\" id=\"", id, "\">\n<h2>", E(m.display), "</h2>\n");
+  if (m.display != m.method) absl::StrAppend(out, "<p>JVM: ", Code(m.method), "</p>\n");
   absl::StrAppend(out, "<p><span class=\"status-", E(StatusName(m)), "\">", E(StatusName(m)),
                   "</span>, history <span class=\"history\" id=\"history-", index + 1, "\">",
                   E(m.result.history()), "</span>, ", E(RoundsSentence(m)), "</p>\n");

@@ -19,7 +19,7 @@ void Overview(const RunView& run, std::string* out) {
   // Numbers and status names only: plain text.
   absl::StrAppend(out, "## Methods\n\n", MethodsSentence(run), "\n\n");
   for (const MethodView& m : run.methods) {
-    absl::StrAppend(out, "- ", C(m.method), ": **", StatusName(m), "**",
+    absl::StrAppend(out, "- ", C(m.display), ": **", StatusName(m), "**",
                     m.result.strength().weak() ? " (**weak**)" : "", ", strength ",
                     C(StrengthCell(m)), ", history ", C(m.result.history()), ", ",
                     m.result.rounds(),
@@ -30,7 +30,7 @@ void Overview(const RunView& run, std::string* out) {
   if (!run.not_inferred.empty()) {
     absl::StrAppend(out, "Targets without a contract:\n\n");
     for (const v1::MethodRun& m : run.not_inferred) {
-      absl::StrAppend(out, "- ", C(m.method()), ": ", C(NotInferredNote(m)), "\n");
+      absl::StrAppend(out, "- ", C(DisplayName(m)), ": ", C(NotInferredNote(m)), "\n");
     }
     absl::StrAppend(out, "\n");
   }
@@ -176,7 +176,9 @@ void Observations(const MethodView& m, std::string* out) {
 }
 
 void Method(const RunView& run, const MethodView& m, std::string* out) {
-  absl::StrAppend(out, "### ", C(m.method), "\n\n**", StatusName(m), "**, history ",
+  absl::StrAppend(out, "### ", C(m.display), "\n\n");
+  if (m.display != m.method) absl::StrAppend(out, "JVM: ", C(m.method), "\n\n");
+  absl::StrAppend(out, "**", StatusName(m), "**, history ",
                   C(m.result.history()), ", ", C(RoundsSentence(m)), "\n\n#### Contract\n\n");
   if (!m.contract_file.empty()) absl::StrAppend(out, "File: ", C(m.contract_file), "\n\n");
   if (m.result.contract().empty()) {

@@ -15,6 +15,7 @@
 #include "agent/loop/run_dir.h"
 #include "agent/prompt/observations.h"
 #include "common/files.h"
+#include "common/method_id.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "google/protobuf/struct.pb.h"
@@ -162,8 +163,7 @@ void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& gr
 }
 
 std::string MethodOf(const v1::Observation& o) {
-  return absl::StrCat(o.method().class_name(), "#", o.method().name(),
-                      o.method().jvm_descriptor());
+  return MethodId::FromRef(o.method()).Key();
 }
 
 // What one method's observations add up to, fed one observation at a time
@@ -242,6 +242,8 @@ absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::str
   TS_RETURN_IF_ERROR(loop::ReadJsonFile(Join(dir, "result.json"), &method.result));
   method.method = method.result.resolved().empty() ? method.result.method()
                                                    : method.result.resolved();
+  absl::StatusOr<MethodId> id = MethodId::Parse(method.method);
+  method.display = id.ok() ? id->Display() : method.method;
   std::string spec = "specs/" + SpecPath(method.method);
   if (FileExists(Join(out_dir, spec))) {
     method.contract_file = spec;

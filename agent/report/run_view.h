@@ -71,6 +71,9 @@ struct StrengthFigure {
 
 struct MethodView {
   std::string method;    // as resolved: "bank.Account#deposit(I)V"
+  // For people: "bank.Account#deposit(int)" (MethodId::Display; the key
+  // when the method never resolved).
+  std::string display;
   std::string dir_name;  // its directory under infer/
   v1::InferResult result;
   // The contract file to use, relative to the output directory: the merged

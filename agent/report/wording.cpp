@@ -182,6 +182,10 @@ std::vector<std::string> ProjectLines(const v1::RunSummary& run) {
   return out;
 }
 
+std::string DisplayName(const v1::MethodRun& method) {
+  return method.id().display().empty() ? method.method() : method.id().display();
+}
+
 std::string NotInferredNote(const v1::MethodRun& method) {
   if (method.status() == v1::METHOD_RUN_NOT_OBSERVED) {
     return method.reason().empty() ? "not observed: no test called it"

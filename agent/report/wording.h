@@ -46,6 +46,10 @@ AuditRow AuditRowOf(const v1::AuditRecord& record);
 // configuration, build command, model, reuse, a problem that stopped it.
 std::vector<std::string> ProjectLines(const v1::RunSummary& run);
 
+// The method of a run.json entry for people: its Java-style display, or
+// the key when run.json predates it or the method never resolved.
+std::string DisplayName(const v1::MethodRun& method);
+
 // A target without an infer result: "not observed: no test called it" or
 // "not started: <reason>".
 std::string NotInferredNote(const v1::MethodRun& method);

@@ -8,6 +8,7 @@
 #include "tracespec/v1/audit.pb.h"
 #include "tracespec/v1/egress.pb.h"
 #include "tracespec/v1/infer.pb.h"
+#include "tracespec/v1/method.pb.h"
 #include "tracespec/v1/policy.pb.h"
 #include "tracespec/v1/probe.pb.h"
 #include "tracespec/v1/project.pb.h"
@@ -103,7 +104,7 @@ TEST(ProtoIoTest, EverySchemaLoadsInOneProcess) {
       v1::EgressPolicy::descriptor(), v1::InferSummary::descriptor(),
       v1::Observation::descriptor(),  v1::RedactionPolicy::descriptor(),
       v1::ProbeConfig::descriptor(),  v1::ObserveSummary::descriptor(),
-      v1::ProjectConfig::descriptor(), v1::RunSummary::descriptor(),
+      v1::ProjectConfig::descriptor(), v1::RunSummary::descriptor(), v1::MethodId::descriptor(),
   };
   for (const google::protobuf::Descriptor* message : messages) {
     ASSERT_NE(message, nullptr);

@@ -130,9 +130,14 @@ TEST_P(RunLayoutTest, RunWritesSpecsThatRevalidateAndAreDeterministic) {
   for (const v1::MethodRun& m : summary.methods()) {
     if (m.infer_status() != v1::INFER_SUCCESS) continue;
     ASSERT_FALSE(m.spec_file().empty()) << m.method();
+    // The typed identity; its Java-style display names the method on the
+    // command line.
+    EXPECT_EQ(absl::StrCat(m.id().class_name(), "#", m.id().name(), m.id().jvm_descriptor()),
+              m.method());
+    EXPECT_NE(m.id().display(), m.method());
     SubprocessResult v = testing::RunTracespec(
         {"validate", "--classpath", absl::StrCat(project, "/", layout.classes), "--method",
-         m.method(), "--contract", absl::StrCat(out, "/", m.spec_file())});
+         m.id().display(), "--contract", absl::StrCat(out, "/", m.spec_file())});
     EXPECT_EQ(v.exit_code, 0) << m.method() << "\n" << v.stdout_data << v.stderr_data;
     EXPECT_THAT(v.stdout_data, HasSubstr("result: 11")) << m.method();
     ++validated;

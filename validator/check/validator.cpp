@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/method_id.h"
 #include "common/status.h"
 #include "validator/check/checks.h"
 #include "validator/check/classfile_env.h"
@@ -227,7 +228,7 @@ class ValidatorImpl : public Validator {
             m.jvm_descriptor() == method.descriptor) {
           own_observations.push_back(o);
         } else {
-          others.insert(absl::StrCat(m.class_name(), "#", m.name(), m.jvm_descriptor()));
+          others.insert(MethodId::FromRef(m).Key());
         }
       }
       if (!others.empty() && own_observations.empty()) {

@@ -31,27 +31,6 @@ absl::StatusOr<MethodDescriptor> ParseMethodDescriptor(absl::string_view d) {
   return out;
 }
 
-std::string DescriptorToJava(absl::string_view d) {
-  size_t dims = 0;
-  while (dims < d.size() && d[dims] == '[') ++dims;
-  absl::string_view base = d.substr(dims);
-  std::string out;
-  if (base == "B") out = "byte";
-  else if (base == "C") out = "char";
-  else if (base == "D") out = "double";
-  else if (base == "F") out = "float";
-  else if (base == "I") out = "int";
-  else if (base == "J") out = "long";
-  else if (base == "S") out = "short";
-  else if (base == "Z") out = "boolean";
-  else if (base == "V") out = "void";
-  else if (base.size() >= 2 && base[0] == 'L' && base.back() == ';')
-    out = InternalToBinary(base.substr(1, base.size() - 2));
-  else out = std::string(base);
-  for (size_t i = 0; i < dims; ++i) out += "[]";
-  return out;
-}
-
 std::string ClassNameToDescriptor(absl::string_view internal_name) {
   if (!internal_name.empty() && internal_name[0] == '[') return std::string(internal_name);
   return absl::StrCat("L", internal_name, ";");

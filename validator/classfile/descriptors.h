@@ -29,8 +29,8 @@ inline bool IsReference(absl::string_view d) {
   return !d.empty() && (d[0] == 'L' || d[0] == '[');
 }
 
-// "I" -> "int", "[[J" -> "long[][]", "Lpkg/A$B;" -> "pkg.A$B".
-std::string DescriptorToJava(absl::string_view d);
+// "I" -> "int", "[[J" -> "long[][]", "Lpkg/A$B;" -> "pkg.A$B" (common/method_signature.h).
+using ::tracespec::DescriptorToJava;
 // The class or array name as a descriptor: "pkg/A" -> "Lpkg/A;", "[I" -> "[I".
 std::string ClassNameToDescriptor(absl::string_view internal_name);
 // Inverse of ClassNameToDescriptor for reference descriptors.

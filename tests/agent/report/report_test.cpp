@@ -15,6 +15,7 @@
 #include "agent/gateway/audit_log.h"
 #include "agent/loop/run_dir.h"
 #include "common/files.h"
+#include "common/method_id.h"
 #include "common/proto_io.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -327,6 +328,29 @@ TEST_F(ReportTest, RunJsonAddsTheProjectTheMergedSpecAndTargetsWithoutContract) 
                               "called it</li>"));
   EXPECT_THAT(Markdown(), HasSubstr("- ` bank.Account#close()V `: ` not observed: no test called "
                                     "it `"));
+}
+
+TEST_F(ReportTest, MethodsAreNamedInJavaWithTheJvmKeyBeside) {
+  v1::RunSummary run;
+  run.set_format_version(v1::FORMAT_VERSION_1);
+  v1::MethodRun* idle = run.add_methods();
+  idle->set_method("bank.Account#transfer(Lbank/Account;[JLjava/lang/String;)Z");
+  *idle->mutable_id() =
+      MethodId::Parse(idle->method()).value_or(MethodId()).ToProto();
+  idle->set_status(v1::METHOD_RUN_NOT_OBSERVED);
+  ASSERT_TRUE(loop::WriteJsonFile(out_ + "/run.json", run).ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string html = Html();
+  // The overview and the heading in Java, the JVM key under the heading.
+  EXPECT_THAT(html, HasSubstr(">bank.Account#deposit(int)</a></td>"));
+  EXPECT_THAT(html, HasSubstr("<h2>bank.Account#deposit(int)</h2>\n<p>JVM: <code>"
+                              "bank.Account#deposit(I)I</code></p>"));
+  EXPECT_THAT(html, HasSubstr("<li><code>bank.Account#transfer(Account, long[], String)</code>: "
+                              "not observed"));
+  std::string md = Markdown();
+  EXPECT_THAT(md, HasSubstr("### ` bank.Account#deposit(int) `\n\nJVM: ` bank.Account#deposit(I)I `"));
+  EXPECT_THAT(md, HasSubstr("- ` bank.Account#deposit(int) `: **"));
+  EXPECT_THAT(md, HasSubstr("- ` bank.Account#transfer(Account, long[], String) `: ` not observed"));
 }
 
 TEST(ReportRenderTest, NoMethodNoModelAsked) {
