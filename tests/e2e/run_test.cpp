@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <regex>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -155,6 +156,44 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Layout>& info) {
       return std::string(info.param.source) == "CONFIG_SOURCE_MAVEN" ? "Maven" : "Gradle";
     });
+
+// `run --jobs 2` is deterministic: three runs of a three-class project
+// into fresh output directories write the same bytes, whichever worker
+// finishes first. The one field normalised is "seconds" (wall-clock time
+// of a method or a check, in run.json and infer/summary.json), which the
+// summaries keep on purpose to show where a run spends its time; every
+// other byte, order included, must match.
+TEST(RunTest, RunWithTwoJobsIsDeterministic) {
+  testing::TempDir dir;
+  std::string project = CompiledMavenShop(dir);
+  const std::regex seconds(R"re("seconds":[0-9.eE+-]+)re");
+  auto outputs = [&](const std::string& out) {
+    std::map<std::string, std::string> files;
+    for (const char* name : {"run.json", "infer/summary.json", "report.md", "report.html"}) {
+      files[name] = std::regex_replace(ReadFile(out + "/" + name).value_or("(missing)"), seconds,
+                                       "\"seconds\":0");
+    }
+    for (const auto& [name, content] : Specs(out)) files["specs/" + name] = content;
+    return files;
+  };
+  std::map<std::string, std::string> first;
+  for (int i = 1; i <= 3; ++i) {
+    std::string out = absl::StrCat(dir.path(), "/out", i);
+    SubprocessResult r = testing::RunTracespec({"run", project, "--jobs", "2", "--out", out});
+    ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+    std::map<std::string, std::string> files = outputs(out);
+    if (i == 1) {
+      first = files;
+      ASSERT_EQ(first.size(), 7u);  // 4 summaries, Cart/Discount/Stock.jml
+      EXPECT_EQ(ReadRunJson(out).methods_size(), 7);
+      continue;
+    }
+    for (const auto& [name, content] : first) {
+      EXPECT_EQ(files[name], content) << "run " << i << " wrote another " << name;
+    }
+    EXPECT_EQ(files.size(), first.size());
+  }
+}
 
 // The merged class file keeps the class file's modifiers and makes the
 // private fields the public contracts name spec_public.
