@@ -482,6 +482,60 @@ TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {
   EXPECT_TRUE(ReadObservations(pb).ok());
 }
 
+// A failing JUnit test: run names it in the observe progress line and in
+// run.json's failed_tests (also when the observations are reused), and its
+// call of half(7) is kept out of what the synthesizer is shown.
+TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n"
+            "  public static int twice(int x) { return 2 * x; }\n"
+            "  public static int half(int x) { return x / 2; }\n}\n");
+  dir.Write("src/test/java/shop/PriceTest.java",
+            "package shop;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class PriceTest {\n"
+            "  @Test void twiceDoubles() { assertEquals(6, Price.twice(3)); }\n"
+            "  @Test void halfRoundsUp() { assertEquals(4, Price.half(7)); }  // fails\n"
+            "  @Test void halfHalves() {\n"
+            "    assertEquals(3, Price.half(6));\n"
+            "    assertEquals(-2, Price.half(-4));\n"
+            "  }\n}\n");
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  Javac(dir.path(), "src/test/java", "target/test-classes",
+        absl::StrCat(dir.path(), "/target/classes:", testing::JunitJar()));
+  const std::string failed = "shop.PriceTest#halfRoundsUp: AssertionFailedError";
+  const std::string out = dir.path() + "/tracespec-out";
+
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data,
+              HasSubstr(absl::StrCat("observe: 3 tests run, 1 failed (", failed,
+                                     "; their calls are kept out of inference), ")));
+  v1::RunSummary summary = ReadRunJson(out);
+  EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(failed));
+  const v1::MethodRun* half = nullptr;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (m.method() == "shop.Price#half(I)I") half = &m;
+  }
+  ASSERT_NE(half, nullptr);
+  std::string request =
+      ReadFile(absl::StrCat(out, "/", half->infer_dir(), "/round-1/request.json")).value_or("");
+  EXPECT_THAT(request, HasSubstr("Observations (2 calls"));
+  EXPECT_THAT(request, HasSubstr("]: x=-4 -"));  // '>' is escaped in JSON
+  EXPECT_THAT(request, Not(HasSubstr("x=7")));
+  EXPECT_THAT(request, Not(HasSubstr("halfRoundsUp")));
+
+  SubprocessResult again = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_THAT(again.stderr_data,
+              HasSubstr(absl::StrCat("; failed: ", failed, " (their calls are kept out of inference)")));
+  v1::RunSummary reused = ReadRunJson(out);
+  EXPECT_TRUE(reused.observations_reused());
+  EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed));
+}
+
 // check's counterexample shows what an array named only by reference
 // holds.
 TEST(RunTest, CheckShowsTheArraysOfACounterexample) {
