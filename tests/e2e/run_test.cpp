@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/proto_io.h"
 #include "common/subprocess.h"
@@ -77,13 +78,19 @@ std::map<std::string, std::string> Specs(const std::string& out_dir) {
   return files;
 }
 
+// javac of a Maven-layout project: src/main/java into target/classes,
+// src/test/java (against JUnit) into target/test-classes.
+void CompileMavenLayout(const std::string& project) {
+  Javac(project, "src/main/java", "target/classes", "");
+  Javac(project, "src/test/java", "target/test-classes",
+        absl::StrCat(project, "/target/classes:", testing::JunitJar()));
+}
+
 // A copy of tests/e2e/projects/maven-shop in `dir`/p, compiled.
 std::string CompiledMavenShop(const testing::TempDir& dir) {
   std::string project = CopyProject(
       dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
-  Javac(project, "src/main/java", "target/classes", "");
-  Javac(project, "src/test/java", "target/test-classes",
-        absl::StrCat(project, "/target/classes:", testing::JunitJar()));
+  CompileMavenLayout(project);
   return project;
 }
 
@@ -502,9 +509,7 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
             "    assertEquals(3, Price.half(6));\n"
             "    assertEquals(-2, Price.half(-4));\n"
             "  }\n}\n");
-  Javac(dir.path(), "src/main/java", "target/classes", "");
-  Javac(dir.path(), "src/test/java", "target/test-classes",
-        absl::StrCat(dir.path(), "/target/classes:", testing::JunitJar()));
+  CompileMavenLayout(dir.path());
   const std::string failed = "shop.PriceTest#halfRoundsUp: AssertionFailedError";
   const std::string out = dir.path() + "/tracespec-out";
 
@@ -534,6 +539,61 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   v1::RunSummary reused = ReadRunJson(out);
   EXPECT_TRUE(reused.observations_reused());
   EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed));
+}
+
+// Every method's contract pointer in the report names a file that holds
+// that method: the merged spec file for those that succeeded, infer's own
+// file of the last contract tried for one that failed (tag() makes a
+// java.util.Random, which the checker does not model, so no contract of
+// it can pass); Price.jml holds only the methods that succeeded.
+TEST(RunTest, TheReportPointsEachMethodToTheFileOfItsContract) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n"
+            "  public static int twice(int x) { return 2 * x; }\n"
+            "  public static int tag(int x) { return new java.util.Random(x).nextInt(5); }\n}\n");
+  dir.Write("src/test/java/shop/PriceTest.java",
+            "package shop;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import static org.junit.jupiter.api.Assertions.assertTrue;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class PriceTest {\n"
+            "  @Test void twiceDoubles() { assertEquals(6, Price.twice(3)); }\n"
+            "  @Test void tags() { assertTrue(Price.tag(1) < 5); assertTrue(Price.tag(2) < 5); }\n"
+            "}\n");
+  CompileMavenLayout(dir.path());
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  const std::string out = dir.path() + "/tracespec-out";
+  v1::RunSummary summary = ReadRunJson(out);
+  ASSERT_EQ(summary.methods_size(), 2);
+  const v1::MethodRun& tag = summary.methods(0);
+  ASSERT_EQ(tag.method(), "shop.Price#tag(I)I");
+  ASSERT_EQ(tag.infer_status(), v1::INFER_FAIL) << r.stderr_data;
+  ASSERT_FALSE(tag.contract().empty());
+  EXPECT_EQ(tag.spec_file(), "");
+  EXPECT_EQ(tag.contract_file(), "infer/shop.Price#tag(I)I/Price.jml");
+  EXPECT_EQ(summary.methods(1).infer_status(), v1::INFER_SUCCESS);
+  EXPECT_THAT(*ReadFile(out + "/specs/shop/Price.jml"), Not(HasSubstr(" tag(")));
+
+  std::string report = *ReadFile(out + "/report.md");
+  for (const v1::MethodRun& m : summary.methods()) {
+    std::string name = m.method().substr(m.method().find('#') + 1);
+    name = name.substr(0, name.find('('));
+    size_t line = report.find(absl::StrCat("- ` ", m.method(), " `: "));
+    ASSERT_NE(line, std::string::npos) << m.method() << "\n" << report;
+    std::string entry = report.substr(line, report.find('\n', line) - line);
+    size_t at = entry.find(", contract ` ");
+    ASSERT_NE(at, std::string::npos) << entry;
+    std::string file = entry.substr(at + 13, entry.rfind(" `") - at - 13);
+    EXPECT_EQ(file, m.infer_status() == v1::INFER_SUCCESS ? m.spec_file() : m.contract_file())
+        << entry;
+    std::string text = ReadFile(absl::StrCat(out, "/", file)).value_or("");
+    EXPECT_THAT(text, HasSubstr(absl::StrCat(" ", name, "(int x);"))) << file;
+    for (absl::string_view clause : absl::StrSplit(m.contract(), '\n', absl::SkipEmpty())) {
+      EXPECT_THAT(text, HasSubstr(std::string(clause))) << file;
+    }
+  }
 }
 
 // check's counterexample shows what an array named only by reference
