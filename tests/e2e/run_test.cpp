@@ -170,9 +170,15 @@ INSTANTIATE_TEST_SUITE_P(
 // of a method or a check, in run.json and infer/summary.json), which the
 // summaries keep on purpose to show where a run spends its time; every
 // other byte, order included, must match.
+// The second solver is off: once cvc5 races Z3 on a query, the first
+// answer in wall-clock time gives the counterexample, and this test saw
+// Discount#apply's report gain a hypothesis drawn from cvc5's values in
+// one run of three (validator/README.md, "Slices and deadlines").
 TEST(RunTest, RunWithTwoJobsIsDeterministic) {
   testing::TempDir dir;
   std::string project = CompiledMavenShop(dir);
+  SubprocessOptions z3_alone;
+  z3_alone.env = {{"TRACESPEC_SECOND_SOLVER", "off"}};
   const std::regex seconds(R"re("seconds":[0-9.eE+-]+)re");
   auto outputs = [&](const std::string& out) {
     std::map<std::string, std::string> files;
@@ -186,7 +192,8 @@ TEST(RunTest, RunWithTwoJobsIsDeterministic) {
   std::map<std::string, std::string> first;
   for (int i = 1; i <= 3; ++i) {
     std::string out = absl::StrCat(dir.path(), "/out", i);
-    SubprocessResult r = testing::RunTracespec({"run", project, "--jobs", "2", "--out", out});
+    SubprocessResult r =
+        testing::RunTracespec({"run", project, "--jobs", "2", "--out", out}, z3_alone);
     ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
     std::map<std::string, std::string> files = outputs(out);
     if (i == 1) {
