@@ -56,7 +56,9 @@ void AddVerifyCommand(CLI::App& app, int* exit_code) {
                   "and put that first on the class path) or TracespecReplay.java (--method)");
   cmd->footer(
       "Output: VERIFICATION SUCCESSFUL (a proof, input arrays having at most L elements: "
-      "either every loop and recursion fits in the final bound k, 'complete', or the loops "
+      "either every loop and recursion fits in the final bound k, 'complete' when no "
+      "longer input array or string could have been read, else 'within bounds: input "
+      "arrays of at most L elements', or the loops "
       "that do not are closed by an induction step, 'proved by induction', with the "
       "invariants it used), VERIFICATION FAILED with the inputs, "
       "the failing instruction and the path's source lines, or UNKNOWN (bound reached, "

@@ -55,7 +55,7 @@ void Overview(const RunView& run, std::string* out) {
                     "</td><td", m.result.strength().weak() ? " class=\"weak\"" : "", ">",
                     E(StrengthCell(m)), "</td><td class=\"history\">", E(m.result.history()),
                     "</td><td>",
-                    m.result.rounds(), "</td><td>", Code(m.contract_file), "</td></tr>\n");
+                    m.result.rounds(), "</td><td>", Code(ContractFileCell(m)), "</td></tr>\n");
   }
   if (!run.methods.empty()) absl::StrAppend(out, "</table>\n");
   if (!run.not_inferred.empty()) {

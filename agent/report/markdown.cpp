@@ -24,7 +24,7 @@ void Overview(const RunView& run, std::string* out) {
                     C(StrengthCell(m)), ", history ", C(m.result.history()), ", ",
                     m.result.rounds(),
                     m.result.rounds() == 1 ? " round" : " rounds", ", contract ",
-                    C(m.contract_file), "\n");
+                    C(ContractFileCell(m)), "\n");
   }
   if (!run.methods.empty()) absl::StrAppend(out, "\n");
   if (!run.not_inferred.empty()) {

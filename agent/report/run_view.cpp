@@ -143,12 +143,6 @@ absl::StatusOr<RoundView> ReadRound(const std::string& dir) {
   return round;
 }
 
-// "bank.Account#deposit(I)V" -> "bank/Account.jml".
-std::string SpecPath(const std::string& method) {
-  std::string class_name = method.substr(0, method.find('#'));
-  return absl::StrReplaceAll(class_name, {{".", "/"}}) + ".jml";
-}
-
 // Counts the redacted field values in one object graph.
 void CountRedacted(const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph,
                    std::map<std::string, int>* counts) {
@@ -244,10 +238,10 @@ absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::str
                                                    : method.result.resolved();
   absl::StatusOr<MethodId> id = MethodId::Parse(method.method);
   method.display = id.ok() ? id->Display() : method.method;
-  std::string spec = "specs/" + SpecPath(method.method);
-  if (FileExists(Join(out_dir, spec))) {
-    method.contract_file = spec;
-  } else if (!method.result.contract_file().empty()) {
+  // infer's own file holds the contract shown (the last one tried); the
+  // merged spec file replaces it only where run.json says the contract is
+  // in it (ReadRun): a class's spec file holds its succeeded methods only.
+  if (!method.result.contract_file().empty()) {
     method.contract_file = "infer/" + method.result.contract_file();
   }
   const v1::Strength& st = method.result.strength();

@@ -76,8 +76,11 @@ struct MethodView {
   std::string display;
   std::string dir_name;  // its directory under infer/
   v1::InferResult result;
-  // The contract file to use, relative to the output directory: the merged
-  // specs/<package path>/<Class>.jml when present, else infer's own file.
+  // The file that holds the contract shown, relative to the output
+  // directory: the merged specs/<package path>/<Class>.jml when run.json
+  // says the method's contract is in it (a succeeded method of a run),
+  // else infer's own file of the last contract tried; empty when no
+  // contract was tried (ContractFileCell says "none").
   std::string contract_file;
   std::vector<RoundView> rounds;
   std::vector<StrengthFigure> strength;

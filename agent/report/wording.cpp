@@ -28,6 +28,10 @@ std::string StrengthCell(const MethodView& method) {
   return s.note().empty() ? "not measured" : absl::StrCat("not measured: ", s.note());
 }
 
+std::string ContractFileCell(const MethodView& method) {
+  return method.contract_file.empty() ? "none" : method.contract_file;
+}
+
 std::string RoundsSentence(const MethodView& method) {
   std::string who = method.remote()
                         ? absl::StrCat("answers from the model at ", method.result.client())

@@ -17,6 +17,9 @@ std::string StatusName(const MethodView& method);
 // the contract pins fewer than half), "not measured" with the reason, or
 // "-" when the method has no contract to measure.
 std::string StrengthCell(const MethodView& method);
+// The overview's contract column: the file holding the method's contract,
+// or "none".
+std::string ContractFileCell(const MethodView& method);
 
 // "after 1 of at most 3 rounds; contracts from the built-in synthesizer" or
 // "... from the model at URL".

@@ -123,6 +123,91 @@ TEST_F(VerifyE2eTest, MethodModeJsonCarriesAnObservation) {
   EXPECT_TRUE(absl::StrContains(f.stdout_data, "\"class_name\":\"plant.Thermostat\""));
 }
 
+// Loops that are wrong only from index 6 on: with input arrays cut at the
+// default length 4 they cannot fail, and the verdict must not call that
+// complete. weigh() is proved by unwinding every loop (the induction step
+// fails: from an arbitrary state w may be 42), sum() by induction.
+const char* kPrefix = R"java(
+package plant;
+
+public class Prefix {
+  static int weigh(int[] a) {
+    int w = 0;
+    for (int i = 0; i < a.length; i++) {
+      w += 7;
+      assert w != 49; // BUG: fails at index 6
+    }
+    return w;
+  }
+
+  static int sum(int[] a) {
+    int s = 0;
+    for (int i = 0; i < a.length; i++) {
+      assert i < 6; // BUG: fails at index 6
+      s += a[i];
+    }
+    return s;
+  }
+}
+)java";
+
+TEST_F(VerifyE2eTest, SuccessOnCutArraysIsWithinBoundsNotComplete) {
+  std::string classes =
+      testing::CompileJava(dir_, {{"plant/Prefix.java", kPrefix}}, {"-g"},
+                           TRACESPEC_VERIFIER_CLASSES_DIR);
+  ASSERT_FALSE(classes.empty());
+  auto verify = [&](const std::string& method, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"verify", "--classpath",
+                                     classes + ":" + TRACESPEC_VERIFIER_CLASSES_DIR, "--class",
+                                     "plant.Prefix", "--method", method};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return testing::RunTracespec(args);
+  };
+  SubprocessResult text = verify("weigh", {});
+  EXPECT_EQ(text.exit_code, 0) << text.stdout_data << text.stderr_data;
+  EXPECT_TRUE(absl::StartsWith(text.stdout_data, "VERIFICATION SUCCESSFUL")) << text.stdout_data;
+  EXPECT_FALSE(absl::StrContains(text.stdout_data, "complete")) << text.stdout_data;
+  EXPECT_TRUE(absl::StrContains(text.stdout_data,
+                                "bounds: within bounds: input arrays of at most 4 elements "
+                                "(every loop and recursion fits in k="))
+      << text.stdout_data;
+  SubprocessResult json = verify("weigh", {"--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.stdout_data << json.stderr_data;
+  EXPECT_TRUE(absl::StrContains(json.stdout_data, "\"complete\":false")) << json.stdout_data;
+  EXPECT_TRUE(absl::StrContains(json.stdout_data, "\"induction\":false")) << json.stdout_data;
+  EXPECT_TRUE(absl::StrContains(json.stdout_data,
+                                "\"cuts\":[\"input arrays of at most 4 elements\"]"))
+      << json.stdout_data;
+  // Proved by induction, the loops are unbounded but the arrays are not.
+  SubprocessResult induction = verify("sum", {});
+  EXPECT_EQ(induction.exit_code, 0) << induction.stdout_data << induction.stderr_data;
+  EXPECT_TRUE(absl::StrContains(induction.stdout_data, "bounds: proved by induction ("))
+      << induction.stdout_data;
+  EXPECT_TRUE(absl::StrContains(induction.stdout_data,
+                                "), within bounds: input arrays of at most 4 elements, max-array 4"))
+      << induction.stdout_data;
+  // The cut hid real bugs: arrays of 8 elements reach them.
+  for (const char* method : {"weigh", "sum"}) {
+    SubprocessResult longer = verify(method, {"--max-array", "8"});
+    EXPECT_EQ(longer.exit_code, 10) << method << "\n" << longer.stdout_data << longer.stderr_data;
+    EXPECT_TRUE(absl::StartsWith(longer.stdout_data, "VERIFICATION FAILED")) << longer.stdout_data;
+  }
+}
+
+TEST_F(VerifyE2eTest, SuccessWithoutInputArraysStaysComplete) {
+  std::string classes = Compile(kThermostat);
+  // The SV-COMP harness reads only nondet ints.
+  SubprocessResult harness = Verify(classes, {});
+  EXPECT_EQ(harness.exit_code, 0) << harness.stdout_data << harness.stderr_data;
+  EXPECT_TRUE(absl::StrContains(harness.stdout_data, "bounds: complete (every loop and recursion"))
+      << harness.stdout_data;
+  // A method whose inputs are an int and the receiver's fields.
+  SubprocessResult method = Verify(classes, {"--method", "adjust", "--json"});
+  EXPECT_EQ(method.exit_code, 0) << method.stdout_data << method.stderr_data;
+  EXPECT_TRUE(absl::StrContains(method.stdout_data, "\"complete\":true,")) << method.stdout_data;
+  EXPECT_TRUE(absl::StrContains(method.stdout_data, "\"cuts\":[]")) << method.stdout_data;
+}
+
 TEST_F(VerifyE2eTest, BadInputIsAClearError) {
   std::string classes = Compile(kThermostat);
   // A truncated class file.

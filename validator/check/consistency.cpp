@@ -18,6 +18,7 @@
 #include "validator/check/lowering.h"
 #include "validator/classfile/descriptors.h"
 #include "validator/jml/printer.h"
+#include "validator/symex/length_cuts.h"
 #include "validator/symex/machine.h"
 #include "validator/symex/solver.h"
 
@@ -86,6 +87,8 @@ class ConsistencyRun {
     if (r.result == z3::sat) return std::move(r.model);
     return std::nullopt;
   }
+
+  Clock::time_point deadline() const { return deadline_; }
 
   void NoteUnknown(const std::string& why) {
     unknown = true;
@@ -629,8 +632,8 @@ bool IsGhostStatement(const jml::BodyAnnotation* a) {
 }
 
 // Cuts: the bound L on the lengths of input arrays and strings when some
-// admitted pre-state (under `any_pre`, without the bound's axioms) has a
-// longer one whose length was read (so the bound excluded it; also in
+// admitted pre-state (under `any_pre`) has a longer one whose length was
+// read (symex::InputLengthCuts, shared with `verify`; also in
 // `*input_cuts`, which an induction step cannot remove), each loop /
 // recursion / bound site whose cut some admitted execution reaches, and
 // whether an unsupported construct is reachable (noted in `q`). Fills
@@ -657,19 +660,8 @@ void FindCuts(ConsistencyRun& q, Machine& machine, const std::vector<symex::Obli
       q.NoteUnknown(what);
     }
   }
-  Machine::LengthBounds lengths = machine.LengthsBeyondBound();
-  std::vector<z3::expr> unbounded = machine.AxiomsWithoutLengthBounds();
-  for (const auto& [beyond, what] :
-       {std::make_pair(lengths.arrays, absl::StrCat("input arrays of at most ", max_array, " elements")),
-        std::make_pair(lengths.strings,
-                       absl::StrCat("input strings of at most ", max_array, " characters"))}) {
-    if (symex::JavaOps::IsFalse(beyond)) continue;
-    bool undecided = false;
-    auto model = q.Sat(ops.And(any_pre, beyond), &undecided, &unbounded);
-    if (!model && !undecided) continue;
-    input_cuts->push_back(undecided ? absl::StrCat(what, " (maybe)") : what);
-    r->cuts.push_back(input_cuts->back());
-  }
+  *input_cuts = symex::InputLengthCuts(machine, any_pre, max_array, q.deadline());
+  r->cuts.insert(r->cuts.end(), input_cuts->begin(), input_cuts->end());
   std::map<int, std::vector<const symex::Obligation*>> by_site;
   for (const symex::Obligation& o : obligations) {
     if (o.kind == ObligationKind::kUnwinding || o.kind == ObligationKind::kRecursion ||

@@ -17,6 +17,7 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "validator/classfile/class_path.h"
+#include "validator/symex/length_cuts.h"
 #include "validator/symex/machine.h"
 #include "validator/symex/replay.h"
 #include "validator/symex/solver.h"
@@ -465,6 +466,7 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
         return finish(result);
       }
       result.verdict = Verdict::kSuccessful;
+      result.cuts = InputLengthCuts(machine, entry->guard, options.max_array, deadline);
       return finish(result);
     }
     // A bound was hit: try once to close the loops by induction.
@@ -476,6 +478,9 @@ absl::StatusOr<VerifyResult> Verify(const VerifyOptions& options) {
         result.verdict = Verdict::kSuccessful;
         result.proved_by_induction = true;
         result.invariants = std::move(step.invariants);
+        // The step havocs loop state, not the inputs: the bound on their
+        // lengths stays, decided on this round's execution.
+        result.cuts = InputLengthCuts(machine, entry->guard, options.max_array, deadline);
         return finish(result);
       }
       induction_note = absl::StrCat("induction step failed: ", step.why);
@@ -607,13 +612,19 @@ std::string FormatVerifyText(const VerifyResult& r) {
     }
     absl::StrAppend(&out, "path: ", PathText(r.path), "\n");
   }
+  // A SUCCESSFUL verdict is complete only when no input length was cut;
+  // otherwise it holds within the bounds named.
+  std::string within =
+      r.cuts.empty() ? "" : absl::StrCat("within bounds: ", absl::StrJoin(r.cuts, ", "));
   std::string bound =
       r.proved_by_induction
           ? absl::StrCat("proved by induction (unbounded; loops entered in any state",
                          r.invariants.empty() ? "" : " satisfying the invariants below",
-                         ", other loops fit in k=", r.unwind, ")")
+                         ", other loops fit in k=", r.unwind, ")",
+                         within.empty() ? "" : ", ", within)
       : r.verdict == Verdict::kSuccessful
-          ? absl::StrCat("complete (every loop and recursion fits in k=", r.unwind, ")")
+          ? absl::StrCat(within.empty() ? "complete" : within,
+                         " (every loop and recursion fits in k=", r.unwind, ")")
           : absl::StrCat("k=", r.unwind, " (within bounds)");
   absl::StrAppend(&out, "bounds: ", bound, ", max-array ", r.max_array, ", ", r.rounds,
                   r.rounds == 1 ? " round" : " rounds", "\n");
@@ -629,10 +640,15 @@ std::string FormatVerifyJson(const VerifyResult& r) {
       ",\"reason\":", JsonQuote(r.reason), ",\"property\":", JsonQuote(PropertyName(r.property)),
       ",\"class\":", JsonQuote(r.class_name), ",\"method\":", JsonQuote(r.method),
       ",\"unwind\":", r.unwind, ",\"max_array\":", r.max_array,
-      ",\"complete\":", r.verdict == Verdict::kSuccessful && !r.proved_by_induction ? "true" : "false",
+      ",\"complete\":",
+      r.verdict == Verdict::kSuccessful && !r.proved_by_induction && r.cuts.empty() ? "true"
+                                                                                    : "false",
       ",\"proved\":", r.verdict == Verdict::kSuccessful ? "true" : "false",
       ",\"induction\":", r.proved_by_induction ? "true" : "false",
       ",\"rounds\":", r.rounds, ",\"seconds\":", absl::StrFormat("%.3f", r.seconds));
+  std::vector<std::string> cuts;
+  for (const std::string& c : r.cuts) cuts.push_back(JsonQuote(c));
+  absl::StrAppend(&out, ",\"cuts\":[", absl::StrJoin(cuts, ","), "]");
   if (r.verdict == Verdict::kFailed) {
     absl::StrAppend(&out, ",\"violation\":{\"exception\":", JsonQuote(r.exception_class),
                     ",\"location\":", r.failure ? JsonLocation(*r.failure) : "null", "}");

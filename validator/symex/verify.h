@@ -76,6 +76,11 @@ struct VerifyResult {
   // bound applies to the loops it closed (max-array still does).
   bool proved_by_induction = false;
   std::vector<std::string> invariants;  // the candidate invariants that held
+  // SUCCESSFUL: the cuts of the bound max-array on input lengths
+  // (length_cuts.h: "input arrays of at most 4 elements"), the decision
+  // `validate` makes too. Empty: no input was cut, and with neither loop
+  // induction nor cuts the verdict is complete.
+  std::vector<std::string> cuts;
 
   // VERIFICATION FAILED:
   std::string exception_class;  // binary name

@@ -353,6 +353,41 @@ TEST_F(ReportTest, MethodsAreNamedInJavaWithTheJvmKeyBeside) {
   EXPECT_THAT(md, HasSubstr("- ` bank.Account#transfer(Account, long[], String) `: ` not observed"));
 }
 
+// A method that failed points to infer's file of the last contract tried,
+// not to its class's merged spec file (which holds only the methods that
+// succeeded), and to none when no contract was tried.
+TEST_F(ReportTest, AFailedMethodPointsToTheFileOfItsLastContract) {
+  v1::InferResult result;
+  ASSERT_TRUE(loop::ReadJsonFile(method_dir_ + "/result.json", &result).ok());
+  result.set_status(v1::INFER_FAIL);
+  ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/result.json", result).ok());
+  ASSERT_TRUE(MakeDirs(out_ + "/specs/bank").ok());
+  ASSERT_TRUE(WriteFileAtomic(out_ + "/specs/bank/Account.jml",
+                              "package bank;\npublic class Account {\n  //@ ensures \\result == 1;\n"
+                              "  public int one();\n}\n").ok());
+  v1::RunSummary run;
+  run.set_format_version(v1::FORMAT_VERSION_1);
+  v1::MethodRun* failed = run.add_methods();
+  failed->set_method(kMethod);
+  failed->set_status(v1::METHOD_RUN_INFERRED);
+  failed->set_infer_status(v1::INFER_FAIL);
+  ASSERT_TRUE(loop::WriteJsonFile(out_ + "/run.json", run).ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  std::string file = "infer/" + loop::MethodDirName(kMethod) + "/Account.jml";
+  EXPECT_THAT(Markdown(), HasSubstr(absl::StrCat("2 rounds, contract ` ", file, " `\n")));
+  EXPECT_THAT(Markdown(), HasSubstr(absl::StrCat("File: ` ", file, " `")));
+  EXPECT_THAT(Html(), HasSubstr(absl::StrCat("<td>2</td><td><code>", file, "</code></td>")));
+  EXPECT_THAT(Markdown(), Not(HasSubstr("specs/bank/Account.jml")));
+
+  result.clear_contract();
+  result.clear_contract_file();
+  ASSERT_TRUE(loop::WriteJsonFile(method_dir_ + "/result.json", result).ok());
+  ASSERT_TRUE(WriteReports(out_).ok());
+  EXPECT_THAT(Markdown(), HasSubstr("2 rounds, contract ` none `\n"));
+  EXPECT_THAT(Markdown(), Not(HasSubstr("File: ")));
+  EXPECT_THAT(Html(), HasSubstr("<td>2</td><td><code>none</code></td>"));
+}
+
 TEST(ReportRenderTest, NoMethodNoModelAsked) {
   RunView run;
   EXPECT_THAT(RenderHtml(run), HasSubstr("<p>Nothing left the machine: no method was inferred, "

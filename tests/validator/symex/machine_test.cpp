@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "tests/testing/testing.h"
+#include "validator/symex/length_cuts.h"
 #include "validator/symex/solver.h"
 
 namespace tracespec::symex {
@@ -42,6 +43,10 @@ public class Account {
 
   static int first(int[] values) {
     return values[0];
+  }
+
+  static int nameLength(String name) {
+    return name.length();
   }
 
   public void mirror() {
@@ -287,6 +292,32 @@ TEST_F(MachineTest, CalleesCanBeReplacedByContracts) {
   // With the contract, ret == amount + 1 is possible (inlining would say no).
   EXPECT_EQ(Solve(m, ops.And(result->normal->guard, ops.Eq(ret, ops.Add(amount, ops.Int(1))))).result,
             z3::sat);
+}
+
+
+// InputLengthCuts (length_cuts.h): the bound on input lengths is a cut only
+// where an admitted pre-state has a longer input whose length was read.
+TEST_F(MachineTest, InputLengthsAreCutWhereALongerInputIsAdmittedAndRead) {
+  auto cuts = [&](const std::string& method, bool only_null) {
+    ExecOptions options;
+    options.max_array = 3;
+    Machine m(ctx_, *program_, options);
+    auto entry = m.CreateEntry(Method(method));
+    EXPECT_TRUE(entry.ok()) << entry.status();
+    if (!entry.ok()) return std::vector<std::string>{"(no entry)"};
+    EXPECT_TRUE(m.Execute(*entry).ok());
+    const JavaOps& ops = m.ops();
+    z3::expr pre = only_null ? ops.And(entry->guard, ops.Eq(entry->args.at(0).e, ops.Null()))
+                             : entry->guard;
+    return InputLengthCuts(m, pre, options.max_array,
+                           std::chrono::steady_clock::now() + std::chrono::seconds(30));
+  };
+  EXPECT_EQ(cuts("first", false), std::vector<std::string>{"input arrays of at most 3 elements"});
+  EXPECT_EQ(cuts("nameLength", false),
+            std::vector<std::string>{"input strings of at most 3 characters"});
+  // No input array, or none admitted: nothing was cut.
+  EXPECT_EQ(cuts("withdraw", false), std::vector<std::string>{});
+  EXPECT_EQ(cuts("first", true), std::vector<std::string>{});
 }
 
 }  // namespace
