@@ -116,6 +116,12 @@ std::set<int> VerdictsThatDependOnWithheldData(check::Validator* validator,
                                                const check::ValidateRequest& request,
                                                const check::CheckResult& coverage,
                                                const prompt::PromptBuilder& builder) {
+  // No verdict on any observation (the contract did not check): none to
+  // withhold.
+  if (coverage.status != check::CheckStatus::kPass &&
+      coverage.status != check::CheckStatus::kFail) {
+    return {};
+  }
   HidesText hides = [&builder](const std::string& text, bool by_shape) {
     return builder.HidesText(text, by_shape);
   };

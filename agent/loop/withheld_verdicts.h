@@ -52,7 +52,8 @@ std::optional<v1::Observation> SubstitutedCopy(const v1::Observation& observatio
 
 // The indexes (into `request.observations`, which `coverage` is the
 // coverage result of) of the observations the prompt shows (not left out)
-// whose coverage verdict some substituted copy changes. The copies are
+// whose coverage verdict some substituted copy changes; none when coverage
+// neither passed nor failed (no verdicts were reached). The copies are
 // checked with `validator` in one coverage-only request; when that fails or
 // the verdicts do not line up, every observation with a hidden text counts.
 std::set<int> VerdictsThatDependOnWithheldData(check::Validator* validator,

@@ -103,5 +103,62 @@ TEST(WithheldVerdictsTest, MaskedVerdictsLeaveNoTraceButAStatement) {
   EXPECT_TRUE(rejected.counterexamples.empty());
 }
 
+// A validator that answers every coverage-only request by a rule on the
+// owner's first character, and counts the requests.
+class FakeValidator : public check::Validator {
+ public:
+  absl::StatusOr<check::ValidationReport> Validate(const check::ValidateRequest& r) override {
+    ++calls;
+    EXPECT_TRUE(r.coverage_only);
+    check::ValidationReport report;
+    report.coverage.status = check::CheckStatus::kPass;
+    for (const v1::Observation& o : r.observations) {
+      char first = o.pre(0).fields(1).value().string_value()[0];
+      report.coverage.verdicts.push_back(first == 'a' ? "rejected: ensures owner starts with a"
+                                                      : "admitted");
+    }
+    return report;
+  }
+  absl::StatusOr<check::ValidationReport> MeasureStrength(
+      const check::ValidateRequest& r) override {
+    return Validate(r);
+  }
+  int calls = 0;
+};
+
+TEST(WithheldVerdictsTest, OnlyObservationsWithHiddenTextWhoseVerdictChangesAreMasked) {
+  prompt::PromptInputs in;
+  in.signature = *prompt::SignatureFromDescriptor("bank.Account", "deposit", "(I)I",
+                                                  /*is_static=*/false, {"amount"});
+  in.tests = {{"bank.T#ok", "@Test void ok() { new Account(\"ann\").deposit(5); }"}};
+  prompt::PromptOptions options;
+  options.string_disclosure = v1::LITERALS_ONLY;
+  v1::Observation excluded = testing::Deposit("bank.T#no", 5, 10, 15, "", "", "alice");
+  excluded.set_excluded(true);
+  check::ValidateRequest request;
+  request.observations = {testing::Deposit("bank.T#ok", 5, 10, 15, "", "", "ann"),
+                          testing::Deposit("bank.T#ok", 5, 10, 15, "", "", "alice"),
+                          testing::Deposit("bank.T#ok", 5, 10, 15, "", "", "zed"), excluded};
+  in.observations = request.observations;
+  auto builder = prompt::PromptBuilder::Create(in, options);
+  ASSERT_TRUE(builder.ok()) << builder.status();
+  check::CheckResult coverage;
+  coverage.status = check::CheckStatus::kFail;
+  coverage.verdicts = {"admitted", "rejected: ensures owner starts with a", "admitted",
+                       "rejected: ensures owner starts with a"};
+  FakeValidator validator;
+  // "ann" is a literal of the test: shown, never substituted. "alice" and
+  // "zed" go by shape, and some copy of each starts with another letter
+  // than the real one. The excluded call is left out of the prompt.
+  EXPECT_EQ(VerdictsThatDependOnWithheldData(&validator, request, coverage, *builder),
+            (std::set<int>{1, 2}));
+  EXPECT_EQ(validator.calls, 1);
+  // Coverage reached no verdict: nothing to withhold, nothing checked.
+  coverage.status = check::CheckStatus::kError;
+  coverage.verdicts.clear();
+  EXPECT_TRUE(VerdictsThatDependOnWithheldData(&validator, request, coverage, *builder).empty());
+  EXPECT_EQ(validator.calls, 1);
+}
+
 }  // namespace
 }  // namespace tracespec::loop
