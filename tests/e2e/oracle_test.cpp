@@ -170,6 +170,13 @@ TEST(FeedbackOracleTest, ProbesOfAStringSentByShapeGetTheSameFeedbackTrueOrFalse
     if (record.direction() == v1::OUTBOUND) outbound.push_back(record.withheld_verdicts());
   }
   EXPECT_EQ(outbound, (std::vector<int>{0, 2, 2, 0}));
+  SubprocessResult show = RunTracespec({"audit", "show", out + "/audit.jsonl"});
+  EXPECT_EQ(show.exit_code, 0) << show.stderr_data;
+  // One line on each of the two requests that carried withheld verdicts.
+  std::vector<std::string> parts =
+      absl::StrSplit(show.stdout_data, "    2 coverage verdict(s) withheld: they depend on "
+                                       "withheld data\n");
+  EXPECT_EQ(parts.size(), 3u) << show.stdout_data;
 }
 
 }  // namespace
