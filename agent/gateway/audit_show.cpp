@@ -91,6 +91,10 @@ std::string FormatAuditRecords(const std::vector<v1::AuditRecord>& records,
                     r.payload_sha256().empty() ? "-" : r.payload_sha256(), "\n");
     if (!r.rule().empty()) absl::StrAppend(&out, "    rule: ", r.rule(), "\n");
     if (!r.detail().empty()) absl::StrAppend(&out, "    detail: ", r.detail(), "\n");
+    if (r.withheld_verdicts() > 0) {
+      absl::StrAppend(&out, "    ", r.withheld_verdicts(),
+                      " coverage verdict(s) withheld: they depend on withheld data\n");
+    }
     if (r.direction() == v1::INBOUND) {
       absl::StrAppend(&out, "    http ", r.http_status(), ", ", r.attempts(),
                       r.attempts() == 1 ? " attempt, " : " attempts, ", r.latency_ms(), " ms");

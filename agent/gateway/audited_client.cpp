@@ -100,6 +100,7 @@ absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
   out.set_destination(destination);
   out.set_direction(v1::OUTBOUND);
   out.set_label(request.label);
+  out.set_withheld_verdicts(request.withheld_verdicts);
   out.set_payload_size(body.size());
   out.set_payload_sha256(digest);
 

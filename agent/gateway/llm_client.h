@@ -41,6 +41,10 @@ struct LlmRequest {
   // What the request is for ("bank.Account#deposit round 1 stage 2"); goes
   // into the audit log, never over the network.
   std::string label;
+  // Coverage verdicts the feedback in these messages leaves out because
+  // they depend on withheld data; goes into the audit log, never over the
+  // network.
+  int withheld_verdicts = 0;
   // Structured inputs for in-process clients; remote clients ignore it (it
   // changes no byte of EncodeRequest). Null when not given.
   std::shared_ptr<const LocalInputs> local;

@@ -240,6 +240,10 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
     absl::StrAppend(&out, WithStrength("", r.strength()), "\n");
     if (!r.strength().note().empty()) absl::StrAppend(&out, "  strength: ", r.strength().note(), "\n");
     if (!r.reason().empty()) absl::StrAppend(&out, "  ", r.reason(), "\n");
+    if (r.withheld_verdicts() > 0) {
+      absl::StrAppend(&out, "  ", r.withheld_verdicts(),
+                      " coverage verdict(s) not fed back: they depend on withheld data\n");
+    }
     if (!r.contract_file().empty()) {
       absl::StrAppend(&out, "  contract: ", out_dir, "/", r.contract_file(), "\n");
     }

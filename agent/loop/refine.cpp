@@ -19,6 +19,7 @@
 #include "agent/loop/feedback.h"
 #include "agent/loop/repair.h"
 #include "agent/loop/run_dir.h"
+#include "agent/loop/withheld_verdicts.h"
 #include "agent/synth/synthesizer.h"
 #include "common/files.h"
 #include "common/interrupt.h"
@@ -42,6 +43,7 @@ prompt::ValidationFeedback FeedbackOf(const v1::InferRound& round) {
                          round.feedback().diagnostics().end());
   out.counterexamples.assign(round.feedback().counterexamples().begin(),
                              round.feedback().counterexamples().end());
+  out.withheld_verdicts = round.feedback().withheld_verdicts();
   return out;
 }
 
@@ -51,6 +53,7 @@ void SetFeedback(const prompt::ValidationFeedback& feedback, v1::InferRound* rou
   f->clear_counterexamples();
   for (const std::string& d : feedback.diagnostics) f->add_diagnostics(d);
   for (const v1::Observation& o : feedback.counterexamples) *f->add_counterexamples() = o;
+  f->set_withheld_verdicts(feedback.withheld_verdicts);
 }
 
 // The conversation of round `number` given the completed rounds before it.
@@ -213,6 +216,9 @@ class MethodRun {
     r.set_max_rounds(options_.rounds);
     r.set_contract(FinalContract(rounds_));
     for (const v1::InferRound& round : rounds_) {
+      r.set_withheld_verdicts(r.withheld_verdicts() + round.feedback().withheld_verdicts());
+    }
+    for (const v1::InferRound& round : rounds_) {
       if (round.candidate() != r.contract()) continue;
       for (const std::string& h : round.hypotheses()) {
         if (absl::StartsWith(h, "weakened: ")) *r.add_weakened() = h;
@@ -258,6 +264,7 @@ class MethodRun {
     request.model = options_.model;
     request.response_schema = prompt::PromptBuilder::AnswerSchema();
     request.label = absl::StrCat(inputs_.resolved, " round ", number);
+    if (!rounds_.empty()) request.withheld_verdicts = rounds_.back().feedback().withheld_verdicts();
     auto local = std::make_shared<gateway::LocalInputs>();
     local->inputs = inputs;
     for (const v1::InferRound& r : rounds_) local->feedback.push_back(FeedbackOf(r));
@@ -411,7 +418,20 @@ class MethodRun {
     round->set_coverage(CheckLine(report->coverage));
     *round->mutable_consistency_verdict() = VerdictOf(report->consistency);
     *round->mutable_coverage_verdict() = VerdictOf(report->coverage);
-    feedback = FeedbackFromReport(*report);
+    // What the model may be told: coverage verdicts that depend on data
+    // the prompt withholds are left out (withheld_verdicts.h).
+    check::ValidateRequest as_checked = validate;
+    as_checked.contract = prepared->jml;
+    std::set<int> masked =
+        VerdictsThatDependOnWithheldData(validator_, as_checked, report->coverage, builder);
+    check::ValidationReport told = *report;
+    WithholdVerdicts(masked, &told.coverage);
+    feedback = FeedbackFromReport(told);
+    feedback.withheld_verdicts = static_cast<int>(masked.size());
+    if (!masked.empty()) {
+      Progress(absl::StrCat("round ", number, ": ", masked.size(),
+                            " coverage verdict(s) depend on withheld data and are not fed back"));
+    }
     for (const Repair& r : prepared->repairs) {
       feedback.diagnostics.push_back(absl::StrCat("repaired before checking: ", r.reason,
                                                   "; checked as `", r.repaired, "`"));

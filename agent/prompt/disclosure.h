@@ -37,6 +37,12 @@ class StringDisclosure {
   // The same for a char[] whose contents are `value` (UTF-8, `units` UTF-16
   // code units).
   std::string Chars(const std::string& value, int units, bool by_shape = false);
+  // Whether String(value, by_shape) (or Chars) hides `value`: the one
+  // rule, also for whoever must keep what the prompt hides from leaking
+  // another way (agent/loop/withheld_verdicts.h).
+  bool Hides(const std::string& value, bool by_shape = false) const {
+    return !Shown(value, by_shape);
+  }
   // `text` (e.g. a validator diagnostic) with every value aliased so far
   // replaced by its alias, longest first; values shorter than
   // kMinMaskedLength bytes are left (they would garble the text).

@@ -46,6 +46,9 @@ struct ValidationFeedback {
   // from the consistency check and recorded ones from the coverage check.
   // Excluded observations among them are withheld.
   std::vector<v1::Observation> counterexamples;
+  // Coverage verdicts left out because they depend on withheld data
+  // (agent/loop/withheld_verdicts.h).
+  int withheld_verdicts = 0;
 };
 
 }  // namespace tracespec::prompt

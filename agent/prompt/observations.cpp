@@ -300,6 +300,8 @@ std::string FormatNumber(double value) {
 
 }  // namespace
 
+bool ArgumentsByShape(const v1::Observation& o) { return o.method().param_names_unknown(); }
+
 int EstimateTokens(absl::string_view text) { return static_cast<int>((text.size() + 3) / 4); }
 
 RenderedObservation RenderObservation(const v1::Observation& o,
@@ -308,8 +310,7 @@ RenderedObservation RenderObservation(const v1::Observation& o,
   RenderedObservation out;
   bool constructor = o.method().name() == "<init>";
   bool has_receiver = o.has_receiver() && !o.method().is_static();
-  // Without parameter names no deny pattern could apply to the arguments.
-  bool unnamed = o.method().param_names_unknown();
+  bool unnamed = ArgumentsByShape(o);
 
   Flattener pre(o.pre(), disclosure);
   for (int i = 0; i < o.args_size(); ++i) {

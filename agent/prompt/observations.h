@@ -41,6 +41,11 @@ struct RenderedObservation {
   std::vector<std::string> specials;
 };
 
+// Whether the strings reached from `observation`'s arguments go by shape
+// whatever the policy's literals say: its method's parameter names are
+// unknown, so no deny pattern could apply to them (only ALL shows them).
+bool ArgumentsByShape(const v1::Observation& observation);
+
 // Renders `observation`. `param_names` names the arguments when the
 // observation's own method reference has no names (else "arg0", ...).
 // `disclosure` (null: every string as it is) decides which strings are shown

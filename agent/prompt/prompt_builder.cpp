@@ -2,6 +2,7 @@
 // prompt_builder.h.
 #include "agent/prompt/prompt_builder.h"
 
+#include <algorithm>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -228,12 +229,21 @@ std::vector<ChatMessage> PromptBuilder::SingleRequestMessages() const {
                                      Stage2Text())}};
 }
 
+bool PromptBuilder::LeftOut(const v1::Observation& o) const {
+  return o.excluded() ||
+         std::find(excluded_tests_.begin(), excluded_tests_.end(), o.test_id()) !=
+             excluded_tests_.end();
+}
+
+bool PromptBuilder::HidesText(const std::string& text, bool by_shape) const {
+  return disclosure_->Hides(anonymizer_ ? anonymizer_->AnonymizeText(text) : text, by_shape);
+}
+
 ChatMessage PromptBuilder::FeedbackMessage(const ValidationFeedback& feedback) const {
-  std::set<std::string> excluded(excluded_tests_.begin(), excluded_tests_.end());
   std::vector<v1::Observation> counterexamples;
   int withheld = 0;
   for (const v1::Observation& o : feedback.counterexamples) {
-    if (o.excluded() || excluded.count(o.test_id()) > 0) {
+    if (LeftOut(o)) {
       ++withheld;
       continue;
     }

@@ -80,6 +80,15 @@ class PromptBuilder {
   // Parses an answer (see ParseAnswer) and maps anonymised names back.
   absl::StatusOr<ContractAnswer> ReadAnswer(absl::string_view answer_text) const;
 
+  // Whether the messages leave `observation` out (excluded, or of a test
+  // with an excluded observation).
+  bool LeftOut(const v1::Observation& observation) const;
+  // Whether the messages show `text`, a recorded string (or char[]
+  // contents) of an observation they include, only by shape: the
+  // disclosure's rule (disclosure.h) on the text as sent (anonymised when
+  // anonymising). `by_shape` as for StringDisclosure::String.
+  bool HidesText(const std::string& text, bool by_shape) const;
+
   // Non-null when anonymising; its map never goes into a message.
   const Anonymizer* anonymizer() const { return anonymizer_.get(); }
   const PromptStats& stats() const { return stats_; }

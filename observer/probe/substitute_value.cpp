@@ -6,9 +6,52 @@
 namespace tracespec::probe {
 namespace {
 
-// `c` moved by 1..size-1 places within [first, first + size).
-uint16_t Rotate(uint16_t c, uint16_t first, uint64_t size, uint64_t r) {
-  return static_cast<uint16_t>(first + (c - first + 1 + r % (size - 1)) % size);
+// The characters `c` may become: [first, first + size), or the `size`
+// characters of `table` when it is set. Size 0: `c` is kept.
+struct CharClass {
+  uint16_t first = 0;
+  uint32_t size = 0;
+  const char* table = nullptr;
+};
+
+// Printable ASCII characters other than letters and digits.
+constexpr char kPunctuation[] = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+
+CharClass ClassOf(uint16_t c, bool punctuation) {
+  if (c >= 'A' && c <= 'Z') return {'A', 26};
+  if (c >= 'a' && c <= 'z') return {'a', 26};
+  if (c >= '0' && c <= '9') return {'0', 10};
+  if (c < 0x80) {
+    if (!punctuation || c < 0x20 || c == 0x7F) return {};
+    return {0, sizeof kPunctuation - 1, kPunctuation};
+  }
+  if (c < 0x100) return {0x80, 128};
+  if (c >= 0xD800 && c <= 0xDFFF) return {};
+  return {static_cast<uint16_t>(c & 0xFF00), 256};
+}
+
+// `c` moved by `offset` (1..size-1) places within its class.
+uint16_t Move(uint16_t c, const CharClass& k, uint64_t offset) {
+  if (k.table == nullptr) return static_cast<uint16_t>(k.first + (c - k.first + offset) % k.size);
+  uint64_t at = 0;
+  while (k.table[at] != static_cast<char>(c)) ++at;
+  return static_cast<uint16_t>(static_cast<unsigned char>(k.table[(at + offset) % k.size]));
+}
+
+// The shared rule of SubstituteText and SubstituteTextVariant: at position i
+// the offset is 1 + (variant - 1 + r_i) mod (size - 1), so that variants
+// 1..size-1 give every other character of the class once.
+std::vector<uint16_t> Substitute(uint64_t seed, const std::vector<uint16_t>& text,
+                                 uint64_t variant, bool punctuation) {
+  uint64_t h = SubstituteHash(seed, text.data(), text.size() * sizeof(uint16_t));
+  std::vector<uint16_t> out(text);
+  for (size_t i = 0; i < out.size(); ++i) {
+    CharClass k = ClassOf(out[i], punctuation);
+    if (k.size < 2) continue;
+    uint64_t r = SubstituteMix(h + i);
+    out[i] = Move(out[i], k, 1 + (variant - 1 + r % (k.size - 1)) % (k.size - 1));
+  }
+  return out;
 }
 
 }  // namespace
@@ -28,24 +71,13 @@ uint64_t SubstituteHash(uint64_t seed, const void* data, size_t size) {
 }
 
 std::vector<uint16_t> SubstituteText(uint64_t seed, const std::vector<uint16_t>& text) {
-  uint64_t h = SubstituteHash(seed, text.data(), text.size() * sizeof(uint16_t));
-  std::vector<uint16_t> out(text);
-  for (size_t i = 0; i < out.size(); ++i) {
-    uint16_t c = out[i];
-    uint64_t r = SubstituteMix(h + i);
-    if (c >= 'A' && c <= 'Z') {
-      out[i] = Rotate(c, 'A', 26, r);
-    } else if (c >= 'a' && c <= 'z') {
-      out[i] = Rotate(c, 'a', 26, r);
-    } else if (c >= '0' && c <= '9') {
-      out[i] = Rotate(c, '0', 10, r);
-    } else if (c >= 0x80 && c < 0x100) {
-      out[i] = Rotate(c, 0x80, 128, r);
-    } else if (c >= 0x100 && (c < 0xD800 || c > 0xDFFF)) {
-      out[i] = Rotate(c, static_cast<uint16_t>(c & 0xFF00), 256, r);
-    }
-  }
-  return out;
+  return Substitute(seed, text, /*variant=*/1, /*punctuation=*/false);
+}
+
+std::vector<uint16_t> SubstituteTextVariant(uint64_t seed, const std::vector<uint16_t>& text,
+                                            int variant) {
+  return Substitute(seed, text, variant < 1 ? 1 : static_cast<uint64_t>(variant),
+                    /*punctuation=*/true);
 }
 
 uint64_t SubstituteIntegral(uint64_t seed, uint64_t value, int bits) {

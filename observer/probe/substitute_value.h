@@ -21,6 +21,17 @@ uint64_t SubstituteHash(uint64_t seed, const void* data, size_t size);
 // other ASCII characters are kept, U+0080..U+00FF move within that range,
 // other characters within their block of 256, surrogates are kept.
 std::vector<uint16_t> SubstituteText(uint64_t seed, const std::vector<uint16_t>& text);
+// The `variant`-th (from 1) of a family of substitutes of `text`, for
+// telling whether something computed from the text depends on it (the
+// refinement loop's feedback, agent/loop/withheld_verdicts.h): the classes
+// of SubstituteText, plus the printable ASCII characters other than letters
+// and digits (U+0020..U+007E), which SubstituteText keeps, as one more
+// class. At each position, variants 1..size-1 of a class of `size`
+// characters give every other character of the class exactly once (in an
+// order that depends on the seed, the text and the position); variant 1
+// differs from SubstituteText only in the punctuation.
+std::vector<uint16_t> SubstituteTextVariant(uint64_t seed, const std::vector<uint16_t>& text,
+                                            int variant);
 // Another value of an integral type `bits` wide, as the type's bits (two's
 // complement, zero-extended into the result).
 uint64_t SubstituteIntegral(uint64_t seed, uint64_t value, int bits);

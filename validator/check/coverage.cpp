@@ -67,6 +67,7 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
     jml::SpecEval eval = evaluator.EvaluateSpec(*spec.spec);
     if (eval.admitted == jml::Truth::kTrue) {
       ++r.admitted;
+      r.verdicts.push_back("admitted");
       continue;
     }
     // The case that decided, and why.
@@ -94,14 +95,17 @@ CheckResult CheckCoverage(const std::vector<v1::Observation>& observations,
       ++r.admitted;
       ++undecided_total;
       ++undecided[GeneralReason(why)];
+      r.verdicts.push_back(absl::StrCat("undecided: ", why));
       continue;
     }
     if (!undefined && obs.test_failed()) {
       // A call of a failing test: the project's tests say this behaviour
       // is wrong, so a contract rejecting it agrees with them.
       ++rejected_failing;
+      r.verdicts.push_back(absl::StrCat("rejected as its failing test expects: ", why));
       continue;
     }
+    r.verdicts.push_back(absl::StrCat(undefined ? "undefined: " : "rejected: ", why));
     Diagnostic d;
     d.kind = undefined ? Diagnostic::Kind::kWellDefinedness : Diagnostic::Kind::kViolated;
     d.message = absl::StrCat(Describe(obs, static_cast<int>(i)),

@@ -384,6 +384,7 @@ class ValidatorImpl : public Validator {
       report.strength = MeasureStrengthOf(*program_, method, spec, *observations, request);
       return report;
     }
+    if (request.coverage_only) return report;
     TS_ASSIGN_OR_RETURN(report.consistency, CheckConsistency(*program_, method, spec, request));
     return report;
   }

@@ -79,6 +79,11 @@ struct CheckResult {
   std::vector<v1::Observation> counterexamples;
   // One per counterexample: which clause, which values.
   std::vector<std::string> explanations;
+  // Coverage: one line per observation checked, in their order, saying
+  // what the check made of it — "admitted", "undecided: REASON",
+  // "rejected: WHY", "undefined: WHY", "rejected as its failing test
+  // expects: WHY" — so that equal lines are equal verdicts.
+  std::vector<std::string> verdicts;
   // Coverage: observations admitted / given.
   int admitted = 0;
   int total = 0;
@@ -107,6 +112,9 @@ struct ValidateRequest {
   // their loop within the bounds unless this is false (then ignored, with a
   // note).
   bool check_loop_invariants = true;
+  // Only coverage: consistency is SKIPPED (the same contract checked again
+  // on other observations costs no solver time).
+  bool coverage_only = false;
 };
 
 // How much a contract says about the outcomes it admits, measured on the

@@ -97,6 +97,19 @@ TEST(DisclosureTest, PromptsShowUndisclosedStringsByShape) {
   b = PromptBuilder::Create(in, options);
   ASSERT_TRUE(b.ok());
   EXPECT_THAT(b->Stage2Message().content, Not(HasSubstr("\"ann\"")));
+  // The same rule, asked directly (for the feedback's substituted copies).
+  EXPECT_TRUE(b->HidesText("ann", ArgumentsByShape(in.observations[0])));
+  EXPECT_FALSE(b->HidesText("ann", /*by_shape=*/false));
+  EXPECT_TRUE(b->HidesText("zed-91", /*by_shape=*/false));
+  EXPECT_FALSE(b->HidesText("", /*by_shape=*/true));
+  // Anonymised, the text is judged as it would be sent.
+  PromptOptions anonymised = options;
+  anonymised.anonymize = true;
+  in.tests = {{"p.GateTest#ok", "@Test void ok() { Gate.login(\"Gate\", secretChars()); }"}};
+  auto a = PromptBuilder::Create(in, anonymised);
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_FALSE(a->HidesText("Gate", /*by_shape=*/false));
+  EXPECT_TRUE(a->HidesText("Gatekeeper-7", /*by_shape=*/false));
 
   // ALL (the built-in synthesizer's setting) shows everything.
   options.string_disclosure = v1::ALL;

@@ -3,6 +3,7 @@
 #include "observer/probe/substitute_value.h"
 
 #include <cmath>
+#include <set>
 #include <string>
 
 #include "gtest/gtest.h"
@@ -34,6 +35,46 @@ TEST(SubstituteValueTest, TextKeepsLengthAndCharacterClassesAndChangesEveryAlpha
   }
   EXPECT_EQ(SubstituteText(1, original), out);
   EXPECT_NE(SubstituteText(2, original), out);
+}
+
+TEST(SubstituteValueTest, TextVariantsGiveEachPositionEveryOtherCharacterOfItsClass) {
+  const std::string punctuation = " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+  ASSERT_EQ(punctuation.size(), 33u);
+  std::vector<uint16_t> original = Units(u"aZ5@ .\u00e9\n");
+  std::vector<std::set<uint16_t>> seen(original.size());
+  for (int variant = 1; variant <= 32; ++variant) {
+    std::vector<uint16_t> out = SubstituteTextVariant(7, original, variant);
+    ASSERT_EQ(out.size(), original.size());
+    EXPECT_EQ(SubstituteTextVariant(7, original, variant), out);
+    for (size_t i = 0; i < out.size(); ++i) seen[i].insert(out[i]);
+    EXPECT_EQ(out.back(), '\n');  // control characters are kept
+  }
+  auto range = [](char first, char last) {
+    std::set<uint16_t> out;
+    for (char c = first; c <= last; ++c) out.insert(static_cast<uint16_t>(c));
+    return out;
+  };
+  auto without = [](std::set<uint16_t> all, uint16_t c) {
+    all.erase(c);
+    return all;
+  };
+  std::set<uint16_t> punct(punctuation.begin(), punctuation.end());
+  EXPECT_EQ(seen[0], without(range('a', 'z'), 'a'));
+  EXPECT_EQ(seen[1], without(range('A', 'Z'), 'Z'));
+  EXPECT_EQ(seen[2], without(range('0', '9'), '5'));
+  EXPECT_EQ(seen[3], without(punct, '@'));
+  EXPECT_EQ(seen[4], without(punct, ' '));
+  EXPECT_EQ(seen[5], without(punct, '.'));
+  EXPECT_EQ(seen[6].size(), 32u);
+  EXPECT_EQ(seen[6].count(0xE9), 0u);
+  for (uint16_t c : seen[6]) EXPECT_TRUE(c >= 0x80 && c < 0x100) << c;
+  // Variant 1 is SubstituteText with the punctuation moved too.
+  std::vector<uint16_t> first = SubstituteTextVariant(7, original, 1);
+  std::vector<uint16_t> plain = SubstituteText(7, original);
+  for (size_t i = 0; i < first.size(); ++i) {
+    if (i == 3 || i == 4 || i == 5) continue;
+    EXPECT_EQ(first[i], plain[i]) << i;
+  }
 }
 
 TEST(SubstituteValueTest, IntegralsStayInTheirWidthAndDiffer) {

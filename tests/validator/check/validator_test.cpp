@@ -742,7 +742,8 @@ v1::Observation BumpObservation(int count_before, int d, int count_after, bool r
 }
 
 ValidationReport Cover(const std::string& classes, const std::string& contract,
-                       const std::vector<v1::Observation>& observations) {
+                       const std::vector<v1::Observation>& observations,
+                       bool coverage_only = false) {
   auto validator = Validator::Create(classes);
   EXPECT_TRUE(validator.ok());
   ValidateRequest request;
@@ -750,6 +751,7 @@ ValidationReport Cover(const std::string& classes, const std::string& contract,
   request.contract = contract;
   request.has_observations = true;
   request.observations = observations;
+  request.coverage_only = coverage_only;
   auto report = (*validator)->Validate(request);
   EXPECT_TRUE(report.ok()) << report.status();
   return report.value_or(ValidationReport{});
@@ -796,6 +798,23 @@ TEST_F(ValidatorTest, CoverageAdmitsRejectsAndLeavesRedactedFieldsFree) {
   r = Cover(*classes_, "//@ ensures count / (d - 2) == 0;", {BumpObservation(1, 2, 3, false)});
   ASSERT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
   EXPECT_EQ(r.coverage.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+}
+
+TEST_F(ValidatorTest, CoverageSaysWhatItMadeOfEachObservationAndCanRunAlone) {
+  std::vector<v1::Observation> obs = {BumpObservation(1, 2, 3, false),
+                                      BumpObservation(2, 3, 4, false),
+                                      BumpObservation(5, 1, 6, true)};
+  ValidationReport r = Cover(*classes_, "//@ ensures count == \\old(count) + d && pin == 7;",
+                             obs, /*coverage_only=*/true);
+  EXPECT_EQ(r.consistency.status, CheckStatus::kSkipped);
+  ASSERT_EQ(r.coverage.verdicts.size(), 3u) << Text(r);
+  EXPECT_EQ(r.coverage.verdicts[0], "admitted");
+  EXPECT_THAT(r.coverage.verdicts[1], ::testing::StartsWith("rejected: "));
+  EXPECT_THAT(r.coverage.verdicts[1], HasSubstr("count == \\old(count) + d"));
+  EXPECT_THAT(r.coverage.verdicts[2], ::testing::StartsWith("undecided: "));
+  EXPECT_THAT(r.coverage.verdicts[2], HasSubstr("redacted"));
+  r = Cover(*classes_, "//@ ensures count >= 0;", obs, /*coverage_only=*/true);
+  EXPECT_EQ(r.coverage.verdicts, (std::vector<std::string>{"admitted", "admitted", "admitted"}));
 }
 
 TEST_F(ValidatorTest, ReportsAsJson) {

@@ -1,0 +1,164 @@
+// Substituted copies and withheld coverage verdicts (agent/loop/
+// withheld_verdicts.h); the whole loop against a hostile endpoint is
+// tests/e2e/oracle_test.cpp.
+#include "agent/loop/withheld_verdicts.h"
+
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/agent/observation_builders.h"
+
+namespace tracespec::loop {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The prompt hides every text but "ann".
+bool HidesAllButAnn(const std::string& text, bool /*by_shape*/) { return text != "ann"; }
+
+TEST(WithheldVerdictsTest, CopiesReplaceHiddenTextsAlikeAndKeepTheRest) {
+  v1::Observation o = testing::Deposit("bank.T#ok", 5, 10, 15, "java.lang.IllegalStateException",
+                                       "closed for alice@example.com", "alice@example.com");
+  v1::ObjectState* chars = o.add_pre();
+  chars->set_id(9);
+  chars->set_class_name("[C");
+  chars->mutable_array()->set_element_descriptor("C");
+  chars->mutable_array()->set_length(3);
+  for (char c : std::string("K9!")) chars->mutable_array()->add_elements()->set_char_value(c);
+
+  std::set<std::string> owners;
+  for (int variant = 1; variant <= kSubstituteVariants; ++variant) {
+    std::optional<v1::Observation> copy = SubstitutedCopy(o, HidesAllButAnn, variant);
+    ASSERT_TRUE(copy.has_value());
+    EXPECT_EQ(SubstitutedCopy(o, HidesAllButAnn, variant)->SerializeAsString(),
+              copy->SerializeAsString());
+    const std::string& before = copy->pre(0).fields(1).value().string_value();
+    const std::string& after = copy->post(0).fields(1).value().string_value();
+    EXPECT_EQ(before, after);  // equal texts, equal substitutes
+    EXPECT_EQ(before.size(), 17u);
+    EXPECT_NE(before, "alice@example.com");
+    owners.insert(before);
+    EXPECT_EQ(copy->outcome().thrown().message().size(), 28u);
+    EXPECT_THAT(copy->outcome().thrown().message(), Not(HasSubstr("alice")));
+    EXPECT_NE(copy->pre(1).array().elements(0).char_value(), 'K');
+    EXPECT_EQ(copy->args(0).int_value(), 5);                  // numbers stay
+    EXPECT_TRUE(copy->pre(0).fields(2).value().has_redacted());  // withheld stays withheld
+  }
+  EXPECT_EQ(owners.size(), static_cast<size_t>(kSubstituteVariants));
+  // Nothing hidden: no copy.
+  EXPECT_FALSE(SubstitutedCopy(testing::Deposit("bank.T#ok", 5, 10, 15), HidesAllButAnn, 1)
+                   .has_value());
+}
+
+TEST(WithheldVerdictsTest, MaskedVerdictsLeaveNoTraceButAStatement) {
+  check::CheckResult coverage;
+  coverage.status = check::CheckStatus::kFail;
+  coverage.summary = "1 of 4 observations admitted";
+  coverage.verdicts = {"rejected: ensures A", "admitted", "rejected: ensures B",
+                       "undefined: ensures C"};
+  for (int amount : {1, 3, 4}) {
+    coverage.counterexamples.push_back(testing::Deposit("bank.T#ok", amount, 10, 10 + amount));
+    coverage.explanations.push_back(absl::StrCat("observation ", amount, ": why"));
+    check::Diagnostic d;
+    d.kind = check::Diagnostic::Kind::kViolated;
+    d.message = absl::StrCat("observation ", amount, " is rejected");
+    d.counterexamples = {static_cast<int>(coverage.counterexamples.size()) - 1};
+    coverage.diagnostics.push_back(d);
+  }
+  check::CheckResult unchanged = coverage;
+  WithholdVerdicts({}, &unchanged);
+  EXPECT_EQ(unchanged.summary, coverage.summary);
+
+  WithholdVerdicts({0, 1}, &coverage);  // 1 was admitted: masked all the same
+  EXPECT_EQ(coverage.status, check::CheckStatus::kFail);
+  EXPECT_THAT(coverage.summary, HasSubstr("2 other recorded calls rejected"));
+  EXPECT_THAT(coverage.summary, HasSubstr("depends on withheld data"));
+  ASSERT_EQ(coverage.counterexamples.size(), 2u);
+  EXPECT_EQ(coverage.counterexamples[0].args(0).int_value(), 3);
+  EXPECT_EQ(coverage.explanations, (std::vector<std::string>{"observation 3: why",
+                                                             "observation 4: why"}));
+  ASSERT_EQ(coverage.diagnostics.size(), 2u);
+  EXPECT_EQ(coverage.diagnostics[0].counterexamples, std::vector<int>{0});
+  EXPECT_EQ(coverage.diagnostics[1].counterexamples, std::vector<int>{1});
+
+  // All masked, whatever they were: the same words.
+  check::CheckResult rejected = coverage;
+  rejected.verdicts = {"rejected: ensures A"};
+  rejected.counterexamples.resize(1);
+  rejected.explanations.resize(1);
+  rejected.diagnostics.resize(1);
+  rejected.diagnostics[0].counterexamples = {0};
+  check::CheckResult admitted;
+  admitted.status = check::CheckStatus::kPass;
+  admitted.verdicts = {"admitted"};
+  WithholdVerdicts({0}, &rejected);
+  WithholdVerdicts({0}, &admitted);
+  EXPECT_EQ(rejected.summary, admitted.summary);
+  EXPECT_EQ(rejected.status, admitted.status);
+  EXPECT_TRUE(rejected.diagnostics.empty());
+  EXPECT_TRUE(rejected.counterexamples.empty());
+}
+
+// A validator that answers every coverage-only request by a rule on the
+// owner's first character, and counts the requests.
+class FakeValidator : public check::Validator {
+ public:
+  absl::StatusOr<check::ValidationReport> Validate(const check::ValidateRequest& r) override {
+    ++calls;
+    EXPECT_TRUE(r.coverage_only);
+    check::ValidationReport report;
+    report.coverage.status = check::CheckStatus::kPass;
+    for (const v1::Observation& o : r.observations) {
+      char first = o.pre(0).fields(1).value().string_value()[0];
+      report.coverage.verdicts.push_back(first == 'a' ? "rejected: ensures owner starts with a"
+                                                      : "admitted");
+    }
+    return report;
+  }
+  absl::StatusOr<check::ValidationReport> MeasureStrength(
+      const check::ValidateRequest& r) override {
+    return Validate(r);
+  }
+  int calls = 0;
+};
+
+TEST(WithheldVerdictsTest, OnlyObservationsWithHiddenTextWhoseVerdictChangesAreMasked) {
+  prompt::PromptInputs in;
+  in.signature = *prompt::SignatureFromDescriptor("bank.Account", "deposit", "(I)I",
+                                                  /*is_static=*/false, {"amount"});
+  in.tests = {{"bank.T#ok", "@Test void ok() { new Account(\"ann\").deposit(5); }"}};
+  prompt::PromptOptions options;
+  options.string_disclosure = v1::LITERALS_ONLY;
+  v1::Observation excluded = testing::Deposit("bank.T#no", 5, 10, 15, "", "", "alice");
+  excluded.set_excluded(true);
+  check::ValidateRequest request;
+  request.observations = {testing::Deposit("bank.T#ok", 5, 10, 15, "", "", "ann"),
+                          testing::Deposit("bank.T#ok", 5, 10, 15, "", "", "alice"),
+                          testing::Deposit("bank.T#ok", 5, 10, 15, "", "", "zed"), excluded};
+  in.observations = request.observations;
+  auto builder = prompt::PromptBuilder::Create(in, options);
+  ASSERT_TRUE(builder.ok()) << builder.status();
+  check::CheckResult coverage;
+  coverage.status = check::CheckStatus::kFail;
+  coverage.verdicts = {"admitted", "rejected: ensures owner starts with a", "admitted",
+                       "rejected: ensures owner starts with a"};
+  FakeValidator validator;
+  // "ann" is a literal of the test: shown, never substituted. "alice" and
+  // "zed" go by shape, and some copy of each starts with another letter
+  // than the real one. The excluded call is left out of the prompt.
+  EXPECT_EQ(VerdictsThatDependOnWithheldData(&validator, request, coverage, *builder),
+            (std::set<int>{1, 2}));
+  EXPECT_EQ(validator.calls, 1);
+  // Coverage reached no verdict: nothing to withhold, nothing checked.
+  coverage.status = check::CheckStatus::kError;
+  coverage.verdicts.clear();
+  EXPECT_TRUE(VerdictsThatDependOnWithheldData(&validator, request, coverage, *builder).empty());
+  EXPECT_EQ(validator.calls, 1);
+}
+
+}  // namespace
+}  // namespace tracespec::loop
