@@ -31,6 +31,7 @@
 #include "observer/junit.h"
 #include "observer/observer.h"
 #include "project/check_guard.h"
+#include "project/reachable_classes.h"
 #include "project/spec_files.h"
 #include "tracespec/v1/infer.pb.h"
 #include "tracespec/v1/summary.pb.h"
@@ -75,8 +76,8 @@ class Reporter {
 };
 
 // Every file under `path` (a file, or a directory walked in name order):
-// "relative-path sha256" lines.
-absl::Status HashTree(const std::string& path, std::string* out) {
+// "relative-path sha256" lines; without .class files when `skip_classes`.
+absl::Status HashTree(const std::string& path, std::string* out, bool skip_classes = false) {
   if (path.empty() || !FileExists(path)) {
     absl::StrAppend(out, "missing ", path, "\n");
     return absl::OkStatus();
@@ -89,7 +90,10 @@ absl::Status HashTree(const std::string& path, std::string* out) {
   std::vector<std::string> files;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_regular_file()) files.push_back(it->path().string());
+    if (it->is_regular_file() &&
+        !(skip_classes && absl::EndsWith(it->path().string(), ".class"))) {
+      files.push_back(it->path().string());
+    }
   }
   if (ec) return absl::UnavailableError(absl::StrCat("cannot list ", path, ": ", ec.message()));
   std::sort(files.begin(), files.end());
@@ -100,19 +104,41 @@ absl::Status HashTree(const std::string& path, std::string* out) {
   return absl::OkStatus();
 }
 
-// What the observations depend on: the class files, the tests and their
-// sources, the targets, the policy and the time limit.
+// What the observations depend on: the project's class files the tests
+// and the targets can reach (ReachableClassFiles) and its other files, the
+// libraries, the tests and their sources, the targets, the policy and the
+// time limit. A captured command (no tests) depends on every class file.
 absl::StatusOr<std::string> ObservationsKey(const Project& project,
                                             const std::vector<std::string>& tests,
                                             const std::vector<std::string>& targets) {
   const v1::ProjectConfig& c = project.config;
   // 2: observations of failing tests are flagged (older ones are not).
-  std::string text = "tracespec observations key 2\n";
-  for (const auto* list : {&c.classes(), &c.test_classes(), &c.classpath()}) {
+  // 3: class files keyed by reachability.
+  std::string text = "tracespec observations key 3\n";
+  const bool by_reach = c.command().empty();
+  std::vector<std::string> project_dirs;
+  for (const auto* list : {&c.classes(), &c.test_classes()}) {
     for (const std::string& entry : *list) {
       absl::StrAppend(&text, "entry ", entry, "\n");
-      TS_RETURN_IF_ERROR(HashTree(entry, &text));
+      const bool dir = IsDirectory(entry);
+      if (dir) project_dirs.push_back(entry);
+      TS_RETURN_IF_ERROR(HashTree(entry, &text, /*skip_classes=*/by_reach && dir));
     }
+  }
+  if (by_reach) {
+    std::vector<std::string> roots = tests;
+    for (const std::string& t : targets) roots.push_back(t.substr(0, t.find('#')));
+    TS_ASSIGN_OR_RETURN(std::vector<std::string> reachable,
+                        ReachableClassFiles(project_dirs, roots));
+    absl::StrAppend(&text, "reachable classes\n");
+    for (const std::string& file : reachable) {
+      TS_ASSIGN_OR_RETURN(std::string content, ReadFile(file));
+      absl::StrAppend(&text, file, " ", Sha256Hex(content), "\n");
+    }
+  }
+  for (const std::string& entry : c.classpath()) {
+    absl::StrAppend(&text, "entry ", entry, "\n");
+    TS_RETURN_IF_ERROR(HashTree(entry, &text));
   }
   absl::StrAppend(&text, "tests-src\n");
   if (!c.tests_src().empty()) TS_RETURN_IF_ERROR(HashTree(c.tests_src(), &text));

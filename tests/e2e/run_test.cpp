@@ -482,6 +482,49 @@ TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
   EXPECT_FALSE(FileExists(out + "/failed-run.json"));
 }
 
+// The observations (and every finished method) are kept when a class file
+// that neither the tests nor the targets reach is added; a change to one
+// they reach observes again.
+TEST(RunTest, AnUnreachedClassKeepsTheObservations) {
+  testing::TempDir dir;
+  std::string project = CompiledMavenShop(dir);
+  SubprocessResult first = testing::RunTracespec({"run", project});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  std::string out = project + "/tracespec-out";
+  std::string key = ReadRunJson(out).observations_key();
+
+  // Not a target (package-private, in no test's reach): a new class file.
+  dir.Write("extra/shop/Unused.java", "package shop;\nclass Unused { int n() { return 4; } }\n");
+  Javac(dir.path(), "extra", "p/target/classes", "");
+  ASSERT_TRUE(FileExists(project + "/target/classes/shop/Unused.class"));
+  SubprocessResult again = testing::RunTracespec({"run", project});
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  v1::RunSummary summary = ReadRunJson(out);
+  EXPECT_TRUE(summary.observations_reused());
+  EXPECT_EQ(summary.observations_key(), key);
+  int inferred = 0;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (m.status() != v1::METHOD_RUN_INFERRED) continue;
+    ++inferred;
+    EXPECT_TRUE(m.reused()) << m.method();
+  }
+  EXPECT_GT(inferred, 0);
+
+  // A reached class changes (same behaviour, one more constant).
+  std::string cart = project + "/src/main/java/shop/Cart.java";
+  std::string text = *ReadFile(cart);
+  size_t close = text.rfind('}');
+  ASSERT_NE(close, std::string::npos);
+  ASSERT_TRUE(WriteFileAtomic(cart, text.substr(0, close) +
+                                        "  static final String NOTE = \"changed\";\n}\n")
+                  .ok());
+  Javac(project, "src/main/java", "target/classes", "");
+  SubprocessResult third = testing::RunTracespec({"run", project});
+  ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
+  EXPECT_FALSE(ReadRunJson(out).observations_reused());
+  EXPECT_NE(ReadRunJson(out).observations_key(), key);
+}
+
 // A damaged cached observations file is observed again, with a note, not a
 // failed run.
 TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {

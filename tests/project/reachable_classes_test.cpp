@@ -43,8 +43,9 @@ TEST(ReachableClassesTest, FollowsEveryWayAClassNamesAnother) {
   auto reached = ReachableClassFiles({classes}, {"p.T"});
   ASSERT_TRUE(reached.ok()) << reached.status();
   auto file = [&](const char* name) { return absl::StrCat(classes, "/p/", name, ".class"); };
+  // Sorted by path: "T$Helper.class" before "T.class".
   EXPECT_THAT(*reached, ElementsAre(file("Base"), file("Fixture"), file("Loaded"), file("Made"),
-                                    file("Param"), file("T"), file("T$Helper"), file("Uses")));
+                                    file("Param"), file("T$Helper"), file("T"), file("Uses")));
 
   // Roots that are not there reach nothing; a second directory is searched
   // too; a damaged class file is reached but not followed.
