@@ -633,9 +633,9 @@ TEST(RunTest, TheReportPointsEachMethodToTheFileOfItsContract) {
 
   std::string report = *ReadFile(out + "/report.md");
   for (const v1::MethodRun& m : summary.methods()) {
-    std::string name = m.method().substr(m.method().find('#') + 1);
-    name = name.substr(0, name.find('('));
-    size_t line = report.find(absl::StrCat("- ` ", m.method(), " `: "));
+    const std::string& name = m.id().name();
+    // The report names methods in Java: "shop.Price#tag(int)".
+    size_t line = report.find(absl::StrCat("- ` ", m.id().display(), " `: "));
     ASSERT_NE(line, std::string::npos) << m.method() << "\n" << report;
     std::string entry = report.substr(line, report.find('\n', line) - line);
     size_t at = entry.find(", contract ` ");
