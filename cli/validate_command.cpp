@@ -25,6 +25,7 @@ struct ValidateFlags {
   double timeout = 60;
   bool check_loop_invariants = false;
   bool skip_loop_invariants = false;
+  bool no_deepen = false;
   bool json = false;
 };
 
@@ -71,6 +72,11 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--check-loop-invariants", flags->check_loop_invariants,
                 "Check the loop invariants (the default; kept for older scripts)")
       ->excludes(skip);
+  cmd->add_flag("--no-deepen", flags->no_deepen,
+                "Do not look again with longer inputs after a PASS that cut input lengths (by "
+                "default such a PASS is checked once more with inputs up to twice --max-array "
+                "and loops unwound as far, within a few seconds; a counterexample there makes "
+                "it FAIL)");
   AddJsonFlag(cmd, &flags->json);
   cmd->footer(
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "
@@ -118,6 +124,7 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
     request.max_array = flags->max_array;
     request.timeout_seconds = flags->timeout;
     request.check_loop_invariants = !flags->skip_loop_invariants;
+    request.deepen = !flags->no_deepen;
     auto validator = check::Validator::Create(flags->classpath);
     if (!validator.ok()) {
       *exit_code = ReportError(validator.status());

@@ -115,7 +115,17 @@ struct ValidateRequest {
   // Only coverage: consistency is SKIPPED (the same contract checked again
   // on other observations costs no solver time).
   bool coverage_only = false;
+  // A consistency PASS that cut input lengths is checked again with inputs
+  // of up to kDeepenFactor times max_array elements (and loops unwound as
+  // far), within a share of the time limit (kDeepenSeconds, or twice the
+  // first check's time when longer; never past the request's limit): a
+  // counterexample found there makes the verdict FAIL; otherwise the first
+  // verdict stands, its cuts as they were.
+  bool deepen = true;
 };
+
+inline constexpr int kDeepenFactor = 2;
+inline constexpr double kDeepenSeconds = 3.0;
 
 // How much a contract says about the outcomes it admits, measured on the
 // recorded observations it admits (see strength.cpp):
