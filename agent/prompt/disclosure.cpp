@@ -104,16 +104,6 @@ bool StringDisclosure::Shown(const std::string& value, bool by_shape) const {
   return literals_.count(value) != 0;
 }
 
-std::string StringDisclosure::Alias(char kind, const std::string& type, const std::string& value,
-                                    int units) {
-  auto [it, added] = aliases_.emplace(std::make_pair(kind, value), 0);
-  if (added) it->second = ++next_[kind];
-  std::string alias = absl::StrCat("<", std::string(1, kind), it->second, ": ", type, ", ", units,
-                                   units == 1 ? " char>" : " chars>");
-  rendered_.emplace(value, alias);
-  return alias;
-}
-
 std::string StringDisclosure::MaskText(std::string text) const {
   std::vector<std::pair<std::string, std::string>> by_length(rendered_.begin(), rendered_.end());
   std::stable_sort(by_length.begin(), by_length.end(), [](const auto& a, const auto& b) {
@@ -129,19 +119,32 @@ std::string StringDisclosure::MaskText(std::string text) const {
   return text;
 }
 
-std::string StringDisclosure::String(const std::string& value, bool by_shape) {
-  if (Shown(value, by_shape)) return "";
-  int units = 0;
-  for (size_t i = 0; i < value.size(); ++i) {
-    auto c = static_cast<unsigned char>(value[i]);
-    if ((c & 0xC0) != 0x80) units += c >= 0xF0 ? 2 : 1;  // Supplementary: two UTF-16 units.
+std::string StringDisclosure::Held(const HeldText& held, bool by_shape) {
+  if (held.complete && Shown(held.text, by_shape)) return "";
+  // A partial text is equal to another only with the same recorded part
+  // and size.
+  std::string key = held.complete ? held.text : absl::StrCat("\x01", held.size, "\x01", held.text);
+  auto [it, added] = aliases_.emplace(std::make_pair(held.kind, key), 0);
+  if (added) it->second = ++next_[held.kind];
+  std::string alias = absl::StrCat("<", std::string(1, held.kind), it->second, ": ", held.type);
+  if (!held.unit.empty()) {
+    absl::StrAppend(&alias, ", ", held.size, " ", held.unit, held.size == 1 ? "" : "s");
   }
-  return Alias('s', "String", value, units);
+  alias += ">";
+  if (held.complete) rendered_.emplace(held.text, alias);
+  return alias;
+}
+
+std::string StringDisclosure::String(const std::string& value, bool by_shape) {
+  return Held(StringText(value), by_shape);
 }
 
 std::string StringDisclosure::Chars(const std::string& value, int units, bool by_shape) {
-  if (Shown(value, by_shape)) return "";
-  return Alias('c', "char[]", value, units);
+  HeldText held = StringText(value);
+  held.kind = 'c';
+  held.type = "char[]";
+  held.size = units;
+  return Held(held, by_shape);
 }
 
 }  // namespace tracespec::prompt

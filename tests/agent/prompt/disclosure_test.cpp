@@ -46,6 +46,42 @@ TEST(DisclosureTest, AllAndNone) {
   EXPECT_EQ(none.String("ann"), "<s1: String, 3 chars>");
 }
 
+TEST(DisclosureTest, EveryHolderOfTextFollowsTheSameRule) {
+  StringDisclosure d(v1::LITERALS_ONLY,
+                     {"sb.append(\"shown-text\"); UUID.fromString(\"12345678-90ab-cdef-0fed-"
+                      "cba987654321\"); new BigInteger(\"42\");"});
+  HeldText builder = StringText("jane.doe@example-corp.com");
+  builder.type = "StringBuilder";
+  EXPECT_EQ(d.Held(builder), "<s1: StringBuilder, 25 chars>");
+  // The same text in a String: the same alias number, so equality is kept.
+  EXPECT_EQ(d.String("jane.doe@example-corp.com"), "<s1: String, 25 chars>");
+  builder.text = "shown-text";
+  builder.size = 10;
+  EXPECT_EQ(d.Held(builder), "");
+  EXPECT_EQ(d.Held(builder, /*by_shape=*/true), "<s2: StringBuilder, 10 chars>");
+  // Recorded in part: by shape even when the part is a literal.
+  builder.complete = false;
+  EXPECT_EQ(d.Held(builder), "<s3: StringBuilder, 10 chars>");
+
+  HeldText uuid{'u', "UUID", "12345678-90ab-cdef-0fed-cba987654321", true, 0, ""};
+  EXPECT_EQ(d.Held(uuid), "");
+  uuid.text = "00000000-0000-0001-0000-000000000002";
+  EXPECT_EQ(d.Held(uuid), "<u1: UUID>");
+  HeldText number{'n', "BigInteger", "987654321012345", true, 15, "digit"};
+  EXPECT_EQ(d.Held(number), "<n1: BigInteger, 15 digits>");
+  number.text = "42";
+  EXPECT_EQ(d.Held(number), "");
+  HeldText bytes{'b', "byte[]", "secret-bytes", true, 12, "byte"};
+  EXPECT_EQ(d.Held(bytes), "<b1: byte[], 12 bytes>");
+  // Diagnostics are masked with every hidden holder's text.
+  EXPECT_EQ(d.MaskText("expected secret-bytes"), "expected <b1: byte[], 12 bytes>");
+  EXPECT_TRUE(d.Hides("987654321012345"));
+  EXPECT_FALSE(d.Hides("42"));
+  // ALL shows every holder.
+  StringDisclosure all(v1::ALL, {});
+  EXPECT_EQ(all.Held(bytes), "");
+}
+
 v1::Observation Login(const std::string& test, const std::string& user, bool unnamed) {
   v1::Observation o;
   o.set_test_id(test);
