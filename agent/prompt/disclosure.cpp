@@ -2,6 +2,8 @@
 #include "agent/prompt/disclosure.h"
 
 #include <algorithm>
+#include <cctype>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
@@ -88,13 +90,69 @@ std::set<std::string> JavaStringLiterals(absl::string_view s) {
   return out;
 }
 
+std::set<std::string> JavaIntegerLiterals(absl::string_view s) {
+  std::set<std::string> out;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  size_t i = 0;
+  while (i < s.size()) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) || (i > 0 && (ident(s[i - 1]) || s[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < s.size() && (ident(s[end]) || s[end] == '.')) ++end;
+    std::string token(s.substr(i, end - i));
+    bool negative = i > 0 && s[i - 1] == '-';
+    i = end;
+    token.erase(std::remove(token.begin(), token.end(), '_'), token.end());
+    if (!token.empty() && (token.back() == 'L' || token.back() == 'l')) token.pop_back();
+    int base = 10;
+    size_t at = 0;
+    if (token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) {
+      base = 16;
+      at = 2;
+    } else if (token.size() > 2 && token[0] == '0' && (token[1] == 'b' || token[1] == 'B')) {
+      base = 2;
+      at = 2;
+    } else if (token.size() > 1 && token[0] == '0') {
+      base = 8;
+      at = 1;
+    }
+    // The value as decimal digits, least significant first.
+    std::vector<int> digits;
+    bool valid = at < token.size();
+    for (; at < token.size() && valid; ++at) {
+      int d = HexDigit(token[at]);
+      if (d < 0 || d >= base) {
+        valid = false;  // a float, a suffix, an identifier
+        break;
+      }
+      int carry = d;
+      for (int& x : digits) {
+        int v = x * base + carry;
+        x = v % 10;
+        carry = v / 10;
+      }
+      for (; carry > 0; carry /= 10) digits.push_back(carry % 10);
+    }
+    if (!valid) continue;
+    std::string text;
+    for (auto it = digits.rbegin(); it != digits.rend(); ++it) text.push_back(static_cast<char>('0' + *it));
+    if (text.empty()) text = "0";
+    out.insert(text);
+    if (negative && text != "0") out.insert("-" + text);
+  }
+  return out;
+}
+
 StringDisclosure::StringDisclosure(v1::StringDisclosure mode,
                                    const std::vector<std::string>& test_texts)
     : mode_(mode == v1::STRING_DISCLOSURE_UNSPECIFIED ? v1::LITERALS_ONLY : mode) {
   if (mode_ != v1::LITERALS_ONLY) return;
   for (const std::string& text : test_texts) {
-    std::set<std::string> found = JavaStringLiterals(text);
-    literals_.insert(found.begin(), found.end());
+    for (const std::set<std::string>& found : {JavaStringLiterals(text), JavaIntegerLiterals(text)}) {
+      literals_.insert(found.begin(), found.end());
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // Which recorded texts a prompt to a remote model shows as they are (the
 // redaction policy's `string_disclosure`): under LITERALS_ONLY only those
-// that occur as a string literal in the test sources being sent, under ALL
+// that occur as a string literal, or as the decimal text of an integer
+// literal, in the test sources being sent, under ALL
 // every one, under NONE none. A text is whatever one of the holders of
 // text_holders.h holds — a String, char[], StringBuilder/StringBuffer,
 // text-like byte[], UUID, BigInteger or BigDecimal — and the rule is the
@@ -28,6 +29,13 @@ namespace tracespec::prompt {
 // The string literals of Java source text, unescaped (UTF-8). Literals in
 // comments count too: the text is sent as it is.
 std::set<std::string> JavaStringLiterals(absl::string_view source);
+
+// The integer literals of Java source text (decimal, hex, octal, binary;
+// underscores and an L suffix allowed) as decimal text, and with a '-'
+// when a minus sign stands right before one: what a BigInteger, BigDecimal
+// or string built from them reads as. Floating-point literals are not
+// taken. Digits inside string literals and comments count too.
+std::set<std::string> JavaIntegerLiterals(absl::string_view source);
 
 class StringDisclosure {
  public:

@@ -46,6 +46,22 @@ TEST(DisclosureTest, AllAndNone) {
   EXPECT_EQ(none.String("ann"), "<s1: String, 3 chars>");
 }
 
+TEST(DisclosureTest, JavaIntegerLiteralsAreReadAsDecimalText) {
+  std::set<std::string> found = JavaIntegerLiterals(
+      "long a = 0x1F_FFL; int b = -1_000; int c = 017, d = 0b101; double e = 1.5e3;\n"
+      "x2 = f(3); y = 9f; z = 12345678901234567890L;");
+  EXPECT_EQ(found, (std::set<std::string>{"8191", "1000", "-1000", "15", "5", "3",
+                                          "12345678901234567890"}));
+}
+
+TEST(DisclosureTest, ANumberTheTestsWriteAsAnIntegerLiteralIsShown) {
+  StringDisclosure d(v1::LITERALS_ONLY, {"assertEquals(b, BigInteger.valueOf(-42));"});
+  HeldText number{'n', "BigInteger", "-42", true, 2, "digit"};
+  EXPECT_EQ(d.Held(number), "");
+  number.text = "43";
+  EXPECT_EQ(d.Held(number), "<n1: BigInteger, 2 digits>");
+}
+
 TEST(DisclosureTest, EveryHolderOfTextFollowsTheSameRule) {
   StringDisclosure d(v1::LITERALS_ONLY,
                      {"sb.append(\"shown-text\"); UUID.fromString(\"12345678-90ab-cdef-0fed-"
@@ -69,7 +85,7 @@ TEST(DisclosureTest, EveryHolderOfTextFollowsTheSameRule) {
   EXPECT_EQ(d.Held(uuid), "<u1: UUID>");
   HeldText number{'n', "BigInteger", "987654321012345", true, 15, "digit"};
   EXPECT_EQ(d.Held(number), "<n1: BigInteger, 15 digits>");
-  number.text = "42";
+  number.text = "42";  // written as a string literal
   EXPECT_EQ(d.Held(number), "");
   HeldText bytes{'b', "byte[]", "secret-bytes", true, 12, "byte"};
   EXPECT_EQ(d.Held(bytes), "<b1: byte[], 12 bytes>");
