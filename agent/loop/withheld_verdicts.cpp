@@ -2,13 +2,18 @@
 // withheld_verdicts.h.
 #include "agent/loop/withheld_verdicts.h"
 
+#include <algorithm>
+#include <cctype>
+#include <limits>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/prompt/observations.h"
+#include "agent/prompt/text_holders.h"
 #include "common/utf8.h"
 #include "observer/probe/substitute_value.h"
 
@@ -58,6 +63,42 @@ class Substituter {
     for (v1::Value& e : *array->mutable_elements()) Value(&e, by_shape);
   }
 
+  // Replaces the text of every holder in `graph` (prompt/text_holders.h:
+  // builders, text-like byte[], UUID, BigInteger, BigDecimal) that the
+  // prompt hides, in the holder's own layout; then the strings and char[]
+  // of every state.
+  void Graph(google::protobuf::RepeatedPtrField<v1::ObjectState>* graph, bool by_shape) {
+    std::map<uint64_t, v1::ObjectState*> by_id;
+    for (v1::ObjectState& state : *graph) by_id[state.id()] = &state;
+    prompt::ObjectLookup lookup = [&by_id](uint64_t id) -> const v1::ObjectState* {
+      auto it = by_id.find(id);
+      return it == by_id.end() ? nullptr : it->second;
+    };
+    // Found on the graph as recorded, before any is rewritten. A builder's
+    // array is rewritten with it, never on its own (an inflated BigDecimal's
+    // BigInteger is a holder of its own).
+    std::vector<std::pair<v1::ObjectState*, prompt::HeldText>> holders;
+    std::set<uint64_t> inside;
+    for (v1::ObjectState& state : *graph) {
+      std::optional<prompt::HeldText> held = prompt::TextHeldBy(state, lookup);
+      if (!held.has_value() || held->kind == 'c') continue;  // char[]: State
+      if (held->kind == 's') {  // a builder's value array
+        for (const v1::Field& f : state.fields()) {
+          if (f.value().kind_case() == v1::Value::kRef) inside.insert(f.value().ref());
+        }
+      }
+      holders.emplace_back(&state, *std::move(held));
+    }
+    for (auto& [state, held] : holders) {
+      if (inside.count(state->id()) != 0) continue;
+      if (held.complete && (held.text.empty() || !hides_(held.text, by_shape))) continue;
+      Holder(state, held, by_id);
+    }
+    for (v1::ObjectState& state : *graph) {
+      if (inside.count(state.id()) == 0) State(&state, by_shape);
+    }
+  }
+
   // The substitute of `text` (UTF-8), the same for equal texts.
   std::string Text(const std::string& text) {
     auto [it, added] = done_.emplace(text, "");
@@ -72,6 +113,158 @@ class Substituter {
   bool changed() const { return changed_; }
 
  private:
+  static v1::Value* Field(v1::ObjectState* state, const std::string& name) {
+    for (v1::Field& f : *state->mutable_fields()) {
+      if (f.name() == name) return f.mutable_value();
+    }
+    return nullptr;
+  }
+
+  static v1::ArrayContents* ArrayOf(v1::Value* value,
+                                    const std::map<uint64_t, v1::ObjectState*>& by_id) {
+    if (value == nullptr || value->kind_case() != v1::Value::kRef) return nullptr;
+    auto it = by_id.find(value->ref());
+    return it == by_id.end() || !it->second->has_array() ? nullptr
+                                                          : it->second->mutable_array();
+  }
+
+  // The substitute of `units`, through Text (equal texts alike).
+  std::vector<uint16_t> Units(const std::vector<uint16_t>& units) {
+    std::u16string out = Utf8ToUtf16(Text(Utf16ToUtf8(units.data(), units.size())));
+    if (out.size() != units.size()) return Substitute(units, variant_, seed_);
+    return {out.begin(), out.end()};
+  }
+
+  // The digits of `digits` substituted by digits.
+  std::string Digits(const std::string& digits) { return Text(digits); }
+
+  void Holder(v1::ObjectState* state, const prompt::HeldText& held,
+              const std::map<uint64_t, v1::ObjectState*>& by_id) {
+    switch (held.kind) {
+      case 'b': {  // byte[]: every recorded byte as a Latin-1 char.
+        std::vector<uint16_t> units;
+        v1::ArrayContents* array = state->mutable_array();
+        for (const v1::Value& e : array->elements()) {
+          if (e.kind_case() != v1::Value::kByteValue) break;
+          units.push_back(static_cast<uint16_t>(e.byte_value() & 0xFF));
+        }
+        std::vector<uint16_t> out = Units(units);
+        for (size_t i = 0; i < out.size(); ++i) {
+          array->mutable_elements(static_cast<int>(i))
+              ->set_byte_value(static_cast<int8_t>(out[i] & 0xFF));
+        }
+        changed_ = true;
+        return;
+      }
+      case 's': Builder(state, by_id); return;
+      case 'u': Uuid(state, held.text); return;
+      case 'n': Number(state, held, by_id); return;
+    }
+  }
+
+  // A StringBuilder/StringBuffer: its first `count` chars, in its coder.
+  void Builder(v1::ObjectState* state, const std::map<uint64_t, v1::ObjectState*>& by_id) {
+    v1::Value* count = Field(state, "count");
+    v1::Value* coder = Field(state, "coder");
+    v1::ArrayContents* array = ArrayOf(Field(state, "value"), by_id);
+    if (count == nullptr || array == nullptr) return;  // nothing of the text recorded
+    bool chars = array->element_descriptor() == "C";
+    bool utf16 = !chars && coder != nullptr && coder->byte_value() != 0;
+    int width = utf16 ? 2 : 1;
+    int n = std::min(count->int_value(), array->elements_size() / width);
+    std::vector<uint16_t> units;
+    for (int i = 0; i < n; ++i) {
+      const v1::Value& a = array->elements(width * i);
+      int unit = chars ? a.char_value() : a.byte_value() & 0xFF;
+      if (utf16) unit |= (array->elements(2 * i + 1).byte_value() & 0xFF) << 8;
+      units.push_back(static_cast<uint16_t>(unit));
+    }
+    std::vector<uint16_t> out = Units(units);
+    for (int i = 0; i < n; ++i) {
+      uint16_t u = out[static_cast<size_t>(i)];
+      if (chars) {
+        array->mutable_elements(i)->set_char_value(u);
+      } else if (utf16) {
+        array->mutable_elements(2 * i)->set_byte_value(static_cast<int8_t>(u & 0xFF));
+        array->mutable_elements(2 * i + 1)->set_byte_value(static_cast<int8_t>(u >> 8));
+      } else {
+        array->mutable_elements(i)->set_byte_value(static_cast<int8_t>(u & 0xFF));  // Latin-1 stays
+      }
+    }
+    changed_ = true;
+  }
+
+  // A UUID: its canonical text substituted, letters read back as hex digits.
+  void Uuid(v1::ObjectState* state, const std::string& text) {
+    v1::Value* most = Field(state, "mostSigBits");
+    v1::Value* least = Field(state, "leastSigBits");
+    if (most == nullptr || least == nullptr || text.size() != 36) return;
+    std::string out = Text(text);
+    uint64_t bits[2] = {0, 0};
+    int digit = 0;
+    for (char c : out) {
+      if (c == '-') continue;
+      int v = c >= '0' && c <= '9' ? c - '0' : (std::tolower(static_cast<unsigned char>(c)) - 'a') % 16;
+      bits[digit / 16] = (bits[digit / 16] << 4) | static_cast<uint64_t>(v & 0xF);
+      ++digit;
+    }
+    most->set_long_value(static_cast<int64_t>(bits[0]));
+    least->set_long_value(static_cast<int64_t>(bits[1]));
+    changed_ = true;
+  }
+
+  // A BigInteger (its `mag`) or a compact BigDecimal (its `intCompact`):
+  // the digits substituted by digits, the sign and scale kept. An inflated
+  // BigDecimal's digits are its `intVal` BigInteger's, a holder itself.
+  void Number(v1::ObjectState* state, const prompt::HeldText& held,
+              const std::map<uint64_t, v1::ObjectState*>& by_id) {
+    std::string digits;
+    for (char c : held.text) {
+      if (c >= '0' && c <= '9') digits.push_back(c);
+    }
+    if (digits.empty()) return;
+    std::string out = Digits(digits);
+    if (v1::Value* compact = Field(state, "intCompact")) {
+      if (compact->kind_case() != v1::Value::kLongValue ||
+          compact->long_value() == std::numeric_limits<int64_t>::min()) {
+        return;
+      }
+      uint64_t v = 0;
+      for (char c : out) v = v * 10 + static_cast<uint64_t>(c - '0');  // wraps, still another value
+      int64_t magnitude = static_cast<int64_t>(v & 0x7FFFFFFFFFFFFFFFULL);
+      compact->set_long_value(compact->long_value() < 0 ? -magnitude : magnitude);
+      changed_ = true;
+      return;
+    }
+    v1::ArrayContents* mag = ArrayOf(Field(state, "mag"), by_id);
+    if (mag == nullptr) return;
+    std::vector<uint32_t> words;  // little-endian while building
+    for (char c : out) {
+      uint64_t carry = static_cast<uint64_t>(c - '0');
+      for (uint32_t& w : words) {
+        uint64_t x = static_cast<uint64_t>(w) * 10 + carry;
+        w = static_cast<uint32_t>(x);
+        carry = x >> 32;
+      }
+      if (carry != 0) words.push_back(static_cast<uint32_t>(carry));
+    }
+    mag->clear_elements();
+    for (auto it = words.rbegin(); it != words.rend(); ++it) {
+      mag->add_elements()->set_int_value(static_cast<int32_t>(*it));
+    }
+    mag->set_length(static_cast<int>(words.size()));
+    if (words.empty()) {
+      if (v1::Value* signum = Field(state, "signum")) signum->set_int_value(0);
+    }
+    // Caches of the old value (bit length, bit count, ...) would tell it.
+    for (v1::Field& f : *state->mutable_fields()) {
+      if (absl::EndsWith(f.name(), "PlusOne") || absl::EndsWith(f.name(), "PlusTwo")) {
+        f.mutable_value()->set_int_value(0);
+      }
+    }
+    changed_ = true;
+  }
+
   const HidesText& hides_;
   int variant_;
   uint64_t seed_;
@@ -96,9 +289,7 @@ std::optional<v1::Observation> SubstitutedCopy(const v1::Observation& observatio
   bool by_shape = prompt::ArgumentsByShape(observation);
   if (copy.has_receiver()) s.Value(copy.mutable_receiver(), /*by_shape=*/false);
   for (v1::Value& arg : *copy.mutable_args()) s.Value(&arg, by_shape);
-  for (auto* states : {copy.mutable_pre(), copy.mutable_post()}) {
-    for (v1::ObjectState& state : *states) s.State(&state, by_shape);
-  }
+  for (auto* states : {copy.mutable_pre(), copy.mutable_post()}) s.Graph(states, by_shape);
   v1::Outcome* outcome = copy.mutable_outcome();
   if (outcome->has_returned()) s.Value(outcome->mutable_returned(), /*by_shape=*/false);
   if (outcome->has_thrown() && outcome->thrown().has_message()) {

@@ -5,9 +5,12 @@
 // verdict is an oracle — a model proposing `recipient.charAt(0) != 'c'`
 // would read the string one character per round.
 //
-// So every observation the prompt shows with a text hidden is checked again
-// in kSubstituteVariants copies in which each hidden text is replaced by a
-// same-shape substitute (observer/probe/substitute_value.h,
+// So every observation the prompt shows with a text hidden — a String,
+// char[], exception message, or any other holder of text
+// (prompt/text_holders.h: StringBuilder/StringBuffer, text-like byte[],
+// UUID, BigInteger, BigDecimal) — is checked again in kSubstituteVariants
+// copies in which each hidden text is replaced by a same-shape substitute,
+// written back in the holder's own layout (observer/probe/substitute_value.h,
 // SubstituteTextVariant: same length and character classes, other
 // characters; across the variants every position takes every other
 // character of its class). Where a copy's verdict differs from the real
@@ -42,9 +45,14 @@ inline constexpr uint64_t kSubstituteSeed = 1;
 using HidesText = std::function<bool(const std::string& text, bool by_shape)>;
 
 // The `variant`-th (from 1) substituted copy of `observation`: every string
-// value, char[] content and exception message that `hides` says the prompt
-// hides, replaced by SubstituteTextVariant(seed, text, variant) — equal
-// texts by equal substitutes, as the prompt's aliases keep equality.
+// value, char[] content, exception message and holder text that `hides`
+// says the prompt hides (a holder recorded only in part always), replaced
+// by SubstituteTextVariant(seed, text, variant) — equal texts by equal
+// substitutes, as the prompt's aliases keep equality. A builder keeps its
+// count and coder; a byte[] is substituted byte by byte as Latin-1; a UUID
+// gets the hex digits of its substituted text (letters taken mod 16); a
+// BigInteger or compact BigDecimal gets substituted digits with its sign
+// and scale (a BigInteger's cached bit counts are reset to 0).
 // nullopt when the observation holds no hidden text.
 std::optional<v1::Observation> SubstitutedCopy(const v1::Observation& observation,
                                                const HidesText& hides, int variant,

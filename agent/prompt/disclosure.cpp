@@ -2,6 +2,8 @@
 #include "agent/prompt/disclosure.h"
 
 #include <algorithm>
+#include <cctype>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/utf8.h"
@@ -88,13 +90,69 @@ std::set<std::string> JavaStringLiterals(absl::string_view s) {
   return out;
 }
 
+std::set<std::string> JavaIntegerLiterals(absl::string_view s) {
+  std::set<std::string> out;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  size_t i = 0;
+  while (i < s.size()) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) || (i > 0 && (ident(s[i - 1]) || s[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < s.size() && (ident(s[end]) || s[end] == '.')) ++end;
+    std::string token(s.substr(i, end - i));
+    bool negative = i > 0 && s[i - 1] == '-';
+    i = end;
+    token.erase(std::remove(token.begin(), token.end(), '_'), token.end());
+    if (!token.empty() && (token.back() == 'L' || token.back() == 'l')) token.pop_back();
+    int base = 10;
+    size_t at = 0;
+    if (token.size() > 2 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X')) {
+      base = 16;
+      at = 2;
+    } else if (token.size() > 2 && token[0] == '0' && (token[1] == 'b' || token[1] == 'B')) {
+      base = 2;
+      at = 2;
+    } else if (token.size() > 1 && token[0] == '0') {
+      base = 8;
+      at = 1;
+    }
+    // The value as decimal digits, least significant first.
+    std::vector<int> digits;
+    bool valid = at < token.size();
+    for (; at < token.size() && valid; ++at) {
+      int d = HexDigit(token[at]);
+      if (d < 0 || d >= base) {
+        valid = false;  // a float, a suffix, an identifier
+        break;
+      }
+      int carry = d;
+      for (int& x : digits) {
+        int v = x * base + carry;
+        x = v % 10;
+        carry = v / 10;
+      }
+      for (; carry > 0; carry /= 10) digits.push_back(carry % 10);
+    }
+    if (!valid) continue;
+    std::string text;
+    for (auto it = digits.rbegin(); it != digits.rend(); ++it) text.push_back(static_cast<char>('0' + *it));
+    if (text.empty()) text = "0";
+    out.insert(text);
+    if (negative && text != "0") out.insert("-" + text);
+  }
+  return out;
+}
+
 StringDisclosure::StringDisclosure(v1::StringDisclosure mode,
                                    const std::vector<std::string>& test_texts)
     : mode_(mode == v1::STRING_DISCLOSURE_UNSPECIFIED ? v1::LITERALS_ONLY : mode) {
   if (mode_ != v1::LITERALS_ONLY) return;
   for (const std::string& text : test_texts) {
-    std::set<std::string> found = JavaStringLiterals(text);
-    literals_.insert(found.begin(), found.end());
+    for (const std::set<std::string>& found : {JavaStringLiterals(text), JavaIntegerLiterals(text)}) {
+      literals_.insert(found.begin(), found.end());
+    }
   }
 }
 
@@ -102,16 +160,6 @@ bool StringDisclosure::Shown(const std::string& value, bool by_shape) const {
   if (value.empty() || mode_ == v1::ALL) return true;
   if (mode_ == v1::NONE || by_shape) return false;
   return literals_.count(value) != 0;
-}
-
-std::string StringDisclosure::Alias(char kind, const std::string& type, const std::string& value,
-                                    int units) {
-  auto [it, added] = aliases_.emplace(std::make_pair(kind, value), 0);
-  if (added) it->second = ++next_[kind];
-  std::string alias = absl::StrCat("<", std::string(1, kind), it->second, ": ", type, ", ", units,
-                                   units == 1 ? " char>" : " chars>");
-  rendered_.emplace(value, alias);
-  return alias;
 }
 
 std::string StringDisclosure::MaskText(std::string text) const {
@@ -129,19 +177,32 @@ std::string StringDisclosure::MaskText(std::string text) const {
   return text;
 }
 
-std::string StringDisclosure::String(const std::string& value, bool by_shape) {
-  if (Shown(value, by_shape)) return "";
-  int units = 0;
-  for (size_t i = 0; i < value.size(); ++i) {
-    auto c = static_cast<unsigned char>(value[i]);
-    if ((c & 0xC0) != 0x80) units += c >= 0xF0 ? 2 : 1;  // Supplementary: two UTF-16 units.
+std::string StringDisclosure::Held(const HeldText& held, bool by_shape) {
+  if (held.complete && Shown(held.text, by_shape)) return "";
+  // A partial text is equal to another only with the same recorded part
+  // and size.
+  std::string key = held.complete ? held.text : absl::StrCat("\x01", held.size, "\x01", held.text);
+  auto [it, added] = aliases_.emplace(std::make_pair(held.kind, key), 0);
+  if (added) it->second = ++next_[held.kind];
+  std::string alias = absl::StrCat("<", std::string(1, held.kind), it->second, ": ", held.type);
+  if (!held.unit.empty()) {
+    absl::StrAppend(&alias, ", ", held.size, " ", held.unit, held.size == 1 ? "" : "s");
   }
-  return Alias('s', "String", value, units);
+  alias += ">";
+  if (held.complete) rendered_.emplace(held.text, alias);
+  return alias;
+}
+
+std::string StringDisclosure::String(const std::string& value, bool by_shape) {
+  return Held(StringText(value), by_shape);
 }
 
 std::string StringDisclosure::Chars(const std::string& value, int units, bool by_shape) {
-  if (Shown(value, by_shape)) return "";
-  return Alias('c', "char[]", value, units);
+  HeldText held = StringText(value);
+  held.kind = 'c';
+  held.type = "char[]";
+  held.size = units;
+  return Held(held, by_shape);
 }
 
 }  // namespace tracespec::prompt

@@ -7,12 +7,13 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "agent/prompt/signature.h"
-#include "common/utf8.h"
+#include "agent/prompt/text_holders.h"
 
 namespace tracespec::prompt {
 namespace {
@@ -193,6 +194,7 @@ class Flattener {
       return;
     }
     const v1::ObjectState& state = *found->second;
+    if (Hidden(path, state)) return;
     if (state.has_array()) {
       VisitArray(path, state.array(), depth);
       return;
@@ -206,6 +208,26 @@ class Flattener {
     }
   }
 
+  // Whether `state` holds a text (text_holders.h) that the disclosure
+  // shows only by shape: then its alias is emitted and none of its fields
+  // or elements (an array keeps its length among the numbers; the shape
+  // says it too).
+  bool Hidden(const std::string& path, const v1::ObjectState& state) {
+    if (disclosure_ == nullptr) return false;
+    std::optional<HeldText> held = TextHeldBy(state, [this](uint64_t id) -> const v1::ObjectState* {
+      auto it = objects_.find(id);
+      return it == objects_.end() ? nullptr : it->second;
+    });
+    if (!held.has_value()) return false;
+    std::string alias = disclosure_->Held(*held, by_shape_);
+    if (alias.empty()) return false;
+    if (state.has_array()) {
+      numbers_.push_back({path + ".length", static_cast<double>(state.array().length())});
+    }
+    Emit(path, alias);
+    return true;
+  }
+
   void VisitArray(const std::string& path, const v1::ArrayContents& array, int depth) {
     const std::string length_path = path + ".length";
     numbers_.push_back({length_path, static_cast<double>(array.length())});
@@ -215,20 +237,6 @@ class Flattener {
       if (!IsInlineValue(element)) inline_elements = false;
     }
     bool partial = array.elements_size() < array.length();
-    if (inline_elements && array.element_descriptor() == "C" && disclosure_ != nullptr &&
-        array.elements_size() > 0) {
-      // A char[] is text: shown by shape unless its contents may be shown.
-      std::vector<uint16_t> units;
-      for (const v1::Value& element : array.elements()) {
-        units.push_back(static_cast<uint16_t>(element.char_value()));
-      }
-      std::string alias = disclosure_->Chars(Utf16ToUtf8(units.data(), units.size()),
-                                             array.length(), by_shape_);
-      if (!alias.empty()) {
-        Emit(path, alias);
-        return;
-      }
-    }
     if (inline_elements) {
       std::vector<std::string> parts;
       for (int i = 0; i < array.elements_size(); ++i) {

@@ -4,7 +4,9 @@
 #ifndef TRACESPEC_TESTS_AGENT_OBSERVATION_BUILDERS_H_
 #define TRACESPEC_TESTS_AGENT_OBSERVATION_BUILDERS_H_
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tests/testing/call_builder.h"
 #include "tracespec/v1/observation.pb.h"
@@ -61,6 +63,80 @@ inline v1::Observation Deposit(const std::string& test, int amount, int before, 
     }
   }
   return o;
+}
+
+// The JDK's holders of text as the probe records them (text_holders.h),
+// added to `graph`: the holder gets `id`, its array `id + 100`.
+
+inline v1::ObjectState* AddArrayState(uint64_t id, const std::string& element,
+                                      const std::vector<v1::Value>& elements, int length,
+                                      google::protobuf::RepeatedPtrField<v1::ObjectState>* graph) {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name("[" + element);
+  s->mutable_array()->set_element_descriptor(element);
+  s->mutable_array()->set_length(length);
+  for (const v1::Value& e : elements) *s->mutable_array()->add_elements() = e;
+  return s;
+}
+
+inline v1::Value ByteValue(int b) {
+  v1::Value v;
+  v.set_byte_value(static_cast<int8_t>(b));
+  return v;
+}
+
+inline v1::Value LongValue(int64_t l) {
+  v1::Value v;
+  v.set_long_value(l);
+  return v;
+}
+
+// A StringBuilder (or `cls`) holding ASCII `text`, Latin-1 coded, with
+// `spare` unused bytes after it.
+inline void AddBuilder(uint64_t id, const std::string& text,
+                       google::protobuf::RepeatedPtrField<v1::ObjectState>* graph,
+                       const std::string& cls = "java.lang.StringBuilder", int spare = 4) {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name(cls);
+  AddField(s, "coder", "B", ByteValue(0));
+  AddField(s, "count", "I", IntValue(static_cast<int>(text.size())));
+  AddField(s, "value", "[B", RefValue(id + 100));
+  std::vector<v1::Value> bytes;
+  for (unsigned char c : text) bytes.push_back(ByteValue(c));
+  for (int i = 0; i < spare; ++i) bytes.push_back(ByteValue(0));
+  AddArrayState(id + 100, "B", bytes, static_cast<int>(bytes.size()), graph);
+}
+
+inline void AddUuid(uint64_t id, int64_t most, int64_t least,
+                    google::protobuf::RepeatedPtrField<v1::ObjectState>* graph) {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name("java.util.UUID");
+  AddField(s, "leastSigBits", "J", LongValue(least));
+  AddField(s, "mostSigBits", "J", LongValue(most));
+}
+
+// A BigInteger of sign `signum` and magnitude `mag` (big-endian words).
+inline void AddBigInteger(uint64_t id, int signum, const std::vector<int>& mag,
+                          google::protobuf::RepeatedPtrField<v1::ObjectState>* graph) {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name("java.math.BigInteger");
+  AddField(s, "bitLengthPlusOne", "I", IntValue(0));
+  AddField(s, "mag", "[I", RefValue(id + 100));
+  AddField(s, "signum", "I", IntValue(signum));
+  std::vector<v1::Value> words;
+  for (int w : mag) words.push_back(IntValue(w));
+  AddArrayState(id + 100, "I", words, static_cast<int>(words.size()), graph);
+}
+
+inline void AddBytes(uint64_t id, const std::string& bytes,
+                     google::protobuf::RepeatedPtrField<v1::ObjectState>* graph) {
+  std::vector<v1::Value> elements;
+  for (unsigned char c : bytes) elements.push_back(ByteValue(c));
+  AddArrayState(id, "B", elements, static_cast<int>(elements.size()), graph);
 }
 
 }  // namespace tracespec::testing

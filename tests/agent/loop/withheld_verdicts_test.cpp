@@ -3,12 +3,15 @@
 // tests/e2e/oracle_test.cpp.
 #include "agent/loop/withheld_verdicts.h"
 
+#include <cctype>
+#include <map>
 #include <set>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "agent/prompt/text_holders.h"
 #include "tests/agent/observation_builders.h"
 
 namespace tracespec::loop {
@@ -52,6 +55,48 @@ TEST(WithheldVerdictsTest, CopiesReplaceHiddenTextsAlikeAndKeepTheRest) {
   // Nothing hidden: no copy.
   EXPECT_FALSE(SubstitutedCopy(testing::Deposit("bank.T#ok", 5, 10, 15), HidesAllButAnn, 1)
                    .has_value());
+}
+
+TEST(WithheldVerdictsTest, CopiesReplaceTheTextOfEveryHiddenHolderInItsOwnLayout) {
+  v1::Observation o = testing::Deposit("bank.T#ok", 5, 10, 15);
+  for (auto* graph : {o.mutable_pre(), o.mutable_post()}) {
+    testing::AddBuilder(20, "jane@x.org", graph);
+    testing::AddBuilder(21, "ann", graph);  // shown: kept
+    testing::AddUuid(22, 0x1234567890abcdefLL, 0x0fedcba987654321LL, graph);
+    testing::AddBigInteger(23, -1, {229956, 821493369}, graph);
+    testing::AddBytes(24, "secret-bytes", graph);
+  }
+  auto held = [](const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph, uint64_t id) {
+    std::map<uint64_t, const v1::ObjectState*> by_id;
+    for (const v1::ObjectState& s : graph) by_id[s.id()] = &s;
+    return prompt::TextHeldBy(*by_id.at(id), [&by_id](uint64_t ref) -> const v1::ObjectState* {
+             auto it = by_id.find(ref);
+             return it == by_id.end() ? nullptr : it->second;
+           })->text;
+  };
+  std::set<std::string> mails;
+  std::set<std::string> sessions;
+  for (int variant = 1; variant <= kSubstituteVariants; ++variant) {
+    std::optional<v1::Observation> copy = SubstitutedCopy(o, HidesAllButAnn, variant);
+    ASSERT_TRUE(copy.has_value());
+    for (uint64_t id : {20, 21, 22, 23, 24}) {
+      EXPECT_EQ(held(copy->pre(), id), held(copy->post(), id));  // equal texts alike
+    }
+    std::string mail = held(copy->pre(), 20);
+    EXPECT_EQ(mail.size(), 10u);
+    EXPECT_FALSE(std::isalnum(static_cast<unsigned char>(mail[4])));  // '@' stays punctuation
+    mails.insert(mail);
+    EXPECT_EQ(held(copy->pre(), 21), "ann");
+    sessions.insert(held(copy->pre(), 22));
+    std::string account = held(copy->pre(), 23);
+    EXPECT_EQ(account[0], '-');
+    EXPECT_NE(account, "-987654321012345");
+    EXPECT_NE(held(copy->pre(), 24), "secret-bytes");
+    EXPECT_EQ(held(copy->pre(), 24).size(), 12u);
+  }
+  EXPECT_EQ(mails.size(), static_cast<size_t>(kSubstituteVariants));
+  EXPECT_EQ(sessions.size(), static_cast<size_t>(kSubstituteVariants));
+  EXPECT_EQ(sessions.count("12345678-90ab-cdef-0fed-cba987654321"), 0u);
 }
 
 TEST(WithheldVerdictsTest, MaskedVerdictsLeaveNoTraceButAStatement) {

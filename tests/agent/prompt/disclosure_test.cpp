@@ -46,6 +46,58 @@ TEST(DisclosureTest, AllAndNone) {
   EXPECT_EQ(none.String("ann"), "<s1: String, 3 chars>");
 }
 
+TEST(DisclosureTest, JavaIntegerLiteralsAreReadAsDecimalText) {
+  std::set<std::string> found = JavaIntegerLiterals(
+      "long a = 0x1F_FFL; int b = -1_000; int c = 017, d = 0b101; double e = 1.5e3;\n"
+      "x2 = f(3); y = 9f; z = 12345678901234567890L;");
+  EXPECT_EQ(found, (std::set<std::string>{"8191", "1000", "-1000", "15", "5", "3",
+                                          "12345678901234567890"}));
+}
+
+TEST(DisclosureTest, ANumberTheTestsWriteAsAnIntegerLiteralIsShown) {
+  StringDisclosure d(v1::LITERALS_ONLY, {"assertEquals(b, BigInteger.valueOf(-42));"});
+  HeldText number{'n', "BigInteger", "-42", true, 2, "digit"};
+  EXPECT_EQ(d.Held(number), "");
+  number.text = "43";
+  EXPECT_EQ(d.Held(number), "<n1: BigInteger, 2 digits>");
+}
+
+TEST(DisclosureTest, EveryHolderOfTextFollowsTheSameRule) {
+  StringDisclosure d(v1::LITERALS_ONLY,
+                     {"sb.append(\"shown-text\"); UUID.fromString(\"12345678-90ab-cdef-0fed-"
+                      "cba987654321\"); new BigInteger(\"42\");"});
+  HeldText builder = StringText("jane.doe@example-corp.com");
+  builder.type = "StringBuilder";
+  EXPECT_EQ(d.Held(builder), "<s1: StringBuilder, 25 chars>");
+  // The same text in a String: the same alias number, so equality is kept.
+  EXPECT_EQ(d.String("jane.doe@example-corp.com"), "<s1: String, 25 chars>");
+  builder.text = "shown-text";
+  builder.size = 10;
+  EXPECT_EQ(d.Held(builder), "");
+  EXPECT_EQ(d.Held(builder, /*by_shape=*/true), "<s2: StringBuilder, 10 chars>");
+  // Recorded in part: by shape even when the part is a literal.
+  builder.complete = false;
+  EXPECT_EQ(d.Held(builder), "<s3: StringBuilder, 10 chars>");
+
+  HeldText uuid{'u', "UUID", "12345678-90ab-cdef-0fed-cba987654321", true, 0, ""};
+  EXPECT_EQ(d.Held(uuid), "");
+  uuid.text = "00000000-0000-0001-0000-000000000002";
+  EXPECT_EQ(d.Held(uuid), "<u1: UUID>");
+  HeldText number{'n', "BigInteger", "987654321012345", true, 15, "digit"};
+  EXPECT_EQ(d.Held(number), "<n1: BigInteger, 15 digits>");
+  number.text = "42";  // written as a string literal
+  EXPECT_EQ(d.Held(number), "");
+  HeldText bytes{'b', "byte[]", "secret-bytes", true, 12, "byte"};
+  EXPECT_EQ(d.Held(bytes), "<b1: byte[], 12 bytes>");
+  // Diagnostics are masked with every hidden holder's text.
+  EXPECT_EQ(d.MaskText("expected secret-bytes"), "expected <b1: byte[], 12 bytes>");
+  EXPECT_TRUE(d.Hides("987654321012345"));
+  EXPECT_FALSE(d.Hides("42"));
+  // ALL shows every holder.
+  StringDisclosure all(v1::ALL, {});
+  EXPECT_EQ(all.Held(bytes), "");
+}
+
 v1::Observation Login(const std::string& test, const std::string& user, bool unnamed) {
   v1::Observation o;
   o.set_test_id(test);

@@ -60,6 +60,48 @@ TEST(ObservationsTest, RendersArraysAliasesAndUnrecordedObjects) {
             "a=[2, 2, ...]");
 }
 
+// send(StringBuilder to, UUID session, BigInteger amount, byte[] raw, StringBuilder note)
+v1::Observation Send(const std::string& note) {
+  v1::Observation o;
+  o.set_test_id("m.MailerTest#send");
+  o.mutable_method()->set_class_name("m.Mailer");
+  o.mutable_method()->set_name("send");
+  o.mutable_method()->set_jvm_descriptor(
+      "(Ljava/lang/StringBuilder;Ljava/util/UUID;Ljava/math/BigInteger;[BLjava/lang/StringBuilder;)I");
+  o.mutable_method()->set_is_static(true);
+  for (const char* name : {"to", "session", "amount", "raw", "note"}) {
+    o.mutable_method()->add_param_names(name);
+  }
+  for (uint64_t id : {1, 2, 3, 4, 5}) *o.add_args() = testing::RefValue(id);
+  for (auto* graph : {o.mutable_pre(), o.mutable_post()}) {
+    testing::AddBuilder(1, "jane.doe@example-corp.com", graph);
+    testing::AddUuid(2, 0x1234567890abcdefLL, 0x0fedcba987654321LL, graph);
+    testing::AddBigInteger(3, 1, {229956, 821493369}, graph);
+    testing::AddBytes(4, "secret-bytes", graph);
+    testing::AddBuilder(5, note, graph);
+  }
+  // The BigInteger caches its bit length during the call.
+  o.mutable_post(3)->mutable_fields(0)->mutable_value()->set_int_value(51);
+  o.mutable_outcome()->mutable_returned()->set_int_value(7);
+  return o;
+}
+
+TEST(ObservationsTest, HoldersOfTextTheTestsDoNotDiscloseAreShownOnlyByShape) {
+  StringDisclosure disclosure(v1::LITERALS_ONLY, {"send(sb, u, n, raw, new StringBuilder(\"ok\"));"});
+  RenderedObservation r = RenderObservation(Send("ok"), {}, &disclosure);
+  EXPECT_EQ(r.body,
+            "to=<s1: StringBuilder, 25 chars>, session=<u1: UUID>, amount=<n1: BigInteger, 15 "
+            "digits>, raw=<b1: byte[], 12 bytes>, note.coder=0, note.count=2, note.value=[111, "
+            "107, 0, 0, 0, 0] -> returns 7");
+  // None of the hidden holders' fields or elements, not even the cache the
+  // call changed, is among the facts either.
+  for (const auto& [path, value] : r.numbers) {
+    EXPECT_TRUE(path.rfind("note", 0) == 0 || path == "raw.length" || path == "\\result") << path;
+  }
+  // Without a disclosure (the built-in synthesizer) everything is shown.
+  EXPECT_NE(RenderObservation(Send("ok")).body.find("session.mostSigBits="), std::string::npos);
+}
+
 TEST(ObservationsTest, MergesEqualBehaviours) {
   std::vector<v1::Observation> all = {Deposit("T#a", 5, 10, 15), Deposit("T#a", 5, 10, 15),
                                       Deposit("T#b", 5, 10, 15), Deposit("T#c", 1, 0, 1)};

@@ -1,0 +1,128 @@
+// Text by shape for every holder of text: a customer e-mail in a
+// StringBuilder, a session UUID and an account number in a BigInteger that
+// the tests do not spell as literals go out only by shape, while a
+// StringBuilder whose text a test spells is still shown. Real pipeline:
+// javac, `tracespec observe` (JVM, JUnit 5, the probe), `tracespec infer
+// --llm` (validator on Z3, the egress gate) against the fake model server
+// on loopback, every byte of which is scanned.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/agent/fake_llm_server.h"
+#include "tests/testing/testing.h"
+
+namespace tracespec {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::RunTracespec;
+
+constexpr char kNotifier[] = R"(package h;
+import java.math.BigInteger;
+import java.util.UUID;
+public class Notifier {
+  private int sent;
+  public int notify(StringBuilder recipient, UUID session, BigInteger account,
+                    StringBuilder subject) {
+    sent++;
+    return recipient.length() + subject.length() + account.bitLength()
+        + (int) (session.getLeastSignificantBits() & 1);
+  }
+}
+)";
+// The e-mail, the UUID and the account number are built at run time: no
+// literal of the test spells them. The subject is a literal.
+constexpr char kNotifierTest[] = R"(package h;
+import static org.junit.jupiter.api.Assertions.*;
+import java.math.BigInteger;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+class NotifierTest {
+  static String mail() { return "jane.doe" + "@example-corp.com"; }
+  static UUID session() { return new UUID(0x1234567890abcdefL, 0x0fedcba987654321L); }
+  static BigInteger account() { return new BigInteger("98765" + "4321012345"); }
+  @Test void notifies() {
+    StringBuilder to = new StringBuilder();
+    to.append(mail());
+    assertEquals(25 + 12 + 50 + 1,
+                 new Notifier().notify(to, session(), account(), new StringBuilder("Your invoice")));
+  }
+}
+)";
+constexpr char kPolicy[] = R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+redaction: MARK
+string_disclosure: LITERALS_ONLY
+)";
+// Wrong for every call: coverage fails, so later rounds carry the
+// counterexamples and diagnostics too.
+constexpr char kAnswer[] =
+    R"({"contract": "//@ public normal_behavior\n//@   ensures \\result == 0;\n", "hypotheses": []})";
+
+std::string Script(int times) {
+  std::string out = "{\"responses\":[";
+  for (int i = 0; i < times; ++i) absl::StrAppend(&out, i ? "," : "", testing::ContentEntry(kAnswer));
+  return out + "],\"then\":\"fail\"}";
+}
+
+TEST(HolderLeakTest, TextInBuildersUuidsAndBigIntegersLeavesOnlyByShape) {
+  testing::TempDir dir;
+  std::string main = testing::CompileJava(dir, {{"h/Notifier.java", kNotifier}}, {"-g"});
+  ASSERT_FALSE(main.empty());
+  testing::TempDir tests;
+  std::string test_classes =
+      testing::CompileJava(tests, {{"h/NotifierTest.java", kNotifierTest}}, {"-g"},
+                           main + ":" + testing::JunitJar());
+  ASSERT_FALSE(test_classes.empty());
+  std::string observed = dir.path() + "/observed";
+  SubprocessResult observe = RunTracespec(
+      {"observe", "--classpath", main + ":" + test_classes, "--tests", "h.NotifierTest",
+       "--method", "h.Notifier#notify", "--policy", dir.Write("policy.textproto", kPolicy),
+       "--tests-src", tests.path() + "/src", "--out", observed});
+  ASSERT_EQ(observe.exit_code, 0) << observe.stdout_data << observe.stderr_data;
+  // The probe recorded the holders' insides (what today's prompt sent).
+  std::string recorded = testing::ReadTree(observed);
+  ASSERT_THAT(recorded, HasSubstr("mostSigBits"));
+  ASSERT_THAT(recorded, HasSubstr("\"mag\""));
+
+  testing::FakeLlmServer server(Script(3));
+  SubprocessResult run = RunTracespec(
+      {"infer", "--classpath", main, "--method", "h.Notifier#notify", "--observations", observed,
+       "--tests-src", tests.path() + "/src", "--out", dir.path() + "/infer", "--llm",
+       server.base_url(), "--model", "fake-model", "--egress-policy",
+       testing::SourceDir() + "/policies/egress.textproto"});
+  ASSERT_GE(server.Received().size(), 2u) << run.stdout_data << run.stderr_data;
+  std::string sent = server.RecordText();
+  // Round 2 on carries the counterexamples: they are scanned too.
+  EXPECT_THAT(sent, HasSubstr("Counterexamples"));
+
+  // The e-mail: neither as text nor as the builder's bytes (j, a, n, e).
+  EXPECT_THAT(sent, Not(HasSubstr("jane.doe@example-corp.com")));
+  EXPECT_THAT(sent, Not(HasSubstr("106, 97, 110, 101")));
+  EXPECT_THAT(sent, Not(HasSubstr("recipient.")));
+  // The UUID: neither its longs nor its text.
+  EXPECT_THAT(sent, Not(HasSubstr("1311768467294899695")));
+  EXPECT_THAT(sent, Not(HasSubstr("1147797409030816545")));
+  EXPECT_THAT(sent, Not(HasSubstr("12345678-90ab-cdef")));
+  EXPECT_THAT(sent, Not(HasSubstr("session.")));
+  // The account: neither its magnitude's ints, its digits, nor its caches.
+  EXPECT_THAT(sent, Not(HasSubstr("229956")));
+  EXPECT_THAT(sent, Not(HasSubstr("821493369")));
+  EXPECT_THAT(sent, Not(HasSubstr("987654321012345")));
+  EXPECT_THAT(sent, Not(HasSubstr("account.")));
+  // They went by shape.
+  EXPECT_THAT(sent, HasSubstr("recipient=<s"));
+  EXPECT_THAT(sent, HasSubstr(": StringBuilder, 25 chars>"));
+  EXPECT_THAT(sent, HasSubstr("session=<u1: UUID>"));
+  EXPECT_THAT(sent, HasSubstr(": BigInteger, 15 digits>"));
+  // The subject the test spells is still shown: its bytes (Y, o, u, r).
+  EXPECT_THAT(sent, HasSubstr("subject.count=12"));
+  EXPECT_THAT(sent, HasSubstr("subject.value=[89, 111, 117, 114"));
+}
+
+}  // namespace
+}  // namespace tracespec
