@@ -208,6 +208,9 @@ class ServerImpl final : public ValidatorServer {
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort(options_.listen, grpc::InsecureServerCredentials(), &port);
+    // gRPC sets SO_REUSEPORT by default: a second server on a port in use
+    // would bind it too and take half of the calls. A port in use is an error.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.RegisterService(&service_);
     builder.SetMaxReceiveMessageSize(static_cast<int>(
         std::min<int64_t>(options_.max_request_bytes, std::numeric_limits<int>::max())));

@@ -393,6 +393,25 @@ TEST_F(ValidatorServiceTest, ACallLargerThanTheLimitIsRefused) {
   EXPECT_EQ(reply.bits(), "11");
 }
 
+TEST_F(ValidatorServiceTest, AnAddressInUseIsAnErrorNotASharedPort) {
+  auto server = StartServer();
+  ASSERT_FALSE(server->address().empty());
+  SubprocessOptions options;
+  options.timeout_seconds = 30;
+  SubprocessResult second = testing::RunTracespec(
+      {"serve", "validator", "--listen", server->address(), "--classpath", *classes_}, options);
+  EXPECT_EQ(second.exit_code, 4) << second.Describe() << second.stdout_data << second.stderr_data;
+  EXPECT_THAT(second.stderr_data,
+              HasSubstr(absl::StrCat("tracespec: error: cannot listen on ", server->address())));
+  EXPECT_THAT(second.stdout_data, Not(HasSubstr("listening")));
+  // And a missing class path entry is bad input, before anything listens.
+  SubprocessResult missing = testing::RunTracespec(
+      {"serve", "validator", "--listen", "127.0.0.1:0", "--classpath", "/no/such/classes"},
+      options);
+  EXPECT_EQ(missing.exit_code, 3) << missing.Describe() << missing.stderr_data;
+  EXPECT_THAT(missing.stderr_data, HasSubstr("--classpath /no/such/classes"));
+}
+
 // grpc.health.v1.Health/Check through the generic stub: the request is a
 // HealthCheckRequest (field 1: the service name), the answer a
 // HealthCheckResponse whose field 1 is the status (1 = SERVING).
