@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/proto_io.h"
 #include "gmock/gmock.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
@@ -198,15 +199,23 @@ class ValidatorServiceTest : public ::testing::Test {
     return stub->Validate(&context, *call, reply);
   }
 
-  // `tracespec validate` on the same classes and contract (its stdout).
-  std::string ValidateInProcess(const std::string& method, const std::string& contract) {
+  // `tracespec validate` on the same classes and contract (its stdout),
+  // with these observations when there are any.
+  std::string ValidateInProcess(const std::string& method, const std::string& contract,
+                                const std::vector<v1::Observation>& observations = {}) {
     // Named as the calls name it, so that the diagnostics' places agree.
     local_.Write("contract.txt", contract);
+    std::vector<std::string> args = {"validate", "--classpath", *classes_, "--method", method,
+                                     "--contract", "contract.txt"};
+    if (!observations.empty()) {
+      std::string jsonl;
+      for (const v1::Observation& o : observations) jsonl += ToJsonLine(o);
+      args.push_back("--observations");
+      args.push_back(local_.Write("observations.jsonl", jsonl));
+    }
     SubprocessOptions options;
     options.cwd = local_.path();
-    SubprocessResult r = testing::RunTracespec(
-        {"validate", "--classpath", *classes_, "--method", method, "--contract", "contract.txt"},
-        options);
+    SubprocessResult r = testing::RunTracespec(args, options);
     return r.stdout_data;
   }
 
@@ -264,6 +273,25 @@ TEST_F(ValidatorServiceTest, VerdictsAreThoseOfValidateInProcess) {
   EXPECT_THAT(in_process, HasSubstr("consistency: FAIL"));
   EXPECT_EQ(Untimed(broken.text()), Untimed(in_process));
   EXPECT_EQ(Untimed(check::FormatReportText(services::ReportOf(broken))), Untimed(in_process));
+
+  // Coverage: the counterexample sent back as an observation is admitted
+  // by the contract that holds and rejected by the broken one, as in process.
+  std::vector<v1::Observation> observations = {broken.consistency().counterexamples(0)};
+  for (const char* contract : {kAbsHolds, kAbsBroken}) {
+    check::ValidateRequest request = Request("demo.Calc#abs", contract);
+    request.has_observations = true;
+    request.observations = observations;
+    v1::ValidateReply reply;
+    status = Call(channel.get(), request, &reply);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(reply.coverage().total(), 1);
+    EXPECT_EQ(reply.coverage().verdict().status(),
+              contract == kAbsHolds ? v1::VERDICT_PASS : v1::VERDICT_FAIL);
+    in_process = ValidateInProcess("demo.Calc#abs", contract, observations);
+    EXPECT_THAT(in_process, HasSubstr("coverage: "));
+    EXPECT_EQ(Untimed(reply.text()), Untimed(in_process));
+    EXPECT_EQ(Untimed(check::FormatReportText(services::ReportOf(reply))), Untimed(in_process));
+  }
 }
 
 TEST_F(ValidatorServiceTest, BadCallsGetAStatusNamingTheProblemAndTheServerGoesOn) {
