@@ -68,6 +68,8 @@ void AddVerifyCommand(CLI::App& app, int* exit_code);
 
 // `tracespec validate`: the JML checks of one method (cli/validate_command.cpp).
 void AddValidateCommand(CLI::App& app, int* exit_code);
+// `tracespec serve validator`: the validator as a gRPC service (cli/serve_command.cpp).
+void AddServeCommand(CLI::App& app, int* exit_code);
 
 // Prints "tracespec: error: <message>" once and returns ExitCodeFor(status).
 int ReportError(const absl::Status& status);

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   AddReportCommand(app, &exit_code);
   AddVerifyCommand(app, &exit_code);
   AddValidateCommand(app, &exit_code);
+  AddServeCommand(app, &exit_code);
 
   try {
     app.parse(argc, argv);

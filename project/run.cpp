@@ -35,6 +35,7 @@
 #include "project/spec_files.h"
 #include "tracespec/v1/infer.pb.h"
 #include "tracespec/v1/summary.pb.h"
+#include "validator/check/messages.h"
 #include "validator/check/validator.h"
 #include "validator/classfile/class_file.h"
 #include "validator/classfile/class_path.h"
@@ -691,13 +692,6 @@ bool NamesAReference(const std::string& explanation) {
   return false;
 }
 
-// The configuration's bounds, where set, on a validation request.
-void ApplyBounds(const v1::ProjectBounds& bounds, check::ValidateRequest* request) {
-  if (bounds.unwind() > 0) request->unwind = bounds.unwind();
-  if (bounds.max_array() > 0) request->max_array = bounds.max_array();
-  if (bounds.check_timeout_seconds() > 0) request->timeout_seconds = bounds.check_timeout_seconds();
-}
-
 }  // namespace
 
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
@@ -771,7 +765,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     request.method = m.method();
     request.contract = *contract;
     request.contract_file = path;
-    ApplyBounds(bounds, &request);
+    check::ApplyBounds(bounds, &request);
     ProgressEvent e;
     e.kind = ProgressEvent::Kind::kMethodStart;
     e.method = mc.method;
@@ -910,7 +904,7 @@ absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& op
     request.contract_file = path;
     request.has_observations = true;
     request.observations = observations;
-    ApplyBounds(bounds, &request);
+    check::ApplyBounds(bounds, &request);
     absl::StatusOr<check::ValidationReport> measured = validator->MeasureStrength(request);
     check::StrengthResult strength;
     if (measured.ok()) {
@@ -933,7 +927,7 @@ absl::StatusOr<ProjectStrength> MeasureProjectStrength(const StrengthOptions& op
     run.contract_file = absl::StrCat(out_dir, "/", m->spec_file());
     TS_ASSIGN_OR_RETURN(run.contract, ReadFile(run.contract_file));
     check::ValidateRequest bounded;
-    ApplyBounds(bounds, &bounded);
+    check::ApplyBounds(bounds, &bounded);
     run.unwind = bounded.unwind;
     run.max_array = bounded.max_array;
     run.timeout_seconds = bounded.timeout_seconds;

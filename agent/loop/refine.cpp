@@ -26,6 +26,7 @@
 #include "common/method_id.h"
 #include "common/proto_io.h"
 #include "common/status.h"
+#include "validator/check/messages.h"
 #include "validator/jml/parser.h"
 
 namespace tracespec::loop {
@@ -126,23 +127,6 @@ std::string Indent(absl::string_view text, absl::string_view indent) {
 std::string CheckLine(const check::CheckResult& result) {
   std::string status = check::CheckStatusName(result.status);
   return result.summary.empty() ? status : absl::StrCat(status, " (", result.summary, ")");
-}
-
-// A check's verdict as a value for the round record.
-v1::Verdict VerdictOf(const check::CheckResult& result) {
-  v1::Verdict v;
-  switch (result.status) {
-    case check::CheckStatus::kPass: v.set_status(v1::VERDICT_PASS); break;
-    case check::CheckStatus::kFail: v.set_status(v1::VERDICT_FAIL); break;
-    case check::CheckStatus::kError: v.set_status(v1::VERDICT_ERROR); break;
-    case check::CheckStatus::kUnknown: v.set_status(v1::VERDICT_UNKNOWN); break;
-    case check::CheckStatus::kSkipped: v.set_status(v1::VERDICT_SKIPPED); break;
-  }
-  v.set_complete(result.complete);
-  v.set_proved(result.proved);
-  for (const std::string& c : result.cuts) v.add_cuts(c);
-  v.set_reason(result.summary);
-  return v;
 }
 
 class MethodRun {
@@ -416,8 +400,8 @@ class MethodRun {
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.json"), check::FormatReportJson(*report)));
     round->set_consistency(CheckLine(report->consistency));
     round->set_coverage(CheckLine(report->coverage));
-    *round->mutable_consistency_verdict() = VerdictOf(report->consistency);
-    *round->mutable_coverage_verdict() = VerdictOf(report->coverage);
+    *round->mutable_consistency_verdict() = check::VerdictOf(report->consistency);
+    *round->mutable_coverage_verdict() = check::VerdictOf(report->coverage);
     // What the model may be told: coverage verdicts that depend on data
     // the prompt withholds are left out (withheld_verdicts.h).
     check::ValidateRequest as_checked = validate;
