@@ -89,13 +89,25 @@ absl::StatusOr<std::vector<std::string>> ExpandTestClasses(
   std::optional<classfile::ClassPath> path;
   std::vector<std::string> candidates;  // binary names of the JUnit test classes, sorted
   for (const std::string& pattern : patterns) {
-    if (pattern.find_first_of("*?") == std::string::npos) {
-      if (seen.insert(pattern).second) out.push_back(pattern);
-      continue;
-    }
     if (!path) {
       TS_ASSIGN_OR_RETURN(classfile::ClassPath created, classfile::ClassPath::Create(classpath));
       path.emplace(std::move(created));
+    }
+    if (pattern.find_first_of("*?") == std::string::npos) {
+      // A named class must be there: bad input before any JVM runs or
+      // anything is written.
+      absl::StatusOr<const classfile::ClassFile*> named =
+          path->Load(classfile::BinaryToInternal(pattern));
+      if (named.status().code() == absl::StatusCode::kNotFound) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            what, ": test class '", pattern, "' was not found on the class path ",
+            classpath.empty() ? "(empty)" : classpath));
+      }
+      if (!named.ok()) return named.status();
+      if (seen.insert(pattern).second) out.push_back(pattern);
+      continue;
+    }
+    if (candidates.empty()) {
       for (const std::string& internal : path->ListClasses()) {
         if (internal.find('$') != std::string::npos) continue;
         absl::StatusOr<const classfile::ClassFile*> cls = path->Load(internal);

@@ -256,6 +256,22 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
 
 absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   TS_RETURN_IF_ERROR(CheckOptions(options));
+  // Bad input is found before anything is written: the observations read,
+  // and every method resolves in the class files and has observations.
+  absl::StatusOr<std::vector<v1::Observation>> observations =
+      ReadObservations(options.observations);
+  if (!observations.ok()) return observations.status();
+  std::vector<MethodInputs> all_inputs;
+  for (const std::string& selector : options.methods) {
+    absl::StatusOr<MethodInputs> inputs =
+        LoadMethodInputs(selector, options.classpath, *observations, options.observations,
+                         options.tests_src);
+    if (!inputs.ok()) {
+      return absl::Status(inputs.status().code(),
+                          absl::StrCat(selector, ": ", inputs.status().message()));
+    }
+    all_inputs.push_back(*std::move(inputs));
+  }
   // Prompts, answers and observations stay the owner's: files 0600,
   // directories 0700.
   PrivateOutputScope private_output;
@@ -272,9 +288,6 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                            .status();
     if (!key.ok()) return Fail(options, key);
   }
-  absl::StatusOr<std::vector<v1::Observation>> observations =
-      ReadObservations(options.observations);
-  if (!observations.ok()) return Fail(options, observations.status());
   absl::StatusOr<std::unique_ptr<check::Validator>> validator =
       check::Validator::Create(options.classpath);
   if (!validator.ok()) return Fail(options, validator.status());
@@ -292,7 +305,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   InferRun run;
   run.summary.set_format_version(v1::FORMAT_VERSION_1);
   const std::function<void(absl::string_view)>& progress = options.refine.progress;
-  for (const std::string& selector : options.methods) {
+  for (size_t index = 0; index < options.methods.size(); ++index) {
+    const std::string& selector = options.methods[index];
     if (StopSignal() != 0) {
       return absl::CancelledError(absl::StrCat(StopReason(), " after ", run.summary.results_size(),
                                                " of ", options.methods.size(),
@@ -300,28 +314,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                                                options.out_dir, ", and a re-run continues"));
     }
     std::string method_dir = options.out_dir + "/" + MethodDirName(selector);
-    absl::StatusOr<MethodInputs> inputs =
-        LoadMethodInputs(selector, options.classpath, *observations, options.observations,
-                         options.tests_src);
-    if (!inputs.ok()) {
-      // Recorded like any stop, so the run directory says what happened.
-      v1::InferResult result;
-      result.set_format_version(v1::FORMAT_VERSION_1);
-      result.set_method(selector);
-      result.set_status(v1::INFER_STOPPED);
-      result.set_max_rounds(options.refine.rounds);
-      result.set_reason(std::string(inputs.status().message()));
-      result.set_client(options.llm_url.empty() ? "builtin" : options.llm_url);
-      TS_RETURN_IF_ERROR(MakeDirs(method_dir));
-      TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", result));
-      // Reported once, by the caller, from run.stopped.
-      if (run.stopped.ok()) {
-        run.stopped = absl::Status(inputs.status().code(),
-                                   absl::StrCat(selector, ": ", result.reason()));
-      }
-      *run.summary.add_results() = result;
-      continue;
-    }
+    MethodInputs* inputs = &all_inputs[index];
     for (const std::string& test : inputs->tests_without_source) {
       if (progress) {
         progress(absl::StrCat(selector, ": no source of test ", test, " under ",

@@ -50,13 +50,9 @@ bool ObservedButNeverCalled(const std::string& observations_path, const std::str
 
 }  // namespace
 
-absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
-                                              const std::string& classpath,
-                                              const std::vector<v1::Observation>& all_observations,
-                                              const std::string& observations_path,
-                                              const std::string& tests_src) {
+absl::StatusOr<ResolvedMethod> ResolveMethod(const std::string& selector_text,
+                                             classfile::ClassPath& path) {
   TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(selector_text));
-  TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(classpath));
   TS_ASSIGN_OR_RETURN(const classfile::ClassFile* cls, path.Load(selector.class_name));
   std::vector<const classfile::Method*> matching;
   for (const classfile::Method& m : cls->methods) {
@@ -73,7 +69,19 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
     return absl::InvalidArgumentError(absl::StrCat(
         "the method is overloaded; add the descriptor, one of ", absl::StrJoin(options, ", ")));
   }
-  const classfile::Method& method = *matching.front();
+  return ResolvedMethod{cls, matching.front()};
+}
+
+absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
+                                              const std::string& classpath,
+                                              const std::vector<v1::Observation>& all_observations,
+                                              const std::string& observations_path,
+                                              const std::string& tests_src) {
+  TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(selector_text));
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(classpath));
+  TS_ASSIGN_OR_RETURN(ResolvedMethod resolved, ResolveMethod(selector_text, path));
+  const classfile::ClassFile* cls = resolved.cls;
+  const classfile::Method& method = *resolved.method;
 
   MethodInputs out;
   out.selector = selector_text;

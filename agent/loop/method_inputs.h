@@ -12,6 +12,8 @@
 #include "absl/status/statusor.h"
 #include "agent/prompt/inputs.h"
 #include "tracespec/v1/observation.pb.h"
+#include "validator/classfile/class_file.h"
+#include "validator/classfile/class_path.h"
 
 namespace tracespec::loop {
 
@@ -28,6 +30,17 @@ struct MethodInputs {
   // was not found under the tests directory.
   std::vector<std::string> tests_without_source;
 };
+
+// The method `selector` ("pkg.C#m" or "pkg.C#m(desc)") names in the class
+// path: its class file and the one method it selects. Errors: unknown class
+// or method (NotFound), an overloaded name without descriptor
+// (InvalidArgument).
+struct ResolvedMethod {
+  const classfile::ClassFile* cls = nullptr;
+  const classfile::Method* method = nullptr;
+};
+absl::StatusOr<ResolvedMethod> ResolveMethod(const std::string& selector,
+                                             classfile::ClassPath& path);
 
 // Resolves `selector` ("pkg.C#m" or "pkg.C#m(desc)") in `classpath`, picks
 // its observations out of `all_observations` and reads the sources of the

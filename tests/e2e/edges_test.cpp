@@ -261,6 +261,30 @@ TEST_F(EdgesTest, AnUnknownMethodIsReportedOnce) {
               HasSubstr("tracespec: error: shop.Stats#maxx: class shop.Stats"));
 }
 
+// Bad input is found before anything is written: an unknown test class
+// before any JVM runs, an unknown method (even next to a good one) before
+// any method is inferred; the output directory is not made.
+TEST_F(EdgesTest, BadInputWritesNothing) {
+  std::string obs = local_.path() + "/obs-bad";
+  SubprocessResult o = Run({"observe", "--classpath", classes_, "--tests",
+                            "shop.StatsTest,shop.NoSuchTest", "--method", "shop.Stats#max",
+                            "--out", obs});
+  EXPECT_EQ(o.exit_code, 3) << o.stdout_data << o.stderr_data;
+  EXPECT_THAT(o.stderr_data, HasSubstr("test class 'shop.NoSuchTest' was not found on the "
+                                       "class path"));
+  EXPECT_THAT(o.stderr_data, Not(HasSubstr("running ")));
+  EXPECT_FALSE(FileExists(obs));
+
+  std::string inf = local_.path() + "/inf-bad";
+  SubprocessResult i = Run({"infer", "--classpath", classes_, "--method", "shop.Stats#max(int[])",
+                            "--method", "shop.Stats#maxx", "--observations", observations_,
+                            "--out", inf});
+  EXPECT_EQ(i.exit_code, 3) << i.stdout_data << i.stderr_data;
+  EXPECT_THAT(i.stderr_data, HasSubstr("shop.Stats#maxx: class shop.Stats"));
+  EXPECT_THAT(i.stdout_data, Not(HasSubstr("Success")));
+  EXPECT_FALSE(FileExists(inf));
+}
+
 TEST_F(EdgesTest, AJmlSyntaxErrorPrintsNoVerdict) {
   SubprocessResult r = Run({"validate", "--classpath", classes_, "--method", "shop.Stats#max([I)I",
                             "--contract", Contract("//@ requires a != ;\n")});
