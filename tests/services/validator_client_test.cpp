@@ -28,6 +28,7 @@
 #include "gtest/gtest.h"
 #include "services/validator/client.h"
 #include "tests/services/server_process.h"
+#include "tests/testing/observed_bank.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec {
@@ -110,33 +111,15 @@ std::map<std::string, std::string> Tree(const std::string& dir) {
 class ValidatorClientTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    const std::string root = testing::SourceDir() + "/examples/bank/";
-    std::map<std::string, std::string> main_sources;
-    for (const char* name : {"Account", "AuditService", "InsufficientFundsException"}) {
-      main_sources[absl::StrCat("bank/", name, ".java")] =
-          *ReadFile(absl::StrCat(root, "src/bank/", name, ".java"));
-    }
-    classes_dir_ = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*classes_dir_, main_sources, {"-g"}));
-    tests_dir_ = new testing::TempDir();
-    std::string test_classes = testing::CompileJava(
-        *tests_dir_, {{"bank/AccountTest.java", *ReadFile(root + "test/bank/AccountTest.java")}},
-        {"-g"}, *classes_ + ":" + testing::JunitJar());
-    ASSERT_FALSE(classes_->empty());
-    ASSERT_FALSE(test_classes.empty());
-    observations_ = new std::string(dir_->path() + "/observed");
-    SubprocessResult run = RunTracespec(
-        {"observe", "--classpath", *classes_ + ":" + test_classes, "--tests", "bank.AccountTest",
-         "--method", kMethod, "--tests-src", root + "test", "--out", *observations_});
-    ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+    bank_ = new testing::ObservedBank({kMethod});
+    ASSERT_FALSE(bank_->observations().empty());
+    classes_ = new std::string(bank_->classes());
+    observations_ = new std::string(bank_->observations());
   }
   static void TearDownTestSuite() {
     delete classes_;
     delete observations_;
-    delete classes_dir_;
-    delete tests_dir_;
-    delete dir_;
+    delete bank_;
   }
 
   std::unique_ptr<ServerProcess> StartServer(const std::string& classes, const std::string& name) {
@@ -166,17 +149,13 @@ class ValidatorClientTest : public ::testing::Test {
     return RunTracespec(args);
   }
 
-  static testing::TempDir* dir_;
-  static testing::TempDir* classes_dir_;
-  static testing::TempDir* tests_dir_;
+  static testing::ObservedBank* bank_;
   static std::string* classes_;
   static std::string* observations_;
   testing::TempDir local_;
 };
 
-testing::TempDir* ValidatorClientTest::dir_ = nullptr;
-testing::TempDir* ValidatorClientTest::classes_dir_ = nullptr;
-testing::TempDir* ValidatorClientTest::tests_dir_ = nullptr;
+testing::ObservedBank* ValidatorClientTest::bank_ = nullptr;
 std::string* ValidatorClientTest::classes_ = nullptr;
 std::string* ValidatorClientTest::observations_ = nullptr;
 
