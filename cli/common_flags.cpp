@@ -1,10 +1,13 @@
 // The shared flags; see common_flags.h.
 #include "cli/common_flags.h"
 
+#include <utility>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "cli/commands.h"
 #include "common/files.h"
+#include "services/validator/client.h"
 
 namespace tracespec::cli {
 
@@ -83,6 +86,41 @@ CLI::Option* AddTimeoutOption(CLI::App* cmd, double* seconds, absl::string_view 
 
 CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json, absl::string_view help) {
   return cmd->add_flag("--json", *json, std::string(help));
+}
+
+CLI::Option* AddValidatorsOption(CLI::App* cmd, std::string* validators) {
+  return cmd->add_option(
+      "--validators", *validators,
+      "Check on a pool of `tracespec serve validator` servers instead of in process: "
+      "ADDR:PORT[,ADDR:PORT...] (numeric addresses) or one gRPC target (dns:///NAME:PORT). "
+      "Calls are spread round-robin over the servers that are up and whose health service says "
+      "SERVING; a call whose server dies is retried on another. The servers check with their "
+      "own --classpath, which must hold the same class files as this one (strength is still "
+      "measured here). No server reachable: exit 4");
+}
+
+absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::string& classpath,
+                                                                const std::string& validators,
+                                                                bool local_strength) {
+  if (validators.empty()) return check::Validator::Create(classpath);
+  services::RemoteValidatorOptions options;
+  options.validators = validators;
+  if (local_strength) {
+    absl::StatusOr<std::unique_ptr<check::Validator>> local = check::Validator::Create(classpath);
+    if (!local.ok()) return local.status();
+    options.local = *std::move(local);
+  }
+  return services::ConnectValidators(std::move(options));
+}
+
+absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const std::string& validators) {
+  if (validators.empty()) return check::ValidatorFactory();
+  absl::StatusOr<std::unique_ptr<check::Validator>> probe =
+      MakeValidator(/*classpath=*/"", validators, /*local_strength=*/false);
+  if (!probe.ok()) return probe.status();
+  return check::ValidatorFactory([validators](const std::string& class_path) {
+    return MakeValidator(class_path, validators, /*local_strength=*/true);
+  });
 }
 
 }  // namespace tracespec::cli

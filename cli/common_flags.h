@@ -5,12 +5,15 @@
 #ifndef TRACESPEC_CLI_COMMON_FLAGS_H_
 #define TRACESPEC_CLI_COMMON_FLAGS_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/str_cat.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "validator/check/validator.h"
 
 namespace tracespec::cli {
 
@@ -50,6 +53,24 @@ CLI::Option* AddTimeoutOption(CLI::App* cmd, double* seconds,
 // --json: print the result as one JSON document instead of text.
 CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json,
                          absl::string_view help = "Print the report as one JSON document");
+
+// --validators ADDR[,ADDR...] | dns:///NAME:PORT: a pool of validator
+// services (services/validator/client.h) instead of the in-process checks.
+CLI::Option* AddValidatorsOption(CLI::App* cmd, std::string* validators);
+
+// The validator a command checks with: in process on `classpath` when
+// `validators` is empty, else the pool (UNAVAILABLE naming it when no server
+// is ready), with strength measured in process on `classpath` when
+// `local_strength`.
+absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::string& classpath,
+                                                                const std::string& validators,
+                                                                bool local_strength);
+
+// For a command that makes its validators later (per method, per worker):
+// an unset factory when `validators` is empty; else, once the pool answers
+// now (the error when it does not, before anything is written), a factory
+// of MakeValidator(class_path, validators, /*local_strength=*/true).
+absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const std::string& validators);
 
 // A path flag to check before any work starts.
 enum class PathKind {

@@ -21,6 +21,7 @@ struct InferFlags {
   loop::InferOptions options;
   bool builtin = false;
   bool json = false;
+  std::string validators;
 };
 
 int Run(InferFlags& flags) {
@@ -47,6 +48,10 @@ int Run(InferFlags& flags) {
     options.api_key_env = "TRACESPEC_API_KEY";
   }
   options.refine.progress = [](absl::string_view line) { Info(line); };
+  // Connected before anything is written: no server, no run directory.
+  absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
+  if (!make_validator.ok()) return ReportError(make_validator.status());
+  options.make_validator = *std::move(make_validator);
   StopOnSignals();
   absl::StatusOr<loop::InferRun> run = loop::RunInfer(options);
   if (!run.ok()) return ReportError(run.status());
@@ -152,6 +157,7 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                   WithDefault("Seconds one validation may take",
                               o.refine.validation_timeout_seconds))
       ->check(PositiveSeconds());
+  AddValidatorsOption(cmd, &flags->validators);
   AddJsonFlag(cmd, &flags->json, "Print the summary as one JSON document");
   cmd->footer(
       "Output: per method `pkg.C#m: Success 11 (rounds: 01,11)` — Success (a candidate "

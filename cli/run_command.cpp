@@ -10,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "cli/commands.h"
+#include "cli/common_flags.h"
 #include "cli/status_line.h"
 #include "common/interrupt.h"
 #include "project/run.h"
@@ -21,6 +22,7 @@ struct ProjectFlags {
   std::string project_dir = ".";
   std::string out_dir;
   int jobs = 1;
+  std::string validators;
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
@@ -65,6 +67,7 @@ void AddProjectArguments(CLI::App* cmd, ProjectFlags* flags) {
                   "The project: a directory with a tracespec.textproto, or a Maven or Gradle "
                   "layout (default: the current directory)");
   cmd->add_option("--out", flags->out_dir, "Output directory (default: PROJECT_DIR/tracespec-out)");
+  AddValidatorsOption(cmd, &flags->validators);
 }
 
 int RunCommand(const ProjectFlags& flags) {
@@ -74,6 +77,10 @@ int RunCommand(const ProjectFlags& flags) {
   options.out_dir = flags.out_dir;
   options.jobs = flags.jobs;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
+  // Connected before the build runs: no server, nothing done or written.
+  absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
+  if (!make_validator.ok()) return ReportError(make_validator.status());
+  options.make_validator = *std::move(make_validator);
   StopOnSignals();
   absl::StatusOr<project::RunResult> result = project::RunProject(options);
   printer->Finish();
@@ -89,6 +96,9 @@ int CheckCommand(const ProjectFlags& flags) {
   options.project_dir = flags.project_dir;
   options.out_dir = flags.out_dir;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
+  absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
+  if (!make_validator.ok()) return ReportError(make_validator.status());
+  options.make_validator = *std::move(make_validator);
   absl::StatusOr<project::CheckResult> result = project::CheckProject(options);
   printer->Finish();
   if (!result.ok()) return ReportError(result.status());

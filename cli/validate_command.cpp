@@ -27,6 +27,7 @@ struct ValidateFlags {
   bool skip_loop_invariants = false;
   bool no_deepen = false;
   bool json = false;
+  std::string validators;
 };
 
 bool IsContractError(const check::CheckResult& r) {
@@ -47,7 +48,11 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
       "Check a JML contract of one method: consistency (every execution of the bytecode from a "
       "pre-state a spec case admits satisfies that case, within the bounds) and coverage "
       "(every recorded observation is admitted by the contract). Needs only class files.");
-  AddClassPathOption(cmd, &flags->classpath);
+  AddClassPathOption(cmd, &flags->classpath,
+                     "Directories and jars (not needed with --validators, whose servers have "
+                     "their own)")
+      ->required(false);
+  AddValidatorsOption(cmd, &flags->validators);
   cmd->add_option("--method", flags->method,
                   "The method: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
                   "pkg.Class#name(Java parameter types), e.g. bank.Account#deposit(I)V or "
@@ -97,6 +102,11 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
             "a check is UNKNOWN, or ERROR on valid JML the checker does not handle, and "
             "nothing failed"}}));
   cmd->callback([flags, exit_code] {
+    if (flags->classpath.empty() && flags->validators.empty()) {
+      std::fprintf(stderr, "tracespec: error: --classpath is required (or --validators)\n");
+      *exit_code = kExitUsage;
+      return;
+    }
     *exit_code =
         CheckPathFlags({{"--classpath", flags->classpath, PathKind::kClassPath},
                         {"--contract", flags->contract, PathKind::kFile},
@@ -125,7 +135,8 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
     request.timeout_seconds = flags->timeout;
     request.check_loop_invariants = !flags->skip_loop_invariants;
     request.deepen = !flags->no_deepen;
-    auto validator = check::Validator::Create(flags->classpath);
+    auto validator =
+        MakeValidator(flags->classpath, flags->validators, /*local_strength=*/false);
     if (!validator.ok()) {
       *exit_code = ReportError(validator.status());
       return;

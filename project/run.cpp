@@ -504,7 +504,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     }
   }
 
-  const loop::InferOptions base = InferOptionsFor(project, out_dir);
+  loop::InferOptions base = InferOptionsFor(project, out_dir);
+  base.make_validator = options.make_validator;
   std::atomic<size_t> next{0};
   std::atomic<int> done{0};
   const int total = static_cast<int>(queue.size());
@@ -750,7 +751,9 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         " methods; check does not pass on nothing"));
   }
   TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
-                      check::Validator::Create(MainClassPath(project)));
+                      options.make_validator
+                          ? options.make_validator(MainClassPath(project))
+                          : check::Validator::Create(MainClassPath(project)));
   const v1::ProjectBounds& bounds = project.config.bounds();
   CheckResult result;
   for (const v1::MethodRun& m : summary.methods()) {

@@ -52,6 +52,9 @@ struct RunOptions {
   // Methods inferred at once (each with its own validator).
   int jobs = 1;
   ProgressFn progress;
+  // The validators of the methods' rounds (loop::InferOptions); unset: in
+  // process.
+  check::ValidatorFactory make_validator;
 };
 
 struct RunResult {
@@ -92,6 +95,8 @@ struct CheckOptions {
   std::string project_dir = ".";
   std::string out_dir;
   ProgressFn progress;
+  // The validator the contracts are checked with; unset: in process.
+  check::ValidatorFactory make_validator;
 };
 
 struct CheckResult {

@@ -289,7 +289,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     if (!key.ok()) return Fail(options, key);
   }
   absl::StatusOr<std::unique_ptr<check::Validator>> validator =
-      check::Validator::Create(options.classpath);
+      options.make_validator ? options.make_validator(options.classpath)
+                             : check::Validator::Create(options.classpath);
   if (!validator.ok()) return Fail(options, validator.status());
   // The class files as the built-in synthesizer's type environment.
   absl::StatusOr<classfile::ClassPath> class_path = classfile::ClassPath::Create(options.classpath);

@@ -58,6 +58,9 @@ struct InferOptions {
   double llm_timeout_seconds = 120;
   int llm_attempts = 4;
   std::string out_dir = "tracespec-infer";
+  // The validator the rounds check their candidates with (and that
+  // measures their strength), made for `classpath`; unset: in process.
+  check::ValidatorFactory make_validator;
 };
 
 struct InferRun {

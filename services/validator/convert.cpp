@@ -140,6 +140,7 @@ absl::StatusOr<v1::ValidateCall> CallOf(const check::ValidateRequest& request) {
   *call.mutable_bounds() = *bounds;
   call.set_skip_loop_invariants(!request.check_loop_invariants);
   call.set_coverage_only(request.coverage_only);
+  call.set_skip_deepening(!request.deepen);
   return call;
 }
 
@@ -183,6 +184,7 @@ absl::StatusOr<check::ValidateRequest> RequestOf(const v1::ValidateCall& call) {
   request.observations.assign(call.observations().begin(), call.observations().end());
   request.check_loop_invariants = !call.skip_loop_invariants();
   request.coverage_only = call.coverage_only();
+  request.deepen = !call.skip_deepening();
   return request;
 }
 

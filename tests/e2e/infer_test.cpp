@@ -22,6 +22,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/agent/fake_llm_server.h"
+#include "tests/testing/observed_bank.h"
 #include "tests/testing/testing.h"
 #include "tracespec/v1/infer.pb.h"
 
@@ -70,34 +71,15 @@ std::string Script(const std::vector<std::string>& entries) {
 class InferE2eTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    const std::string root = testing::SourceDir() + "/examples/bank/";
-    std::map<std::string, std::string> main_sources;
-    for (const char* name : {"Account", "AuditService", "InsufficientFundsException"}) {
-      main_sources[absl::StrCat("bank/", name, ".java")] =
-          *ReadFile(absl::StrCat(root, "src/bank/", name, ".java"));
-    }
-    testing::TempDir* classes_dir = new testing::TempDir();
-    classes_ = new std::string(testing::CompileJava(*classes_dir, main_sources, {"-g"}));
-    testing::TempDir* tests_dir = new testing::TempDir();
-    std::string test_classes = testing::CompileJava(
-        *tests_dir, {{"bank/AccountTest.java", *ReadFile(root + "test/bank/AccountTest.java")}},
-        {"-g"}, *classes_ + ":" + testing::JunitJar());
-    ASSERT_FALSE(classes_->empty());
-    ASSERT_FALSE(test_classes.empty());
-    observations_ = new std::string(dir_->path() + "/observed");
-    SubprocessResult run = RunTracespec(
-        {"observe", "--classpath", *classes_ + ":" + test_classes, "--tests", "bank.AccountTest",
-         "--method", "bank.Account#deposit", "--method", "bank.Account#withdraw", "--tests-src",
-         root + "test", "--out", *observations_});
-    ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
-    keep_ = {classes_dir, tests_dir};
+    bank_ = new testing::ObservedBank({"bank.Account#deposit", "bank.Account#withdraw"});
+    ASSERT_FALSE(bank_->observations().empty());
+    classes_ = new std::string(bank_->classes());
+    observations_ = new std::string(bank_->observations());
   }
   static void TearDownTestSuite() {
-    for (testing::TempDir* d : keep_) delete d;
     delete classes_;
     delete observations_;
-    delete dir_;
+    delete bank_;
   }
 
   // `tracespec infer` on deposit into `out` with `extra` flags.
@@ -135,16 +117,14 @@ class InferE2eTest : public ::testing::Test {
   }
 
   testing::TempDir tmp_;
-  static testing::TempDir* dir_;
   static std::string* classes_;
   static std::string* observations_;
-  static std::vector<testing::TempDir*> keep_;
+  static testing::ObservedBank* bank_;
 };
 
-testing::TempDir* InferE2eTest::dir_ = nullptr;
 std::string* InferE2eTest::classes_ = nullptr;
 std::string* InferE2eTest::observations_ = nullptr;
-std::vector<testing::TempDir*> InferE2eTest::keep_;
+testing::ObservedBank* InferE2eTest::bank_ = nullptr;
 
 TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   testing::FakeLlmServer server(Script({testing::ContentEntry(kWrongAnswer),

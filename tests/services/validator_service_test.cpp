@@ -25,6 +25,7 @@
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "services/validator/convert.h"
+#include "tests/services/server_process.h"
 #include "tests/testing/testing.h"
 #include "tracespec/v1/validator_service.grpc.pb.h"
 
@@ -56,98 +57,6 @@ constexpr char kAbsBroken[] = "//@ ensures \\result > 0;\n";
 constexpr char kMulSlow[] =
     "//@ requires 1 < a && a < 4294967296L && 1 < b && b < 4294967296L;\n"
     "//@ ensures \\result != 2305843009213693951L;\n";
-
-// The real `tracespec serve validator`, its stdout read until the line that
-// says where it listens; stderr goes to a file.
-class ServerProcess {
- public:
-  ServerProcess(const std::string& class_path, const std::vector<std::string>& extra,
-                const std::string& stderr_path)
-      : stderr_path_(stderr_path) {
-    std::vector<std::string> args = {testing::TracespecBinary(), "serve", "validator",
-                                     "--listen", "127.0.0.1:0", "--classpath", class_path};
-    args.insert(args.end(), extra.begin(), extra.end());
-    int out[2];
-    if (pipe(out) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(out[1], 1);
-      int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(err, 2);
-      close(out[0]);
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    close(out[1]);
-    stdout_fd_ = out[0];
-    ReadUntilListening();
-  }
-
-  ~ServerProcess() {
-    if (pid_ > 0 && !exited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    if (stdout_fd_ >= 0) close(stdout_fd_);
-  }
-
-  const std::string& address() const { return address_; }
-  const std::string& listening_line() const { return line_; }
-  pid_t pid() const { return pid_; }
-
-  // The exit status, or -1 when it did not exit within `seconds` (or died
-  // by a signal).
-  int WaitForExit(double seconds) {
-    auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (std::chrono::steady_clock::now() < end) {
-      int status = 0;
-      pid_t r = waitpid(pid_, &status, WNOHANG);
-      if (r == pid_) {
-        exited_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return -1;
-  }
-
-  std::string Stderr() const {
-    auto text = ReadFile(stderr_path_);
-    return text.ok() ? *text : "";
-  }
-
- private:
-  void ReadUntilListening() {
-    std::string buffer;
-    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (std::chrono::steady_clock::now() < end) {
-      pollfd p{stdout_fd_, POLLIN, 0};
-      if (poll(&p, 1, 100) <= 0) continue;
-      char chunk[256];
-      ssize_t n = read(stdout_fd_, chunk, sizeof chunk);
-      if (n <= 0) break;
-      buffer.append(chunk, n);
-      size_t newline = buffer.find('\n');
-      if (newline == std::string::npos) continue;
-      line_ = buffer.substr(0, newline);
-      const std::string prefix = "tracespec: validator service listening on ";
-      if (line_.rfind(prefix, 0) == 0) {
-        address_ = line_.substr(prefix.size(), line_.find(' ', prefix.size()) - prefix.size());
-      }
-      return;
-    }
-  }
-
-  std::string stderr_path_;
-  pid_t pid_ = -1;
-  int stdout_fd_ = -1;
-  bool exited_ = false;
-  std::string line_;
-  std::string address_;
-};
 
 class ValidatorServiceTest : public ::testing::Test {
  protected:

@@ -24,6 +24,7 @@
 #ifndef TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
 #define TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -192,6 +193,13 @@ class Validator {
   // with a note.
   virtual absl::StatusOr<ValidationReport> MeasureStrength(const ValidateRequest& request) = 0;
 };
+
+// Makes the validator a stage checks with, for a class path: unset means
+// Validator::Create, in process; `--validators` gives one that calls a
+// pool of validator services (services/validator/client.h), the stages
+// cannot tell.
+using ValidatorFactory =
+    std::function<absl::StatusOr<std::unique_ptr<Validator>>(const std::string& class_path)>;
 
 // Text: one line per check ("consistency: PASS (complete)", "coverage: FAIL
 // (2 of 3 observations admitted)"), "result: 01", then diagnostics and
