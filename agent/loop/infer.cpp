@@ -256,15 +256,19 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
 
 absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   TS_RETURN_IF_ERROR(CheckOptions(options));
-  // Bad input is found before anything is written: the observations read,
-  // and every method resolves in the class files and has observations.
+  // Bad input is found before anything is written: the class path opens,
+  // the observations read, and every method resolves in the class files and
+  // has observations. The class path, opened once, is also the built-in
+  // synthesizer's type environment.
+  absl::StatusOr<classfile::ClassPath> class_path = classfile::ClassPath::Create(options.classpath);
+  if (!class_path.ok()) return class_path.status();
   absl::StatusOr<std::vector<v1::Observation>> observations =
       ReadObservations(options.observations);
   if (!observations.ok()) return observations.status();
   std::vector<MethodInputs> all_inputs;
   for (const std::string& selector : options.methods) {
     absl::StatusOr<MethodInputs> inputs =
-        LoadMethodInputs(selector, options.classpath, *observations, options.observations,
+        LoadMethodInputs(selector, *class_path, *observations, options.observations,
                          options.tests_src);
     if (!inputs.ok()) {
       return absl::Status(inputs.status().code(),
@@ -292,9 +296,6 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       options.make_validator ? options.make_validator(options.classpath)
                              : check::Validator::Create(options.classpath);
   if (!validator.ok()) return Fail(options, validator.status());
-  // The class files as the built-in synthesizer's type environment.
-  absl::StatusOr<classfile::ClassPath> class_path = classfile::ClassPath::Create(options.classpath);
-  if (!class_path.ok()) return Fail(options, class_path.status());
   check::ClassFileTypeEnvironment class_env(&*class_path);
   v1::RedactionPolicy redaction;
   if (!options.llm_url.empty()) {

@@ -50,8 +50,11 @@ bool ObservedButNeverCalled(const std::string& observations_path, const std::str
 
 }  // namespace
 
-absl::StatusOr<ResolvedMethod> ResolveMethod(const std::string& selector_text,
-                                             classfile::ClassPath& path) {
+absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
+                                              classfile::ClassPath& path,
+                                              const std::vector<v1::Observation>& all_observations,
+                                              const std::string& observations_path,
+                                              const std::string& tests_src) {
   TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(selector_text));
   TS_ASSIGN_OR_RETURN(const classfile::ClassFile* cls, path.Load(selector.class_name));
   std::vector<const classfile::Method*> matching;
@@ -69,19 +72,7 @@ absl::StatusOr<ResolvedMethod> ResolveMethod(const std::string& selector_text,
     return absl::InvalidArgumentError(absl::StrCat(
         "the method is overloaded; add the descriptor, one of ", absl::StrJoin(options, ", ")));
   }
-  return ResolvedMethod{cls, matching.front()};
-}
-
-absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
-                                              const std::string& classpath,
-                                              const std::vector<v1::Observation>& all_observations,
-                                              const std::string& observations_path,
-                                              const std::string& tests_src) {
-  TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(selector_text));
-  TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(classpath));
-  TS_ASSIGN_OR_RETURN(ResolvedMethod resolved, ResolveMethod(selector_text, path));
-  const classfile::ClassFile* cls = resolved.cls;
-  const classfile::Method& method = *resolved.method;
+  const classfile::Method& method = *matching.front();
 
   MethodInputs out;
   out.selector = selector_text;

@@ -12,7 +12,6 @@
 #include "absl/status/statusor.h"
 #include "agent/prompt/inputs.h"
 #include "tracespec/v1/observation.pb.h"
-#include "validator/classfile/class_file.h"
 #include "validator/classfile/class_path.h"
 
 namespace tracespec::loop {
@@ -31,18 +30,7 @@ struct MethodInputs {
   std::vector<std::string> tests_without_source;
 };
 
-// The method `selector` ("pkg.C#m" or "pkg.C#m(desc)") names in the class
-// path: its class file and the one method it selects. Errors: unknown class
-// or method (NotFound), an overloaded name without descriptor
-// (InvalidArgument).
-struct ResolvedMethod {
-  const classfile::ClassFile* cls = nullptr;
-  const classfile::Method* method = nullptr;
-};
-absl::StatusOr<ResolvedMethod> ResolveMethod(const std::string& selector,
-                                             classfile::ClassPath& path);
-
-// Resolves `selector` ("pkg.C#m" or "pkg.C#m(desc)") in `classpath`, picks
+// Resolves `selector` ("pkg.C#m" or "pkg.C#m(desc)") in `path`, picks
 // its observations out of `all_observations` and reads the sources of the
 // tests that produced them (one TestSource per test method,
 // "pkg.T#method", from `tests_src`/pkg/T.java; `tests_src` may be empty).
@@ -50,7 +38,7 @@ absl::StatusOr<ResolvedMethod> ResolveMethod(const std::string& selector,
 // (NotFound / InvalidArgument); no observation of the method
 // (FailedPrecondition, naming `observations_path`).
 absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector,
-                                              const std::string& classpath,
+                                              classfile::ClassPath& path,
                                               const std::vector<v1::Observation>& all_observations,
                                               const std::string& observations_path,
                                               const std::string& tests_src);

@@ -184,7 +184,9 @@ public class Temp {
     obs.push_back(
         Call("t.Temp", "toKelvin", "(D)D", {"c"}, true).Arg(D(c)).Returns(D(c + 273.15)).Build());
   }
-  auto inputs = LoadMethodInputs("t.Temp#toKelvin", classes, obs, "observations", "");
+  auto path = classfile::ClassPath::Create(classes);
+  ASSERT_TRUE(path.ok()) << path.status();
+  auto inputs = LoadMethodInputs("t.Temp#toKelvin", *path, obs, "observations", "");
   ASSERT_TRUE(inputs.ok()) << inputs.status();
   testing::FakeLlmServer server(
       "{\"responses\":[" +
