@@ -3,9 +3,12 @@
 #include "cli/commands.h"
 #include "cli/version.h"
 #include "common/log.h"
+#include "common/owned_paths.h"
 
 int main(int argc, char** argv) {
   using namespace tracespec::cli;
+  // What tracespec and the JVMs it starts write is the user's alone.
+  tracespec::RestrictUmask();
   CLI::App app{"tracespec " TRACESPEC_VERSION
                " — infer JML contracts from tests and recorded executions, "
                "and prove them against the bytecode"};

@@ -25,13 +25,7 @@ absl::Status ErrnoError(absl::string_view what, const std::string& path) {
   return absl::InternalError(message);
 }
 
-// Whether a PrivateOutputScope is alive.
-std::atomic<bool> private_output{false};
-
 }  // namespace
-
-PrivateOutputScope::PrivateOutputScope() : previous_(private_output.exchange(true)) {}
-PrivateOutputScope::~PrivateOutputScope() { private_output.store(previous_); }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   if (IsDirectory(path)) {
@@ -49,32 +43,26 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return out;
 }
 
-absl::Status WriteFileAtomic(const std::string& path, absl::string_view content) {
+absl::Status WriteFileAtomic(const std::string& path, absl::string_view content,
+                             FileReaders readers) {
   auto writer = AtomicFileWriter::Open(path);
   if (!writer.ok()) return writer.status();
+  if (readers == FileReaders::kEveryone) writer->ReadableByEveryone();
   if (auto s = writer->Write(content); !s.ok()) return s;
   return writer->Commit();
 }
 
 absl::Status MakeDirs(const std::string& path) {
-  if (private_output.load()) {
-    // Component by component, so that every directory made here is 0700.
-    std::filesystem::path prefix;
-    for (const std::filesystem::path& part : std::filesystem::path(path)) {
-      prefix /= part;
-      if (part.empty() || IsDirectory(prefix.string())) continue;
-      if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
-        return absl::InternalError(absl::StrCat(path, ": cannot create directory: ",
-                                                std::strerror(errno)));
-      }
+  // Component by component, so that every directory made here is 0700
+  // (mkdir's mode is further narrowed by the umask, never widened).
+  std::filesystem::path prefix;
+  for (const std::filesystem::path& part : std::filesystem::path(path)) {
+    prefix /= part;
+    if (part.empty() || IsDirectory(prefix.string())) continue;
+    if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+      return absl::InternalError(
+          absl::StrCat(path, ": cannot create directory: ", std::strerror(errno)));
     }
-    return absl::OkStatus();
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(path, ec);
-  if (ec) {
-    return absl::InternalError(
-        absl::StrCat(path, ": cannot create directory: ", ec.message()));
   }
   return absl::OkStatus();
 }
@@ -114,7 +102,7 @@ absl::StatusOr<AtomicFileWriter> AtomicFileWriter::Open(const std::string& path)
   buffer.push_back('\0');
   int fd = ::mkstemp(buffer.data());
   if (fd < 0) return ErrnoError("cannot create", path);
-  ::fchmod(fd, private_output.load() ? 0600 : 0644);
+  ::fchmod(fd, 0600);
   std::FILE* file = ::fdopen(fd, "wb");
   if (file == nullptr) {
     ::close(fd);
@@ -160,6 +148,10 @@ absl::Status AtomicFileWriter::Write(absl::string_view data) {
     return ErrnoError("cannot write", path_);
   }
   return absl::OkStatus();
+}
+
+void AtomicFileWriter::ReadableByEveryone() {
+  if (file_ != nullptr) ::fchmod(::fileno(file_), 0644);
 }
 
 absl::Status AtomicFileWriter::Commit() {

@@ -1,5 +1,9 @@
 // File utilities. Every output file is written to a temporary sibling and
-// renamed into place, so a reader never sees a half-written file.
+// renamed into place, so a reader never sees a half-written file; a
+// symbolic link planted at the path is replaced, never written through.
+// What tracespec writes is its user's alone: files are created 0600 and
+// directories 0700 whatever the umask (prompts, observations and reports
+// hold in clear what a prompt only shows by shape).
 #ifndef TRACESPEC_COMMON_FILES_H_
 #define TRACESPEC_COMMON_FILES_H_
 
@@ -14,26 +18,16 @@ namespace tracespec {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
+// Who may read a file WriteFileAtomic writes: its owner (0600), or, for
+// what is meant to be handed out (a public key), everyone (0644).
+enum class FileReaders { kOwner, kEveryone };
+
 // Writes `content` to `path` atomically (temp file, fsync, rename).
-absl::Status WriteFileAtomic(const std::string& path, absl::string_view content);
+absl::Status WriteFileAtomic(const std::string& path, absl::string_view content,
+                             FileReaders readers = FileReaders::kOwner);
 
-// Creates `path` and its parents if missing.
+// Creates `path` and its missing parents, each 0700.
 absl::Status MakeDirs(const std::string& path);
-
-// While one is alive, files written by WriteFileAtomic/AtomicFileWriter get
-// mode 0600 and directories MakeDirs creates 0700 (instead of 0644/0755):
-// for run directories that hold prompts, answers and observations. Process
-// wide; the previous modes come back when it goes away.
-class PrivateOutputScope {
- public:
-  PrivateOutputScope();
-  ~PrivateOutputScope();
-  PrivateOutputScope(const PrivateOutputScope&) = delete;
-  PrivateOutputScope& operator=(const PrivateOutputScope&) = delete;
-
- private:
-  bool previous_;
-};
 
 bool FileExists(const std::string& path);
 bool IsDirectory(const std::string& path);
@@ -57,6 +51,8 @@ class AtomicFileWriter {
   ~AtomicFileWriter();
 
   absl::Status Write(absl::string_view data);
+  // The file becomes 0644 instead of 0600.
+  void ReadableByEveryone();
   absl::Status Commit();
   const std::string& path() const { return path_; }
 

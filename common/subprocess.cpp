@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "common/interrupt.h"
+#include "common/owned_paths.h"
 
 extern char** environ;
 
@@ -68,7 +69,7 @@ void AwaitGroup(pid_t pgid, double seconds) {
 }
 
 int OpenOutput(const std::string& path) {
-  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 }
 
 }  // namespace
@@ -155,6 +156,7 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   double start = Now();
   // One fork at a time: threads forking at once (parallel checks each
   // starting a solver) deadlock in the libraries' fork handlers.
+  const mode_t child_umask = options.user_umask ? UserUmask() : 0;
   static std::mutex fork_mutex;
   pid_t pid;
   {
@@ -164,6 +166,7 @@ absl::StatusOr<SubprocessResult> RunSubprocess(const std::vector<std::string>& a
   if (pid < 0) return absl::InternalError(absl::StrCat("fork failed: ", std::strerror(errno)));
   if (pid == 0) {
     ::setpgid(0, 0);
+    if (options.user_umask) ::umask(child_umask);
     if (options.stop_on_interrupt) {  // The child keeps the default dispositions.
       ::signal(SIGINT, SIG_DFL);
       ::signal(SIGTERM, SIG_DFL);

@@ -33,6 +33,10 @@ struct SubprocessOptions {
   // SIGINT or SIGTERM sent to this process while the child runs stops the
   // child (as above) instead of ending this process; the result says so.
   bool stop_on_interrupt = false;
+  // The child runs with the user's own umask (UserUmask(), owned_paths.h)
+  // instead of tracespec's 077: for programs whose files are the user's
+  // (the project's build command, a legacy program).
+  bool user_umask = false;
   // When set, the child is killed as soon as *cancel becomes true (another
   // thread decides); the result says cancelled.
   const std::atomic<bool>* cancel = nullptr;

@@ -16,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/owned_paths.h"
 #include "common/log.h"
 #include "common/proto_io.h"
 #include "common/status.h"
@@ -677,7 +678,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
                       ExpandTestClasses(request.test_classes, request.classpath, "--tests"));
   TS_ASSIGN_OR_RETURN(Plan plan, Prepare(options));
   const bool command_run = !options.command.empty();
-  TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
+  TS_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir));
   TS_ASSIGN_OR_RETURN(std::string work, MakeTempDir("tracespec-observe-"));
   struct Cleanup {
     std::string dir;
@@ -713,6 +714,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     run.cwd = options.cwd;
     run.stop_on_interrupt = true;
     run.terminate_grace_seconds = kCommandGraceSeconds;
+    run.user_umask = true;  // what the program writes is the user's
     Info(absl::StrCat("running ", options.command[0], " under the probe, injected with ",
                       injection == "-agentpath"
                           ? "-agentpath (the command runs java)"

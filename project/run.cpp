@@ -22,6 +22,7 @@
 #include "agent/loop/run_dir.h"
 #include "agent/report/report.h"
 #include "common/files.h"
+#include "common/owned_paths.h"
 #include "common/hash.h"
 #include "common/interrupt.h"
 #include "common/method_id.h"
@@ -329,6 +330,7 @@ absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_p
   options.cwd = project.dir;
   options.stdout_path = log_path;
   options.stderr_path = log_path;
+  options.user_umask = true;  // the build's outputs are the project's
   absl::StatusOr<std::string> junit = observer::FindJunitJar();
   if (junit.ok()) options.env.push_back({"TRACESPEC_JUNIT_JAR", *junit});
   TS_ASSIGN_OR_RETURN(SubprocessResult result,
@@ -357,7 +359,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
   }
   result.out_dir = out_dir;
-  TS_RETURN_IF_ERROR(MakeDirs(out_dir));
+  TS_RETURN_IF_ERROR(PrepareOutputDir(out_dir));
   const int jobs = std::max(1, options.jobs);
 
   v1::RunSummary& s = result.summary;

@@ -225,7 +225,7 @@ absl::StatusOr<std::shared_ptr<const AuditSigner>> AuditSigner::LoadOrCreate(
   std::string pub_path = path + ".pub";
   if (!FileExists(pub_path)) {
     // For whoever verifies; losing it is harmless (`audit public-key`).
-    (void)WriteFileAtomic(pub_path, signer->PublicKeyPem());
+    (void)WriteFileAtomic(pub_path, signer->PublicKeyPem(), FileReaders::kEveryone);
   }
   return std::shared_ptr<const AuditSigner>(std::move(signer));
 }

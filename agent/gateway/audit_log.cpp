@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "common/files.h"
+#include "common/owned_paths.h"
 #include "common/hash.h"
 #include "common/proto_io.h"
 #include "common/status.h"
@@ -118,7 +119,9 @@ std::string AuditRecordHash(const v1::AuditRecord& record) {
 absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
     const std::string& path, std::shared_ptr<const AuditSigner> signer) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) TS_RETURN_IF_ERROR(MakeDirs(parent.string()));
+  // Refuses a log (or directory) another user made, could replace or links
+  // elsewhere before anything is read from it or appended.
+  TS_RETURN_IF_ERROR(CheckOwnedPath(path));
   bool existed = FileExists(path);
   bool late_seal = false;
   int unsealed_from = 0, unsealed_to = 0;
@@ -136,8 +139,7 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
       unsealed_to = check.records;
     }
   }
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) return ErrnoError("cannot open audit log", path);
+  TS_ASSIGN_OR_RETURN(int fd, OpenOwnedFileForAppend(path));
   // Reads for the chain's tail go through a second descriptor.
   if (!existed) {
     // Make the new directory entry durable too.

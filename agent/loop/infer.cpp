@@ -20,6 +20,7 @@
 #include "agent/loop/run_dir.h"
 #include "agent/synth/builtin_client.h"
 #include "common/files.h"
+#include "common/owned_paths.h"
 #include "common/interrupt.h"
 #include "validator/check/classfile_env.h"
 #include "validator/classfile/class_path.h"
@@ -196,9 +197,10 @@ absl::Status WriteSummary(const InferOptions& options, const v1::InferSummary& s
                          FormatSummaryText(merged, options.out_dir));
 }
 
-// Records a problem that stopped the whole run, when OUT can be written.
+// Records a problem that stopped the whole run, when OUT can be written
+// (and is the user's own).
 absl::Status Fail(const InferOptions& options, absl::Status status) {
-  if (MakeDirs(options.out_dir).ok()) {
+  if (PrepareOutputDir(options.out_dir).ok()) {
     v1::InferSummary summary;
     summary.set_format_version(v1::FORMAT_VERSION_1);
     summary.set_error(std::string(status.message()));
@@ -276,10 +278,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     }
     all_inputs.push_back(*std::move(inputs));
   }
-  // Prompts, answers and observations stay the owner's: files 0600,
-  // directories 0700.
-  PrivateOutputScope private_output;
-  TS_RETURN_IF_ERROR(MakeDirs(options.out_dir));
+  // Prompts, answers and observations stay the owner's (see owned_paths.h).
+  TS_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir));
   if (!options.llm_url.empty()) {
     // A broken egress policy or key file stops the run before any method's
     // directory is made or anything is sent (the summary records why).

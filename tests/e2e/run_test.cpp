@@ -2,6 +2,8 @@
 // Maven-layout and a Gradle-layout project (tests/e2e/projects), compiled
 // here by javac, and a copy of examples/bank built by its own
 // tracespec.textproto. Real JVM, probe, JUnit and Z3 throughout.
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
@@ -92,6 +95,23 @@ std::string CompiledMavenShop(const testing::TempDir& dir) {
       dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
   CompileMavenLayout(project);
   return project;
+}
+
+// Every file and directory under `root` (not following links), with the
+// ones whose permission bits are not 0600 (files) or 0700 (directories).
+std::vector<std::string> NotOwnerOnly(const std::string& root, int* checked) {
+  std::vector<std::string> wrong;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    struct stat st;
+    if (::lstat(entry.path().c_str(), &st) != 0) continue;
+    ++*checked;
+    mode_t want = S_ISDIR(st.st_mode) ? 0700 : 0600;
+    if ((st.st_mode & 07777) != want) {
+      wrong.push_back(absl::StrCat(entry.path().string(), " ", absl::StrFormat("%04o", st.st_mode & 07777)));
+    }
+  }
+  std::sort(wrong.begin(), wrong.end());
+  return wrong;
 }
 
 struct Layout {
@@ -233,7 +253,16 @@ TEST(RunTest, SpecFilesCarryModifiersAndSpecPublic) {
 // deposit and the checksum once deposit no longer updates it, while the
 // project's JUnit tests still pass. A second run reuses the observations
 // and the finished methods.
+// Also: under the usual umask 022, every file and directory the run wrote
+// is its user's alone (observed strings and prompts are in there), while
+// the class files the project's own build command wrote keep the user's
+// umask.
 TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
+  const mode_t saved_umask = ::umask(022);
+  struct RestoreUmask {
+    mode_t mask;
+    ~RestoreUmask() { ::umask(mask); }
+  } restore{saved_umask};
   testing::TempDir dir;
   std::string bank =
       CopyProject(dir, absl::StrCat(testing::SourceDir(), "/examples/bank"), "bank");
@@ -245,6 +274,12 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
   ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
   EXPECT_THAT(run.stdout_data, HasSubstr("bank.Account#deposit(I)V: Success 11"));
   EXPECT_TRUE(FileExists(bank + "/tracespec-out/specs/bank/Account.jml"));
+  int checked = 0;
+  EXPECT_THAT(NotOwnerOnly(bank + "/tracespec-out", &checked), ::testing::IsEmpty());
+  EXPECT_GT(checked, 20);
+  struct stat built;
+  ASSERT_EQ(::stat((bank + "/target/classes/bank/Account.class").c_str(), &built), 0);
+  EXPECT_EQ(built.st_mode & 0777, 0644u);
 
   SubprocessResult rerun = testing::RunTracespec({"run", bank});
   ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
@@ -703,6 +738,33 @@ TEST(RunTest, FailingBuildCommandStopsTheRun) {
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_THAT(r.stderr_data, HasSubstr("build command"));
   EXPECT_THAT(r.stderr_data, HasSubstr("Foo.java:3: error: oops"));
+}
+
+// An output directory that is a symbolic link, or that others may write,
+// is refused before anything is built or written.
+TEST(RunTest, AnOutputDirectoryOthersControlIsRefused) {
+  testing::TempDir dir;
+  dir.Write("p/tracespec.textproto",
+            "build: \"touch built\"\n"
+            "classes: \"target/classes\"\n");
+  dir.Write("p/target/classes/.keep", "");
+  std::string elsewhere = dir.path() + "/elsewhere";
+  ASSERT_TRUE(MakeDirs(elsewhere).ok());
+  std::string link = dir.path() + "/out";
+  ASSERT_EQ(::symlink(elsewhere.c_str(), link.c_str()), 0);
+  SubprocessResult r = testing::RunTracespec({"run", dir.path() + "/p", "--out", link});
+  EXPECT_EQ(r.exit_code, 4) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr(link + ": refused: it is a symbolic link"));
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+  EXPECT_FALSE(FileExists(dir.path() + "/p/built"));
+
+  std::string open = dir.path() + "/open";
+  ASSERT_TRUE(MakeDirs(open).ok());
+  ASSERT_EQ(::chmod(open.c_str(), 0777), 0);
+  r = testing::RunTracespec({"run", dir.path() + "/p", "--out", open});
+  EXPECT_EQ(r.exit_code, 4) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("it is writable by others (mode 0777)"));
+  EXPECT_TRUE(fs::is_empty(open));
 }
 
 TEST(RunTest, CheckWithoutARunSaysSo) {

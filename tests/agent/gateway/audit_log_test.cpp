@@ -6,6 +6,9 @@
 // recomputing, re-signing with another key) is found and names the record.
 #include "agent/gateway/audit_log.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <thread>
 
@@ -165,6 +168,28 @@ TEST(AuditLogTest, ABrokenLogIsNotExtended) {
   ASSERT_FALSE(log.ok());
   EXPECT_EQ(log.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(std::string(log.status().message()).find("audit.jsonl:2: "), std::string::npos)
+      << log.status();
+}
+
+// A log planted as a link (to a file another user reads, say) or left
+// writable by others is not appended to; the target is untouched.
+TEST(AuditLogTest, ALinkedOrWritableLogIsRefused) {
+  testing::TempDir dir;
+  std::string target = WriteLog(dir, 2);
+  std::string before = *ReadFile(target);
+  std::string link = dir.path() + "/linked.jsonl";
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  auto log = AuditLog::Open(link);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), absl::StatusCode::kPermissionDenied) << log.status();
+  EXPECT_NE(std::string(log.status().message()).find("symbolic link"), std::string::npos)
+      << log.status();
+  EXPECT_EQ(*ReadFile(target), before);
+
+  ASSERT_EQ(::chmod(target.c_str(), 0666), 0);
+  log = AuditLog::Open(target);
+  ASSERT_FALSE(log.ok());
+  EXPECT_NE(std::string(log.status().message()).find("writable by others"), std::string::npos)
       << log.status();
 }
 
