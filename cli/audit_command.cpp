@@ -1,10 +1,12 @@
-// `tracespec audit verify|show|public-key`: checks the audit log's hash
-// chain, stored payloads and signed seals, prints what left the machine
-// readably, and prints the public key that verifies the seals.
+// `tracespec audit verify|show|public-key|acknowledge`: checks the audit
+// log's hash chain, stored payloads and signed seals, prints what left the
+// machine readably, prints the public key that verifies the seals, and
+// seals, after review, records a run left unsealed.
 #include <cstdio>
 #include <string>
 
 #include "CLI/CLI.hpp"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -27,44 +29,17 @@ struct AuditFlags {
   std::string audit_key;
   bool no_payloads = false;
   bool raw = false;
+  std::string records;  // acknowledge: "A..B"
+  std::string reason;
 };
 
-// Every seal a witness holds (JSON lines copied from the log, e.g. from
-// syslog; other lines are ignored) must be in the log, unchanged.
-absl::StatusOr<std::string> CheckWitness(const std::string& witness_path,
-                                         const std::string& log_path,
-                                         const gateway::AuditPublicKey* key) {
-  TS_ASSIGN_OR_RETURN(std::string text, ReadFile(witness_path));
-  TS_ASSIGN_OR_RETURN(std::vector<v1::AuditRecord> records, gateway::ReadAuditRecords(log_path));
-  int line_number = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    ++line_number;
-    size_t brace = line.find('{');
-    if (brace == absl::string_view::npos) continue;
-    v1::AuditRecord seal;
-    if (!FromJson(std::string(line.substr(brace)), &seal).ok()) continue;
-    if (seal.verdict() != v1::SEAL && seal.verdict() != v1::CHECKPOINT) continue;
-    if (key != nullptr && (seal.signing_key_id() != key->id() ||
-                           !key->Verify(gateway::AuditSignedMessage(seal.hash()),
-                                        seal.signature()))) {
-      return absl::InvalidArgumentError(Located(
-          witness_path, line_number, 0,
-          "the witnessed record is not signed by the given public key"));
-    }
-    uint64_t sequence = seal.sequence();
-    if (sequence == 0 || sequence > records.size()) {
-      return absl::StrCat("record ", sequence, " (a ", v1::AuditVerdict_Name(seal.verdict()),
-                          " the witness holds, ", witness_path, ":", line_number,
-                          ") is missing: the log ends at record ", records.size(),
-                          ", records were removed from its end");
-    }
-    if (records[sequence - 1].hash() != seal.hash()) {
-      return absl::StrCat("record ", sequence, " differs from the ",
-                          v1::AuditVerdict_Name(seal.verdict()), " the witness holds (",
-                          witness_path, ":", line_number, "): the log was rewritten");
-    }
-  }
-  return std::string();
+// --witness, else the log's default witness when it exists (written by the
+// runs that signed the log), else "".
+std::string WitnessFor(const AuditFlags& flags) {
+  if (flags.witness == "none") return "";
+  if (!flags.witness.empty()) return flags.witness;
+  std::string fallback = gateway::DefaultAuditWitnessPath(flags.log);
+  return !fallback.empty() && FileExists(fallback) ? fallback : "";
 }
 
 int RunVerify(const AuditFlags& flags) {
@@ -90,8 +65,9 @@ int RunVerify(const AuditFlags& flags) {
         log, check->records, check->head_hash.c_str(), flags.expect_head.c_str());
     return kExitCheckFailed;
   }
-  if (!flags.witness.empty()) {
-    auto witnessed = CheckWitness(flags.witness, flags.log, key.get());
+  const std::string witness = WitnessFor(flags);
+  if (!witness.empty()) {
+    auto witnessed = gateway::CheckAuditWitness(witness, flags.log, key.get());
     if (!witnessed.ok()) return ReportError(witnessed.status());
     if (!witnessed->empty()) {
       std::printf("%s: %s\n", log, witnessed->c_str());
@@ -122,6 +98,12 @@ int RunVerify(const AuditFlags& flags) {
     late = absl::StrCat("; late seal(s) at record ", absl::StrJoin(seqs, ", "),
                         " (a run left records unsealed; see their detail)");
   }
+  if (!witness.empty()) absl::StrAppend(&late, "; every signed record witness ", witness, " holds is in the log");
+  for (const gateway::AuditVerification::Acknowledged& a : check->acknowledged) {
+    absl::StrAppend(&late, "; records ", a.from, "..", a.to,
+                    " were not sealed by the run that wrote them, acknowledged by ", a.by,
+                    " at record ", a.seal);
+  }
   if (key != nullptr) {
     std::printf("%s: intact and sealed, %d record(s), %d signature(s) by key %s verified, "
                 "head %s%s\n",
@@ -150,6 +132,28 @@ int RunShow(const AuditFlags& flags) {
     return kExitCheckFailed;
   }
   std::printf("%zu record(s); chain intact, head %s\n", records->size(), check->head_hash.c_str());
+  return kExitOk;
+}
+
+int RunAcknowledge(const AuditFlags& flags) {
+  std::pair<std::string, std::string> range = absl::StrSplit(flags.records, "..");
+  int from = 0, to = 0;
+  if (!absl::SimpleAtoi(range.first, &from) || !absl::SimpleAtoi(range.second, &to) ||
+      from < 1 || to < from) {
+    return ReportError(absl::InvalidArgumentError(absl::StrCat(
+        "--records ", flags.records, ": expected FIRST..LAST, e.g. 7..9, as `tracespec audit "
+        "verify` or the refusing run printed them")));
+  }
+  std::string path =
+      flags.audit_key.empty() ? gateway::DefaultAuditKeyPath() : flags.audit_key;
+  auto signer = gateway::AuditSigner::LoadOrCreate(path);
+  if (!signer.ok()) return ReportError(signer.status());
+  auto seal =
+      gateway::AuditLog::Acknowledge(flags.log, *signer, WitnessFor(flags), from, to, flags.reason);
+  if (!seal.ok()) return ReportError(seal.status());
+  std::printf("%s: records %d..%d acknowledged by %s; sealed by record %llu\n",
+              flags.log.c_str(), from, to, seal->acknowledged_by().c_str(),
+              static_cast<unsigned long long>(seal->sequence()));
   return kExitOk;
 }
 
@@ -185,8 +189,11 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
                      "Public key (PEM, from `tracespec audit public-key`) the seals must be "
                      "signed with: detects a rechained log and an unsealed tail");
   verify->add_option("--witness", flags->witness,
-                     "File of seal records kept elsewhere (e.g. lines from syslog): each must "
-                     "be in the log unchanged; detects whole sealed runs removed from the end");
+                     "File of signed records kept elsewhere (e.g. lines from syslog): each must "
+                     "be in the log unchanged; detects a rewritten log and whole sealed runs "
+                     "removed from the end (default: the witness the runs that signed the log "
+                     "wrote, $TRACESPEC_AUDIT_WITNESS_DIR or ~/.local/state/tracespec/witness, "
+                     "when it exists; `none` to check none)");
   verify->add_option("--expect-head", flags->expect_head,
                      "Hash the last record must have (kept elsewhere, e.g. from an earlier "
                      "verify): also detects records removed from the end");
@@ -227,6 +234,32 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
        {kExitInputError, "a key file that is not a private key"},
        {kExitEnvironment, "the key file cannot be read or created"}}));
   public_key->callback([flags, exit_code] { *exit_code = RunPublicKey(*flags); });
+
+  CLI::App* acknowledge = audit->add_subcommand(
+      "acknowledge",
+      "Seal, after you reviewed them, the records at the end of a log that no seal covers (a "
+      "run that did not finish, or records edited and rechained): runs refuse to extend such "
+      "a log. The seal is signed and names you and your reason; `verify` lists it");
+  acknowledge->add_option("LOG", flags->log, "Audit log (JSON Lines)")->required();
+  acknowledge->add_option("--records", flags->records,
+                          "The unsealed records, FIRST..LAST, exactly as the refusing run or "
+                          "`verify --public-key` named them")
+      ->required();
+  acknowledge->add_option("--reason", flags->reason,
+                          "Why they are acknowledged (kept in the seal)")
+      ->required();
+  acknowledge->add_option("--witness", flags->witness,
+                          "Witness the log is checked against and the seal copied to (default "
+                          "as for verify)");
+  acknowledge->add_option("--audit-key", flags->audit_key,
+                          "Private key file that signs the log (default as for public-key)");
+  acknowledge->footer(ExitStatusFooter(
+      {{kExitOk, "the records are sealed"},
+       {kExitInputError,
+        "missing or broken log, nothing unsealed, --records not exactly the unsealed records, "
+        "another run has the log open"},
+       {kExitEnvironment, "unreadable log or key"}}));
+  acknowledge->callback([flags, exit_code] { *exit_code = RunAcknowledge(*flags); });
 }
 
 }  // namespace tracespec::cli

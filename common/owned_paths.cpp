@@ -29,14 +29,20 @@ std::atomic<int> user_umask{-1};
 
 std::string Mode(mode_t mode) { return absl::StrFormat("%04o", mode & 07777); }
 
-std::string UserName(uid_t uid) {
+// The login name of `uid`, or empty.
+std::string LoginName(uid_t uid) {
   std::vector<char> buffer(16384);
   passwd entry;
   passwd* found = nullptr;
   if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr) {
-    return absl::StrCat(found->pw_name, " (uid ", uid, ")");
+    return found->pw_name;
   }
-  return absl::StrCat("uid ", uid);
+  return "";
+}
+
+std::string UserName(uid_t uid) {
+  std::string name = LoginName(uid);
+  return name.empty() ? absl::StrCat("uid ", uid) : absl::StrCat(name, " (uid ", uid, ")");
 }
 
 absl::Status Refuse(const std::string& path, absl::string_view reason) {
@@ -161,6 +167,11 @@ absl::Status CheckOwnedPath(const std::string& path) {
   struct stat st;
   bool exists = false;
   return CheckEntry(path, Kind::kAny, &st, &exists);
+}
+
+std::string CurrentUserName() {
+  std::string name = LoginName(::geteuid());
+  return name.empty() ? absl::StrCat("uid ", ::geteuid()) : name;
 }
 
 void RestrictUmask() {

@@ -43,6 +43,9 @@ absl::StatusOr<int> OpenOwnedFileForAppend(const std::string& path);
 // ancestors do.
 absl::Status CheckOwnedPath(const std::string& path);
 
+// The login name of the effective user ("uid N" when it has none).
+std::string CurrentUserName();
+
 // Narrows the process umask to 077 and remembers the user's own for
 // UserUmask(). Called once by main.
 void RestrictUmask();

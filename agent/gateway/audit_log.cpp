@@ -45,6 +45,16 @@ class FileLock {
   bool locked_;
 };
 
+// Appends `line` (a signed record, newline-terminated) to the witness file.
+absl::Status AppendToWitness(const std::string& witness, const std::string& line) {
+  TS_ASSIGN_OR_RETURN(int fd, OpenOwnedFileForAppend(witness));
+  bool ok = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
+            ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok) return ErrnoError("cannot write the audit witness", witness);
+  return absl::OkStatus();
+}
+
 // The last line of the file behind `fd` (without its newline); empty for an
 // empty file. An error when the file does not end with a newline.
 absl::StatusOr<std::string> ReadLastLine(int fd, const std::string& path) {
@@ -117,14 +127,35 @@ std::string AuditRecordHash(const v1::AuditRecord& record) {
 }
 
 absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
-    const std::string& path, std::shared_ptr<const AuditSigner> signer) {
+    const std::string& path, std::shared_ptr<const AuditSigner> signer,
+    const std::string& witness) {
+  return OpenSession(path, std::move(signer), witness, /*acknowledging=*/false);
+}
+
+absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::OpenSession(
+    const std::string& path, std::shared_ptr<const AuditSigner> signer,
+    const std::string& witness, bool acknowledging) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   // Refuses a log (or directory) another user made, could replace or links
   // elsewhere before anything is read from it or appended.
   TS_RETURN_IF_ERROR(CheckOwnedPath(path));
+  // Sessions announce themselves on PATH.sessions (shared flock for their
+  // lifetime). Getting it exclusively means no other session is open, so
+  // an unsealed tail is nobody's to seal.
+  TS_ASSIGN_OR_RETURN(int session_fd, OpenOwnedFileForAppend(path + ".sessions"));
+  struct SessionGuard {
+    int fd;
+    ~SessionGuard() {
+      if (fd >= 0) ::close(fd);
+    }
+  } session{session_fd};
+  const bool alone = ::flock(session_fd, LOCK_EX | LOCK_NB) == 0;
+  if (acknowledging && !alone) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": another run has the audit log open; acknowledge its unsealed records once "
+              "no run is writing it"));
+  }
   bool existed = FileExists(path);
-  bool late_seal = false;
-  int unsealed_from = 0, unsealed_to = 0;
   if (existed) {
     TS_ASSIGN_OR_RETURN(AuditVerification check,
                         VerifyAuditLog(path, signer ? &signer->public_key() : nullptr));
@@ -133,14 +164,30 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
           absl::StrCat(Located(path, check.first_bad_line, 0, check.problem),
                        "; the audit log is broken and will not be extended"));
     }
-    if (signer && check.records > check.last_signed) {
-      late_seal = true;
-      unsealed_from = check.last_signed + 1;
-      unsealed_to = check.records;
+    if (!witness.empty() && FileExists(witness)) {
+      TS_ASSIGN_OR_RETURN(std::string problem,
+                          CheckAuditWitness(witness, path, signer ? &signer->public_key() : nullptr));
+      if (!problem.empty()) {
+        return absl::DataLossError(
+            absl::StrCat(path, ": ", problem, "; the audit log will not be extended"));
+      }
+    }
+    if (signer && alone && !acknowledging && check.records > check.last_signed) {
+      std::string records = absl::StrCat(check.last_signed + 1, "..", check.records);
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, ": records ", records,
+          " are not covered by a seal: the run that wrote them did not finish, or they were "
+          "edited and the chain recomputed. This run will not sign records it did not write, "
+          "so nothing was appended or sent. Review them (`tracespec audit show ", path,
+          "`) and, if they are what was sent, acknowledge them: `tracespec audit acknowledge ",
+          path, " --records ", records, " --reason TEXT`"));
     }
   }
+  // From here on, others may open the log too.
+  if (!acknowledging && ::flock(session_fd, LOCK_SH) != 0) {
+    return ErrnoError("cannot lock", path + ".sessions");
+  }
   TS_ASSIGN_OR_RETURN(int fd, OpenOwnedFileForAppend(path));
-  // Reads for the chain's tail go through a second descriptor.
   if (!existed) {
     // Make the new directory entry durable too.
     int dir = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -149,26 +196,54 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
       ::close(dir);
     }
   }
-  std::unique_ptr<AuditLog> log(new AuditLog(path, fd, std::move(signer)));
+  std::unique_ptr<AuditLog> log(new AuditLog(path, fd, session.fd, std::move(signer)));
+  session.fd = -1;
+  log->witness_ = witness;
   // A new log is sealed even if nothing is appended: an empty file then
   // means it was truncated.
   log->needs_seal_ = log->signer_ != nullptr && !existed;
-  if (late_seal) {
-    v1::AuditRecord seal;
-    seal.set_verdict(v1::SEAL);
-    seal.set_detail(absl::StrCat("late seal: records ", unsealed_from, "..", unsealed_to,
-                                 " were left unsealed by the run that wrote them"));
-    std::lock_guard<std::mutex> guard(log->mutex_);
-    FileLock lock(log->fd_);
-    if (!lock.locked()) return ErrnoError("cannot lock audit log", path);
-    TS_RETURN_IF_ERROR(log->AppendLocked(std::move(seal)).status());
-  }
   return log;
+}
+
+absl::StatusOr<v1::AuditRecord> AuditLog::Acknowledge(const std::string& path,
+                                                      std::shared_ptr<const AuditSigner> signer,
+                                                      const std::string& witness, int from,
+                                                      int to, const std::string& reason) {
+  if (signer == nullptr) return absl::InvalidArgumentError("acknowledging needs the audit key");
+  if (reason.empty()) {
+    return absl::InvalidArgumentError("say why the records are acknowledged (--reason)");
+  }
+  if (!FileExists(path)) return absl::NotFoundError(absl::StrCat(path, ": no such audit log"));
+  TS_ASSIGN_OR_RETURN(std::unique_ptr<AuditLog> log,
+                      OpenSession(path, signer, witness, /*acknowledging=*/true));
+  TS_ASSIGN_OR_RETURN(AuditVerification check, VerifyAuditLog(path, &signer->public_key()));
+  if (check.records == check.last_signed) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": nothing to acknowledge: every record is covered by a seal"));
+  }
+  if (from != check.last_signed + 1 || to != check.records) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": the unsealed records are ", check.last_signed + 1, "..", check.records,
+        ", not ", from, "..", to, "; name exactly the records you reviewed"));
+  }
+  std::string user = CurrentUserName();
+  v1::AuditRecord seal;
+  seal.set_verdict(v1::SEAL);
+  seal.set_acknowledged_by(user);
+  seal.set_acknowledged_from(static_cast<uint64_t>(from));
+  seal.set_detail(absl::StrCat("records ", from, "..", to,
+                               " were not sealed by the run that wrote them; acknowledged by ",
+                               user, " after review: ", reason));
+  std::lock_guard<std::mutex> guard(log->mutex_);
+  FileLock lock(log->fd_);
+  if (!lock.locked()) return ErrnoError("cannot lock audit log", path);
+  return log->AppendLocked(std::move(seal));
 }
 
 AuditLog::~AuditLog() {
   if (needs_seal_) (void)Seal();
   if (fd_ >= 0) ::close(fd_);
+  if (session_fd_ >= 0) ::close(session_fd_);  // ends this session's flock
 }
 
 absl::StatusOr<v1::AuditRecord> AuditLog::Seal() {
@@ -239,6 +314,7 @@ absl::StatusOr<v1::AuditRecord> AuditLog::AppendLocked(v1::AuditRecord record) {
     written += static_cast<size_t>(n);
   }
   if (::fsync(fd_) != 0) return ErrnoError("cannot fsync audit log", path_);
+  if (signs && !witness_.empty()) TS_RETURN_IF_ERROR(AppendToWitness(witness_, line));
   if (signs) {
     unsigned_records_ = 0;
     needs_seal_ = record.verdict() == v1::CHECKPOINT;
@@ -336,7 +412,15 @@ absl::StatusOr<AuditVerification> VerifyAuditLog(const std::string& path,
       if (record.verdict() == v1::SEAL) {
         ++result.seals;
         result.last_seal = line_number;
-        if (absl::StartsWith(record.detail(), "late seal")) {
+        if (!record.acknowledged_by().empty()) {
+          AuditVerification::Acknowledged a;
+          a.seal = line_number;
+          a.from = static_cast<int>(record.acknowledged_from());
+          a.to = static_cast<int>(record.sealed_records());
+          a.by = record.acknowledged_by();
+          a.detail = record.detail();
+          result.acknowledged.push_back(std::move(a));
+        } else if (absl::StartsWith(record.detail(), "late seal")) {
           result.late_seals.push_back(line_number);
         }
       }
@@ -361,6 +445,59 @@ absl::StatusOr<std::vector<v1::AuditRecord>> ReadAuditRecords(const std::string&
     records.push_back(std::move(record));
   }
   return records;
+}
+
+std::string DefaultAuditWitnessPath(const std::string& log_path) {
+  std::string dir;
+  const char* explicit_dir = std::getenv("TRACESPEC_AUDIT_WITNESS_DIR");
+  const char* state = std::getenv("XDG_STATE_HOME");
+  const char* home = std::getenv("HOME");
+  if (explicit_dir != nullptr && *explicit_dir != '\0') {
+    dir = explicit_dir;
+  } else if (state != nullptr && *state != '\0') {
+    dir = absl::StrCat(state, "/tracespec/witness");
+  } else if (home != nullptr && *home != '\0') {
+    dir = absl::StrCat(home, "/.local/state/tracespec/witness");
+  } else {
+    return "";
+  }
+  std::error_code ec;
+  std::string absolute = std::filesystem::absolute(log_path, ec).lexically_normal().string();
+  return absl::StrCat(dir, "/", Sha256Hex(absolute).substr(0, 16), ".jsonl");
+}
+
+absl::StatusOr<std::string> CheckAuditWitness(const std::string& witness_path,
+                                              const std::string& log_path,
+                                              const AuditPublicKey* key) {
+  TS_ASSIGN_OR_RETURN(std::string text, ReadFile(witness_path));
+  TS_ASSIGN_OR_RETURN(std::vector<v1::AuditRecord> records, ReadAuditRecords(log_path));
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    size_t brace = line.find('{');
+    if (brace == absl::string_view::npos) continue;
+    v1::AuditRecord seal;
+    if (!FromJson(std::string(line.substr(brace)), &seal).ok()) continue;
+    if (seal.verdict() != v1::SEAL && seal.verdict() != v1::CHECKPOINT) continue;
+    if (key != nullptr && (seal.signing_key_id() != key->id() ||
+                           !key->Verify(AuditSignedMessage(seal.hash()), seal.signature()))) {
+      return absl::InvalidArgumentError(Located(
+          witness_path, line_number, 0, "the witnessed record is not signed by the given public key"));
+    }
+    uint64_t sequence = seal.sequence();
+    if (sequence == 0 || sequence > records.size()) {
+      return absl::StrCat("record ", sequence, " (a ", v1::AuditVerdict_Name(seal.verdict()),
+                          " the witness holds, ", witness_path, ":", line_number,
+                          ") is missing: the log ends at record ", records.size(),
+                          ", records were removed from its end");
+    }
+    if (records[sequence - 1].hash() != seal.hash()) {
+      return absl::StrCat("record ", sequence, " differs from the ",
+                          v1::AuditVerdict_Name(seal.verdict()), " the witness holds (",
+                          witness_path, ":", line_number, "): the log was rewritten");
+    }
+  }
+  return std::string();
 }
 
 }  // namespace tracespec::gateway

@@ -35,7 +35,12 @@ absl::StatusOr<std::unique_ptr<LlmClient>> MakeGatewayClient(const GatewayConfig
   TS_ASSIGN_OR_RETURN(std::shared_ptr<const AuditSigner> signer,
                       AuditSigner::LoadOrCreate(key_path));
   TS_ASSIGN_OR_RETURN(std::unique_ptr<AuditLog> log,
-                      AuditLog::Open(config.audit_log_path, std::move(signer)));
+                      AuditLog::Open(config.audit_log_path, std::move(signer),
+                                     config.audit_witness_path.empty()
+                                         ? DefaultAuditWitnessPath(config.audit_log_path)
+                                     : config.audit_witness_path == "none"
+                                         ? ""
+                                         : config.audit_witness_path));
   TS_ASSIGN_OR_RETURN(std::unique_ptr<OpenAiCompatibleClient> http,
                       OpenAiCompatibleClient::Create(config.endpoint));
   auto retrying = std::make_unique<RetryingClient>(std::move(http), config.retry);

@@ -29,6 +29,9 @@ struct GatewayConfig {
   // The Ed25519 key that signs the log's checkpoints and seals (created on
   // first use); "" = DefaultAuditKeyPath().
   std::string audit_key_path;
+  // Where copies of the log's signed records go (AuditLog::Open); "" =
+  // DefaultAuditWitnessPath(audit_log_path), "none" = no witness.
+  std::string audit_witness_path;
   // Non-empty: dry run into this directory (see AuditedClientOptions).
   std::string dry_run_dir;
   // The redaction policy the observations were recorded under.

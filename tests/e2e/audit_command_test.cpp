@@ -35,14 +35,11 @@ class AuditCommandTest : public ::testing::Test {
     server_ = std::make_unique<testing::FakeLlmServer>(
         "{\"responses\":[" + testing::ContentEntry("//@ ensures \\result == x;") + "]}");
     ASSERT_TRUE(server_->running());
-    gateway::GatewayConfig config;
-    config.endpoint.base_url = server_->base_url();
-    config.endpoint.model = "test-model";
-    config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
     log_ = dir_.path() + "/audit.jsonl";
-    config.audit_log_path = log_;
     key_ = dir_.path() + "/keys/audit-key.pem";
-    config.audit_key_path = key_;
+    // The tampering cases below are found without a witness;
+    // TheDefaultWitnessFindsALaunderedLog uses one.
+    gateway::GatewayConfig config = Config(log_, "none");
     auto client = gateway::MakeGatewayClient(config);
     ASSERT_TRUE(client.ok()) << client.status();
     gateway::LlmRequest request;
@@ -52,6 +49,40 @@ class AuditCommandTest : public ::testing::Test {
     request.messages = {{prompt::Role::kUser, std::string("pk: ") + "AKIA" + "Q7ZXQ7ZXQ7ZXQ7ZX"}};
     ASSERT_FALSE((*client)->Complete(request).ok());
     // The client going away seals the log (record 4).
+  }
+
+  // The gateway of a run writing `log`, signing with key_.
+  gateway::GatewayConfig Config(const std::string& log, const std::string& witness) {
+    gateway::GatewayConfig config;
+    config.endpoint.base_url = server_->base_url();
+    config.endpoint.model = "test-model";
+    config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
+    config.audit_log_path = log;
+    config.audit_key_path = key_;
+    config.audit_witness_path = witness;
+    return config;
+  }
+
+  // Late-seal laundering by someone without the key: the first request's
+  // payload edited (digest updated), the final SEAL deleted, the chain
+  // recomputed. Returns the forged log's records.
+  std::vector<v1::AuditRecord> Launder(const std::string& log) {
+    std::vector<v1::AuditRecord> records;
+    for (absl::string_view line : absl::StrSplit(*ReadFile(log), '\n', absl::SkipEmpty())) {
+      v1::AuditRecord r;
+      EXPECT_TRUE(FromJson(std::string(line), &r).ok());
+      records.push_back(r);
+    }
+    EXPECT_EQ(records.back().verdict(), v1::SEAL);
+    records.pop_back();
+    EXPECT_TRUE(records[0].has_payload_text());
+    records[0].set_payload_text(
+        absl::StrReplaceAll(records[0].payload_text(), {{"int x", "int y"}}));
+    records[0].set_payload_sha256(Sha256Hex(records[0].payload_text()));
+    records[0].set_payload_size(records[0].payload_text().size());
+    std::vector<std::string> lines = testing::RechainedLines(records, nullptr);
+    EXPECT_TRUE(WriteFileAtomic(log, absl::StrJoin(lines, "\n") + "\n").ok());
+    return records;
   }
 
   std::vector<std::string> Lines() {
@@ -119,6 +150,87 @@ TEST_F(AuditCommandTest, DeletingTheLastRecordIsAnUnsealedTail) {
   EXPECT_EQ(r.exit_code, 10);
   EXPECT_TRUE(absl::StrContains(r.stdout_data, "UNSEALED TAIL: records 1..3 come after"))
       << r.stdout_data;
+}
+
+// Late-seal laundering through the real gateway and CLI: someone without
+// the key edits the allowed request's payload, deletes the seal and
+// recomputes the chain. The next run's gateway refuses the log (nothing is
+// signed or sent), verify reports the tail, and only an explicit, signed
+// acknowledgement of exactly those records lets runs extend it again.
+TEST_F(AuditCommandTest, ALaunderedLogIsRefusedUntilAcknowledged) {
+  Launder(log_);
+  std::string forged = *ReadFile(log_);
+  gateway::GatewayConfig config = Config(log_, "none");
+  auto client = gateway::MakeGatewayClient(config);
+  ASSERT_FALSE(client.ok());
+  EXPECT_TRUE(absl::StrContains(client.status().message(), "records 1..3 are not covered by a seal"))
+      << client.status();
+  EXPECT_EQ(*ReadFile(log_), forged);
+
+  SubprocessResult v = VerifySigned();
+  EXPECT_EQ(v.exit_code, 10) << v.stdout_data;
+  EXPECT_TRUE(absl::StrContains(v.stdout_data, "UNSEALED TAIL: records 1..3")) << v.stdout_data;
+
+  SubprocessResult wrong = RunTracespec({"audit", "acknowledge", log_, "--records", "2..3",
+                                         "--reason", "reviewed", "--audit-key", key_});
+  EXPECT_EQ(wrong.exit_code, 3);
+  EXPECT_TRUE(absl::StrContains(wrong.stderr_data, "the unsealed records are 1..3, not 2..3"))
+      << wrong.stderr_data;
+  SubprocessResult ack = RunTracespec({"audit", "acknowledge", log_, "--records", "1..3",
+                                       "--reason", "reviewed with the team", "--audit-key", key_});
+  ASSERT_EQ(ack.exit_code, 0) << ack.stdout_data << ack.stderr_data;
+  EXPECT_TRUE(absl::StrContains(ack.stdout_data, "records 1..3 acknowledged by ")) << ack.stdout_data;
+  v = VerifySigned();
+  EXPECT_EQ(v.exit_code, 0) << v.stdout_data;
+  EXPECT_TRUE(absl::StrContains(v.stdout_data,
+                                "records 1..3 were not sealed by the run that wrote them, "
+                                "acknowledged by "))
+      << v.stdout_data;
+  EXPECT_TRUE(gateway::MakeGatewayClient(config).ok());
+}
+
+// The default witness lies outside the run directory (here:
+// $TRACESPEC_AUDIT_WITNESS_DIR), and every signed record is copied there.
+// After the laundering above, verify finds the removed seal without being
+// told where the witness is, and no acknowledgement can seal the forgery.
+TEST_F(AuditCommandTest, TheDefaultWitnessFindsALaunderedLog) {
+  std::string state = dir_.path() + "/state";
+  ASSERT_EQ(::setenv("TRACESPEC_AUDIT_WITNESS_DIR", state.c_str(), 1), 0);
+  struct Unset {
+    ~Unset() { ::unsetenv("TRACESPEC_AUDIT_WITNESS_DIR"); }
+  } unset;
+  std::string log = dir_.path() + "/run2/audit.jsonl";
+  gateway::GatewayConfig config = Config(log, "");  // the default witness
+  {
+    auto client = gateway::MakeGatewayClient(config);
+    ASSERT_TRUE(client.ok()) << client.status();
+    gateway::LlmRequest request;
+    request.messages = {{prompt::Role::kUser, "Contract for int id(int x)?"}};
+    ASSERT_TRUE((*client)->Complete(request).ok());
+  }
+  std::string witness = gateway::DefaultAuditWitnessPath(log);
+  ASSERT_EQ(witness.rfind(state + "/", 0), 0u) << witness;
+  ASSERT_TRUE(FileExists(witness));
+  SubprocessResult intact = RunTracespec({"audit", "verify", "--public-key", key_ + ".pub", log});
+  EXPECT_EQ(intact.exit_code, 0) << intact.stdout_data << intact.stderr_data;
+  EXPECT_TRUE(absl::StrContains(intact.stdout_data, "every signed record witness " + witness +
+                                                        " holds is in the log"))
+      << intact.stdout_data;
+
+  std::vector<v1::AuditRecord> records = Launder(log);
+  const std::string missing = absl::StrCat("record ", records.size() + 1, " (a SEAL the witness holds");
+
+  SubprocessResult v = RunTracespec({"audit", "verify", "--public-key", key_ + ".pub", log});
+  EXPECT_EQ(v.exit_code, 10) << v.stdout_data << v.stderr_data;
+  EXPECT_TRUE(absl::StrContains(v.stdout_data, missing)) << v.stdout_data;
+  SubprocessResult ack = RunTracespec({"audit", "acknowledge", log, "--records",
+                                       absl::StrCat("1..", records.size()), "--reason", "looks fine",
+                                       "--audit-key", key_});
+  EXPECT_EQ(ack.exit_code, 3) << ack.stdout_data << ack.stderr_data;
+  EXPECT_TRUE(absl::StrContains(ack.stderr_data, missing)) << ack.stderr_data;
+  auto reopened = gateway::MakeGatewayClient(config);
+  ASSERT_FALSE(reopened.ok());
+  EXPECT_EQ(reopened.status().code(), absl::StatusCode::kDataLoss) << reopened.status();
 }
 
 TEST_F(AuditCommandTest, TruncatingToZeroIsUnsealed) {
@@ -195,12 +307,7 @@ TEST_F(AuditCommandTest, AWitnessFindsAWholeSealedRunRemoved) {
   std::string seal_line = Lines().back();
   // A second run appends and seals; its seal goes to the witness (syslog).
   {
-    gateway::GatewayConfig config;
-    config.endpoint.base_url = server_->base_url();
-    config.endpoint.model = "test-model";
-    config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
-    config.audit_log_path = log_;
-    config.audit_key_path = key_;
+    gateway::GatewayConfig config = Config(log_, "none");  // the witness here is syslog's
     auto client = gateway::MakeGatewayClient(config);
     ASSERT_TRUE(client.ok()) << client.status();
     gateway::LlmRequest request;

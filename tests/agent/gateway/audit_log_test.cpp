@@ -407,29 +407,121 @@ TEST_F(SignedAuditLogTest, ResigningWithAnotherKeyIsNamed) {
   EXPECT_EQ(log.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-TEST_F(SignedAuditLogTest, AnUnsealedTailIsSealedLateOnReopening) {
-  std::vector<std::string> lines = Lines(path_);
+// A tail no seal covers — a run that died, or records edited and rechained
+// by someone without the key — is never signed by the next session: it is
+// refused until acknowledged, and the acknowledgement says by whom.
+TEST_F(SignedAuditLogTest, AnUnsealedTailIsRefusedUntilAcknowledged) {
   {
     // A run that died before sealing: appended, never closed cleanly.
     auto log = AuditLog::Open(path_, nullptr);
     ASSERT_TRUE(log.ok());
     ASSERT_TRUE((*log)->Append(Outbound(7)).ok());
   }
+  std::string before = *ReadFile(path_);
+  auto log = AuditLog::Open(path_, signer_);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(log.status().message().find("records 7..7 are not covered by a seal"),
+            absl::string_view::npos)
+      << log.status();
+  EXPECT_NE(log.status().message().find("tracespec audit acknowledge " + path_ +
+                                        " --records 7..7 --reason TEXT"),
+            absl::string_view::npos)
+      << log.status();
+  EXPECT_EQ(*ReadFile(path_), before);
+
+  // One acknowledges exactly what one reviewed, with a reason.
+  EXPECT_EQ(AuditLog::Acknowledge(path_, signer_, /*witness=*/"", 6, 7, "ok").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AuditLog::Acknowledge(path_, signer_, /*witness=*/"", 7, 7, "").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(*ReadFile(path_), before);
+  auto seal = AuditLog::Acknowledge(path_, signer_, /*witness=*/"", 7, 7, "the run was killed; request 7 checked");
+  ASSERT_TRUE(seal.ok()) << seal.status();
+  EXPECT_EQ(seal->sequence(), 8u);
+  EXPECT_FALSE(seal->acknowledged_by().empty());
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->sealed());
+  EXPECT_TRUE(v->late_seals.empty());
+  ASSERT_EQ(v->acknowledged.size(), 1u);
+  EXPECT_EQ(v->acknowledged[0].seal, 8);
+  EXPECT_EQ(v->acknowledged[0].from, 7);
+  EXPECT_EQ(v->acknowledged[0].to, 7);
+  EXPECT_NE(v->acknowledged[0].detail.find("request 7 checked"), std::string::npos);
+  EXPECT_EQ(AuditLog::Acknowledge(path_, signer_, /*witness=*/"", 9, 9, "x").status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(AuditLog::Open(path_, signer_).ok());
+}
+
+// Late-seal laundering: the sealed run's payload is edited, its seal
+// deleted and the chain recomputed. The next ordinary session must not
+// sign that.
+TEST_F(SignedAuditLogTest, ALaunderedRunIsNotSignedByTheNextSession) {
+  std::vector<v1::AuditRecord> records = Records();
+  records.pop_back();  // the SEAL
+  records[1].set_payload_text("{\"n\":0}");
+  records[1].set_payload_sha256(Sha256Hex(records[1].payload_text()));
+  records[1].set_payload_size(records[1].payload_text().size());
+  Rechain(records);
+  std::string forged = *ReadFile(path_);
+  auto log = AuditLog::Open(path_, signer_);
+  ASSERT_FALSE(log.ok());
+  EXPECT_NE(log.status().message().find("records 1..5 are not covered by a seal"),
+            absl::string_view::npos)
+      << log.status();
+  EXPECT_EQ(*ReadFile(path_), forged);
   auto v = VerifySigned();
   ASSERT_TRUE(v.ok());
   EXPECT_FALSE(v->sealed());
-  EXPECT_EQ(v->last_signed, 6);
-  {
-    auto log = AuditLog::Open(path_, signer_);
-    ASSERT_TRUE(log.ok()) << log.status();
-  }
-  v = VerifySigned();
+}
+
+// Sessions open at the same time (parallel methods of one run) do not take
+// each other's records for an abandoned tail; each seal covers all before it.
+TEST_F(SignedAuditLogTest, SessionsOpenAtOnceDoNotRefuseEachOther) {
+  auto first = AuditLog::Open(path_, signer_);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE((*first)->Append(Outbound(10)).ok());
+  auto second = AuditLog::Open(path_, signer_);
+  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_TRUE((*second)->Append(Outbound(11)).ok());
+  EXPECT_EQ(AuditLog::Acknowledge(path_, signer_, /*witness=*/"", 7, 8, "x").status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  first->reset();
+  second->reset();
+  auto v = VerifySigned();
   ASSERT_TRUE(v.ok());
   EXPECT_TRUE(v->sealed());
-  ASSERT_EQ(v->late_seals.size(), 1u);
-  EXPECT_EQ(v->late_seals[0], 8);
-  EXPECT_EQ(Records()[7].detail(),
-            "late seal: records 7..7 were left unsealed by the run that wrote them");
+  EXPECT_TRUE(v->acknowledged.empty());
+}
+
+// A witness gets a copy of every signed record; a log that lost one (a
+// whole sealed run removed from its end) is not extended.
+TEST_F(SignedAuditLogTest, AWitnessCatchesASealedRunRemovedFromTheEnd) {
+  std::string witness = dir_.path() + "/state/witness.jsonl";
+  std::vector<std::string> first_run = Lines(path_);
+  {
+    auto log = AuditLog::Open(path_, signer_, witness);
+    ASSERT_TRUE(log.ok()) << log.status();
+    for (int i = 7; i <= 8; ++i) ASSERT_TRUE((*log)->Append(Outbound(i)).ok());
+  }
+  std::vector<std::string> witnessed = Lines(witness);
+  ASSERT_EQ(witnessed.size(), 1u);  // the second run's SEAL, record 9
+  EXPECT_EQ(witnessed[0], Lines(path_).back());
+  auto agrees = CheckAuditWitness(witness, path_, &signer_->public_key());
+  ASSERT_TRUE(agrees.ok()) << agrees.status();
+  EXPECT_EQ(*agrees, "");
+
+  WriteLines(path_, first_run);  // still a sealed, intact log
+  auto v = VerifySigned();
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->sealed());
+  auto found = CheckAuditWitness(witness, path_, &signer_->public_key());
+  ASSERT_TRUE(found.ok()) << found.status();
+  EXPECT_NE(found->find("record 9 (a SEAL the witness holds"), std::string::npos) << *found;
+  auto log = AuditLog::Open(path_, signer_, witness);
+  ASSERT_FALSE(log.ok());
+  EXPECT_EQ(log.status().code(), absl::StatusCode::kDataLoss) << log.status();
 }
 
 TEST_F(SignedAuditLogTest, OnlyTheLogWritesSignedRecords) {
