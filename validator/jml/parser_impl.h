@@ -103,6 +103,7 @@ class Parser {
   absl::StatusOr<ExprPtr> ParseParenthesized();
   absl::StatusOr<ExprPtr> ParseQuantifier(size_t start);
   absl::StatusOr<ExprPtr> ParseQuantifierUnparenthesized();
+  bool SemicolonEndsClause() const;
   absl::StatusOr<ExprPtr> ParseBackslashPrimary();
   absl::StatusOr<ExprPtr> ParseNew();
   absl::StatusOr<ExprPtr> ParseArrayInitializer();
@@ -136,6 +137,7 @@ class Parser {
   size_t pos_ = 0;
   size_t limit_;
   int depth_ = 0;
+  int open_parens_ = 0;  // enclosing '(' of the expression being parsed
   mutable Token end_token_;  // the synthetic end returned past a limit
 };
 
