@@ -169,6 +169,15 @@ const char* BehaviorKeyword(Behavior b) {
   return "";
 }
 
+Behavior NestedBehavior(Behavior outer, Behavior inner) {
+  if (inner == Behavior::kLightweight) return outer;
+  if (outer == Behavior::kLightweight || outer == Behavior::kBehavior ||
+      outer == Behavior::kExample) {
+    return inner;
+  }
+  return outer;
+}
+
 const char* VisibilityKeyword(Visibility v) {
   switch (v) {
     case Visibility::kPackage:

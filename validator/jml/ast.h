@@ -268,6 +268,12 @@ enum class Behavior {
   kExceptionalExample,
 };
 const char* BehaviorKeyword(Behavior b);  // "" for lightweight
+// The behavior of a case nested (in `{| |}`) in a case of behavior `outer`
+// that names `inner` itself (kLightweight when it names none): the more
+// specific of the two — a normal or exceptional kind wins over the generic
+// `behavior`/`example` and over a lightweight header. The parser rejects a
+// normal kind nested in an exceptional one and the reverse.
+Behavior NestedBehavior(Behavior outer, Behavior inner);
 
 enum class Visibility { kPackage, kPublic, kProtected, kPrivate };
 const char* VisibilityKeyword(Visibility v);  // "" for package
@@ -279,7 +285,9 @@ struct SpecCase {
   SourceSpan span;
   std::vector<SpecVarDecl> vars;
   std::vector<Clause> clauses;
-  std::vector<SpecCase> nested;  // {| case also case |}; clauses above are the shared header
+  // {| case also case |}; clauses above are the shared header. A nested
+  // case may name its own visibility and behavior (see NestedBehavior).
+  std::vector<SpecCase> nested;
 };
 
 struct MethodSpec {

@@ -105,6 +105,12 @@ bool IsExampleBehavior(Behavior b) {
          b == Behavior::kExceptionalExample;
 }
 
+// Cases that admit only normal, or only exceptional, termination.
+bool NormalOnly(Behavior b) { return b == Behavior::kNormal || b == Behavior::kNormalExample; }
+bool ExceptionalOnly(Behavior b) {
+  return b == Behavior::kExceptional || b == Behavior::kExceptionalExample;
+}
+
 bool IsPrivacy(absl::string_view w) { return w == "public" || w == "protected" || w == "private"; }
 
 bool LookupClassClause(absl::string_view word, ClassClauseKind* kind, bool* redundant) {
@@ -1523,7 +1529,7 @@ absl::StatusOr<Clause> Parser::ParseClause() {
   return c;
 }
 
-absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
+absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool examples, Behavior behavior) {
   // spec-var-decls
   while ((IsIdent("forall") || IsIdent("old")) && AtTypeStart(1) &&
          Peek(2).kind == TokenKind::kIdentifier) {
@@ -1567,7 +1573,22 @@ absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
     while (true) {
       SpecCase inner;
       size_t start = pos_;
-      TS_RETURN_IF_ERROR(ParseGenericCaseBody(&inner, true));
+      // As OpenJML allows, a nested case may have a header of its own
+      // (`{| normal_behavior ... also exceptional_behavior ... |}`).
+      const Token& head = Peek();
+      TS_RETURN_IF_ERROR(ParseCaseHeader(&inner, examples));
+      Behavior inner_behavior = NestedBehavior(behavior, inner.behavior);
+      if (NormalOnly(behavior) && ExceptionalOnly(inner.behavior)) {
+        return ErrorAtToken(head, absl::StrCat("an ", BehaviorKeyword(inner.behavior),
+                                               " case cannot be nested in a ",
+                                               BehaviorKeyword(behavior), " case"));
+      }
+      if (ExceptionalOnly(behavior) && NormalOnly(inner.behavior)) {
+        return ErrorAtToken(head, absl::StrCat("a ", BehaviorKeyword(inner.behavior),
+                                               " case cannot be nested in an ",
+                                               BehaviorKeyword(behavior), " case"));
+      }
+      TS_RETURN_IF_ERROR(ParseGenericCaseBody(&inner, examples, inner_behavior));
       if (inner.vars.empty() && inner.clauses.empty() && inner.nested.empty()) {
         return Unexpected("a specification clause", "inside '{|'");
       }
@@ -1582,23 +1603,20 @@ absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
     if (!IsOp("|}")) return Unexpected("'also' or '|}'", "in nested specification cases");
     Next();
   }
-  (void)nested;
   return absl::OkStatus();
 }
 
-absl::StatusOr<SpecCase> Parser::ParseSpecCase(bool examples) {
-  size_t start = pos_;
-  SpecCase c;
+absl::Status Parser::ParseCaseHeader(SpecCase* c, bool examples) {
   bool heavy = false;
   while (AtJmlToken() && (IsPrivacy(Peek().text) || Peek().IsIdent("code")) &&
          Peek().kind == TokenKind::kIdentifier) {
     const Token& t = Next();
     if (t.text == "code") {
-      c.code = true;
+      c->code = true;
     } else {
-      c.visibility = t.text == "public"      ? Visibility::kPublic
-                     : t.text == "protected" ? Visibility::kProtected
-                                             : Visibility::kPrivate;
+      c->visibility = t.text == "public"      ? Visibility::kPublic
+                      : t.text == "protected" ? Visibility::kProtected
+                                              : Visibility::kPrivate;
     }
     heavy = true;
   }
@@ -1612,13 +1630,20 @@ absl::StatusOr<SpecCase> Parser::ParseSpecCase(bool examples) {
                           examples ? absl::StrCat("'", Peek().text, "' is not an example keyword")
                                    : absl::StrCat("'", Peek().text, "' belongs after for_example"));
     }
-    c.behavior = b;
+    c->behavior = b;
     Next();
   } else if (heavy) {
     return Unexpected("normal_behavior, exceptional_behavior or behavior",
                       "after the visibility of a spec case");
   }
-  TS_RETURN_IF_ERROR(ParseGenericCaseBody(&c, false));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SpecCase> Parser::ParseSpecCase(bool examples) {
+  size_t start = pos_;
+  SpecCase c;
+  TS_RETURN_IF_ERROR(ParseCaseHeader(&c, examples));
+  TS_RETURN_IF_ERROR(ParseGenericCaseBody(&c, examples, c.behavior));
   if (c.behavior == Behavior::kLightweight && c.vars.empty() && c.clauses.empty() &&
       c.nested.empty()) {
     return Unexpected("a specification clause", "");

@@ -112,7 +112,11 @@ class Parser {
   absl::Status CheckHeight(const Expr& e) const;
   // Clauses and cases.
   absl::StatusOr<SpecCase> ParseSpecCase(bool examples);
-  absl::Status ParseGenericCaseBody(SpecCase* c, bool nested);
+  // [privacy] [code] [behavior keyword] of a spec case, top-level or nested.
+  absl::Status ParseCaseHeader(SpecCase* c, bool examples);
+  // The clauses and nested cases of a case whose (effective) behavior is
+  // `behavior`.
+  absl::Status ParseGenericCaseBody(SpecCase* c, bool examples, Behavior behavior);
   absl::StatusOr<Clause> ParseClause();
   absl::StatusOr<std::vector<StoreRef>> ParseStoreRefList(absl::string_view context);
   absl::StatusOr<MethodRef> ParseMethodRef();

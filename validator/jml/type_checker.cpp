@@ -1346,7 +1346,13 @@ class Checker {
       }
     }
     for (auto& clause : c.clauses) CheckClause(clause, behavior);
-    for (auto& n : c.nested) CheckCaseBody(n, behavior);
+    for (auto& n : c.nested) {
+      // A nested case with its own header has its own visibility.
+      Visibility saved = required_visibility_;
+      if (n.behavior != Behavior::kLightweight) set_required_visibility(n.visibility);
+      CheckCaseBody(n, NestedBehavior(behavior, n.behavior));
+      set_required_visibility(saved);
+    }
     PopScope(mark);
   }
 

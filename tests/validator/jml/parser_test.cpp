@@ -441,6 +441,63 @@ TEST(ParserTest, NestedSpecCases) {
   EXPECT_EQ(s.cases[0].nested[1].clauses[1].kind, ClauseKind::kSignals);
 }
 
+TEST(ParserTest, NestedCasesWithTheirOwnHeaders) {
+  // The positions real files use: a behavior keyword (with a visibility)
+  // at the head of a nested case, two levels of nesting, and a nested group
+  // as a whole case after `also`.
+  MethodSpec s = ParseSpec(
+      "/*@ public behavior\n"
+      "  @   requires x != 0;\n"
+      "  @   {|\n"
+      "  @     public normal_behavior\n"
+      "  @       requires x > 0;\n"
+      "  @       {| requires x > 10; ensures \\result == 1;\n"
+      "  @       also requires x <= 10; ensures \\result == 2; |}\n"
+      "  @   also\n"
+      "  @     private exceptional_behavior\n"
+      "  @       requires x < 0;\n"
+      "  @       signals_only IllegalArgumentException;\n"
+      "  @   |}\n"
+      "  @ also\n"
+      "  @ {| requires x == 0; ensures \\result == 0; |}\n"
+      "  @*/");
+  ASSERT_EQ(s.cases.size(), 2u);
+  const SpecCase& outer = s.cases[0];
+  EXPECT_EQ(outer.behavior, Behavior::kBehavior);
+  ASSERT_EQ(outer.nested.size(), 2u);
+  EXPECT_EQ(outer.nested[0].behavior, Behavior::kNormal);
+  EXPECT_EQ(outer.nested[0].visibility, Visibility::kPublic);
+  EXPECT_EQ(outer.nested[0].clauses.size(), 1u);
+  EXPECT_EQ(outer.nested[0].nested.size(), 2u);
+  EXPECT_EQ(outer.nested[1].behavior, Behavior::kExceptional);
+  EXPECT_EQ(outer.nested[1].visibility, Visibility::kPrivate);
+  EXPECT_EQ(s.cases[1].behavior, Behavior::kLightweight);
+  EXPECT_EQ(s.cases[1].nested.size(), 1u);
+  // Printed with the nested headers, and read back the same.
+  std::string printed = PrintMethodSpec(s);
+  EXPECT_THAT(printed, HasSubstr("  {|\n    public normal_behavior\n      requires x > 0;\n"
+                                 "      {|\n        requires x > 10;\n"));
+  auto again = ParseSpecText(printed, "again");
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_TRUE(SameMethodSpec(s, again->spec)) << printed;
+}
+
+TEST(ParserTest, NestedCasesThatContradictTheirHeader) {
+  EXPECT_EQ(SpecError("normal_behavior requires x > 0; {| exceptional_behavior requires x < 0; |}"),
+            "Account.jml:1:36: an exceptional_behavior case cannot be nested in a normal_behavior "
+            "case");
+  EXPECT_EQ(SpecError("exceptional_behavior {| requires x < 0; also normal_behavior requires x > "
+                      "0; |}"),
+            "Account.jml:1:46: a normal_behavior case cannot be nested in an "
+            "exceptional_behavior case");
+  EXPECT_EQ(SpecError("behavior {| normal_example requires x > 0; |}"),
+            "Account.jml:1:13: 'normal_example' belongs after for_example");
+  // A visibility without a behavior keyword is not a case header.
+  EXPECT_EQ(SpecError("behavior {| public requires x > 0; |}"),
+            "Account.jml:1:20: expected normal_behavior, exceptional_behavior or behavior after "
+            "the visibility of a spec case, found 'requires'");
+}
+
 TEST(ParserTest, SpecVariables) {
   MethodSpec s =
       ParseSpec("forall int k; old int n = a.length; requires k >= 0; ensures \\result == n;");

@@ -386,6 +386,10 @@ TEST_F(TypeCheckerTest, RejectsIllTypedSpecificationsWithExactMessages) {
       {"deposit", "exceptional_behavior ensures true;",
        "Account.jml:1:22: an exceptional_behavior case cannot have an ensures clause (it promises "
        "an exception)"},
+      // A nested case is checked with the behavior its own header gives it.
+      {"deposit", "behavior requires amount > 0; {| exceptional_behavior ensures true; |}",
+       "Account.jml:1:55: an exceptional_behavior case cannot have an ensures clause (it promises "
+       "an exception)"},
       {"deposit", "ensures Account.balance == 0;",
        "Account.jml:1:17: instance field 'balance' cannot be accessed through the class "
        "bank.Account"},
