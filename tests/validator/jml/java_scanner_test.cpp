@@ -313,6 +313,31 @@ TEST(JavaScannerTest, BadAnnotationStaysWithItsMethod) {
             "C.java:7:19: expected an expression, found ';'");
 }
 
+TEST(JavaScannerTest, AnErrorInsideNestedCasesIsTheOneReported) {
+  // Reading on after the failing clause lands inside the nested group;
+  // what is left of it must not add an error of its own ("unexpected '|}'")
+  // that would hide the real one and fail the whole class.
+  const char* text = R"java(class C {
+  /*@ behavior
+    @ {| requires x >> ; ensures true;
+    @ also requires x < 0; ensures true; |}
+    @*/
+  int f(int x) { return x; }
+  //@ requires y > 0;
+  int g(int y) { return y; }
+}
+)java";
+  auto unit = ParseJavaSource(text, "C.java");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  const TypeDecl& c = Find(**unit, "C");
+  EXPECT_TRUE(c.errors.empty()) << c.errors[0];
+  ASSERT_EQ(c.methods.size(), 2u);
+  ASSERT_EQ(c.methods[0].errors.size(), 1u);
+  EXPECT_EQ(std::string(c.methods[0].errors[0].message()),
+            "C.java:3:24: expected an expression, found ';'");
+  EXPECT_TRUE(c.methods[1].errors.empty());
+}
+
 TEST(JavaScannerTest, TheLastClauseMayLackItsSemicolonAtTheAnnotationEnd) {
   // As OpenJML accepts it; `pure function` is a JML modifier pair.
   auto unit = ParseJavaSource(
