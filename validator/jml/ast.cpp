@@ -434,6 +434,7 @@ Clause CloneClause(const Clause& c) {
   out.kind = c.kind;
   out.redundant = c.redundant;
   out.span = c.span;
+  out.semicolon_omitted = c.semicolon_omitted;
   out.pred = CloneOrNull(c.pred);
   out.condition = CloneOrNull(c.condition);
   out.exception_type = c.exception_type;

@@ -230,6 +230,9 @@ struct Clause {
   ClauseKind kind = ClauseKind::kRequires;
   bool redundant = false;  // the *_redundantly form
   SourceSpan span;         // keyword to ';'
+  // Written without its final ';' (the last one of an annotation may be;
+  // the type checker notes it).
+  bool semicolon_omitted = false;
   // requires/ensures/signals/diverges/when: the predicate;
   // working_space/duration/measured_by: the value. \not_specified and \same
   // appear as kJmlKeyword expressions.
@@ -382,6 +385,9 @@ struct ClassClause {
   Modifiers mods;
   bool redundant = false;
   SourceSpan span;
+  // Written without its final ';' (the last one of an annotation may be;
+  // the type checker notes it).
+  bool semicolon_omitted = false;
   ExprPtr pred;    // invariant/constraint/initially/axiom/readable/writable predicate;
                    // represents value (= / <-) or predicate (\such_that)
   ExprPtr target;  // represents/readable/writable/monitors_for: the field
@@ -412,6 +418,9 @@ struct BodyAnnotation {
   BodyAnnotationKind kind = BodyAnnotationKind::kAssert;
   bool redundant = false;
   SourceSpan span;
+  // Written without its final ';' (the last one of an annotation may be;
+  // the type checker notes it).
+  bool semicolon_omitted = false;
   int next_code_line = 0;  // line of the first Java token after the annotation (0: none)
   ExprPtr expr;            // the predicate / value / `set` right-hand side / ghost initializer
   ExprPtr message;         // assert P : message

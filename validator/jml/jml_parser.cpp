@@ -1371,12 +1371,13 @@ absl::Status Parser::ExpectSemicolon(absl::string_view context) {
 // be left out after the last one of an annotation — where the annotation
 // comment ends, or where the next clause starts on a later line (the
 // expression parser has already taken every token that could continue it).
-absl::Status Parser::ExpectClauseEnd(absl::string_view context) {
+absl::Status Parser::ExpectClauseEnd(absl::string_view context, bool* omitted) {
   if (IsOp(";") || pos_ == 0) return ExpectSemicolon(context);
   const Token& prev = tokens_[pos_ - 1];
   const Token& t = Peek();
   if (prev.jml && (t.kind == TokenKind::kEnd || !t.jml || t.run != prev.run ||
                    t.span.line > prev.span.end_line)) {
+    *omitted = true;
     return absl::OkStatus();
   }
   return ExpectSemicolon(context);
@@ -1524,7 +1525,7 @@ absl::StatusOr<Clause> Parser::ParseClause() {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context, &c.semicolon_omitted));
   c.span = SpanSince(start);
   return c;
 }
@@ -1894,7 +1895,7 @@ absl::StatusOr<ClassClause> Parser::ParseClassClause(Modifiers mods) {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context, &c.semicolon_omitted));
   c.span = SpanSince(start);
   return c;
 }
@@ -1977,7 +1978,7 @@ absl::StatusOr<BodyAnnotation> Parser::ParseBodyAnnotation() {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context, &a.semicolon_omitted));
   a.span = SpanSince(start);
   return a;
 }

@@ -121,7 +121,9 @@ class Parser {
   absl::StatusOr<std::vector<StoreRef>> ParseStoreRefList(absl::string_view context);
   absl::StatusOr<MethodRef> ParseMethodRef();
   absl::Status ExpectSemicolon(absl::string_view context);
-  absl::Status ExpectClauseEnd(absl::string_view context);
+  // The ';' ending a clause or statement; `*omitted` is set when it was
+  // left out where OpenJML allows that.
+  absl::Status ExpectClauseEnd(absl::string_view context, bool* omitted);
   // Java.
   absl::Status ParseTypeDecl(CompilationUnit* unit, Modifiers mods, TypeDecl* outer, size_t start);
   absl::Status ParseClassBody(CompilationUnit* unit, TypeDecl* decl);

@@ -355,6 +355,10 @@ TEST(ParserTest, TheLastClauseOfAnAnnotationMayLackItsSemicolon) {
   ASSERT_EQ(s.cases.size(), 1u);
   ASSERT_EQ(s.cases[0].clauses.size(), 2u);
   EXPECT_EQ(s.cases[0].clauses[1].kind, ClauseKind::kEnsures);
+  // Each is marked, for the type checker's note.
+  EXPECT_TRUE(s.cases[0].clauses[0].semicolon_omitted);
+  EXPECT_TRUE(s.cases[0].clauses[1].semicolon_omitted);
+  EXPECT_FALSE(ParseSpec("requires x > 0;").cases[0].clauses[0].semicolon_omitted);
   // On one line a missing ';' between clauses is still an error.
   EXPECT_THAT(SpecError("requires x > 0 ensures y > 0;"), HasSubstr("expected ';'"));
 }
