@@ -169,6 +169,15 @@ const char* BehaviorKeyword(Behavior b) {
   return "";
 }
 
+Behavior NestedBehavior(Behavior outer, Behavior inner) {
+  if (inner == Behavior::kLightweight) return outer;
+  if (outer == Behavior::kLightweight || outer == Behavior::kBehavior ||
+      outer == Behavior::kExample) {
+    return inner;
+  }
+  return outer;
+}
+
 const char* VisibilityKeyword(Visibility v) {
   switch (v) {
     case Visibility::kPackage:
@@ -425,6 +434,7 @@ Clause CloneClause(const Clause& c) {
   out.kind = c.kind;
   out.redundant = c.redundant;
   out.span = c.span;
+  out.semicolon_omitted = c.semicolon_omitted;
   out.pred = CloneOrNull(c.pred);
   out.condition = CloneOrNull(c.condition);
   out.exception_type = c.exception_type;

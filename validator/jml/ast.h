@@ -230,6 +230,9 @@ struct Clause {
   ClauseKind kind = ClauseKind::kRequires;
   bool redundant = false;  // the *_redundantly form
   SourceSpan span;         // keyword to ';'
+  // Written without its final ';' (the last one of an annotation may be;
+  // the type checker notes it).
+  bool semicolon_omitted = false;
   // requires/ensures/signals/diverges/when: the predicate;
   // working_space/duration/measured_by: the value. \not_specified and \same
   // appear as kJmlKeyword expressions.
@@ -268,6 +271,12 @@ enum class Behavior {
   kExceptionalExample,
 };
 const char* BehaviorKeyword(Behavior b);  // "" for lightweight
+// The behavior of a case nested (in `{| |}`) in a case of behavior `outer`
+// that names `inner` itself (kLightweight when it names none): the more
+// specific of the two — a normal or exceptional kind wins over the generic
+// `behavior`/`example` and over a lightweight header. The parser rejects a
+// normal kind nested in an exceptional one and the reverse.
+Behavior NestedBehavior(Behavior outer, Behavior inner);
 
 enum class Visibility { kPackage, kPublic, kProtected, kPrivate };
 const char* VisibilityKeyword(Visibility v);  // "" for package
@@ -279,7 +288,9 @@ struct SpecCase {
   SourceSpan span;
   std::vector<SpecVarDecl> vars;
   std::vector<Clause> clauses;
-  std::vector<SpecCase> nested;  // {| case also case |}; clauses above are the shared header
+  // {| case also case |}; clauses above are the shared header. A nested
+  // case may name its own visibility and behavior (see NestedBehavior).
+  std::vector<SpecCase> nested;
 };
 
 struct MethodSpec {
@@ -374,6 +385,9 @@ struct ClassClause {
   Modifiers mods;
   bool redundant = false;
   SourceSpan span;
+  // Written without its final ';' (the last one of an annotation may be;
+  // the type checker notes it).
+  bool semicolon_omitted = false;
   ExprPtr pred;    // invariant/constraint/initially/axiom/readable/writable predicate;
                    // represents value (= / <-) or predicate (\such_that)
   ExprPtr target;  // represents/readable/writable/monitors_for: the field
@@ -404,6 +418,9 @@ struct BodyAnnotation {
   BodyAnnotationKind kind = BodyAnnotationKind::kAssert;
   bool redundant = false;
   SourceSpan span;
+  // Written without its final ';' (the last one of an annotation may be;
+  // the type checker notes it).
+  bool semicolon_omitted = false;
   int next_code_line = 0;  // line of the first Java token after the annotation (0: none)
   ExprPtr expr;            // the predicate / value / `set` right-hand side / ghost initializer
   ExprPtr message;         // assert P : message

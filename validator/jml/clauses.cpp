@@ -29,8 +29,10 @@ void Flatten(const SpecCase& c, const std::string& number, Behavior behavior, Vi
     return;
   }
   for (size_t i = 0; i < c.nested.size(); ++i) {
-    Flatten(c.nested[i], absl::StrCat(number, ".", i + 1), behavior, visibility, vars, clauses,
-            out);
+    const SpecCase& n = c.nested[i];
+    bool own_header = n.behavior != Behavior::kLightweight;
+    Flatten(n, absl::StrCat(number, ".", i + 1), NestedBehavior(behavior, n.behavior),
+            own_header ? n.visibility : visibility, vars, clauses, out);
   }
 }
 

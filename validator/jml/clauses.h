@@ -14,7 +14,9 @@
 namespace tracespec::jml {
 
 // One spec case with nesting desugared (JML RM §9.6): the clauses of the
-// enclosing headers followed by the nested case's own.
+// enclosing headers followed by the nested case's own; its behavior is
+// NestedBehavior of the enclosing ones and its own, its visibility its own
+// when it has a header.
 struct FlatCase {
   Behavior behavior = Behavior::kLightweight;
   Visibility visibility = Visibility::kPackage;

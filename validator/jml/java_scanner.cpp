@@ -419,6 +419,13 @@ absl::Status Parser::ParseMember(CompilationUnit* unit, TypeDecl* decl, MethodSp
     // Inside an annotation comment only ghost and model declarations (and
     // specifications, clauses and modifiers, handled above) may appear.
     size_t at = pos_;
+    if (!pending_errors->empty()) {
+      // The rest of a specification that failed (resynchronising after its
+      // failing clause may land inside it, e.g. before `also` or `|}` of a
+      // nested group): its error, kept for the method, is the one to show.
+      SkipRunAfterError(at);
+      return absl::OkStatus();
+    }
     decl->errors.push_back(ErrorAtToken(
         t,
         t.kind == TokenKind::kIdentifier

@@ -105,6 +105,12 @@ bool IsExampleBehavior(Behavior b) {
          b == Behavior::kExceptionalExample;
 }
 
+// Cases that admit only normal, or only exceptional, termination.
+bool NormalOnly(Behavior b) { return b == Behavior::kNormal || b == Behavior::kNormalExample; }
+bool ExceptionalOnly(Behavior b) {
+  return b == Behavior::kExceptional || b == Behavior::kExceptionalExample;
+}
+
 bool IsPrivacy(absl::string_view w) { return w == "public" || w == "protected" || w == "private"; }
 
 bool LookupClassClause(absl::string_view word, ClassClauseKind* kind, bool* redundant) {
@@ -120,6 +126,32 @@ bool LookupClassClause(absl::string_view word, ClassClauseKind* kind, bool* redu
       {"monitors_for", ClassClauseKind::kMonitorsFor},
       {"in", ClassClauseKind::kIn},
       {"maps", ClassClauseKind::kMaps},
+  };
+  auto it = kMap.find(word);
+  if (it == kMap.end()) return false;
+  *kind = it->second;
+  return true;
+}
+
+// Finds the in-body JML statement of `word` (assert, maintaining, ...),
+// accepting the *_redundantly forms.
+bool LookupStatement(absl::string_view word, BodyAnnotationKind* kind, bool* redundant) {
+  *redundant = absl::ConsumeSuffix(&word, "_redundantly");
+  static const std::map<std::string, BodyAnnotationKind, std::less<>> kMap = {
+      {"assert", BodyAnnotationKind::kAssert},
+      {"assume", BodyAnnotationKind::kAssume},
+      {"loop_invariant", BodyAnnotationKind::kLoopInvariant},
+      {"maintaining", BodyAnnotationKind::kLoopInvariant},
+      {"decreases", BodyAnnotationKind::kDecreases},
+      {"decreasing", BodyAnnotationKind::kDecreases},
+      {"loop_modifies", BodyAnnotationKind::kLoopAssignable},
+      {"loop_assigns", BodyAnnotationKind::kLoopAssignable},
+      {"loop_writes", BodyAnnotationKind::kLoopAssignable},
+      {"set", BodyAnnotationKind::kSet},
+      {"debug", BodyAnnotationKind::kDebug},
+      {"unreachable", BodyAnnotationKind::kUnreachable},
+      {"reachable", BodyAnnotationKind::kReachable},
+      {"hence_by", BodyAnnotationKind::kHenceBy},
   };
   auto it = kMap.find(word);
   if (it == kMap.end()) return false;
@@ -922,6 +954,7 @@ absl::StatusOr<ExprPtr> Parser::ParsePrimary() {
 
 absl::StatusOr<ExprPtr> Parser::ParseParenthesized() {
   size_t start = pos_;
+  DepthGuard open(&open_parens_);
   const Token& t1 = Peek(1);
   QuantifierKind q;
   if (t1.kind == TokenKind::kBackslashWord && LookupQuantifier(t1.text, &q) && !IsOp("(", 2)) {
@@ -956,10 +989,12 @@ absl::StatusOr<ExprPtr> Parser::ParseQuantifier(size_t start) {
   return e;
 }
 
-// At a quantifier keyword: the quantifier up to (not including) the
-// closing parenthesis of the enclosing one. Its body may itself be a
-// quantifier without parentheses, which then extends to that parenthesis:
-// (\forall int j; 0 <= j && j < n; \forall int i; 0 <= i && i < j; a[i] <= a[j]).
+// At a quantifier keyword: the quantifier, whose body extends as far to
+// the right as possible (JML): up to the closing parenthesis of an
+// enclosing `(`, or to the end of the clause when it is not parenthesized.
+// So a body may itself be a quantifier without parentheses:
+// \forall int j; 0 <= j && j < n; \forall int i; 0 <= i && i < j; a[i] <= a[j]
+// reads as (\forall int j; ...; (\forall int i; ...; a[i] <= a[j])).
 absl::StatusOr<ExprPtr> Parser::ParseQuantifierUnparenthesized() {
   size_t start = pos_;
   const Token& qt = Next();
@@ -985,24 +1020,13 @@ absl::StatusOr<ExprPtr> Parser::ParseQuantifierUnparenthesized() {
   TS_RETURN_IF_ERROR(Expect(";", absl::StrCat("after the variables of ", qt.text)));
   ExprPtr range;
   if (IsOp(";")) {
-    Next();
+    Next();  // an empty range: \forall T x; ; body
   }
-  bool nested = false;  // the body is a quantifier without parentheses
-  auto body = [&]() -> absl::StatusOr<ExprPtr> {
-    QuantifierKind q;
-    const Token& t = Peek();
-    if (t.kind == TokenKind::kBackslashWord && LookupQuantifier(t.text, &q) &&
-        !(q == QuantifierKind::kMax && IsOp("(", 1))) {
-      nested = true;
-      return ParseQuantifierUnparenthesized();
-    }
-    return ParseExpression();
-  };
-  TS_ASSIGN_OR_RETURN(ExprPtr first, body());
-  if (IsOp(";") && !nested) {
+  TS_ASSIGN_OR_RETURN(ExprPtr first, ParseExpression());
+  if (IsOp(";") && !SemicolonEndsClause()) {
     Next();
     range = std::move(first);
-    TS_ASSIGN_OR_RETURN(first, body());
+    TS_ASSIGN_OR_RETURN(first, ParseExpression());
   }
   e->flag = range != nullptr;
   if (range) e->operands.push_back(std::move(range));
@@ -1019,8 +1043,7 @@ absl::StatusOr<ExprPtr> Parser::ParseBackslashPrimary() {
   std::string word = t.text.substr(1);
   QuantifierKind q;
   if (LookupQuantifier(t.text, &q) && !(q == QuantifierKind::kMax && IsOp("(", 1))) {
-    return ErrorAtToken(
-        t, absl::StrCat("a quantifier must be parenthesized: (", t.text, " T x; range; body)"));
+    return ParseQuantifierUnparenthesized();
   }
   if (word == "result") {
     Next();
@@ -1348,15 +1371,46 @@ absl::Status Parser::ExpectSemicolon(absl::string_view context) {
 // be left out after the last one of an annotation — where the annotation
 // comment ends, or where the next clause starts on a later line (the
 // expression parser has already taken every token that could continue it).
-absl::Status Parser::ExpectClauseEnd(absl::string_view context) {
+absl::Status Parser::ExpectClauseEnd(absl::string_view context, bool* omitted) {
   if (IsOp(";") || pos_ == 0) return ExpectSemicolon(context);
   const Token& prev = tokens_[pos_ - 1];
   const Token& t = Peek();
   if (prev.jml && (t.kind == TokenKind::kEnd || !t.jml || t.run != prev.run ||
                    t.span.line > prev.span.end_line)) {
+    *omitted = true;
     return absl::OkStatus();
   }
   return ExpectSemicolon(context);
+}
+
+// At a ';' after the first expression of a quantifier: whether the ';'
+// ends the clause (or statement) the quantifier stands in, rather than
+// separating the quantifier's range from its body. Outside parentheses it
+// ends it where no expression can follow: at the end of the annotation or text, before '|}'
+// or '}', or before the keyword of a clause, spec case, class-level clause,
+// JML statement, modifier or declaration.
+bool Parser::SemicolonEndsClause() const {
+  // Inside parentheses a ';' separates a quantifier's parts.
+  if (open_parens_ > 0) return false;
+  const Token& semi = Peek();
+  const Token& t = Peek(1);
+  if (t.kind == TokenKind::kEnd || !t.jml || t.run != semi.run) return true;
+  if (t.IsOp("|}") || t.IsOp("}")) return true;
+  if (t.kind != TokenKind::kIdentifier) return false;
+  // A keyword used as a name: `set.size() > 0`, `in[i]`.
+  if (IsOp(".", 2) || IsOp("[", 2)) return false;
+  // A declaration: a type followed by a name.
+  if (AtTypeStart(1) && Peek(2).kind == TokenKind::kIdentifier) return true;
+  ClauseKind clause;
+  Behavior behavior;
+  ClassClauseKind class_clause;
+  BodyAnnotationKind statement;
+  bool redundant;
+  return LookupClause(t.text, &clause, &redundant) || LookupBehavior(t.text, &behavior) ||
+         LookupClassClause(t.text, &class_clause, &redundant) ||
+         LookupStatement(t.text, &statement, &redundant) || ModifierBit(t.text, true) != 0 ||
+         t.text == "also" || t.text == "implies_that" || t.text == "for_example" ||
+         t.text == "forall" || t.text == "old" || t.text == "code";
 }
 
 bool Parser::AtJmlToken() const {
@@ -1471,12 +1525,12 @@ absl::StatusOr<Clause> Parser::ParseClause() {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context, &c.semicolon_omitted));
   c.span = SpanSince(start);
   return c;
 }
 
-absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
+absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool examples, Behavior behavior) {
   // spec-var-decls
   while ((IsIdent("forall") || IsIdent("old")) && AtTypeStart(1) &&
          Peek(2).kind == TokenKind::kIdentifier) {
@@ -1520,7 +1574,22 @@ absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
     while (true) {
       SpecCase inner;
       size_t start = pos_;
-      TS_RETURN_IF_ERROR(ParseGenericCaseBody(&inner, true));
+      // As OpenJML allows, a nested case may have a header of its own
+      // (`{| normal_behavior ... also exceptional_behavior ... |}`).
+      const Token& head = Peek();
+      TS_RETURN_IF_ERROR(ParseCaseHeader(&inner, examples));
+      Behavior inner_behavior = NestedBehavior(behavior, inner.behavior);
+      if (NormalOnly(behavior) && ExceptionalOnly(inner.behavior)) {
+        return ErrorAtToken(head, absl::StrCat("an ", BehaviorKeyword(inner.behavior),
+                                               " case cannot be nested in a ",
+                                               BehaviorKeyword(behavior), " case"));
+      }
+      if (ExceptionalOnly(behavior) && NormalOnly(inner.behavior)) {
+        return ErrorAtToken(head, absl::StrCat("a ", BehaviorKeyword(inner.behavior),
+                                               " case cannot be nested in an ",
+                                               BehaviorKeyword(behavior), " case"));
+      }
+      TS_RETURN_IF_ERROR(ParseGenericCaseBody(&inner, examples, inner_behavior));
       if (inner.vars.empty() && inner.clauses.empty() && inner.nested.empty()) {
         return Unexpected("a specification clause", "inside '{|'");
       }
@@ -1535,23 +1604,20 @@ absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool nested) {
     if (!IsOp("|}")) return Unexpected("'also' or '|}'", "in nested specification cases");
     Next();
   }
-  (void)nested;
   return absl::OkStatus();
 }
 
-absl::StatusOr<SpecCase> Parser::ParseSpecCase(bool examples) {
-  size_t start = pos_;
-  SpecCase c;
+absl::Status Parser::ParseCaseHeader(SpecCase* c, bool examples) {
   bool heavy = false;
   while (AtJmlToken() && (IsPrivacy(Peek().text) || Peek().IsIdent("code")) &&
          Peek().kind == TokenKind::kIdentifier) {
     const Token& t = Next();
     if (t.text == "code") {
-      c.code = true;
+      c->code = true;
     } else {
-      c.visibility = t.text == "public"      ? Visibility::kPublic
-                     : t.text == "protected" ? Visibility::kProtected
-                                             : Visibility::kPrivate;
+      c->visibility = t.text == "public"      ? Visibility::kPublic
+                      : t.text == "protected" ? Visibility::kProtected
+                                              : Visibility::kPrivate;
     }
     heavy = true;
   }
@@ -1565,13 +1631,20 @@ absl::StatusOr<SpecCase> Parser::ParseSpecCase(bool examples) {
                           examples ? absl::StrCat("'", Peek().text, "' is not an example keyword")
                                    : absl::StrCat("'", Peek().text, "' belongs after for_example"));
     }
-    c.behavior = b;
+    c->behavior = b;
     Next();
   } else if (heavy) {
     return Unexpected("normal_behavior, exceptional_behavior or behavior",
                       "after the visibility of a spec case");
   }
-  TS_RETURN_IF_ERROR(ParseGenericCaseBody(&c, false));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SpecCase> Parser::ParseSpecCase(bool examples) {
+  size_t start = pos_;
+  SpecCase c;
+  TS_RETURN_IF_ERROR(ParseCaseHeader(&c, examples));
+  TS_RETURN_IF_ERROR(ParseGenericCaseBody(&c, examples, c.behavior));
   if (c.behavior == Behavior::kLightweight && c.vars.empty() && c.clauses.empty() &&
       c.nested.empty()) {
     return Unexpected("a specification clause", "");
@@ -1822,7 +1895,7 @@ absl::StatusOr<ClassClause> Parser::ParseClassClause(Modifiers mods) {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context, &c.semicolon_omitted));
   c.span = SpanSince(start);
   return c;
 }
@@ -1835,27 +1908,8 @@ absl::StatusOr<BodyAnnotation> Parser::ParseBodyAnnotation() {
   const Token& kw = Peek();
   if (kw.kind == TokenKind::kError) return ErrorAtToken(kw, kw.text);
   if (kw.kind != TokenKind::kIdentifier) return Unexpected("a JML statement", "");
-  absl::string_view word = kw.text;
-  a.redundant = absl::ConsumeSuffix(&word, "_redundantly");
-  static const std::map<std::string, BodyAnnotationKind, std::less<>> kWords = {
-      {"assert", BodyAnnotationKind::kAssert},
-      {"assume", BodyAnnotationKind::kAssume},
-      {"loop_invariant", BodyAnnotationKind::kLoopInvariant},
-      {"maintaining", BodyAnnotationKind::kLoopInvariant},
-      {"decreases", BodyAnnotationKind::kDecreases},
-      {"decreasing", BodyAnnotationKind::kDecreases},
-      {"loop_modifies", BodyAnnotationKind::kLoopAssignable},
-      {"loop_assigns", BodyAnnotationKind::kLoopAssignable},
-      {"loop_writes", BodyAnnotationKind::kLoopAssignable},
-      {"set", BodyAnnotationKind::kSet},
-      {"debug", BodyAnnotationKind::kDebug},
-      {"unreachable", BodyAnnotationKind::kUnreachable},
-      {"reachable", BodyAnnotationKind::kReachable},
-      {"hence_by", BodyAnnotationKind::kHenceBy},
-  };
-  auto it = kWords.find(word);
   bool ghost = false;
-  if (it == kWords.end()) {
+  if (!LookupStatement(kw.text, &a.kind, &a.redundant)) {
     Modifiers mods;
     TS_RETURN_IF_ERROR(ParseModifiers(&mods));
     if (!mods.Has(kModGhost)) {
@@ -1874,7 +1928,6 @@ absl::StatusOr<BodyAnnotation> Parser::ParseBodyAnnotation() {
     a.kind = BodyAnnotationKind::kGhostDecl;
     a.mods = std::move(mods);
   } else {
-    a.kind = it->second;
     Next();
   }
   std::string context = absl::StrCat(ghost ? "ghost" : kw.text, " statement");
@@ -1925,7 +1978,7 @@ absl::StatusOr<BodyAnnotation> Parser::ParseBodyAnnotation() {
       break;
     }
   }
-  TS_RETURN_IF_ERROR(ExpectClauseEnd(context));
+  TS_RETURN_IF_ERROR(ExpectClauseEnd(context, &a.semicolon_omitted));
   a.span = SpanSince(start);
   return a;
 }

@@ -103,6 +103,7 @@ class Parser {
   absl::StatusOr<ExprPtr> ParseParenthesized();
   absl::StatusOr<ExprPtr> ParseQuantifier(size_t start);
   absl::StatusOr<ExprPtr> ParseQuantifierUnparenthesized();
+  bool SemicolonEndsClause() const;
   absl::StatusOr<ExprPtr> ParseBackslashPrimary();
   absl::StatusOr<ExprPtr> ParseNew();
   absl::StatusOr<ExprPtr> ParseArrayInitializer();
@@ -111,12 +112,18 @@ class Parser {
   absl::Status CheckHeight(const Expr& e) const;
   // Clauses and cases.
   absl::StatusOr<SpecCase> ParseSpecCase(bool examples);
-  absl::Status ParseGenericCaseBody(SpecCase* c, bool nested);
+  // [privacy] [code] [behavior keyword] of a spec case, top-level or nested.
+  absl::Status ParseCaseHeader(SpecCase* c, bool examples);
+  // The clauses and nested cases of a case whose (effective) behavior is
+  // `behavior`.
+  absl::Status ParseGenericCaseBody(SpecCase* c, bool examples, Behavior behavior);
   absl::StatusOr<Clause> ParseClause();
   absl::StatusOr<std::vector<StoreRef>> ParseStoreRefList(absl::string_view context);
   absl::StatusOr<MethodRef> ParseMethodRef();
   absl::Status ExpectSemicolon(absl::string_view context);
-  absl::Status ExpectClauseEnd(absl::string_view context);
+  // The ';' ending a clause or statement; `*omitted` is set when it was
+  // left out where OpenJML allows that.
+  absl::Status ExpectClauseEnd(absl::string_view context, bool* omitted);
   // Java.
   absl::Status ParseTypeDecl(CompilationUnit* unit, Modifiers mods, TypeDecl* outer, size_t start);
   absl::Status ParseClassBody(CompilationUnit* unit, TypeDecl* decl);
@@ -136,6 +143,7 @@ class Parser {
   size_t pos_ = 0;
   size_t limit_;
   int depth_ = 0;
+  int open_parens_ = 0;  // enclosing '(' of the expression being parsed
   mutable Token end_token_;  // the synthetic end returned past a limit
 };
 

@@ -451,7 +451,7 @@ void AppendCaseBody(const SpecCase& c, const std::string& indent, std::string* o
     absl::StrAppend(out, indent, "{|\n");
     for (size_t i = 0; i < c.nested.size(); ++i) {
       if (i > 0) absl::StrAppend(out, indent, "also\n");
-      AppendCaseBody(c.nested[i], indent + "  ", out);
+      absl::StrAppend(out, PrintSpecCase(c.nested[i], indent + "  "));
     }
     absl::StrAppend(out, indent, "|}\n");
   }

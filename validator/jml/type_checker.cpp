@@ -184,6 +184,10 @@ class Checker {
   void Note(const SourceSpan& span, const std::string& message) {
     notes_.push_back(CheckNote{span, message});
   }
+  // The note for a clause or statement written without its final ';'.
+  void NoteOmittedSemicolon(bool omitted, const SourceSpan& span, const std::string& what) {
+    if (omitted) Note(span, absl::StrCat(what, " has no ';' at its end (accepted, as by OpenJML)"));
+  }
 
   // ---- Phases ----
 
@@ -1235,6 +1239,7 @@ class Checker {
   void CheckClause(Clause& c, Behavior behavior) {
     std::string kw = ClauseKeyword(c.kind);
     std::string what = absl::StrCat("the ", kw, " clause");
+    NoteOmittedSemicolon(c.semicolon_omitted, c.span, what);
     auto not_checked = [&] {
       Note(c.span, absl::StrCat(kw, " clause parsed but not checked"));
       set_suppress_unsupported(true);
@@ -1346,7 +1351,13 @@ class Checker {
       }
     }
     for (auto& clause : c.clauses) CheckClause(clause, behavior);
-    for (auto& n : c.nested) CheckCaseBody(n, behavior);
+    for (auto& n : c.nested) {
+      // A nested case with its own header has its own visibility.
+      Visibility saved = required_visibility_;
+      if (n.behavior != Behavior::kLightweight) set_required_visibility(n.visibility);
+      CheckCaseBody(n, NestedBehavior(behavior, n.behavior));
+      set_required_visibility(saved);
+    }
     PopScope(mark);
   }
 
@@ -1509,6 +1520,7 @@ absl::StatusOr<TypeCheckResult> TypeChecker::CheckClassDecl(
     checker.set_required_visibility(c.mods.visibility());
     std::string kw = ClassClauseKeyword(c.kind);
     std::string what = absl::StrCat("the ", kw, " clause");
+    checker.NoteOmittedSemicolon(c.semicolon_omitted, c.span, what);
     switch (c.kind) {
       case ClassClauseKind::kInvariant:
       case ClassClauseKind::kInitially:
@@ -1635,6 +1647,7 @@ absl::StatusOr<TypeCheckResult> TypeChecker::CheckBodyAnnotations(
     std::string kw = BodyAnnotationKeyword(a.kind);
     checker.SetPhase(Checker::Phase::kBody, absl::StrCat("a ", kw, " statement"));
     std::string what = absl::StrCat("the ", kw, " statement");
+    checker.NoteOmittedSemicolon(a.semicolon_omitted, a.span, what);
     switch (a.kind) {
       case BodyAnnotationKind::kAssert:
       case BodyAnnotationKind::kAssume:

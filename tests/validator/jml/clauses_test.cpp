@@ -33,6 +33,39 @@ TEST(ClausesTest, FlattenNestedCases) {
                                    "signals (Exception e) true;"));
 }
 
+TEST(ClausesTest, FlattenNestedCasesWithTheirOwnHeaders) {
+  // Each nested case gets the headers around it (requires conjoined) and
+  // the more specific behavior: its own under `behavior` or a lightweight
+  // case, the enclosing one's when it names none.
+  auto s = ParseSpecText(
+      "public behavior requires x != 0;\n"
+      "{| private normal_behavior requires x > 0;\n"
+      "   {| requires x > 10; ensures \\result == 1; also behavior requires x <= 10; |}\n"
+      "also exceptional_behavior requires x < 0; signals_only IllegalArgumentException; |}\n"
+      "also\n"
+      "requires x == 0; {| normal_behavior ensures \\result == 0; |}",
+      "t");
+  ASSERT_TRUE(s.ok()) << s.status();
+  std::vector<FlatCase> flat = FlattenSpecCases(s->spec);
+  ASSERT_EQ(flat.size(), 4u);
+  EXPECT_EQ(flat[0].label, "case 1.1.1 (normal_behavior)");
+  EXPECT_EQ(flat[0].visibility, Visibility::kPrivate);
+  EXPECT_EQ(flat[1].label, "case 1.1.2 (normal_behavior)");
+  EXPECT_EQ(flat[2].label, "case 1.2 (exceptional_behavior)");
+  EXPECT_EQ(flat[2].visibility, Visibility::kPackage);
+  EXPECT_EQ(flat[3].label, "case 2.1 (normal_behavior)");
+  auto texts = [](const FlatCase& f) {
+    std::vector<std::string> out;
+    for (const Clause* c : f.clauses) out.push_back(PrintClause(*c));
+    return out;
+  };
+  EXPECT_THAT(texts(flat[0]), ElementsAre("requires x != 0;", "requires x > 0;",
+                                          "requires x > 10;", "ensures \\result == 1;"));
+  EXPECT_THAT(texts(flat[2]), ElementsAre("requires x != 0;", "requires x < 0;",
+                                          "signals_only IllegalArgumentException;"));
+  EXPECT_THAT(texts(flat[3]), ElementsAre("requires x == 0;", "ensures \\result == 0;"));
+}
+
 TEST(ClausesTest, EnumerateClausesWithSpans) {
   auto s = ParseSpecText(
       "requires x > 0;\nensures \\result > 0;\nalso\nexceptional_behavior\n  requires x <= 0;\n  "

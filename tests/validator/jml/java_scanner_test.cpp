@@ -313,6 +313,31 @@ TEST(JavaScannerTest, BadAnnotationStaysWithItsMethod) {
             "C.java:7:19: expected an expression, found ';'");
 }
 
+TEST(JavaScannerTest, AnErrorInsideNestedCasesIsTheOneReported) {
+  // Reading on after the failing clause lands inside the nested group;
+  // what is left of it must not add an error of its own ("unexpected '|}'")
+  // that would hide the real one and fail the whole class.
+  const char* text = R"java(class C {
+  /*@ behavior
+    @ {| requires x >> ; ensures true;
+    @ also requires x < 0; ensures true; |}
+    @*/
+  int f(int x) { return x; }
+  //@ requires y > 0;
+  int g(int y) { return y; }
+}
+)java";
+  auto unit = ParseJavaSource(text, "C.java");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  const TypeDecl& c = Find(**unit, "C");
+  EXPECT_TRUE(c.errors.empty()) << c.errors[0];
+  ASSERT_EQ(c.methods.size(), 2u);
+  ASSERT_EQ(c.methods[0].errors.size(), 1u);
+  EXPECT_EQ(std::string(c.methods[0].errors[0].message()),
+            "C.java:3:24: expected an expression, found ';'");
+  EXPECT_TRUE(c.methods[1].errors.empty());
+}
+
 TEST(JavaScannerTest, TheLastClauseMayLackItsSemicolonAtTheAnnotationEnd) {
   // As OpenJML accepts it; `pure function` is a JML modifier pair.
   auto unit = ParseJavaSource(
@@ -330,6 +355,52 @@ TEST(JavaScannerTest, TheLastClauseMayLackItsSemicolonAtTheAnnotationEnd) {
   ASSERT_EQ(c.methods[1].errors.size(), 1u);
   EXPECT_EQ(std::string(c.methods[1].errors[0].message()),
             "C.java:4:22: expected ';' at the end of the requires clause, found 'ensures'");
+}
+
+TEST(JavaScannerTest, UnparenthesizedQuantifiersEndWithTheirClause) {
+  // In a method specification, a class invariant and a loop annotation,
+  // each followed by more JML in the same comment.
+  const char* text = R"java(class Sort {
+  /*@ public invariant \forall int i; 0 <= i && i < data.length; data[i] >= 0;
+    @ public ghost int swaps;
+    @*/
+  int[] data;
+  /*@ requires a != null;
+    @ ensures \forall int j; 0 <= j && j < a.length; \forall int i; 0 <= i && i < j; a[i] <= a[j];
+    @ ensures \exists int k; 0 <= k && k < a.length; a[k] == \old(a[0])
+    @*/
+  void sort(int[] a) {
+    for (int n = 0; n < a.length; n++) {
+      /*@ maintaining \forall int i; 0 <= i && i < n; a[i] <= a[n];
+        @ decreases a.length - n; @*/
+      a[n] = a[n];
+    }
+  }
+}
+)java";
+  auto unit = ParseJavaSource(text, "Sort.java");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  const TypeDecl& c = Find(**unit, "Sort");
+  ASSERT_EQ(c.errors.size(), 0u) << c.errors[0];
+  ASSERT_EQ(c.clauses.size(), 1u);
+  EXPECT_EQ(PrintClassClause(c.clauses[0]),
+            "public invariant (\\forall int i; 0 <= i && i < data.length; data[i] >= 0);");
+  ASSERT_EQ(c.fields.size(), 2u);
+  EXPECT_EQ(c.fields[0].name, "swaps");
+  const MethodDecl* sort = Method(c, "sort");
+  ASSERT_NE(sort, nullptr);
+  ASSERT_TRUE(sort->errors.empty()) << sort->errors[0];
+  const auto& cl = sort->spec.cases[0].clauses;
+  ASSERT_EQ(cl.size(), 3u);
+  EXPECT_EQ(PrintClause(cl[1]),
+            "ensures (\\forall int j; 0 <= j && j < a.length; (\\forall int i; 0 <= i && i < j; "
+            "a[i] <= a[j]));");
+  EXPECT_EQ(PrintClause(cl[2]),
+            "ensures (\\exists int k; 0 <= k && k < a.length; a[k] == \\old(a[0]));");
+  ASSERT_EQ(sort->body_annotations.size(), 2u);
+  EXPECT_EQ(PrintBodyAnnotation(sort->body_annotations[0]),
+            "loop_invariant (\\forall int i; 0 <= i && i < n; a[i] <= a[n]);");
+  EXPECT_EQ(sort->body_annotations[1].kind, BodyAnnotationKind::kDecreases);
 }
 
 TEST(JavaScannerTest, ClassLevelErrors) {

@@ -190,9 +190,64 @@ TEST(ParserTest, AQuantifierBodyMayBeAnUnparenthesizedQuantifier) {
   // A parenthesized quantifier as the range still takes a body after it.
   EXPECT_EQ(ParseSexp("(\\forall int j; (\\exists int i; i == j); j > 0)"),
             "(\\forall int j range (\\exists int i (== i j)) (> j 0))");
-  // Outside a quantifier's body the parentheses stay required.
-  EXPECT_EQ(ParseError("x && \\forall int i; i > 0"),
-            "Spec.jml:1:6: a quantifier must be parenthesized: (\\forall T x; range; body)");
+}
+
+TEST(ParserTest, AnUnparenthesizedQuantifierExtendsAsFarRightAsPossible) {
+  // Neither quantifier parenthesized (the commonest form in sorting code).
+  EXPECT_EQ(ParseSexp("\\forall int j; 0 <= j && j < a.length; \\forall int i; 0 <= i && i < j; "
+                      "a[i] <= a[j]"),
+            "(\\forall int j range (&& (<= 0 j) (< j (. a length))) (\\forall int i range (&& "
+            "(<= 0 i) (< i j)) (<= ([] a i) ([] a j))))");
+  // The inner one parenthesized, the outer not.
+  EXPECT_EQ(ParseSexp("\\forall int j; 0 <= j && j < n; (\\forall int i; 0 <= i && i < j; "
+                      "a[i] <= a[j])"),
+            "(\\forall int j range (&& (<= 0 j) (< j n)) (\\forall int i range (&& (<= 0 i) "
+            "(< i j)) (<= ([] a i) ([] a j))))");
+  // The body takes every operator to its right, the quantifier is an
+  // operand of what is to its left.
+  EXPECT_EQ(ParseSexp("x && \\forall int i; i > 0"), "(&& x (\\forall int i (> i 0)))");
+  EXPECT_EQ(ParseSexp("\\result ==> \\exists int i; 0 <= i && i < n; a[i] == x || x < 0"),
+            "(==> \\result (\\exists int i range (&& (<= 0 i) (< i n)) (|| (== ([] a i) x) "
+            "(< x 0))))");
+  // The generalised quantifiers chain the same way.
+  EXPECT_EQ(ParseSexp("\\sum int i; 0 <= i && i < n; \\product int j; 0 <= j && j < i; a[j]"),
+            "(\\sum int i range (&& (<= 0 i) (< i n)) (\\product int j range (&& (<= 0 j) (< j "
+            "i)) ([] a j)))");
+  EXPECT_EQ(ParseSexp("\\max int i; 0 <= i && i < n; \\min int j; 0 <= j && j < m; b[i][j]"),
+            "(\\max int i range (&& (<= 0 i) (< i n)) (\\min int j range (&& (<= 0 j) (< j m)) "
+            "([] ([] b i) j)))");
+  EXPECT_EQ(ParseSexp("\\num_of int i; 0 <= i && i < n; \\exists int j; j == i; a[j] > 0"),
+            "(\\num_of int i range (&& (<= 0 i) (< i n)) (\\exists int j range (== j i) (> ([] "
+            "a j) 0)))");
+  // \\max(\\lockset) is still the lock-set maximum, not a quantifier.
+  EXPECT_EQ(ParseSexp("\\max(\\lockset)"), "\\max(\\lockset)");
+  // Printed with the parentheses, which keep the meaning.
+  auto e = ParseExpressionText("\\forall int j; 0 <= j; \\forall int i; i < j; a[i] <= a[j]");
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(PrintExpr(**e),
+            "(\\forall int j; 0 <= j; (\\forall int i; i < j; a[i] <= a[j]))");
+}
+
+TEST(ParserTest, AnUnparenthesizedQuantifierEndsWithItsClause) {
+  // The ';' after the body is the clause's: a clause keyword, a case
+  // keyword or the end of the text follows it.
+  MethodSpec s = ParseSpec(
+      "requires \\forall int i; 0 <= i && i < a.length; a[i] > 0;\n"
+      "ensures \\forall int j; 0 <= j && j < a.length; \\forall int i; 0 <= i && i < j; "
+      "a[i] <= a[j]; ensures \\exists int i; a[i] == \\result;\n"
+      "also requires \\forall int i; a[i] != 0;");
+  ASSERT_EQ(s.cases.size(), 2u);
+  const auto& cl = s.cases[0].clauses;
+  ASSERT_EQ(cl.size(), 3u);
+  EXPECT_EQ(PrintClause(cl[0]), "requires (\\forall int i; 0 <= i && i < a.length; a[i] > 0);");
+  EXPECT_EQ(PrintClause(cl[1]),
+            "ensures (\\forall int j; 0 <= j && j < a.length; (\\forall int i; 0 <= i && i < j; "
+            "a[i] <= a[j]));");
+  EXPECT_EQ(PrintClause(cl[2]), "ensures (\\exists int i; a[i] == \\result);");
+  EXPECT_EQ(PrintClause(s.cases[1].clauses[0]), "requires (\\forall int i; a[i] != 0);");
+  // Inside parentheses a ';' always separates the range from the body,
+  // whatever follows it.
+  EXPECT_EQ(ParseSexp("(\\forall int i; also; ensures)"), "(\\forall int i range also ensures)");
 }
 
 TEST(ParserTest, ChainedComparisonsBecomeConjunctions) {
@@ -244,8 +299,8 @@ TEST(ParserTest, ErrorPositionsAndMessages) {
       {"x++ > 0", "Spec.jml:1:2: '++' has a side effect, which a specification cannot contain"},
       {"a +", "Spec.jml:1:4: expected an expression, found end of input"},
       {"(a + b", "Spec.jml:1:7: expected ')' to close '(', found end of input"},
-      {"\\forall int i; i > 0",
-       "Spec.jml:1:1: a quantifier must be parenthesized: (\\forall T x; range; body)"},
+      {"\\forall int i; i > 0;",
+       "Spec.jml:1:21: expected the end of the expression, found ';'"},
       {"(\\forall int ; x)",
        "Spec.jml:1:14: expected a bound variable name in \\forall, found ';'"},
       {"(\\forall int i = 0; x)", "Spec.jml:1:16: a bound variable cannot have an initializer"},
@@ -300,6 +355,10 @@ TEST(ParserTest, TheLastClauseOfAnAnnotationMayLackItsSemicolon) {
   ASSERT_EQ(s.cases.size(), 1u);
   ASSERT_EQ(s.cases[0].clauses.size(), 2u);
   EXPECT_EQ(s.cases[0].clauses[1].kind, ClauseKind::kEnsures);
+  // Each is marked, for the type checker's note.
+  EXPECT_TRUE(s.cases[0].clauses[0].semicolon_omitted);
+  EXPECT_TRUE(s.cases[0].clauses[1].semicolon_omitted);
+  EXPECT_FALSE(ParseSpec("requires x > 0;").cases[0].clauses[0].semicolon_omitted);
   // On one line a missing ';' between clauses is still an error.
   EXPECT_THAT(SpecError("requires x > 0 ensures y > 0;"), HasSubstr("expected ';'"));
 }
@@ -384,6 +443,63 @@ TEST(ParserTest, NestedSpecCases) {
   ASSERT_EQ(s.cases[0].nested.size(), 2u);
   EXPECT_EQ(s.cases[0].clauses.size(), 1u);
   EXPECT_EQ(s.cases[0].nested[1].clauses[1].kind, ClauseKind::kSignals);
+}
+
+TEST(ParserTest, NestedCasesWithTheirOwnHeaders) {
+  // The positions real files use: a behavior keyword (with a visibility)
+  // at the head of a nested case, two levels of nesting, and a nested group
+  // as a whole case after `also`.
+  MethodSpec s = ParseSpec(
+      "/*@ public behavior\n"
+      "  @   requires x != 0;\n"
+      "  @   {|\n"
+      "  @     public normal_behavior\n"
+      "  @       requires x > 0;\n"
+      "  @       {| requires x > 10; ensures \\result == 1;\n"
+      "  @       also requires x <= 10; ensures \\result == 2; |}\n"
+      "  @   also\n"
+      "  @     private exceptional_behavior\n"
+      "  @       requires x < 0;\n"
+      "  @       signals_only IllegalArgumentException;\n"
+      "  @   |}\n"
+      "  @ also\n"
+      "  @ {| requires x == 0; ensures \\result == 0; |}\n"
+      "  @*/");
+  ASSERT_EQ(s.cases.size(), 2u);
+  const SpecCase& outer = s.cases[0];
+  EXPECT_EQ(outer.behavior, Behavior::kBehavior);
+  ASSERT_EQ(outer.nested.size(), 2u);
+  EXPECT_EQ(outer.nested[0].behavior, Behavior::kNormal);
+  EXPECT_EQ(outer.nested[0].visibility, Visibility::kPublic);
+  EXPECT_EQ(outer.nested[0].clauses.size(), 1u);
+  EXPECT_EQ(outer.nested[0].nested.size(), 2u);
+  EXPECT_EQ(outer.nested[1].behavior, Behavior::kExceptional);
+  EXPECT_EQ(outer.nested[1].visibility, Visibility::kPrivate);
+  EXPECT_EQ(s.cases[1].behavior, Behavior::kLightweight);
+  EXPECT_EQ(s.cases[1].nested.size(), 1u);
+  // Printed with the nested headers, and read back the same.
+  std::string printed = PrintMethodSpec(s);
+  EXPECT_THAT(printed, HasSubstr("  {|\n    public normal_behavior\n      requires x > 0;\n"
+                                 "      {|\n        requires x > 10;\n"));
+  auto again = ParseSpecText(printed, "again");
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_TRUE(SameMethodSpec(s, again->spec)) << printed;
+}
+
+TEST(ParserTest, NestedCasesThatContradictTheirHeader) {
+  EXPECT_EQ(SpecError("normal_behavior requires x > 0; {| exceptional_behavior requires x < 0; |}"),
+            "Account.jml:1:36: an exceptional_behavior case cannot be nested in a normal_behavior "
+            "case");
+  EXPECT_EQ(SpecError("exceptional_behavior {| requires x < 0; also normal_behavior requires x > "
+                      "0; |}"),
+            "Account.jml:1:46: a normal_behavior case cannot be nested in an "
+            "exceptional_behavior case");
+  EXPECT_EQ(SpecError("behavior {| normal_example requires x > 0; |}"),
+            "Account.jml:1:13: 'normal_example' belongs after for_example");
+  // A visibility without a behavior keyword is not a case header.
+  EXPECT_EQ(SpecError("behavior {| public requires x > 0; |}"),
+            "Account.jml:1:20: expected normal_behavior, exceptional_behavior or behavior after "
+            "the visibility of a spec case, found 'requires'");
 }
 
 TEST(ParserTest, SpecVariables) {

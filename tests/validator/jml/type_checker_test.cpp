@@ -280,6 +280,53 @@ TEST_F(TypeCheckerTest, NotesForUncheckedClauses) {
   EXPECT_EQ(result_.notes[1].message, "implies_that case parsed but not checked");
 }
 
+TEST_F(TypeCheckerTest, NotesForAClauseWithoutItsSemicolon) {
+  // Accepted at the end of an annotation, but not silently: a clause, a
+  // class-level clause and a loop annotation.
+  const char* text = R"java(public class Semi {
+  int size;
+  //@ invariant size >= 0
+  //@ requires x > 0;
+  //@ ensures \result == x
+  int id(int x) {
+    int s = 0;
+    //@ loop_invariant s >= 0
+    for (int i = 0; i < x; i++) { s += 1; }
+    return x;
+  }
+}
+)java";
+  auto unit = ParseJavaSource(text, "Semi.java");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  SourceTypeEnvironment env({unit->get()}, &JdkTypeEnvironment());
+  TypeDecl* semi = (*unit)->FindType("Semi");
+  ASSERT_NE(semi, nullptr);
+  ASSERT_TRUE(semi->errors.empty()) << semi->errors[0];
+  auto c = TypeChecker(env).CheckClassDecl(*semi, env);
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->notes.size(), 1u);
+  EXPECT_EQ(c->notes[0].span.ToString(), "Semi.java:3:7");
+  EXPECT_EQ(c->notes[0].message,
+            "the invariant clause has no ';' at its end (accepted, as by OpenJML)");
+  MethodDecl& id = semi->methods[0];
+  auto ctx = MakeMethodContext(env, *semi, id);
+  ASSERT_TRUE(ctx.ok());
+  auto m = TypeChecker(env).CheckMethodSpec(id.spec, *ctx);
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->notes.size(), 1u);
+  EXPECT_EQ(m->notes[0].span.ToString(), "Semi.java:5:7");
+  EXPECT_EQ(m->notes[0].message,
+            "the ensures clause has no ';' at its end (accepted, as by OpenJML)");
+  LocalsAtLine locals = [](int) {
+    return std::vector<std::pair<std::string, Type>>{{"s", Type::Int()}};
+  };
+  auto b = TypeChecker(env).CheckBodyAnnotations(id.body_annotations, *ctx, locals);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->notes.size(), 1u);
+  EXPECT_EQ(b->notes[0].message,
+            "the loop_invariant statement has no ';' at its end (accepted, as by OpenJML)");
+}
+
 TEST_F(TypeCheckerTest, RejectsIllTypedSpecificationsWithExactMessages) {
   struct Case {
     const char* method;
@@ -385,6 +432,10 @@ TEST_F(TypeCheckerTest, RejectsIllTypedSpecificationsWithExactMessages) {
        "exception)"},
       {"deposit", "exceptional_behavior ensures true;",
        "Account.jml:1:22: an exceptional_behavior case cannot have an ensures clause (it promises "
+       "an exception)"},
+      // A nested case is checked with the behavior its own header gives it.
+      {"deposit", "behavior requires amount > 0; {| exceptional_behavior ensures true; |}",
+       "Account.jml:1:55: an exceptional_behavior case cannot have an ensures clause (it promises "
        "an exception)"},
       {"deposit", "ensures Account.balance == 0;",
        "Account.jml:1:17: instance field 'balance' cannot be accessed through the class "
