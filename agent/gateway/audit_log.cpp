@@ -187,6 +187,18 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::OpenSession(
   if (!acknowledging && ::flock(session_fd, LOCK_SH) != 0) {
     return ErrnoError("cannot lock", path + ".sessions");
   }
+  if (!existed && !witness.empty() && FileExists(witness)) {
+    // A new log at a path an earlier log had (its run directory deleted):
+    // a new witness, the earlier one kept beside it as WITNESS.N.
+    for (int n = 1;; ++n) {
+      std::string aside = absl::StrCat(witness, ".", n);
+      if (FileExists(aside)) continue;
+      if (::rename(witness.c_str(), aside.c_str()) != 0) {
+        return ErrnoError("cannot move the earlier witness aside", witness);
+      }
+      break;
+    }
+  }
   TS_ASSIGN_OR_RETURN(int fd, OpenOwnedFileForAppend(path));
   if (!existed) {
     // Make the new directory entry durable too.

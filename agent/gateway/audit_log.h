@@ -59,7 +59,9 @@ class AuditLog {
   // line, fsync'd) to that file, which should lie where whoever can write
   // the run directory cannot (DefaultAuditWitnessPath); and a log that no
   // longer holds a record its witness holds is refused (DataLoss): it was
-  // rewritten, or sealed runs were removed from its end.
+  // rewritten, or sealed runs were removed from its end. A session that
+  // creates the log starts a new witness (an earlier log's, at the same
+  // path, is moved to WITNESS.1, .2, ...).
   static absl::StatusOr<std::unique_ptr<AuditLog>> Open(
       const std::string& path, std::shared_ptr<const AuditSigner> signer = nullptr,
       const std::string& witness = "");

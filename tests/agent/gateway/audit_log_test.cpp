@@ -524,6 +524,30 @@ TEST_F(SignedAuditLogTest, AWitnessCatchesASealedRunRemovedFromTheEnd) {
   EXPECT_EQ(log.status().code(), absl::StatusCode::kDataLoss) << log.status();
 }
 
+// A log made anew where an earlier one was (its run directory deleted)
+// gets a new witness; the earlier witness is kept beside it.
+TEST_F(SignedAuditLogTest, ANewLogAtTheSamePathStartsANewWitness) {
+  std::string witness = dir_.path() + "/state/witness.jsonl";
+  { ASSERT_TRUE(AuditLog::Open(path_, signer_, witness).ok()); }
+  {
+    auto log = AuditLog::Open(path_, signer_, witness);
+    ASSERT_TRUE(log.ok()) << log.status();
+    ASSERT_TRUE((*log)->Append(Outbound(7)).ok());
+  }
+  std::string earlier = *ReadFile(witness);
+  ASSERT_TRUE(RemoveAll(dir_.path() + "/run").ok());
+  {
+    auto log = AuditLog::Open(path_, signer_, witness);
+    ASSERT_TRUE(log.ok()) << log.status();
+    ASSERT_TRUE((*log)->Append(Outbound(1)).ok());
+  }
+  EXPECT_EQ(*ReadFile(witness + ".1"), earlier);
+  auto agrees = CheckAuditWitness(witness, path_, &signer_->public_key());
+  ASSERT_TRUE(agrees.ok()) << agrees.status();
+  EXPECT_EQ(*agrees, "");
+  EXPECT_TRUE(AuditLog::Open(path_, signer_, witness).ok());
+}
+
 TEST_F(SignedAuditLogTest, OnlyTheLogWritesSignedRecords) {
   auto log = AuditLog::Open(path_, signer_);
   ASSERT_TRUE(log.ok());
