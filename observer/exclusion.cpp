@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/name_words.h"
 #include "common/files.h"
 #include "common/method_id.h"
 
@@ -67,17 +68,18 @@ int LineOf(const std::string& s, size_t pos) {
   return 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<long>(pos), '\n'));
 }
 
-// The first sensitive name `text` contains (case-insensitively), or "".
+// The first sensitive name `text` mentions as whole words (NameWords: so
+// "token" in `accessToken`, not in `tokenize`), or "".
 std::string FirstMention(const std::string& text,
                          const google::protobuf::RepeatedPtrField<std::string>& names,
                          size_t* where = nullptr) {
-  std::string lower = absl::AsciiStrToLower(text);
+  NameWords words(text);
   size_t best = std::string::npos;
   std::string found;
   for (const std::string& name : names) {
-    size_t at = lower.find(absl::AsciiStrToLower(name));
-    if (at < best) {
-      best = at;
+    std::optional<NameWords::Span> at = words.Find(name);
+    if (at && at->begin < best) {
+      best = at->begin;
       found = name;
     }
   }

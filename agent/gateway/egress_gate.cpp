@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/gateway/egress_policy.h"
+#include "common/name_words.h"
 #include "common/glob.h"
 #include "rapidjson/document.h"
 
@@ -78,7 +79,14 @@ void CollectObservationStrings(const v1::Observation& o, std::set<std::string>* 
 ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
                                         const std::vector<v1::Observation>& observations) {
   ProtectedMaterial material;
-  material.denied_name_patterns.assign(policy.deny().begin(), policy.deny().end());
+  // Only the deny rules that are exact names ("pin", "ssn") block a name
+  // wherever it appears; a pattern ("*key*") is applied by the observer to
+  // the values that can hold a secret, and the names of what it withheld
+  // come back below as redacted field names. (A pattern here would block
+  // `int key` in a search or a method named `tokenize` for good.)
+  for (const std::string& deny : policy.deny()) {
+    if (deny.find_first_of("*?") == std::string::npos) material.denied_name_patterns.push_back(deny);
+  }
   material.sensitive_names.assign(policy.sensitive_names().begin(), policy.sensitive_names().end());
   // A field redacted only because it held a denied value at times (taint)
   // is shown elsewhere: its name is not confidential, a denied one is never
@@ -220,15 +228,18 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
     }
     i = j;
   }
-  bool sensitive_reported = false;
-  for (const std::string& name : lower_sensitive_names_) {
-    for (size_t at = lower.find(name); at != std::string::npos && !sensitive_reported;
-         at = lower.find(name, at + 1)) {
-      if (in_fixed(at, at + name.size())) continue;
-      add("sensitive-name", at, at + name.size());
-      sensitive_reported = true;
+  // Sensitive names as whole words ("token" in `accessToken`, not in
+  // `tokenize`), outside the fixed prompt text.
+  if (!lower_sensitive_names_.empty() && !structural_key) {
+    std::string outside = std::string(text);
+    for (const auto& [b, e] : fixed) outside.replace(b, e - b, e - b, ' ');
+    NameWords words(outside);
+    for (const std::string& name : lower_sensitive_names_) {
+      if (std::optional<NameWords::Span> at = words.Find(name)) {
+        add("sensitive-name", at->begin, at->end);
+        break;
+      }
     }
-    if (sensitive_reported) break;
   }
   for (const std::string& value : material_.withheld_values) {
     size_t at = text.find(value);

@@ -246,11 +246,12 @@ TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
     target.ref.add_param_names(name);
     target.param_kinds.push_back(KindOf(type.params[i]));
     // Only a name the class file really has can be denied.
-    target.param_denied.push_back(!facts.param_names[i].empty() && policy.Denied(name));
+    target.param_denied.push_back(!facts.param_names[i].empty() &&
+                                  policy.Denied(name, type.params[i], binary));
   }
   target.return_kind = KindOf(type.ret);
   target.is_constructor = facts.name == "<init>";
-  target.return_denied = !target.is_constructor && policy.Denied(facts.name);
+  target.return_denied = !target.is_constructor && policy.Denied(facts.name, type.ret, binary);
   target.exits_by_hooks = !target.is_constructor && !cls.is_interface();
   return target;
 }

@@ -32,9 +32,35 @@ std::string BinaryName(const char* signature) {
 
 }  // namespace
 
-bool PolicyView::Denied(std::string_view name) const {
+namespace {
+
+// Types no secret fits in: primitives other than long, and their boxes.
+bool CannotHoldSecret(std::string_view descriptor) {
+  if (descriptor.size() == 1) return descriptor != "J";
+  for (std::string_view box : {"Ljava/lang/Boolean;", "Ljava/lang/Byte;", "Ljava/lang/Short;",
+                               "Ljava/lang/Character;", "Ljava/lang/Integer;",
+                               "Ljava/lang/Float;", "Ljava/lang/Double;"}) {
+    if (descriptor == box) return true;
+  }
+  return false;
+}
+
+bool IsJdkClass(std::string_view binary_name) {
+  for (std::string_view prefix : {"java.", "javax.", "jdk.", "sun.", "com.sun."}) {
+    if (binary_name.substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool PolicyView::Denied(std::string_view name, std::string_view descriptor,
+                        std::string_view owner) const {
+  if (IsJdkClass(owner)) return false;
   for (const std::string& pattern : policy_.deny()) {
-    if (GlobMatch(pattern, name, /*ignore_case=*/true)) return true;
+    if (!GlobMatch(pattern, name, /*ignore_case=*/true)) continue;
+    const bool exact = pattern.find_first_of("*?") == std::string::npos;
+    if (exact || !CannotHoldSecret(descriptor)) return true;
   }
   return false;
 }
@@ -193,7 +219,8 @@ ClassInfo* Heap::Build(JNIEnv* env, jclass cls) {
         jvmti_->Deallocate(reinterpret_cast<unsigned char*>(name));
         jvmti_->Deallocate(reinterpret_cast<unsigned char*>(descriptor));
         if (!PolicyView::RuleRecordsField(*rule, field.name)) continue;
-        field.denied = policy_.Denied(field.name);
+        field.denied =
+            policy_.Denied(field.name, field.descriptor, declaring.empty() ? info->name : declaring);
         if (field.denied) {
           std::lock_guard<std::mutex> lock(mutex_);
           withheld_.insert((declaring.empty() ? info->name : declaring) + "." + field.name);

@@ -28,8 +28,16 @@ class PolicyView {
  public:
   explicit PolicyView(const v1::RedactionPolicy& policy) : policy_(policy) {}
   const v1::RedactionPolicy& policy() const { return policy_; }
-  // True when a field, parameter or method name matches a deny pattern.
-  bool Denied(std::string_view name) const;
+  // Whether a value named `name` (a field, parameter, or method for its
+  // result) of JVM type `descriptor`, declared by class `owner` (binary
+  // name), is withheld. A deny rule that is an exact name ("pin") withholds
+  // a value of any type; a pattern ("*key*") only one of a type that can
+  // hold a secret: not boolean, byte, short, char, int, float, double or
+  // their boxes — so `int key` in a search, `tokenCount()` or `keyIndex`
+  // are recorded. Fields of the JDK's own classes (HashMap.Node.key,
+  // AbstractMap.keySet) are never withheld by name: their names are not
+  // the user's.
+  bool Denied(std::string_view name, std::string_view descriptor, std::string_view owner) const;
   // The first record rule matching a binary class name, or null.
   const v1::RecordRule* RuleFor(std::string_view class_name) const;
   static bool RuleRecordsField(const v1::RecordRule& rule, std::string_view field);

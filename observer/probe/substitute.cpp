@@ -314,7 +314,7 @@ void JNICALL OnClassPrepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) {
         JVMTI_ERROR_NONE) {
       continue;
     }
-    if (g_state->policy->Denied(field_name) &&
+    if (g_state->policy->Denied(field_name, descriptor, name) &&
         jvmti->SetFieldAccessWatch(klass, fields[i]) == JVMTI_ERROR_NONE) {
       std::lock_guard<std::mutex> lock(g_state->mutex);
       g_state->watched[fields[i]] = descriptor[0] == '[' ? std::string(descriptor, 2)

@@ -215,7 +215,9 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
 }
 
 // Static, primitive, char[] and boolean denied fields, each read several
-// times (by the code and by the probe's own snapshots).
+// times (by the code and by the probe's own snapshots). The int and the
+// boolean are denied by exact names: a pattern withholds only values that
+// can hold a secret.
 constexpr char kVault[] = R"(package ni;
 public class Vault {
   static String sharedSecret = "Ab12Cd34";
@@ -248,6 +250,7 @@ TEST_F(ObserveNoninterferenceTest, EveryKindOfDeniedFieldIsSubstitutedOnce) {
 record { class_pattern: "*" }
 deny: "*secret*"
 deny: "pin"
+deny: "secretFlag"
 deny: "*password*"
 deny: "*key*"
 redaction: MARK

@@ -789,6 +789,83 @@ TEST_F(ObserveTest, TestsMentioningSensitiveNamesAreExcluded) {
   EXPECT_THAT(o.run.stdout_data, HasSubstr("excluded tests (never sent anywhere): 2"));
 }
 
+// No false alarms from name rules on ordinary code: a pattern ("*key*")
+// withholds values that can hold a secret (the String `apiKey`, the long
+// `secretSeed`), not the `int key` of a search, an int-returning
+// `tokenize`, an int `keyCount` or the JDK's own HashMap fields; a
+// sensitive name excludes a test that mentions it as a word
+// (`accessToken`), not one that calls `tokenize` or `keySet()`.
+constexpr char kLookup[] = R"(package n;
+public class Lookup {
+  private final String apiKey;
+  private final long secretSeed;
+  private int keyCount;
+  public Lookup(String apiKey, long secretSeed) { this.apiKey = apiKey; this.secretSeed = secretSeed; }
+  public static int find(int[] a, int key) {
+    for (int i = 0; i < a.length; i++) if (a[i] == key) return i;
+    return -1;
+  }
+  public int tokenize(String s) { keyCount++; return s.trim().isEmpty() ? 0 : s.trim().split(" +").length; }
+  public int countKeys(java.util.Map<String, Integer> m) { return m.keySet().size(); }
+}
+)";
+constexpr char kLookupTest[] = R"(package n;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class LookupTest {
+  @Test void finds() { assertEquals(1, Lookup.find(new int[] {4, 7, 9}, 7)); }
+  @Test void words() { assertEquals(2, new Lookup("k-1", 99L).tokenize("ab cd")); }
+  @Test void keys() {
+    java.util.Map<String, Integer> m = new java.util.HashMap<>();
+    m.put("alpha", 1);
+    assertEquals(1, m.keySet().size());
+    assertEquals(1, new Lookup("k-2", 98L).countKeys(m));
+  }
+  @Test void session() {
+    String accessToken = "k-3";
+    assertEquals(1, new Lookup(accessToken, 97L).tokenize("x"));
+  }
+}
+)";
+
+TEST_F(ObserveTest, NameRulesWithholdOnlyWhatCanHoldASecret) {
+  std::string classes = Compile({{"n/Lookup.java", kLookup}, {"n/LookupTest.java", kLookupTest}});
+  Observed o = Observe(classes, "n.LookupTest",
+                       {"n.Lookup#<init>", "n.Lookup#find", "n.Lookup#tokenize", "n.Lookup#countKeys"},
+                       {"--tests-src", dir_.path() + "/src"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::map<std::string, std::vector<v1::Observation>> by_test;
+  for (const v1::Observation& obs : o.observations) by_test[obs.test_id()].push_back(obs);
+
+  v1::Observation find = Of(o, "find").at(0);
+  EXPECT_EQ(find.args(1).int_value(), 7);  // `int key`
+  EXPECT_FALSE(find.excluded());
+  for (const v1::Observation& t : Of(o, "tokenize")) {
+    EXPECT_TRUE(t.outcome().returned().has_int_value()) << t.test_id();
+  }
+  v1::Observation ctor = Of(o, "<init>").at(0);
+  EXPECT_TRUE(ctor.args(0).has_redacted());  // String apiKey
+  EXPECT_TRUE(ctor.args(1).has_redacted());  // long secretSeed
+  v1::Observation words = by_test["n.LookupTest#words"].back();
+  const v1::ObjectState* lookup = State(words.post(), words.receiver().ref());
+  ASSERT_NE(lookup, nullptr);
+  EXPECT_EQ(FieldOf(lookup, "keyCount")->int_value(), 1);
+  EXPECT_TRUE(FieldOf(lookup, "apiKey")->has_redacted());
+  EXPECT_TRUE(FieldOf(lookup, "secretSeed")->has_redacted());
+  v1::Observation keys = Of(o, "countKeys").at(0);
+  EXPECT_EQ(keys.outcome().returned().int_value(), 1);
+  std::string everything = testing::ReadTree(o.out);
+  EXPECT_THAT(everything, HasSubstr("\"alpha\""));  // the map's key, recorded
+  EXPECT_THAT(everything, Not(HasSubstr("k-1")));
+
+  EXPECT_FALSE(by_test["n.LookupTest#words"].front().excluded());
+  EXPECT_FALSE(by_test["n.LookupTest#keys"].front().excluded());
+  EXPECT_TRUE(by_test["n.LookupTest#session"].front().excluded());
+  EXPECT_THAT(by_test["n.LookupTest#session"].front().excluded_reason(),
+              HasSubstr("source mentions \"token\" (n/LookupTest.java:14)"));
+  EXPECT_EQ(o.summary.tests_excluded(), 1);
+}
+
 // --- Bad input. ------------------------------------------------------------------
 
 TEST_F(ObserveTest, MalformedPolicyNamesLineAndColumn) {

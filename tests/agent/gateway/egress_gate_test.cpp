@@ -29,6 +29,7 @@ v1::EgressPolicy LoopbackPolicy() {
 ProtectedMaterial Material() {
   v1::RedactionPolicy redaction;
   redaction.add_deny("*ssn*");
+  redaction.add_deny("taxNumber");
   redaction.add_sensitive_names("salary");
   v1::Observation visible = testing::Deposit("bank.AccountTest#a", 5, 10, 15);
   v1::Observation hidden =
@@ -54,7 +55,9 @@ std::string Body(const std::string& text) {
 TEST(EgressGateTest, ProtectedMaterialComesFromPolicyAndObservations) {
   ProtectedMaterial m = Material();
   EXPECT_EQ(m.redacted_field_names, std::vector<std::string>{"pin"});
-  EXPECT_EQ(m.denied_name_patterns, std::vector<std::string>{"*ssn*"});
+  // Only exact deny names block a name anywhere; the observer applies
+  // patterns to the values that can hold a secret.
+  EXPECT_EQ(m.denied_name_patterns, std::vector<std::string>{"taxNumber"});
   EXPECT_EQ(m.sensitive_names, std::vector<std::string>{"salary"});
   // The excluded test's id and its owner string; "ann" is visible anyway
   // (and short), so it is not withheld.
@@ -77,7 +80,7 @@ TEST(EgressGateTest, EveryRuleBlocks) {
   } cases[] = {
       {"secret.aws-access-key-id", "line one\nkey " + aws + " end", aws},
       {"redacted-field-name", "this.balance=10, this.PIN=1234", "PIN"},
-      {"denied-field-name", "this.employeeSsnNumber=5", "employeeSsnNumber"},
+      {"denied-field-name", "this.taxnumber=5", "taxnumber"},
       {"sensitive-name", "int monthlySalaryCents = 5;", "Salary"},
       {"redacted-value", "owner=\"Ms. Very Important\"", "Very Important"},
       {"redacted-value", "see bank.AccountTest#vip", "AccountTest#vip"},
@@ -162,6 +165,7 @@ TEST(EgressGateTest, NameRulesSkipTheFixedTemplateAndTestClassNames) {
   v1::RedactionPolicy redaction;
   redaction.add_deny("*key*");
   ProtectedMaterial material = ProtectedMaterialFrom(redaction, {});
+  material.denied_name_patterns = {"*key*"};  // a gate given a pattern
   material.redacted_field_names = {"add"};  // a hidden method named `add`
   const std::string fixed = "Weaken or drop clauses, and add cases for outcomes.";
   material.template_texts = {fixed};
