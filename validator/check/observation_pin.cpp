@@ -5,12 +5,14 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "validator/classfile/descriptors.h"
 
 namespace tracespec::check {
 
-z3::expr ObservationPin::Value(const z3::expr& term, const v1::Value& v,
-                               const std::string& descriptor, PinnedIds* ids) const {
+z3::expr ObservationPin::Value(const symex::Heap& heap, const z3::expr& term,
+                               const v1::Value& v, const std::string& descriptor,
+                               PinnedIds* ids) {
   switch (v.kind_case()) {
     case v1::Value::kBoolValue: return term == ops_.Int(v.bool_value() ? 1 : 0);
     case v1::Value::kByteValue: return term == ops_.Int(v.byte_value());
@@ -32,6 +34,10 @@ z3::expr ObservationPin::Value(const z3::expr& term, const v1::Value& v,
       return term == ops_.DoubleBits(bits);
     }
     case v1::Value::kNullValue: return term == ops_.Null();
+    case v1::Value::kStringValue: {
+      if (!classfile::IsReference(descriptor)) return ops_.True();
+      return Text(heap, term, v.string_value());
+    }
     case v1::Value::kRef: {
       if (!classfile::IsReference(descriptor)) return ops_.True();
       auto it = ids->find(v.ref());
@@ -43,19 +49,36 @@ z3::expr ObservationPin::Value(const z3::expr& term, const v1::Value& v,
   }
 }
 
+z3::expr ObservationPin::Text(const symex::Heap& heap, const z3::expr& ref,
+                              const std::string& text) {
+  const symex::FieldInfo* value =
+      machine_.program().ResolveField("java/lang/String", "value", "[C");
+  z3::expr out = ops_.Not(ref == ops_.Null());
+  if (value == nullptr) return out;
+  out = ops_.And(out, machine_.InstanceOf(ref, "java/lang/String"));
+  z3::expr chars = machine_.ReadField(heap, ref, *value).e;
+  std::u16string units = Utf8ToUtf16(text);
+  out = ops_.And(out, ops_.Not(chars == ops_.Null()));
+  out = ops_.And(out, machine_.ArrayLength(chars) == ops_.Int(static_cast<int>(units.size())));
+  for (size_t i = 0; i < units.size(); ++i) {
+    symex::Value c = machine_.ReadElement(heap, chars, ops_.Int(static_cast<int>(i)), "[C");
+    out = ops_.And(out, c.e == ops_.Int(units[i]));
+  }
+  return out;
+}
+
 z3::expr ObservationPin::Object(
     const symex::Heap& heap, const z3::expr& ref, const v1::ObjectState& state, PinnedIds* ids,
     std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations,
-    std::vector<PinnedElement>* elements) const {
+    std::vector<PinnedElement>* elements) {
   z3::expr out = ops_.True();
   if (state.has_array()) {
     const v1::ArrayContents& a = state.array();
     std::string descriptor = absl::StrCat("[", a.element_descriptor());
     out = ops_.And(out, machine_.ArrayLength(ref) == ops_.Int(a.length()));
     for (int i = 0; i < a.elements_size() && i < a.length(); ++i) {
-      if (locations != nullptr && classfile::IsReference(a.element_descriptor())) break;
       symex::Value e = machine_.ReadElement(heap, ref, ops_.Int(i), descriptor);
-      out = ops_.And(out, Value(e.e, a.elements(i), a.element_descriptor(), ids));
+      out = ops_.And(out, Value(heap, e.e, a.elements(i), a.element_descriptor(), ids));
       if (locations != nullptr && elements != nullptr) {
         elements->push_back(PinnedElement{ref, i, descriptor});
       }
@@ -73,25 +96,21 @@ z3::expr ObservationPin::Object(
       continue;
     }
     symex::Value v = machine_.ReadField(heap, ref, *info);
-    if (locations != nullptr) {
-      // A post-state: every recorded field is subject to the frame; the
-      // outcome compared is its primitive values.
-      locations->emplace_back(ref, info);
-      if (classfile::IsReference(f.jvm_type())) continue;
-    }
-    out = ops_.And(out, Value(v.e, f.value(), f.jvm_type(), ids));
+    // A post-state's fields are all subject to the frame.
+    if (locations != nullptr) locations->emplace_back(ref, info);
+    out = ops_.And(out, Value(heap, v.e, f.value(), f.jvm_type(), ids));
   }
   return out;
 }
 
 z3::expr ObservationPin::Entry(const symex::EntryState& entry, const symex::MethodInfo& method,
-                               const v1::Observation& o, PinnedIds* ids) const {
+                               const v1::Observation& o, PinnedIds* ids) {
   z3::expr pin = entry.guard;
   if (entry.receiver && o.receiver().kind_case() == v1::Value::kRef) {
     ids->emplace(o.receiver().ref(), entry.receiver->e);
   }
   for (size_t i = 0; i < entry.args.size() && i < static_cast<size_t>(o.args_size()); ++i) {
-    pin = ops_.And(pin, Value(entry.args[i].e, o.args(static_cast<int>(i)),
+    pin = ops_.And(pin, Value(entry.heap, entry.args[i].e, o.args(static_cast<int>(i)),
                               method.signature.params[i], ids));
   }
   std::map<uint64_t, const v1::ObjectState*> pre_objects;

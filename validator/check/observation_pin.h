@@ -20,8 +20,8 @@ namespace tracespec::check {
 // Observation object id -> the symbolic reference standing for it.
 using PinnedIds = std::map<uint64_t, z3::expr>;
 
-// A primitive array element of a recorded post-state (subject to the frame
-// like a field).
+// An array element of a recorded post-state (subject to the frame like a
+// field).
 struct PinnedElement {
   z3::expr array;
   int index;
@@ -32,26 +32,31 @@ class ObservationPin {
  public:
   explicit ObservationPin(symex::Machine& machine) : machine_(machine), ops_(machine.ops()) {}
 
-  // `term` (of JVM type `descriptor`) equals the recorded `v`. A reference
-  // is mapped to the observation's object id (a new id is bound to it; a
-  // known one must be the same reference). Strings and redacted values are
-  // left free.
-  z3::expr Value(const z3::expr& term, const v1::Value& v, const std::string& descriptor,
-                 PinnedIds* ids) const;
+  // `term` (of JVM type `descriptor`) equals the recorded `v` in `heap`. A
+  // reference is mapped to the observation's object id (a new id is bound
+  // to it; a known one must be the same reference). A string is a non-null
+  // reference whose characters in `heap` are the recorded text (see Text).
+  // Redacted values are left free.
+  z3::expr Value(const symex::Heap& heap, const z3::expr& term, const v1::Value& v,
+                 const std::string& descriptor, PinnedIds* ids);
+
+  // `ref` is a string whose characters in `heap` are `text`: its length
+  // and each UTF-16 unit.
+  z3::expr Text(const symex::Heap& heap, const z3::expr& ref, const std::string& text);
 
   // The recorded fields or elements of `state` at `ref` in `heap`.
-  // `locations` (when given) receives the fields of a post-state: they are
-  // all subject to the frame, and only the primitive ones are pinned;
-  // `elements` (when given, with `locations`) its primitive array elements.
+  // `locations` (when given) receives the fields of a post-state, all
+  // subject to the frame; `elements` (when given, with `locations`) its
+  // array elements.
   z3::expr Object(const symex::Heap& heap, const z3::expr& ref, const v1::ObjectState& state,
                   PinnedIds* ids,
                   std::vector<std::pair<z3::expr, const symex::FieldInfo*>>* locations = nullptr,
-                  std::vector<PinnedElement>* elements = nullptr) const;
+                  std::vector<PinnedElement>* elements = nullptr);
 
   // The entry's receiver and arguments, and the objects reachable from them
   // in the observation's pre-state (breadth first), in the entry heap.
   z3::expr Entry(const symex::EntryState& entry, const symex::MethodInfo& method,
-                 const v1::Observation& o, PinnedIds* ids) const;
+                 const v1::Observation& o, PinnedIds* ids);
 
   // Different ids are different objects.
   z3::expr Distinct(const PinnedIds& ids) const;

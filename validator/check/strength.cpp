@@ -9,10 +9,12 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/utf8.h"
 #include "validator/check/checks.h"
 #include "validator/check/lowering.h"
 #include "validator/check/observation_pin.h"
@@ -25,6 +27,25 @@ namespace tracespec::check {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+bool IsRedacted(const v1::Value& v) { return v.kind_case() == v1::Value::kRedacted; }
+
+// Why the recorded outcome cannot be compared with another (another could
+// differ unnoticed in the part not recorded), or "": the result is
+// redacted, or an array of the post-state is recorded in part. (A redacted
+// field of the post-state is left out of the comparison, like its
+// pre-state value.)
+std::string IncompleteOutcome(const v1::Observation& o) {
+  if (o.outcome().kind_case() == v1::Outcome::kReturned && IsRedacted(o.outcome().returned())) {
+    return "the recorded result is redacted";
+  }
+  for (const v1::ObjectState& s : o.post()) {
+    if (s.has_array() && s.array().elements_size() < s.array().length()) {
+      return "an array of the post-state is recorded in part";
+    }
+  }
+  return "";
+}
 
 bool IsExceptionalBehavior(jml::Behavior b) {
   return b == jml::Behavior::kExceptional;
@@ -52,12 +73,18 @@ class DeterminismQuery {
 
   // `why` receives the reason of an undecided answer.
   Answer Ask(const v1::Observation& o, std::string* why) {
+    std::string incomplete = IncompleteOutcome(o);
+    if (!incomplete.empty()) {
+      *why = incomplete;
+      return Answer::kUndecided;
+    }
     pre_ids_.clear();
     z3::expr pin = pin_.Entry(entry_, method_, o, &pre_ids_);
     std::map<uint64_t, const v1::ObjectState*> post_objects;
     for (const v1::ObjectState& s : o.post()) post_objects[s.id()] = &s;
-    // The recorded outcome: post-state of the objects that existed before,
-    // and the result.
+    // The recorded outcome: post-state of the objects that existed before
+    // (every field and element, references and strings included), and the
+    // result.
     PinnedIds post_ids = pre_ids_;
     z3::expr same = ops_.True();
     std::vector<std::pair<z3::expr, const symex::FieldInfo*>> locations;
@@ -74,12 +101,25 @@ class DeterminismQuery {
     if (ret != "V") {
       result = machine_.Fresh(ret, "strength!result");
       if (!exceptional && o.outcome().kind_case() == v1::Outcome::kReturned) {
-        same = ops_.And(same, pin_.Value(result->e, o.outcome().returned(), ret, &post_ids));
-        if (o.outcome().returned().kind_case() == v1::Value::kRef) {
-          auto it = post_objects.find(o.outcome().returned().ref());
-          if (it != post_objects.end()) {
-            same = ops_.And(same, pin_.Object(post_, result->e, *it->second, &post_ids));
-          }
+        same = ops_.And(same,
+                        pin_.Value(post_, result->e, o.outcome().returned(), ret, &post_ids));
+      }
+    }
+    // A reference is pinned by its contents, not its identity alone: the
+    // objects the post-state reaches that did not exist before (a returned
+    // array, a new object stored into a field) are compared field by field
+    // and element by element, breadth first.
+    std::vector<uint64_t> queue;
+    for (const auto& [id, ref] : post_ids) {
+      if (pre_ids_.count(id) == 0) queue.push_back(id);
+    }
+    for (size_t q = 0; q < queue.size(); ++q) {
+      auto it = post_objects.find(queue[q]);
+      if (it == post_objects.end()) continue;
+      same = ops_.And(same, pin_.Object(post_, post_ids.at(queue[q]), *it->second, &post_ids));
+      for (const auto& [id, ref] : post_ids) {
+        if (pre_ids_.count(id) == 0 && std::find(queue.begin(), queue.end(), id) == queue.end()) {
+          queue.push_back(id);
         }
       }
     }
@@ -218,12 +258,54 @@ class DeterminismQuery {
   PinnedIds pre_ids_;
 };
 
+// The post-state where nothing the method cannot assign has changed: only a
+// constructor assigns a final instance field (its receiver's), so in any
+// other method's post-state every final field keeps its entry value (a
+// contract need not say that `items` still refers to the same array); and
+// strings and boxes are immutable: their `value` and the characters of the
+// strings that existed before the call are the entry's.
+void KeepUnassignable(symex::Machine& machine, const symex::MethodInfo& method,
+                      const symex::Heap& entry, symex::Heap* post) {
+  static const std::set<std::string> kImmutable = {
+      "java/lang/String",  "java/lang/Integer", "java/lang/Long",   "java/lang/Short",
+      "java/lang/Byte",    "java/lang/Character", "java/lang/Float", "java/lang/Double",
+      "java/lang/Boolean"};
+  const symex::Program& program = machine.program();
+  for (int id = 0; id < program.field_count(); ++id) {
+    const symex::FieldInfo& f = program.Field(id);
+    if (f.is_static) continue;
+    bool immutable = f.name == "value" && kImmutable.count(f.owner) > 0;
+    if (immutable || (f.is_final && method.name != "<init>")) {
+      post->fields.insert_or_assign(id, machine.FieldStore(entry, id));
+    }
+  }
+  z3::context& ctx = machine.ctx();
+  z3::expr r = ctx.constant("strength!chars", machine.ops().Null().get_sort());
+  z3::expr before = machine.ContentStore(entry, symex::ElemKind::kChar);
+  z3::expr after = machine.ContentStore(*post, symex::ElemKind::kChar);
+  post->contents.insert_or_assign(
+      static_cast<int>(symex::ElemKind::kChar),
+      z3::lambda(r, z3::ite(machine.IsPreexistingStringChars(r), z3::select(before, r),
+                            z3::select(after, r))));
+}
+
+// The longest array or string (in UTF-16 units) the observations hold: the
+// bound on input lengths must admit each of them, the result included.
 int LongestArray(const std::vector<const v1::Observation*>& observations) {
   int longest = 0;
+  auto value = [&](const v1::Value& v) {
+    if (v.kind_case() == v1::Value::kStringValue) {
+      longest = std::max(longest, static_cast<int>(Utf8ToUtf16(v.string_value()).size()));
+    }
+  };
   for (const v1::Observation* o : observations) {
+    for (const v1::Value& a : o->args()) value(a);
+    if (o->outcome().kind_case() == v1::Outcome::kReturned) value(o->outcome().returned());
     for (const auto* states : {&o->pre(), &o->post()}) {
       for (const v1::ObjectState& s : *states) {
         if (s.has_array()) longest = std::max(longest, s.array().length());
+        for (const v1::Value& e : s.array().elements()) value(e);
+        for (const v1::Field& f : s.fields()) value(f.value());
       }
     }
   }
@@ -482,6 +564,7 @@ StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInf
       r.note = absl::StrCat("determinism not measured: ", entry.status().message());
     } else {
       symex::Heap post = ObservationPin(machine).FreshHeap(entry->heap, "strength!post");
+      KeepUnassignable(machine, method, entry->heap, &post);
       DeterminismQuery query(machine, method, spec, *entry, post, deadline);
       for (const v1::Observation* o : admitted) {
         std::string why;

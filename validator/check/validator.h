@@ -134,8 +134,14 @@ inline constexpr double kDeepenSeconds = 3.0;
 //     specification: with the pre-state pinned to the recorded one, can a
 //     normal outcome with a different \result or recorded post-state
 //     satisfy it (for an exceptional observation: any normal outcome)?
-//     Unsat: the outcome is pinned. Recorded fields and primitive array
-//     elements outside the contract's frame keep their pre-state values.
+//     Unsat: the outcome is pinned. The outcome is compared by contents:
+//     strings by their characters, arrays by length and elements, new
+//     objects by their fields; every recorded field and array element is
+//     part of it. Recorded fields and array elements outside the
+//     contract's frame, final fields (outside a constructor) and strings
+//     keep their pre-state values. A redacted result, or an array of the
+//     post-state recorded in part, is undecided; a redacted field is left
+//     out.
 //   completeness — per observation, perturbed outcomes (\result or a
 //     changed field ±1 and ±k, a boolean flipped, a double one ulp and far
 //     off, one array element changed, a return swapped for an exception and

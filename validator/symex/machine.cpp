@@ -651,6 +651,10 @@ z3::expr Machine::ContentStore(const Heap& heap, ElemKind kind) {
 
 z3::expr Machine::ExistedAtEntry(const z3::expr& ref) const { return impl_->IsInputRef(ref); }
 
+z3::expr Machine::IsPreexistingStringChars(const z3::expr& ref) const {
+  return ops_.Not(ops_.Eq(ref & ops_.Ref(Impl::kStringCharsBit), ops_.Ref(0)));
+}
+
 z3::expr Machine::StringLiteral(const std::string& text) { return impl_->StringLiteral(text); }
 
 z3::expr Machine::WithoutNewObjects(const z3::expr& store) const {

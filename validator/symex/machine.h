@@ -330,6 +330,10 @@ class Machine {
   z3::expr FieldStore(const Heap& heap, int field_id);
   z3::expr ContentStore(const Heap& heap, ElemKind kind);
   z3::expr ExistedAtEntry(const z3::expr& ref) const;
+  // Whether `ref` is the char[] of a string that existed before the
+  // execution (an input or a literal): never written, a string being
+  // immutable.
+  z3::expr IsPreexistingStringChars(const z3::expr& ref) const;
   // `store` (a FieldStore or ContentStore) without its writes at objects the
   // execution allocated: it reads the same at every reference for which
   // ExistedAtEntry holds, and keeps a frame query free of the contents of

@@ -763,7 +763,7 @@ class JmlDifferentialTest : public ::testing::Test {
       if (it != post_objects.end()) pinned = pinned && pin.Object(*ps->post, ref, *it->second, &ids);
     }
     symex::Value result = machine.Fresh("I", "diff!result");
-    pinned = pinned && pin.Value(result.e, o.outcome().returned(), "I", &ids);
+    pinned = pinned && pin.Value(*ps->post, result.e, o.outcome().returned(), "I", &ids);
     ps->pinned = pinned && pin.Distinct(ids);
     ps->states.pre = &ps->entry->heap;
     ps->states.post = &*ps->post;

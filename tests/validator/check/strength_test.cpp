@@ -49,6 +49,26 @@ public class Ops {
     count += d;
     other = 1;
   }
+
+  public static String greet(String name) {
+    return "hi ".concat(name);
+  }
+
+  public static void put(String[] a, int i, String v) {
+    a[i] = v;
+  }
+
+  final int[] items;
+  int size;
+
+  public Ops() {
+    items = new int[4];
+  }
+
+  public void push(int x) {
+    items[size] = x;
+    size = size + 1;
+  }
 }
 )java";
 
@@ -102,27 +122,53 @@ v1::Observation Even(int n) {
   return o;
 }
 
-v1::Observation Bump(int before, int d) {
-  v1::Observation o = Call("bump", "(I)V", {Int(d)});
+// A field of s.Ops.
+void AddField(v1::ObjectState* s, const std::string& name, const std::string& type,
+              const v1::Value& v) {
+  v1::Field* f = s->add_fields();
+  f->set_name(name);
+  f->set_jvm_type(type);
+  f->set_declaring_class("s.Ops");
+  *f->mutable_value() = v;
+}
+
+// A call of the instance method `name(int param)` on the receiver #1.
+v1::Observation OnReceiver(const std::string& name, const std::string& param, int arg) {
+  v1::Observation o = Call(name, "(I)V", {Int(arg)});
   o.mutable_method()->set_is_static(false);
-  o.mutable_method()->set_param_names(0, "d");
+  o.mutable_method()->set_param_names(0, param);
   o.mutable_receiver()->set_ref(1);
+  return o;
+}
+
+// The receiver's state before or after the call, without fields yet.
+v1::ObjectState* Receiver(v1::Observation* o, bool post) {
+  v1::ObjectState* s = post ? o->add_post() : o->add_pre();
+  s->set_id(1);
+  s->set_class_name("s.Ops");
+  return s;
+}
+
+v1::Observation Bump(int before, int d) {
+  v1::Observation o = OnReceiver("bump", "d", d);
   for (bool post : {false, true}) {
-    v1::ObjectState* s = post ? o.add_post() : o.add_pre();
-    s->set_id(1);
-    s->set_class_name("s.Ops");
-    auto add = [&](const std::string& name, int v) {
-      v1::Field* f = s->add_fields();
-      f->set_name(name);
-      f->set_jvm_type("I");
-      f->set_declaring_class("s.Ops");
-      *f->mutable_value() = Int(v);
-    };
-    add("count", post ? before + d : before);
-    add("other", post ? 1 : 0);
+    v1::ObjectState* s = Receiver(&o, post);
+    AddField(s, "count", "I", Int(post ? before + d : before));
+    AddField(s, "other", "I", Int(post ? 1 : 0));
   }
   o.mutable_outcome()->mutable_returned_void();
   return o;
+}
+
+// An array `id` of class `cls` ("[I") holding `elements` (of JVM type
+// `element`, "I").
+void SetArray(v1::ObjectState* s, uint64_t id, const std::string& cls, const std::string& element,
+              const std::vector<v1::Value>& elements) {
+  s->set_id(id);
+  s->set_class_name(cls);
+  s->mutable_array()->set_element_descriptor(element);
+  s->mutable_array()->set_length(static_cast<int>(elements.size()));
+  for (const v1::Value& e : elements) *s->mutable_array()->add_elements() = e;
 }
 
 // sum(a) on an array argument, recorded unchanged in the post-state.
@@ -131,16 +177,47 @@ v1::Observation Sum(const std::vector<int>& elements) {
   ref.set_ref(7);
   v1::Observation o = Call("sum", "([I)J", {ref});
   long long total = 0;
-  for (bool post : {false, true}) {
-    v1::ObjectState* s = post ? o.add_post() : o.add_pre();
-    s->set_id(7);
-    s->set_class_name("[I");
-    s->mutable_array()->set_element_descriptor("I");
-    s->mutable_array()->set_length(static_cast<int>(elements.size()));
-    for (int e : elements) *s->mutable_array()->add_elements() = Int(e);
-  }
+  std::vector<v1::Value> values;
+  for (int e : elements) values.push_back(Int(e));
+  SetArray(o.add_pre(), 7, "[I", "I", values);
+  SetArray(o.add_post(), 7, "[I", "I", values);
   for (int e : elements) total += e;
   o.mutable_outcome()->mutable_returned()->set_long_value(total);
+  return o;
+}
+
+v1::Observation Greet(const std::string& name) {
+  v1::Value arg;
+  arg.set_string_value(name);
+  v1::Observation o = Call("greet", "(Ljava/lang/String;)Ljava/lang/String;", {arg});
+  o.mutable_method()->set_param_names(0, "name");
+  o.mutable_outcome()->mutable_returned()->set_string_value("hi " + name);
+  return o;
+}
+
+v1::Value Str(const std::string& text) {
+  v1::Value out;
+  out.set_string_value(text);
+  return out;
+}
+
+// put(a, i, v) on a String[] argument: element i holds v afterwards.
+v1::Observation Put(const std::vector<std::string>& before, int i, const std::string& v) {
+  v1::Value ref;
+  ref.set_ref(7);
+  v1::Observation o = Call("put", "([Ljava/lang/String;ILjava/lang/String;)V", {ref, Int(i), Str(v)});
+  o.mutable_method()->set_param_names(0, "a");
+  o.mutable_method()->set_param_names(1, "i");
+  o.mutable_method()->set_param_names(2, "v");
+  for (bool post : {false, true}) {
+    std::vector<v1::Value> values;
+    for (size_t k = 0; k < before.size(); ++k) {
+      values.push_back(Str(post && static_cast<int>(k) == i ? v : before[k]));
+    }
+    SetArray(post ? o.add_post() : o.add_pre(), 7, "[Ljava.lang.String;", "Ljava/lang/String;",
+             values);
+  }
+  o.mutable_outcome()->mutable_returned_void();
   return o;
 }
 
@@ -288,6 +365,148 @@ TEST_F(StrengthTest, ArrayArgumentOutsideTheFrameKeepsItsElements) {
               obs);
   ASSERT_TRUE(open.measured) << open.note;
   EXPECT_EQ(open.pinned, 1) << open.note;  // only the empty array
+}
+
+std::vector<v1::Observation> GreetObservations() {
+  return {Greet("ann"), Greet(""), Greet("bob"), Greet("x")};
+}
+
+TEST_F(StrengthTest, NonNullStringResultIsWeak) {
+  // Any string but null satisfies the contract: it does not determine the
+  // result's characters.
+  StrengthResult r = Measure("s.Ops#greet", "//@ ensures \\result != null;\n", GreetObservations());
+  ASSERT_TRUE(r.measured) << r.note;
+  EXPECT_EQ(r.observations, 4);
+  EXPECT_EQ(r.undecided, 0) << r.note;
+  EXPECT_EQ(r.pinned, 0) << r.note;
+  EXPECT_TRUE(r.Weak());
+  EXPECT_THAT(r.Summary(), HasSubstr("pins \\result on 0/4 observations"));
+}
+
+TEST_F(StrengthTest, StringResultDeterminedByItsCharacters) {
+  StrengthResult equal =
+      Measure("s.Ops#greet",
+              "//@ requires name != null;\n//@ ensures \\result.equals(\"hi \".concat(name));\n",
+              GreetObservations());
+  ASSERT_TRUE(equal.measured) << equal.note;
+  EXPECT_EQ(equal.undecided, 0) << equal.note;
+  EXPECT_EQ(equal.pinned, 4) << equal.note;
+  EXPECT_FALSE(equal.Weak());
+  // The length alone leaves the characters open (but the empty string).
+  StrengthResult length =
+      Measure("s.Ops#greet",
+              "//@ requires name != null;\n"
+              "//@ ensures \\result != null && \\result.length() == name.length() + 3;\n",
+              GreetObservations());
+  ASSERT_TRUE(length.measured) << length.note;
+  EXPECT_EQ(length.undecided, 0) << length.note;
+  EXPECT_EQ(length.pinned, 0) << length.note;
+  EXPECT_TRUE(length.Weak());
+}
+
+// push(x) on a receiver with `items` (array id 2) of which `size` are used.
+v1::Observation Push(const std::vector<int>& items, int size, int x) {
+  v1::Observation o = OnReceiver("push", "x", x);
+  for (bool post : {false, true}) {
+    v1::ObjectState* s = Receiver(&o, post);
+    AddField(s, "count", "I", Int(0));
+    AddField(s, "other", "I", Int(0));
+    v1::Value ref;
+    ref.set_ref(2);
+    AddField(s, "items", "[I", ref);
+    AddField(s, "size", "I", Int(post ? size + 1 : size));
+    std::vector<v1::Value> values;
+    for (size_t k = 0; k < items.size(); ++k) {
+      values.push_back(Int(post && static_cast<int>(k) == size ? x : items[k]));
+    }
+    SetArray(post ? o.add_post() : o.add_pre(), 2, "[I", "I", values);
+  }
+  o.mutable_outcome()->mutable_returned_void();
+  return o;
+}
+
+TEST_F(StrengthTest, ArrayStoreThroughAFinalFieldPinsThePostState) {
+  // `items` is final: no method but a constructor can make it refer to
+  // another array, so the contract need not say so.
+  std::vector<v1::Observation> obs = {Push({0, 0, 0}, 0, 5), Push({5, 0, 0}, 1, 6),
+                                      Push({1, 2, 0, 0}, 2, 3)};
+  StrengthResult r = Measure(
+      "s.Ops#push",
+      "//@ requires items != null && 0 <= size && size < items.length;\n"
+      "//@ ensures items[\\old(size)] == x && size == \\old(size) + 1;\n"
+      "//@ ensures (\\forall int k; 0 <= k && k < items.length && k != \\old(size); "
+      "items[k] == \\old(items[k]));\n"
+      "//@ ensures count == \\old(count) && other == \\old(other);\n",
+      obs);
+  ASSERT_TRUE(r.measured) << r.note;
+  EXPECT_EQ(r.undecided, 0) << r.note;
+  EXPECT_EQ(r.pinned, 3) << r.note;
+  EXPECT_FALSE(r.Weak());
+  // Without the clause on the other elements they are free.
+  StrengthResult open = Measure(
+      "s.Ops#push",
+      "//@ requires items != null && 0 <= size && size < items.length;\n"
+      "//@ ensures items[\\old(size)] == x && size == \\old(size) + 1;\n"
+      "//@ ensures count == \\old(count) && other == \\old(other);\n",
+      obs);
+  ASSERT_TRUE(open.measured) << open.note;
+  EXPECT_EQ(open.pinned, 0) << open.note;
+  EXPECT_TRUE(open.Weak());
+}
+
+TEST_F(StrengthTest, RedactedResultIsUndecided) {
+  // A result the observer did not record cannot be compared with another.
+  v1::Observation hidden = Greet("ann");
+  hidden.mutable_outcome()->mutable_returned()->mutable_redacted();
+  StrengthResult r = Measure("s.Ops#greet",
+                             "//@ requires name != null;\n//@ ensures \\result.equals(\"hi \".concat(name));\n",
+                             {hidden, Greet("x")});
+  ASSERT_TRUE(r.measured) << r.note;
+  EXPECT_EQ(r.pinned, 1) << r.note;
+  EXPECT_EQ(r.undecided, 1);
+  EXPECT_THAT(r.note, HasSubstr("redacted"));
+}
+
+TEST_F(StrengthTest, ArrayRecordedInPartIsUndecided) {
+  // Element 1 of the post-state was not recorded: the contract leaves it
+  // free, which the recorded part cannot show.
+  v1::Observation capped = Put({"a", "b"}, 0, "z");
+  capped.mutable_post(0)->mutable_array()->mutable_elements()->RemoveLast();
+  StrengthResult r = Measure("s.Ops#put",
+                             "//@ requires a != null && 0 <= i && i < a.length;\n"
+                             "//@ assignable a[*];\n//@ ensures a[i] == v;\n",
+                             {capped});
+  ASSERT_TRUE(r.measured) << r.note;
+  EXPECT_EQ(r.pinned, 0);
+  EXPECT_EQ(r.undecided, 1);
+  EXPECT_THAT(r.note, HasSubstr("recorded in part"));
+}
+
+std::vector<v1::Observation> PutObservations() {
+  return {Put({"a", "b", "c"}, 1, "z"), Put({"q"}, 0, ""), Put({"", ""}, 1, "ab")};
+}
+
+TEST_F(StrengthTest, ArrayStoreLeavingAnotherElementFreeIsWeak) {
+  // The elements of a String[] are its strings' characters: the complete
+  // contract pins them, one that frees the other elements does not.
+  StrengthResult complete =
+      Measure("s.Ops#put",
+              "//@ requires a != null && 0 <= i && i < a.length;\n"
+              "//@ ensures a[i] == v && (\\forall int k; 0 <= k && k < a.length && k != i; "
+              "a[k] == \\old(a[k]));\n",
+              PutObservations());
+  ASSERT_TRUE(complete.measured) << complete.note;
+  EXPECT_EQ(complete.undecided, 0) << complete.note;
+  EXPECT_EQ(complete.pinned, 3) << complete.note;
+  EXPECT_FALSE(complete.Weak());
+  StrengthResult free = Measure("s.Ops#put",
+                                "//@ requires a != null && 0 <= i && i < a.length;\n"
+                                "//@ assignable a[*];\n//@ ensures a[i] == v;\n",
+                                PutObservations());
+  ASSERT_TRUE(free.measured) << free.note;
+  EXPECT_EQ(free.undecided, 0) << free.note;
+  EXPECT_EQ(free.pinned, 1) << free.note;  // only the one-element array
+  EXPECT_TRUE(free.Weak());
 }
 
 TEST_F(StrengthTest, SameInputsGiveTheSameTable) {
