@@ -30,6 +30,7 @@ int Run(InferFlags& flags) {
       {"--classpath", options.classpath, PathKind::kClassPath},
       {"--observations", options.observations, PathKind::kFileOrDirectory},
       {"--tests-src", options.tests_src, PathKind::kDirectory},
+      {"--test-classpath", options.test_classpath, PathKind::kClassPath},
       {"--egress-policy", options.egress_policy, PathKind::kFile},
       {"--redaction-policy", options.redaction_policy, PathKind::kFile}};
   for (const std::string& source : options.implementation_sources) {
@@ -107,6 +108,12 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--tests-src", o.tests_src,
                   "Root of the test sources: the source of the tests that called the method "
                   "goes into the prompt (never the implementation's)");
+  cmd->add_option("--test-classpath", o.test_classpath,
+                  "Class path of the compiled tests (default: --classpath). With --llm, the "
+                  "string constants javac compiled into the test classes whose sources go "
+                  "into the prompt are scanned by the secret rules as well: a secret spelt "
+                  "with escapes or built from constants in the source is found as javac "
+                  "folded it");
   cmd->add_flag("--builtin", flags->builtin,
                 "Use the built-in synthesizer (the default): nothing leaves the process");
   cmd->add_option("--llm", o.llm_url,

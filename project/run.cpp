@@ -224,6 +224,7 @@ loop::InferOptions InferOptionsFor(const Project& project, const std::string& ou
   o.classpath = MainClassPath(project);
   o.observations = absl::StrCat(out_dir, "/", kObservationsDir);
   o.tests_src = c.tests_src();
+  o.test_classpath = FullClassPath(project);
   o.out_dir = absl::StrCat(out_dir, "/", kInferDir);
   if (c.rounds() > 0) o.refine.rounds = c.rounds();
   if (c.bounds().unwind() > 0) o.refine.unwind = c.bounds().unwind();

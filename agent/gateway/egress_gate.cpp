@@ -2,6 +2,7 @@
 #include "agent/gateway/egress_gate.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -72,6 +73,17 @@ void CollectObservationStrings(const v1::Observation& o, std::set<std::string>* 
   if (o.outcome().thrown().message().size() >= kMinWithheldValueBytes) {
     out->insert(o.outcome().thrown().message());
   }
+}
+
+// The first occurrence of `name` as a whole identifier in `text`.
+std::optional<size_t> FindIdentifier(absl::string_view text, absl::string_view name) {
+  for (size_t at = text.find(name); at != absl::string_view::npos; at = text.find(name, at + 1)) {
+    bool starts = at == 0 || !IsIdentChar(static_cast<unsigned char>(text[at - 1]));
+    size_t end = at + name.size();
+    bool ends = end == text.size() || !IsIdentChar(static_cast<unsigned char>(text[end]));
+    if (starts && ends) return at;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -147,6 +159,16 @@ absl::StatusOr<EgressGate> EgressGate::Create(
   for (const std::string& term : policy.blocked_terms()) {
     if (!term.empty()) gate.lower_blocked_terms_.push_back(absl::AsciiStrToLower(term));
   }
+  // What the JVM will see: the constants javac folded, scanned once.
+  for (const TestClassConstants& cls : material.test_constants) {
+    for (const std::string& text : cls.strings) {
+      std::vector<SecretMatch> found = gate.secrets_->Scan(text);
+      if (found.empty()) continue;
+      std::string simple = cls.class_name.substr(cls.class_name.find_last_of('.') + 1);
+      gate.compiled_secrets_.emplace_back(simple, found[0].rule_id);
+      break;
+    }
+  }
   gate.policy_ = std::move(policy);
   gate.material_ = std::move(material);
   gate.fingerprints_ = std::move(fingerprints);
@@ -159,6 +181,16 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
     findings->push_back({std::move(rule), Where(path, text, begin, end), true, path, begin, end});
   };
   for (const SecretMatch& m : secrets_->Scan(text)) add("secret." + m.rule_id, m.begin, m.end);
+  for (const auto& [simple, rule] : compiled_secrets_) {
+    std::optional<size_t> at = FindIdentifier(text, simple);
+    if (!at) continue;
+    findings->push_back({"secret." + rule,
+                         absl::StrCat(Where(path, text, *at, *at + simple.size()),
+                                      ": a string constant of the compiled ", simple,
+                                      " (as javac folded it) matches this rule; the source sent "
+                                      "spells it otherwise"),
+                         true, path, *at, *at + simple.size()});
+  }
 
   if (fingerprints_ != nullptr) {
     if (std::optional<CopiedText> copied = fingerprints_->FindCopiedText(text)) {

@@ -12,8 +12,10 @@
 //   sensitive-name       a sensitive name of the redaction policy,
 //   redacted-value       a value that must not leave (withheld values),
 //   blocked-term         a term of the egress policy's blocked_terms.
-// Findings say where (JSON path, byte offsets, line and column) and never
-// repeat the matched text.
+// A secret.<id> finding is also made where a payload names a test class
+// one of whose compiled string constants matches the rule (see
+// TestClassConstants). Findings say where (JSON path, byte offsets, line
+// and column) and never repeat the matched text.
 #ifndef TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
 #define TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
 
@@ -30,6 +32,15 @@
 #include "tracespec/v1/policy.pb.h"
 
 namespace tracespec::gateway {
+
+// The string constants of a compiled test class (and of the classes nested
+// in its source file), as javac computed them: escapes resolved and
+// compile-time concatenations — of literals, chars, numbers and constant
+// variables — folded (JLS 15.29). The source sent spells them otherwise.
+struct TestClassConstants {
+  std::string class_name;  // binary name of the top-level class, "pkg.FooTest"
+  std::vector<std::string> strings;
+};
 
 // What must not leave besides secrets and implementation text.
 struct ProtectedMaterial {
@@ -51,6 +62,10 @@ struct ProtectedMaterial {
   // patterns are for fields, parameters and methods, so `KeyTest` is not
   // matched by `*key*`. Exact, case-sensitive.
   std::vector<std::string> exempt_class_names;
+  // Compiled test classes whose sources may be sent: a secret rule that
+  // matches one of their string constants blocks every payload that names
+  // the class (its source is in it, spelt in a way the rule may miss).
+  std::vector<TestClassConstants> test_constants;
 };
 
 // Collects protected material from the redaction policy (deny patterns,
@@ -106,6 +121,8 @@ class EgressGate {
   std::vector<std::string> lower_sensitive_names_;
   std::vector<std::string> lower_blocked_terms_;
   std::shared_ptr<const SecretScanner> secrets_;
+  // Test classes a secret rule matched a constant of: simple name, rule id.
+  std::vector<std::pair<std::string, std::string>> compiled_secrets_;
   std::shared_ptr<const ImplementationFingerprints> fingerprints_;
 };
 

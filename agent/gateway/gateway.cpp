@@ -26,6 +26,7 @@ absl::StatusOr<std::unique_ptr<LlmClient>> MakeGatewayClient(const GatewayConfig
   }
   material.template_texts = config.template_texts;
   material.exempt_class_names = config.exempt_class_names;
+  material.test_constants = config.test_constants;
   TS_ASSIGN_OR_RETURN(
       EgressGate gate,
       EgressGate::Create(std::move(policy), std::move(material),

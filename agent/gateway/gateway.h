@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/gateway/egress_gate.h"
 #include "agent/gateway/llm_client.h"
 #include "agent/gateway/openai_client.h"
 #include "agent/gateway/retrying_client.h"
@@ -50,6 +51,9 @@ struct GatewayConfig {
   // names the deny patterns do not apply to.
   std::vector<std::string> template_texts;
   std::vector<std::string> exempt_class_names;
+  // See ProtectedMaterial: the compiled string constants of the test
+  // classes whose sources may be sent.
+  std::vector<TestClassConstants> test_constants;
 };
 
 // The audited client, ready to send. Errors name the file at fault (policy,

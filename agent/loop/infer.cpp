@@ -4,11 +4,15 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "google/protobuf/util/json_util.h"
 #include "agent/gateway/audit_key.h"
@@ -24,6 +28,7 @@
 #include "common/interrupt.h"
 #include "validator/check/classfile_env.h"
 #include "validator/classfile/class_path.h"
+#include "validator/classfile/instructions.h"
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "observer/policy.h"
@@ -110,6 +115,55 @@ std::vector<std::string> SentClassNames(const prompt::PromptInputs& inputs) {
   for (const prompt::TestSource& test : inputs.tests) add(test.id);
   for (const v1::Observation& o : inputs.observations) add(o.test_id());
   return {names.begin(), names.end()};
+}
+
+// The string constants the compiled tests whose sources go into `inputs`'
+// prompt load (ldc): for a test method, those of its own code and of the
+// lambdas javac compiled out of it (lambda$name$N), which includes every
+// constant variable it uses (javac inlines them); for a whole test class,
+// those of every method of it and of the classes compiled from its file
+// ("Top$..."). A class not on the class path contributes nothing.
+std::vector<gateway::TestClassConstants> CompiledTestConstants(
+    const prompt::PromptInputs& inputs, classfile::ClassPath* test_path,
+    const std::vector<std::string>& all_classes) {
+  std::map<std::string, std::set<std::string>> by_class;  // binary name -> strings
+  auto scan = [&](const std::string& internal, const std::string& method,
+                  std::set<std::string>* out) {
+    absl::StatusOr<const classfile::ClassFile*> cls = test_path->Load(internal);
+    if (!cls.ok()) return;
+    for (const classfile::Method& m : (*cls)->methods) {
+      bool wanted = method.empty() || m.name == method ||
+                    absl::StartsWith(m.name, absl::StrCat("lambda$", method, "$"));
+      if (!wanted || !m.code) continue;
+      for (const classfile::Instruction& in : m.code->instructions) {
+        if ((in.opcode == classfile::kLdc || in.opcode == classfile::kLdcW) &&
+            (*cls)->pool.tag(static_cast<size_t>(in.operand)) == classfile::CpTag::kString) {
+          out->insert((*cls)->pool.StringValue(static_cast<size_t>(in.operand)));
+        }
+      }
+    }
+  };
+  for (const prompt::TestSource& test : inputs.tests) {
+    if (test.text.empty()) continue;
+    size_t hash = test.id.find('#');
+    std::string binary = test.id.substr(0, hash);
+    std::string top = binary.substr(0, binary.find('$'));
+    std::set<std::string>& strings = by_class[top];
+    std::string internal = absl::StrReplaceAll(binary, {{".", "/"}});
+    if (hash != std::string::npos) {
+      scan(internal, test.id.substr(hash + 1), &strings);
+      continue;
+    }
+    for (const std::string& name : all_classes) {
+      if (name == internal || absl::StartsWith(name, internal + "$")) scan(name, "", &strings);
+    }
+  }
+  std::vector<gateway::TestClassConstants> out;
+  for (auto& [top, strings] : by_class) {
+    if (strings.empty()) continue;
+    out.push_back({top, std::vector<std::string>(strings.begin(), strings.end())});
+  }
+  return out;
 }
 
 absl::Status CheckOptions(const InferOptions& options) {
@@ -264,6 +318,21 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   // synthesizer's type environment.
   absl::StatusOr<classfile::ClassPath> class_path = classfile::ClassPath::Create(options.classpath);
   if (!class_path.ok()) return class_path.status();
+  // The compiled tests, whose string constants the gate scans (remote
+  // models only).
+  std::optional<classfile::ClassPath> own_test_path;
+  classfile::ClassPath* test_path = &*class_path;
+  std::vector<std::string> test_classes;
+  if (!options.llm_url.empty()) {
+    if (!options.test_classpath.empty()) {
+      absl::StatusOr<classfile::ClassPath> made =
+          classfile::ClassPath::Create(options.test_classpath);
+      if (!made.ok()) return made.status();
+      own_test_path = *std::move(made);
+      test_path = &*own_test_path;
+    }
+    test_classes = test_path->ListClasses();
+  }
   absl::StatusOr<std::vector<v1::Observation>> observations =
       ReadObservations(options.observations);
   if (!observations.ok()) return observations.status();
@@ -366,6 +435,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       }
       config.template_texts = prompt::PromptBuilder::TemplateTexts();
       config.exempt_class_names = SentClassNames(inputs->prompt);
+      config.test_constants = CompiledTestConstants(inputs->prompt, test_path, test_classes);
       if (options.dry_run) TS_RETURN_IF_ERROR(MakeDirs(config.dry_run_dir));
       absl::StatusOr<std::unique_ptr<gateway::LlmClient>> made =
           gateway::MakeGatewayClient(config);

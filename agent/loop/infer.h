@@ -25,6 +25,10 @@ struct InferOptions {
   std::string observations;
   // Root of the test sources (pkg/T.java); optional.
   std::string tests_src;
+  // Class path of the compiled tests ("" = `classpath`): with a remote
+  // model, the string constants javac compiled into the test classes whose
+  // sources may be sent are scanned for secrets by the gate.
+  std::string test_classpath;
   // Each method's refinement loop: rounds, the model name (also the remote
   // endpoint's), validation bounds and the progress callback (which also
   // gets infer's own lines). `refine.prompt.anonymize` is set from

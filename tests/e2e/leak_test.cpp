@@ -12,6 +12,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/agent/fake_llm_server.h"
@@ -78,6 +79,13 @@ public class Vault {
   public int count(String text) { return text.length(); }
 }
 )";
+// Leak 7: a secret that javac computes from pieces no rule matches in the
+// source: a unicode escape, a char operand.
+constexpr char kEscaper[] = R"(package t;
+public class Escaper {
+  public int size(String text) { return text.length(); }
+}
+)";
 constexpr char kLeakTest[] = R"(package t;
 import static org.junit.jupiter.api.Assertions.*;
 import org.junit.jupiter.api.Test;
@@ -118,6 +126,10 @@ class LeakTest {
     AcmeLedger myLedger = new AcmeLedger();
     assertEquals(5, myLedger.credit(5), "acmeLedger.credit failed, see t/AcmeLedger.java");
     assertEquals(8, myLedger.add(3));
+  }
+  @Test void escaped() {
+    String id = "\u0041KIA" + 'Q' + "WERTYUIOPASDFGZ";
+    assertEquals(20, new Escaper().size(id));
   }
   @Test void vault() {
     String key = "AKIA" +
@@ -161,7 +173,8 @@ class LeakTest : public ::testing::Test {
          {"t/Diary.java", kDiary},
          {"t/Lock.java", kLock},
          {"t/AcmeLedger.java", kAcmeLedger},
-         {"t/Vault.java", kVault}},
+         {"t/Vault.java", kVault},
+         {"t/Escaper.java", kEscaper}},
         {"-g"});
     testing::TempDir* unnamed = new testing::TempDir();
     std::string gate = testing::CompileJava(*unnamed, {{"t/Gate.java", kGate}}, {"-g:none"});
@@ -173,6 +186,7 @@ class LeakTest : public ::testing::Test {
     ASSERT_FALSE(gate.empty());
     ASSERT_FALSE(test_classes.empty());
     classpath_ = new std::string(main + ":" + gate);
+    test_classes_ = new std::string(test_classes);
     tests_src_ = new std::string(tests->path() + "/src");
     observations_ = new std::string(dir_->path() + "/observed");
     std::string policy = dir_->Write("policy.textproto", kPolicy);
@@ -180,7 +194,7 @@ class LeakTest : public ::testing::Test {
         {"observe", "--classpath", *classpath_ + ":" + test_classes, "--tests", "t.LeakTest",
          "--method", "t.Ledger#publish", "--method", "t.Diary#open", "--method", "t.Gate#login",
          "--method", "t.Lock#unlock", "--method", "t.AcmeLedger#credit", "--method",
-         "t.AcmeLedger#add", "--method", "t.Vault#count", "--policy", policy, "--tests-src", *tests_src_, "--out",
+         "t.AcmeLedger#add", "--method", "t.Vault#count", "--method", "t.Escaper#size", "--policy", policy, "--tests-src", *tests_src_, "--out",
          *observations_}));
     ASSERT_EQ(observe_->exit_code, 0) << observe_->stdout_data << observe_->stderr_data;
     keep_ = {unnamed, tests};
@@ -188,6 +202,7 @@ class LeakTest : public ::testing::Test {
   static void TearDownTestSuite() {
     for (testing::TempDir* d : keep_) delete d;
     delete classpath_;
+    delete test_classes_;
     delete tests_src_;
     delete observations_;
     delete observe_;
@@ -213,6 +228,7 @@ class LeakTest : public ::testing::Test {
   testing::TempDir tmp_;
   static testing::TempDir* dir_;
   static std::string* classpath_;
+  static std::string* test_classes_;
   static std::string* tests_src_;
   static std::string* observations_;
   static SubprocessResult* observe_;
@@ -221,6 +237,7 @@ class LeakTest : public ::testing::Test {
 
 testing::TempDir* LeakTest::dir_ = nullptr;
 std::string* LeakTest::classpath_ = nullptr;
+std::string* LeakTest::test_classes_ = nullptr;
 std::string* LeakTest::tests_src_ = nullptr;
 std::string* LeakTest::observations_ = nullptr;
 SubprocessResult* LeakTest::observe_ = nullptr;
@@ -294,6 +311,29 @@ TEST_F(LeakTest, SplitSecretLiteralInATestIsBlockedAndOtherMethodsStillGo) {
   std::string other = Infer("t.AcmeLedger#credit", kAnswer, &requests, &run);
   EXPECT_GE(requests, 1) << run.stdout_data << run.stderr_data;
   EXPECT_THAT(other, Not(HasSubstr("QWERTYUIOPASDFGH")));
+}
+
+// The gate reads what javac computed: the test's source spells the key
+// with a unicode escape and a char operand, which no rule matches in the
+// text; the compiled test class holds it folded, and that is scanned.
+TEST_F(LeakTest, ASecretJavacFoldsFromEscapesAndCharsIsBlocked) {
+  int requests = 0;
+  SubprocessResult run;
+  std::string sent = Infer("t.Escaper#size", kAnswer, &requests, &run,
+                           {"--test-classpath", *test_classes_});
+  EXPECT_EQ(run.exit_code, 4) << run.stdout_data << run.stderr_data;
+  EXPECT_EQ(requests, 0);
+  EXPECT_THAT(run.stderr_data, HasSubstr("secret.aws-access-key-id"));
+  EXPECT_THAT(run.stderr_data, HasSubstr("a string constant of the compiled LeakTest"));
+  EXPECT_THAT(sent, Not(HasSubstr("WERTYUIOPASDFGZ")));
+  std::string audit = ReadFile(tmp_.path() + "/infer/audit.jsonl").value_or("");
+  EXPECT_THAT(audit, HasSubstr("\"rule\":\"secret.aws-access-key-id\""));
+  // Only what the sent test methods load counts: the credit test, in the
+  // same compiled class as two secrets, still goes out.
+  std::string other = Infer("t.AcmeLedger#credit", kAnswer, &requests, &run,
+                            {"--test-classpath", *test_classes_});
+  EXPECT_GE(requests, 1) << run.stdout_data << run.stderr_data;
+  EXPECT_THAT(other, Not(HasSubstr("WERTYUIOPASDFGZ")));
 }
 
 TEST_F(LeakTest, AnonymisedRequestsCarryNoPartOfAHiddenName) {

@@ -100,6 +100,28 @@ TEST(EgressGateTest, EveryRuleBlocks) {
   EXPECT_EQ(v.findings[0].where, "messages[1].content bytes 13..33 (line 2, column 5)");
 }
 
+// A secret the source spells so that no rule matches it there, but javac
+// folds into one constant of the compiled test class: every payload that
+// names the class is blocked by the rule that matched the constant.
+TEST(EgressGateTest, ACompiledConstantOfATestBlocksItsSource) {
+  ProtectedMaterial material = Material();
+  material.test_constants = {
+      {"t.KeyTest", {"plain", std::string("AKIA") + "QWERTYUIOPASDFGZ"}},
+      {"t.CleanTest", {"AKIA-not-a-key"}}};
+  auto gate = EgressGate::Create(LoopbackPolicy(), material, nullptr);
+  ASSERT_TRUE(gate.ok()) << gate.status();
+  const std::string source =
+      "class KeyTest { String id = \"\\u0041KIA\" + 'Q' + \"WERTYUIOPASDFGZ\"; }";
+  GateVerdict v = gate->Check(kUrl, Body(source));
+  ASSERT_FALSE(v.allowed());
+  EXPECT_EQ(v.findings[0].rule, "secret.aws-access-key-id") << v.Summary();
+  EXPECT_TRUE(absl::StrContains(v.findings[0].where, "a string constant of the compiled KeyTest"))
+      << v.findings[0].where;
+  EXPECT_FALSE(absl::StrContains(v.Summary(), "WERTY")) << v.Summary();
+  // Payloads that do not name the class, or name a clean one, pass.
+  EXPECT_TRUE(gate->Check(kUrl, Body("class CleanTest { } // KeyTests")).allowed());
+}
+
 TEST(EgressGateTest, EscapedSecretsAreFoundInTheDecodedText) {
   // "\u0041" is 'A': the raw body never shows the key's prefix as such.
   std::string body = absl::StrCat(
