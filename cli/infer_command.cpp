@@ -75,10 +75,16 @@ int Run(InferFlags& flags) {
     }
   }
   if (run->dry_run) return kExitOk;
+  // A method whose contract was refuted outweighs one left undecided.
+  int exit_code = kExitOk;
   for (const v1::InferResult& r : run->summary.results()) {
-    if (r.status() != v1::INFER_SUCCESS) return kExitCheckFailed;
+    if (r.status() == v1::INFER_UNKNOWN) {
+      exit_code = kExitUnknown;
+    } else if (r.status() != v1::INFER_SUCCESS) {
+      return kExitCheckFailed;
+    }
   }
-  return kExitOk;
+  return exit_code;
 }
 
 }  // namespace
@@ -168,8 +174,10 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
   AddJsonFlag(cmd, &flags->json, "Print the summary as one JSON document");
   cmd->footer(
       "Output: per method `pkg.C#m: Success 11 (rounds: 01,11)` — Success (a candidate "
-      "passed consistency and coverage), Fail (rounds exhausted), Error (no candidate ever "
-      "parsed and type-checked) or Stopped (endpoint unreachable, timeout, invalid answer, "
+      "passed consistency and coverage), Fail (rounds exhausted, the final contract failed a check), "
+      "Unknown (rounds exhausted, the final contract neither passed nor refuted: the reason "
+      "names the undecided check, e.g. a call the validator does not model), Error (no "
+      "candidate ever parsed and type-checked) or Stopped (endpoint unreachable, timeout, invalid answer, "
       "blocked request, no observations: re-run to continue) — with the history of rounds "
       "in the paper's notation (consistency bit, coverage bit) and the contract's .jml file; "
       "after a Success the contract's strength (`pins \\result on 17/17 observations, "
@@ -188,6 +196,7 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
             "endpoint unreachable, timeout, answer not a chat completion, request blocked by "
             "the egress gate, I/O"},
            {kExitCheckFailed, "some method Fail or Error"},
+           {kExitUnknown, "some method Unknown (its final contract undecided), none Fail or Error"},
            {kExitInterrupted,
             "Ctrl-C or SIGTERM: the running method's unfinished round is not recorded, "
             "finished methods are kept, a re-run continues; a second signal ends at once"}}));

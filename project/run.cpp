@@ -286,7 +286,7 @@ std::string MethodLine(const v1::MethodRun& m) {
   }
   std::string last = m.history().empty() ? "" : m.history().substr(m.history().rfind(',') + 1);
   std::string out = loop::InferStatusName(m.infer_status());
-  if (m.infer_status() != v1::INFER_STOPPED && !last.empty()) absl::StrAppend(&out, " ", last);
+  if (loop::ShowsLastBits(m.infer_status()) && !last.empty()) absl::StrAppend(&out, " ", last);
   absl::StrAppend(&out, " (rounds: ", m.history().empty() ? "none" : m.history(), ")");
   out = loop::WithStrength(std::move(out), m.strength());
   if (m.infer_status() != v1::INFER_SUCCESS && !m.reason().empty()) {

@@ -291,7 +291,7 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
   for (const v1::InferResult& r : summary.results()) {
     std::string last = r.history().empty() ? "" : r.history().substr(r.history().rfind(',') + 1);
     absl::StrAppend(&out, r.method(), ": ", InferStatusName(r.status()));
-    if (r.status() != v1::INFER_STOPPED && !last.empty()) absl::StrAppend(&out, " ", last);
+    if (ShowsLastBits(r.status()) && !last.empty()) absl::StrAppend(&out, " ", last);
     absl::StrAppend(&out, " (rounds: ", r.history().empty() ? "none" : r.history(), ")");
     absl::StrAppend(&out, WithStrength("", r.strength()), "\n");
     if (!r.strength().note().empty()) absl::StrAppend(&out, "  strength: ", r.strength().note(), "\n");

@@ -86,13 +86,39 @@ std::string Join(const std::string& dir, absl::string_view name) {
   return absl::StrCat(dir, "/", name);
 }
 
+// The round of the final contract when no round passed: the last checkable
+// one; nullptr if none was.
+const v1::InferRound* LastCheckable(const std::vector<v1::InferRound>& rounds) {
+  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
+    if (it->checkable()) return &*it;
+  }
+  return nullptr;
+}
+
+// Why the validated `round` is undecided: each check of it that was UNKNOWN
+// ("consistency UNKNOWN (...)"), when none FAILED; "" when it was refuted or
+// decided. A round of an older run without typed verdicts is never undecided.
+std::string Undecided(const v1::InferRound& round) {
+  if (round.outcome() != v1::ROUND_VALIDATED) return "";
+  const v1::VerdictStatus consistency = round.consistency_verdict().status();
+  const v1::VerdictStatus coverage = round.coverage_verdict().status();
+  if (consistency == v1::VERDICT_FAIL || coverage == v1::VERDICT_FAIL) return "";
+  std::vector<std::string> why;
+  if (consistency == v1::VERDICT_UNKNOWN) why.push_back("consistency " + round.consistency());
+  if (coverage == v1::VERDICT_UNKNOWN) why.push_back("coverage " + round.coverage());
+  return absl::StrJoin(why, "; ");
+}
+
+// Success at the first "11"; otherwise Unknown when the final contract's
+// checks were undecided (none refuted it), Fail when it was refuted, and
+// Error when no candidate was ever checkable.
 v1::InferStatus FinalStatus(const std::vector<v1::InferRound>& rounds) {
-  bool checkable = false;
   for (const v1::InferRound& r : rounds) {
     if (r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11") return v1::INFER_SUCCESS;
-    checkable = checkable || r.checkable();
   }
-  return checkable ? v1::INFER_FAIL : v1::INFER_ERROR;
+  const v1::InferRound* last = LastCheckable(rounds);
+  if (last == nullptr) return v1::INFER_ERROR;
+  return Undecided(*last).empty() ? v1::INFER_FAIL : v1::INFER_UNKNOWN;
 }
 
 // The passing candidate, else the last checkable one, else the last one.
@@ -100,9 +126,7 @@ std::string FinalContract(const std::vector<v1::InferRound>& rounds) {
   for (const v1::InferRound& r : rounds) {
     if (r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11") return r.candidate();
   }
-  for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
-    if (it->checkable()) return it->candidate();
-  }
+  if (const v1::InferRound* last = LastCheckable(rounds)) return last->candidate();
   for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
     if (!it->candidate().empty()) return it->candidate();
   }
@@ -176,6 +200,8 @@ class MethodRun {
     if (outcome.result.status() == v1::INFER_ERROR) {
       outcome.result.set_reason(absl::StrCat("no candidate parsed and type-checked in ",
                                              rounds_.size(), " round(s)"));
+    } else if (outcome.result.status() == v1::INFER_UNKNOWN) {
+      outcome.result.set_reason(Undecided(*LastCheckable(rounds_)));
     }
     TS_RETURN_IF_ERROR(WriteResult(&outcome.result));
     return outcome;

@@ -95,8 +95,13 @@ const char* InferStatusName(v1::InferStatus status) {
     case v1::INFER_FAIL: return "Fail";
     case v1::INFER_ERROR: return "Error";
     case v1::INFER_STOPPED: return "Stopped";
-    default: return "Unknown";
+    case v1::INFER_UNKNOWN: return "Unknown";
+    default: return "Unspecified";
   }
+}
+
+bool ShowsLastBits(v1::InferStatus status) {
+  return status != v1::INFER_STOPPED && status != v1::INFER_UNKNOWN;
 }
 
 const char* RoundOutcomeName(v1::RoundOutcome outcome) {

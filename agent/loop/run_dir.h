@@ -58,8 +58,12 @@ absl::Status WriteJsonFile(const std::string& path, const google::protobuf::Mess
 absl::Status ReadJsonFile(const std::string& path, google::protobuf::Message* message);
 
 // "SUCCESS"-style names as the output prints them: "Success", "Fail",
-// "Error", "Stopped".
+// "Error", "Stopped", "Unknown".
 const char* InferStatusName(v1::InferStatus status);
+// Whether a status line shows the last round's bits after the name ("Fail
+// 01"): not for Stopped (the method did not end there) nor Unknown (its 0 is
+// a check that could not decide, not one that refuted the contract).
+bool ShowsLastBits(v1::InferStatus status);
 // "validated", "not checkable", "no contract", "exchange failed", ...
 const char* RoundOutcomeName(v1::RoundOutcome outcome);
 

@@ -24,7 +24,7 @@ th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertica
 th { background: #f0f0ec; }
 .history { font-family: ui-monospace, monospace; font-weight: bold; }
 .status-Success { color: #1a6b1a; } .status-Fail, .status-Error { color: #a01818; }
-.status-Stopped { color: #8a5a00; } .weak { color: #8a5a00; font-weight: bold; }
+.status-Stopped, .status-Unknown { color: #8a5a00; } .weak { color: #8a5a00; font-weight: bold; }
 .note { color: #555; }
 .excluded { color: #8a5a00; }
 li { margin: 0.15em 0; }

@@ -633,9 +633,10 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
 
 // Every method's contract pointer in the report names a file that holds
 // that method: the merged spec file for those that succeeded, infer's own
-// file of the last contract tried for one that failed (tag() makes a
+// file of the last contract tried for one that did not (tag() makes a
 // java.util.Random, which the checker does not model, so no contract of
-// it can pass); Price.jml holds only the methods that succeeded.
+// it can pass; nor can one be refuted: it is Unknown, naming the call, not
+// Fail); Price.jml holds only the methods that succeeded.
 TEST(RunTest, TheReportPointsEachMethodToTheFileOfItsContract) {
   testing::TempDir dir;
   dir.Write("src/main/java/shop/Price.java",
@@ -659,7 +660,12 @@ TEST(RunTest, TheReportPointsEachMethodToTheFileOfItsContract) {
   ASSERT_EQ(summary.methods_size(), 2);
   const v1::MethodRun& tag = summary.methods(0);
   ASSERT_EQ(tag.method(), "shop.Price#tag(I)I");
-  ASSERT_EQ(tag.infer_status(), v1::INFER_FAIL) << r.stderr_data;
+  ASSERT_EQ(tag.infer_status(), v1::INFER_UNKNOWN) << r.stderr_data;
+  EXPECT_THAT(tag.reason(), HasSubstr("consistency UNKNOWN (constructor java.util.Random(long) "
+                                      "is not modelled by the validator"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Price#tag(I)I: Unknown (rounds: "));
+  EXPECT_THAT(r.stdout_data, Not(HasSubstr("class path")));
+  EXPECT_THAT(r.stdout_data, Not(HasSubstr("Fail")));
   ASSERT_FALSE(tag.contract().empty());
   EXPECT_EQ(tag.spec_file(), "");
   EXPECT_EQ(tag.contract_file(), "infer/shop.Price#tag(I)I/Price.jml");

@@ -55,6 +55,18 @@ std::vector<Case> LoadCases() {
   return cases;
 }
 
+// Every `output:` text of the case is in `out`, and no `absent:` text is.
+void ExpectOutput(const Case& c, const std::string& out) {
+  auto range = c.desc.equal_range("output");
+  for (auto it = range.first; it != range.second; ++it) {
+    EXPECT_TRUE(absl::StrContains(out, it->second)) << "missing output: " << it->second;
+  }
+  range = c.desc.equal_range("absent");
+  for (auto it = range.first; it != range.second; ++it) {
+    EXPECT_FALSE(absl::StrContains(out, it->second)) << "forbidden output: " << it->second;
+  }
+}
+
 class CasesTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CasesTest, Verdict) {
@@ -91,11 +103,7 @@ TEST_P(CasesTest, Verdict) {
       SubprocessResult r = testing::RunTracespec(args);
       SCOPED_TRACE(m->second + ":\n" + r.stdout_data + r.stderr_data);
       EXPECT_EQ(r.exit_code, std::stoi(c.Get("exit")));
-      auto range = c.desc.equal_range("output");
-      for (auto it = range.first; it != range.second; ++it) {
-        EXPECT_TRUE(absl::StrContains(r.stdout_data + r.stderr_data, it->second))
-            << "missing output: " << it->second;
-      }
+      ExpectOutput(c, r.stdout_data + r.stderr_data);
     }
     return;
   }
@@ -120,10 +128,7 @@ TEST_P(CasesTest, Verdict) {
   } else {
     EXPECT_TRUE(absl::StartsWith(out, absl::StrCat("VERIFICATION ", verdict)));
   }
-  auto range = c.desc.equal_range("output");
-  for (auto it = range.first; it != range.second; ++it) {
-    EXPECT_TRUE(absl::StrContains(out, it->second)) << "missing output: " << it->second;
-  }
+  ExpectOutput(c, out);
   if (verdict != "FAILED") {
     EXPECT_FALSE(FileExists(driver));
     return;

@@ -713,8 +713,8 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   if (target == nullptr || !target->has_code()) {
     const symex::ClassInfo* cls = program.FindClass(owner);
     if (cls == nullptr || cls->origin != symex::ClassInfo::Origin::kClassPath) {
-      return Unsupported(e, absl::StrCat("call of library method ", e.sym.owner, ".", name,
-                                         descriptor, " in a specification (no model)"));
+      return Unsupported(e, absl::StrCat("call of ", e.sym.owner, ".", name, descriptor,
+                                         " in a specification is not modelled by the validator"));
     }
     return Unsupported(e, absl::StrCat("call of ", e.sym.owner, ".", name, descriptor,
                                        " (no bytecode to inline)"));
@@ -798,8 +798,8 @@ absl::StatusOr<Term> Lowering::CallModel(const Expr& e, const std::string& key,
   auto call = machine_.CallLibraryModel(key, heap(), guard_, args);
   if (!call.ok()) {
     if (call.status().code() == absl::StatusCode::kNotFound) {
-      return Unsupported(e, absl::StrCat("call of library method ", e.sym.owner, ".", e.name,
-                                         e.sym.descriptor, " in a specification (no model)"));
+      return Unsupported(e, absl::StrCat("call of ", e.sym.owner, ".", e.name, e.sym.descriptor,
+                                         " in a specification is not modelled by the validator"));
     }
     return call.status();
   }

@@ -74,7 +74,10 @@ absl::StatusOr<std::vector<StateField>> ResolveStateFields(const symex::Program&
         if (!IsEnumClass(e))
           return absl::InvalidArgumentError(absl::StrCat(
               where, " has type ", classfile::DescriptorToJava(d),
-              e && e->is_missing() ? ", which is not on the class path" : "",
+              e && e->is_missing()
+                  ? (symex::Program::IsJdkClass(type) ? ", which the validator does not model"
+                                                      : ", which is not on the class path")
+                  : "",
               ": only boolean, enum and integral fields (byte, short, char, int, long) can be state fields, "
               "other references have no finite set of values"));
         sf.kind = StateField::Kind::kEnum;

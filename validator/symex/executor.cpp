@@ -455,6 +455,28 @@ class MethodRun {
     return Fail(s, ops_.Eq(ref, ops_.Null()), kNpe, ins);
   }
 
+  // The descriptor of the constructor that initialises the object `new_ins`
+  // (a `new` of `cls`) creates: the first invokespecial of cls.<init> after
+  // it that is not paired with a later `new` of the same class (javac's
+  // `new C; dup; args; invokespecial C.<init>`). Names the call in the reason
+  // of a cut at a `new` of a JDK class without a model.
+  std::optional<std::string> ConstructorAfter(const Instruction& new_ins,
+                                              absl::string_view cls) const {
+    int index = code_.IndexOfPc(new_ins.pc);
+    if (index < 0) return std::nullopt;
+    int open = 1;
+    for (size_t i = index + 1; i < code_.instructions.size(); ++i) {
+      const Instruction& next = code_.instructions[i];
+      if (next.opcode == op::kNew && pool_.ClassName(next.operand) == cls) {
+        ++open;
+      } else if (next.opcode == op::kInvokespecial) {
+        classfile::MemberRef ref = pool_.Member(next.operand);
+        if (ref.name == "<init>" && ref.class_name == cls && --open == 0) return ref.descriptor;
+      }
+    }
+    return std::nullopt;
+  }
+
   void Unsupported(const State& s, const Instruction& ins, const std::string& what) {
     impl_.AddObligation(ObligationKind::kUnsupported, s.guard, Site(ins.pc), what);
   }
@@ -671,8 +693,12 @@ absl::Status MethodRun::Step(const Instruction& ins, State s) {
       const std::string& name = pool_.ClassName(ins.operand);
       const ClassInfo* cls = impl_.program.FindClass(name);
       if (cls == nullptr || cls->is_missing()) {
-        Unsupported(s, ins, absl::StrCat("new ", classfile::InternalToBinary(name), ": ",
-                                         impl_.program.AbsentClass(name)));
+        std::optional<std::string> constructor =
+            Program::IsJdkClass(name) ? ConstructorAfter(ins, name) : std::nullopt;
+        Unsupported(s, ins,
+                    constructor ? Program::NotModelledCall(name, "<init>", *constructor)
+                                : absl::StrCat("new ", classfile::InternalToBinary(name), ": ",
+                                               impl_.program.AbsentClass(name)));
         return absl::OkStatus();
       }
       if (cls->type_id == 0 || impl_.program.Type(cls->type_id).opaque) {

@@ -13,6 +13,7 @@
 #include "validator/jdk/jdk_models.h"
 #include "validator/symex/library_classes.h"
 #include "validator/symex/machine_impl.h"
+#include "validator/symex/program.h"
 
 namespace tracespec::symex {
 namespace {
@@ -942,8 +943,15 @@ absl::StatusOr<CallResult> Machine::Impl::CallLibrary(const std::string& key, co
                                                       int site, const std::vector<Value>& args) {
   auto it = Models().find(key);
   if (it == Models().end()) {
+    // The key is "owner.name(descriptor)": named as any other unmodelled call.
+    size_t paren = key.find('(');
+    size_t dot = paren == std::string::npos ? std::string::npos : key.rfind('.', paren);
     AddObligation(ObligationKind::kUnsupported, caller.guard, site,
-                  absl::StrCat("call of library method ", key, " (no model)"));
+                  dot == std::string::npos
+                      ? absl::StrCat("call of ", key, " is not modelled by the validator")
+                      : Program::NotModelledCall(key.substr(0, dot),
+                                                 key.substr(dot + 1, paren - dot - 1),
+                                                 key.substr(paren)));
     return CallResult{};
   }
   LibCall call(*this, key, caller, site, args);

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "common/status.h"
 #include "validator/jdk/jdk_models.h"
 #include "validator/symex/library_classes.h"
@@ -86,8 +87,17 @@ absl::Status Program::NeededClass(absl::string_view internal_name) const {
   return absl::OkStatus();
 }
 
+bool Program::IsJdkClass(absl::string_view internal_name) {
+  return absl::StartsWith(internal_name, "java/") || absl::StartsWith(internal_name, "javax/") ||
+         absl::StartsWith(internal_name, "jdk/") || absl::StartsWith(internal_name, "sun/");
+}
+
 std::string Program::AbsentClass(absl::string_view internal_name) const {
   auto unreadable = unreadable_.find(std::string(internal_name));
+  if (unreadable == unreadable_.end() && IsJdkClass(internal_name)) {
+    return absl::StrCat("class ", classfile::InternalToBinary(internal_name),
+                        " is not modelled by the validator");
+  }
   if (unreadable == unreadable_.end()) {
     return absl::StrCat("class ", classfile::InternalToBinary(internal_name),
                         " is not on the class path");
@@ -505,23 +515,26 @@ std::string JavaMethodName(absl::string_view owner, absl::string_view name,
                       absl::StrJoin(params, ","), ")");
 }
 
-std::string NotModelled(absl::string_view owner, absl::string_view name,
-                        absl::string_view descriptor) {
-  return absl::StrCat("call of library method ", JavaMethodName(owner, name, descriptor),
-                      " (no model)");
-}
-
 }  // namespace
+
+std::string Program::NotModelledCall(absl::string_view owner, absl::string_view name,
+                                     absl::string_view descriptor) {
+  if (name == "<init>") {
+    std::string call = JavaMethodName(owner, name, descriptor);
+    // "java.util.ArrayList.<init>(int)" -> "java.util.ArrayList(int)"
+    absl::StrReplaceAll({{".<init>(", "("}}, &call);
+    return absl::StrCat("constructor ", call, " is not modelled by the validator");
+  }
+  return absl::StrCat("call of ", JavaMethodName(owner, name, descriptor),
+                      " is not modelled by the validator");
+}
 
 // A call that needs class `missing`, which the program does not have. A JDK
 // class is never on the class path: the call is of a JDK method without a
 // model.
 CallTarget Program::MissingClass(absl::string_view owner, absl::string_view name,
                                  absl::string_view descriptor, absl::string_view missing) const {
-  if (absl::StartsWith(missing, "java/") || absl::StartsWith(missing, "javax/") ||
-      absl::StartsWith(missing, "jdk/") || absl::StartsWith(missing, "sun/")) {
-    return Unsupported(NotModelled(owner, name, descriptor));
-  }
+  if (IsJdkClass(missing)) return Unsupported(NotModelledCall(owner, name, descriptor));
   return Unsupported(
       absl::StrCat("call of ", JavaMethodName(owner, name, descriptor), ": ", AbsentClass(missing)));
 }
@@ -557,7 +570,7 @@ CallTarget Program::ResolveStatic(absl::string_view owner, absl::string_view nam
   }
   if (owner == kVerifierClass) {
     if (IsModelledLibraryMethod(key)) return Library(key);
-    return Unsupported(NotModelled(owner, name, descriptor));
+    return Unsupported(NotModelledCall(owner, name, descriptor));
   }
   const ClassInfo* cls = FindClass(owner);
   if (cls == nullptr || cls->is_missing()) {
@@ -570,7 +583,7 @@ CallTarget Program::ResolveStatic(absl::string_view owner, absl::string_view nam
     if (c->is_library()) {
       std::string k = absl::StrCat(c->name, ".", name, descriptor);
       if (IsModelledLibraryMethod(k)) return Library(k);
-      return Unsupported(NotModelled(c->name, name, descriptor));
+      return Unsupported(NotModelledCall(c->name, name, descriptor));
     }
     const MethodInfo* m = FindDeclaredMethod(c, name, descriptor);
     if (m != nullptr && m->is_static()) {
@@ -604,7 +617,7 @@ CallTarget Program::ResolveSpecial(absl::string_view owner, absl::string_view na
           IsModelledLibraryMethod(throwable_key)) {
         return Library(throwable_key);
       }
-      return Unsupported(NotModelled(owner, name, descriptor));
+      return Unsupported(NotModelledCall(owner, name, descriptor));
     }
     const MethodInfo* m = FindDeclaredMethod(cls, name, descriptor);
     if (m == nullptr || !m->has_code()) {
@@ -630,7 +643,7 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
       if (std::optional<CallTarget> model = JdkModel(c->name, name, descriptor)) return *model;
       std::string key = absl::StrCat(c->name, ".", name, descriptor);
       if (IsModelledLibraryMethod(key)) return Library(key);
-      if (c->closed) return Unsupported(NotModelled(c->name, name, descriptor));
+      if (c->closed) return Unsupported(NotModelledCall(c->name, name, descriptor));
       if (unmodelled.empty()) unmodelled = c->name;
       unknown_library_class |= c->name != "java/lang/Object";
       continue;
@@ -675,7 +688,7 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
   }
   if (specific.size() == 1 && unknown_library_class) {
     // A class method of the library superclass would win over the default.
-    return Unsupported(NotModelled(unmodelled, name, descriptor));
+    return Unsupported(NotModelledCall(unmodelled, name, descriptor));
   }
   if (specific.size() == 1) {
     CallTarget t;
@@ -690,7 +703,7 @@ CallTarget Program::SelectInClass(const ClassInfo* start, absl::string_view name
   if (!unmodelled.empty()) {
     // The method may be declared by a library class (java.lang.Object's
     // toString, ...) for which there is no model.
-    return Unsupported(NotModelled(unmodelled, name, descriptor));
+    return Unsupported(NotModelledCall(unmodelled, name, descriptor));
   }
   return Unsupported(absl::StrCat("no implementation of ",
                                   JavaMethodName(start->name, name, descriptor)));

@@ -131,8 +131,19 @@ class Program {
   // class of the method under check).
   absl::Status NeededClass(absl::string_view internal_name) const;
   // "class pkg.C is not on the class path", or "class pkg.C cannot be loaded
-  // (FILE: offset N: ...)" for a class file set aside at loading.
+  // (FILE: offset N: ...)" for a class file set aside at loading. A JDK
+  // class is never looked for on the class path: one the program lacks has
+  // no model, "class java.util.ArrayList is not modelled by the validator".
   std::string AbsentClass(absl::string_view internal_name) const;
+  // Whether `internal_name` ("java/util/ArrayList") belongs to the Java
+  // platform, whose classes come from models, never from the class path.
+  static bool IsJdkClass(absl::string_view internal_name);
+  // Why a call of the JDK method owner.name(descriptor) is cut: "call of
+  // java.util.ArrayList.add(java.lang.Object) is not modelled by the
+  // validator" ("constructor java.util.ArrayList(int) is not modelled ..."
+  // for "<init>").
+  static std::string NotModelledCall(absl::string_view owner, absl::string_view name,
+                                     absl::string_view descriptor);
 
   // Any class the program knows about (class path, library model, or a name
   // referenced but missing); nullptr for names never seen.

@@ -85,7 +85,7 @@ TEST(JdkModelsTest, ExecutorRunsJavaModelsAsBytecode) {
       "java/util/Arrays", "asList", "([Ljava/lang/Object;)Ljava/util/List;");
   EXPECT_EQ(unknown.kind, symex::CallTarget::Kind::kUnsupported);
   EXPECT_EQ(unknown.reason,
-            "call of library method java.util.Arrays.asList(java.lang.Object[]) (no model)");
+            "call of java.util.Arrays.asList(java.lang.Object[]) is not modelled by the validator");
   // String's instance methods run their models, receiver first.
   symex::CallTarget length = (*program)->Select((*program)->TypeIdOf("java/lang/String"),
                                                 "length", "()I");
@@ -94,7 +94,7 @@ TEST(JdkModelsTest, ExecutorRunsJavaModelsAsBytecode) {
   EXPECT_EQ((*program)->Select((*program)->TypeIdOf("java/lang/String"), "trim",
                                "()Ljava/lang/String;")
                 .reason,
-            "call of library method java.lang.String.trim() (no model)");
+            "call of java.lang.String.trim() is not modelled by the validator");
   // The model classes are never instances of anything.
   for (int id : (*program)->ConcreteSubtypes("java/lang/Object")) {
     EXPECT_FALSE(absl::StartsWith((*program)->Type(id).name, kModelPackagePrefix));
