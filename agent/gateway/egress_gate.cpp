@@ -164,7 +164,9 @@ absl::StatusOr<EgressGate> EgressGate::Create(
     for (const std::string& text : cls.strings) {
       std::vector<SecretMatch> found = gate.secrets_->Scan(text);
       if (found.empty()) continue;
-      std::string simple = cls.class_name.substr(cls.class_name.find_last_of('.') + 1);
+      // The name its source declares: the innermost one of a nested class
+      // (JUnit 5's @Nested).
+      std::string simple = cls.class_name.substr(cls.class_name.find_last_of(".$") + 1);
       gate.compiled_secrets_.emplace_back(simple, found[0].rule_id);
       break;
     }

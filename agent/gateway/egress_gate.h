@@ -38,7 +38,7 @@ namespace tracespec::gateway {
 // compile-time concatenations — of literals, chars, numbers and constant
 // variables — folded (JLS 15.29). The source sent spells them otherwise.
 struct TestClassConstants {
-  std::string class_name;  // binary name of the top-level class, "pkg.FooTest"
+  std::string class_name;  // binary name, "pkg.FooTest" or "pkg.FooTest$Nested"
   std::vector<std::string> strings;
 };
 

@@ -147,8 +147,7 @@ std::vector<gateway::TestClassConstants> CompiledTestConstants(
     if (test.text.empty()) continue;
     size_t hash = test.id.find('#');
     std::string binary = test.id.substr(0, hash);
-    std::string top = binary.substr(0, binary.find('$'));
-    std::set<std::string>& strings = by_class[top];
+    std::set<std::string>& strings = by_class[binary];
     std::string internal = absl::StrReplaceAll(binary, {{".", "/"}});
     if (hash != std::string::npos) {
       scan(internal, test.id.substr(hash + 1), &strings);
@@ -159,9 +158,9 @@ std::vector<gateway::TestClassConstants> CompiledTestConstants(
     }
   }
   std::vector<gateway::TestClassConstants> out;
-  for (auto& [top, strings] : by_class) {
+  for (auto& [binary, strings] : by_class) {
     if (strings.empty()) continue;
-    out.push_back({top, std::vector<std::string>(strings.begin(), strings.end())});
+    out.push_back({binary, std::vector<std::string>(strings.begin(), strings.end())});
   }
   return out;
 }

@@ -120,6 +120,11 @@ TEST(EgressGateTest, ACompiledConstantOfATestBlocksItsSource) {
   EXPECT_FALSE(absl::StrContains(v.Summary(), "WERTY")) << v.Summary();
   // Payloads that do not name the class, or name a clean one, pass.
   EXPECT_TRUE(gate->Check(kUrl, Body("class CleanTest { } // KeyTests")).allowed());
+  // A nested test class (JUnit 5's @Nested) is named as its source declares it.
+  material.test_constants = {{"t.OuterTest$Inner", {std::string("AKIA") + "QWERTYUIOPASDFGZ"}}};
+  auto nested = EgressGate::Create(LoopbackPolicy(), material, nullptr);
+  ASSERT_TRUE(nested.ok()) << nested.status();
+  EXPECT_FALSE(nested->Check(kUrl, Body("@Nested class Inner { void t() {} }")).allowed());
 }
 
 TEST(EgressGateTest, EscapedSecretsAreFoundInTheDecodedText) {
