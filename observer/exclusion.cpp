@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/name_words.h"
 #include "common/files.h"
 #include "common/method_id.h"
@@ -145,6 +148,91 @@ std::string FindMethodSource(const std::string& source, const std::string& metho
   return "";
 }
 
+namespace {
+
+bool IsWordAt(const std::string& s, size_t at, const std::string& word) {
+  return s.compare(at, word.size(), word) == 0 && (at == 0 || !IsWordChar(s[at - 1])) &&
+         (at + word.size() >= s.size() || !IsWordChar(s[at + word.size()]));
+}
+
+// The body `{...}` (positions of its braces, end exclusive) of the type
+// declaration named `name` directly inside [begin, end) of `s` — at brace
+// depth 0 of that range, outside comments and literals — or npos.
+std::pair<size_t, size_t> TypeBody(const std::string& s, size_t begin, size_t end,
+                                   const std::string& name) {
+  int depth = 0;
+  for (size_t i = begin; i < end;) {
+    size_t skipped = SkipNonCode(s, i);
+    if (skipped != i) {
+      i = skipped;
+      continue;
+    }
+    if (s[i] == '{') ++depth;
+    if (s[i] == '}') --depth;
+    bool keyword = depth == 0 && (IsWordAt(s, i, "class") || IsWordAt(s, i, "interface") ||
+                                  IsWordAt(s, i, "enum") || IsWordAt(s, i, "record"));
+    if (!keyword) {
+      ++i;
+      continue;
+    }
+    const char* blanks = " \t\r\n";
+    size_t j = s.find_first_not_of(blanks, s.find_first_of(blanks, i));
+    if (j == std::string::npos || !IsWordAt(s, j, name)) {
+      ++i;
+      continue;
+    }
+    size_t open = s.find('{', j);
+    if (open == std::string::npos || open >= end) break;
+    size_t close = MatchBrackets(s, open, '{', '}');
+    if (close == std::string::npos) break;
+    return {open, close};
+  }
+  return {std::string::npos, std::string::npos};
+}
+
+}  // namespace
+
+std::string FindTestMethodSource(const std::string& source, const std::string& class_name,
+                                 const std::string& method) {
+  std::string simple = class_name.substr(class_name.find_last_of('.') + 1);
+  std::vector<std::string> chain = absl::StrSplit(simple, '$');
+  size_t begin = 0, end = source.size();
+  for (size_t k = 0; k < chain.size(); ++k) {
+    const std::string& name = chain[k];
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) break;  // anonymous, local
+    auto [open, close] = TypeBody(source, begin, end, name);
+    if (open == std::string::npos) {
+      if (k == 0) return "";  // the file is named after its top-level class
+      break;                  // a nested class not spelt as expected: its enclosing one
+    }
+    begin = open + 1;
+    end = close - 1;
+  }
+  // The class's own level: every nested block's content blanked, so that
+  // only declarations directly in the class are seen (offsets kept).
+  std::string shallow = source;
+  int depth = 0;
+  for (size_t i = begin; i < end;) {
+    size_t skipped = SkipNonCode(source, i);
+    if (skipped != i) {
+      for (size_t k = i; k < skipped && k < end; ++k) {
+        if (depth > 0 && shallow[k] != '\n') shallow[k] = ' ';
+      }
+      i = skipped;
+      continue;
+    }
+    if (source[i] == '}') --depth;
+    if (depth > 0 && source[i] != '\n') shallow[i] = ' ';
+    if (source[i] == '{') ++depth;
+    ++i;
+  }
+  std::string level = shallow.substr(begin, end - begin);
+  std::string found = FindMethodSource(level, method);
+  if (found.empty()) return "";
+  size_t at = begin + level.find(found);
+  return source.substr(at, found.size());
+}
+
 std::string SourceMention(const std::string& tests_src, const std::string& test_id,
                           const google::protobuf::RepeatedPtrField<std::string>& sensitive_names) {
   if (tests_src.empty() || sensitive_names.empty()) return "";
@@ -159,7 +247,7 @@ std::string SourceMention(const std::string& tests_src, const std::string& test_
   relative += ".java";
   auto text = ReadFile(tests_src + "/" + relative);
   if (!text.ok()) return "";
-  std::string declaration = FindMethodSource(*text, method);
+  std::string declaration = FindTestMethodSource(*text, class_name, method);
   if (declaration.empty()) return "";
   size_t where = 0;
   std::string name = FirstMention(declaration, sensitive_names, &where);

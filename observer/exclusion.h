@@ -18,6 +18,16 @@ namespace tracespec::observer {
 // string literals are respected when matching braces.
 std::string FindMethodSource(const std::string& source, const std::string& method);
 
+// The declaration of method `method` of class `class_name` (binary name,
+// "pkg.FooTest" or "pkg.FooTest$Nested") in the Java source `source` of its
+// file: looked up in that class's own body only — not in another class of
+// the file, a nested class or a call — so a "reference model" class beside
+// the test never stands in for it. For an anonymous or local class ("$1"),
+// or a nested one not found as declared, the innermost enclosing class
+// found is searched. "" when not found.
+std::string FindTestMethodSource(const std::string& source, const std::string& class_name,
+                                 const std::string& method);
+
 // Why test `test_id` ("pkg.Cls#method") is excluded on account of its
 // source under `tests_src` ("" = clean or source not found).
 std::string SourceMention(const std::string& tests_src, const std::string& test_id,

@@ -29,7 +29,7 @@ std::string TestMethodSource(const std::string& tests_src, const std::string& te
   std::replace(relative.begin(), relative.end(), '.', '/');
   auto text = ReadFile(tests_src + "/" + relative + ".java");
   if (!text.ok()) return "";
-  return observer::FindMethodSource(*text, method);
+  return observer::FindTestMethodSource(*text, class_name, method);
 }
 
 // Whether `observations_path` is an observe directory whose summary lists

@@ -41,6 +41,38 @@ TEST(ExclusionTest, FindsDeclarationsNotCallsAndRespectsLiterals) {
   EXPECT_THAT(FindMethodSource(kSource, "second"), HasSubstr("Secret stuff"));
 }
 
+// A "reference model" class beside the test, declared first and with a
+// method of the test's name, never stands in for the test; nor does a
+// nested class's method or a call.
+constexpr char kModelFirst[] = R"(package t;
+class Model {
+  static int check(int[] a) { for (int x : a) if (x < 0) return -1; return 0; }  // a copy
+}
+class CheckTest {
+  static class Inner {
+    @Test void check() { int innerOnly = 1; }
+  }
+  @Test void check() { assertEquals(0, Model.check(new int[] {1})); }
+  Object anon = new Object() { void check() { int anonymous = 2; } };
+}
+)";
+
+TEST(ExclusionTest, TheTestMethodIsFoundInItsOwnClassOnly) {
+  std::string test = FindTestMethodSource(kModelFirst, "t.CheckTest", "check");
+  EXPECT_THAT(test, HasSubstr("@Test void check() { assertEquals(0, Model.check"));
+  EXPECT_THAT(test, ::testing::Not(HasSubstr("return -1")));
+  EXPECT_THAT(test, ::testing::Not(HasSubstr("innerOnly")));
+  EXPECT_THAT(FindTestMethodSource(kModelFirst, "t.CheckTest$Inner", "check"),
+              HasSubstr("int innerOnly = 1;"));
+  // An anonymous class's method: the enclosing class's own one.
+  EXPECT_THAT(FindTestMethodSource(kModelFirst, "t.CheckTest$1", "check"),
+              HasSubstr("Model.check"));
+  EXPECT_EQ(FindTestMethodSource(kModelFirst, "t.Missing", "check"), "");
+  EXPECT_EQ(FindTestMethodSource(kModelFirst, "t.CheckTest", "absent"), "");
+  // The old lookup took the first declaration anywhere in the file.
+  EXPECT_THAT(FindMethodSource(kModelFirst, "check"), HasSubstr("return -1"));
+}
+
 TEST(ExclusionTest, SourceMentionNamesWordFileAndLine) {
   testing::TempDir dir;
   dir.Write("t/SomeTest.java", kSource);
@@ -48,7 +80,8 @@ TEST(ExclusionTest, SourceMentionNamesWordFileAndLine) {
   EXPECT_EQ(SourceMention(dir.path(), "t.SomeTest#first", names), "");
   EXPECT_EQ(SourceMention(dir.path(), "t.SomeTest#second", names),
             "test source mentions \"secret\" (t/SomeTest.java:10)");
-  // Nested classes are found in their outer class's file.
+  // Nested classes are found in their outer class's file (one not
+  // declared there: its enclosing class).
   EXPECT_NE(SourceMention(dir.path(), "t.SomeTest$Inner#second", names), "");
   EXPECT_EQ(SourceMention(dir.path(), "t.Missing#second", names), "");
   EXPECT_EQ(SourceMention("", "t.SomeTest#second", names), "");
