@@ -11,6 +11,11 @@
 
 namespace tracespec {
 
+// Whether `text` is a pattern (holds `*` or `?`) rather than a plain name.
+inline bool IsGlobPattern(std::string_view text) {
+  return text.find_first_of("*?") != std::string_view::npos;
+}
+
 inline bool GlobMatch(std::string_view pattern, std::string_view text,
                       bool ignore_case = false) {
   auto same = [ignore_case](char a, char b) {

@@ -93,7 +93,7 @@ absl::StatusOr<std::vector<std::string>> ExpandTestClasses(
       TS_ASSIGN_OR_RETURN(classfile::ClassPath created, classfile::ClassPath::Create(classpath));
       path.emplace(std::move(created));
     }
-    if (pattern.find_first_of("*?") == std::string::npos) {
+    if (!IsGlobPattern(pattern)) {
       // A named class must be there: bad input before any JVM runs or
       // anything is written.
       absl::StatusOr<const classfile::ClassFile*> named =

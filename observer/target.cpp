@@ -4,12 +4,11 @@
 #include <cctype>
 
 #include "absl/strings/str_cat.h"
+#include "common/glob.h"
 
 namespace tracespec::observer {
 
 namespace {
-
-bool HasGlob(const std::string& text) { return text.find_first_of("*?") != std::string::npos; }
 
 // "com.acme.pricing.*#*", "com.acme.Pricing#*", "com.acme.*#get*".
 absl::StatusOr<v1::ProbeTarget> ParsePattern(const std::string& spec) {
@@ -48,7 +47,7 @@ absl::StatusOr<v1::ProbeTarget> ParsePattern(const std::string& spec) {
 }  // namespace
 
 absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec) {
-  if (HasGlob(spec)) return ParsePattern(spec);
+  if (IsGlobPattern(spec)) return ParsePattern(spec);
   absl::StatusOr<MethodSignature> signature = MethodSignature::Parse(spec);
   if (!signature.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--", signature.status().message()));

@@ -75,10 +75,6 @@ absl::StatusOr<std::vector<std::string>> ListClasses(
   return names;
 }
 
-bool IsPattern(const std::string& text) {
-  return text.find_first_of("*?") != std::string::npos;
-}
-
 // Names matching each pattern (a plain name must be present); sorted.
 absl::StatusOr<std::vector<std::string>> Select(const std::vector<std::string>& names,
                                                 const google::protobuf::RepeatedPtrField<std::string>& patterns,
@@ -87,7 +83,7 @@ absl::StatusOr<std::vector<std::string>> Select(const std::vector<std::string>& 
   for (const std::string& pattern : patterns) {
     bool any = false;
     for (const std::string& name : names) {
-      if (IsPattern(pattern) ? GlobMatch(pattern, name) : name == pattern) {
+      if (IsGlobPattern(pattern) ? GlobMatch(pattern, name) : name == pattern) {
         out.insert(name);
         any = true;
       }
@@ -231,7 +227,7 @@ absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project) {
     // they match (observer::ExpandTestClasses), in the order given.
     google::protobuf::RepeatedPtrField<std::string> plain;
     for (const std::string& test : config.tests()) {
-      if (!IsPattern(test)) *plain.Add() = test;
+      if (!IsGlobPattern(test)) *plain.Add() = test;
     }
     TS_RETURN_IF_ERROR(Select(names, plain, "test class", where).status());
     return observer::ExpandTestClasses({config.tests().begin(), config.tests().end()},

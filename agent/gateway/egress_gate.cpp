@@ -97,7 +97,7 @@ ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
   // come back below as redacted field names. (A pattern here would block
   // `int key` in a search or a method named `tokenize` for good.)
   for (const std::string& deny : policy.deny()) {
-    if (deny.find_first_of("*?") == std::string::npos) material.denied_name_patterns.push_back(deny);
+    if (!IsGlobPattern(deny)) material.denied_name_patterns.push_back(deny);
   }
   material.sensitive_names.assign(policy.sensitive_names().begin(), policy.sensitive_names().end());
   // A field redacted only because it held a denied value at times (taint)

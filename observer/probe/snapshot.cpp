@@ -59,8 +59,7 @@ bool PolicyView::Denied(std::string_view name, std::string_view descriptor,
   if (IsJdkClass(owner)) return false;
   for (const std::string& pattern : policy_.deny()) {
     if (!GlobMatch(pattern, name, /*ignore_case=*/true)) continue;
-    const bool exact = pattern.find_first_of("*?") == std::string::npos;
-    if (exact || !CannotHoldSecret(descriptor)) return true;
+    if (!IsGlobPattern(pattern) || !CannotHoldSecret(descriptor)) return true;
   }
   return false;
 }

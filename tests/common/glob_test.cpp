@@ -32,5 +32,12 @@ TEST(GlobTest, QuestionMark) {
   EXPECT_FALSE(GlobMatch("a?c", "ac"));
 }
 
+TEST(GlobTest, PatternsAreToldFromPlainNames) {
+  EXPECT_TRUE(IsGlobPattern("*key*"));
+  EXPECT_TRUE(IsGlobPattern("a?c"));
+  EXPECT_FALSE(IsGlobPattern("pin"));
+  EXPECT_FALSE(IsGlobPattern("bank.AccountTest"));
+}
+
 }  // namespace
 }  // namespace tracespec
