@@ -21,6 +21,12 @@ bool IsWordChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
 }
 
+// Whether `word` stands at `at` in `s` as a whole word.
+bool IsWordAt(const std::string& s, size_t at, const std::string& word) {
+  return s.compare(at, word.size(), word) == 0 && (at == 0 || !IsWordChar(s[at - 1])) &&
+         (at + word.size() >= s.size() || !IsWordChar(s[at + word.size()]));
+}
+
 // Skips a comment or a string/char literal starting at `i`; returns the
 // position after it, or `i` when none starts there.
 size_t SkipNonCode(const std::string& s, size_t i) {
@@ -102,59 +108,6 @@ void CollectStrings(const google::protobuf::RepeatedPtrField<v1::ObjectState>& s
   }
 }
 
-}  // namespace
-
-std::string FindMethodSource(const std::string& source, const std::string& method) {
-  for (size_t i = 0; i < source.size();) {
-    size_t skipped = SkipNonCode(source, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
-    bool starts_word = (i == 0 || !IsWordChar(source[i - 1])) &&
-                       source.compare(i, method.size(), method) == 0 &&
-                       (i + method.size() >= source.size() ||
-                        !IsWordChar(source[i + method.size()]));
-    if (!starts_word) {
-      ++i;
-      continue;
-    }
-    size_t j = i + method.size();
-    while (j < source.size() && std::isspace(static_cast<unsigned char>(source[j]))) ++j;
-    if (j >= source.size() || source[j] != '(') {
-      ++i;
-      continue;
-    }
-    size_t after = MatchBrackets(source, j, '(', ')');
-    if (after == std::string::npos) return "";
-    // A declaration continues with `{` or `throws ... {`; a call does not.
-    size_t k = after;
-    while (k < source.size() && std::isspace(static_cast<unsigned char>(source[k]))) ++k;
-    if (source.compare(k, 6, "throws") == 0) {
-      k = source.find('{', k);
-      if (k == std::string::npos) return "";
-    }
-    if (k >= source.size() || source[k] != '{') {
-      i = after;
-      continue;
-    }
-    size_t end = MatchBrackets(source, k, '{', '}');
-    if (end == std::string::npos) return "";
-    // From the start of the declaring line.
-    size_t line_start = source.rfind('\n', i);
-    line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    return source.substr(line_start, end - line_start);
-  }
-  return "";
-}
-
-namespace {
-
-bool IsWordAt(const std::string& s, size_t at, const std::string& word) {
-  return s.compare(at, word.size(), word) == 0 && (at == 0 || !IsWordChar(s[at - 1])) &&
-         (at + word.size() >= s.size() || !IsWordChar(s[at + word.size()]));
-}
-
 // The body `{...}` (positions of its braces, end exclusive) of the type
 // declaration named `name` directly inside [begin, end) of `s` — at brace
 // depth 0 of that range, outside comments and literals — or npos.
@@ -191,6 +144,46 @@ std::pair<size_t, size_t> TypeBody(const std::string& s, size_t begin, size_t en
 }
 
 }  // namespace
+
+std::string FindMethodSource(const std::string& source, const std::string& method) {
+  for (size_t i = 0; i < source.size();) {
+    size_t skipped = SkipNonCode(source, i);
+    if (skipped != i) {
+      i = skipped;
+      continue;
+    }
+    if (!IsWordAt(source, i, method)) {
+      ++i;
+      continue;
+    }
+    size_t j = i + method.size();
+    while (j < source.size() && std::isspace(static_cast<unsigned char>(source[j]))) ++j;
+    if (j >= source.size() || source[j] != '(') {
+      ++i;
+      continue;
+    }
+    size_t after = MatchBrackets(source, j, '(', ')');
+    if (after == std::string::npos) return "";
+    // A declaration continues with `{` or `throws ... {`; a call does not.
+    size_t k = after;
+    while (k < source.size() && std::isspace(static_cast<unsigned char>(source[k]))) ++k;
+    if (source.compare(k, 6, "throws") == 0) {
+      k = source.find('{', k);
+      if (k == std::string::npos) return "";
+    }
+    if (k >= source.size() || source[k] != '{') {
+      i = after;
+      continue;
+    }
+    size_t end = MatchBrackets(source, k, '{', '}');
+    if (end == std::string::npos) return "";
+    // From the start of the declaring line.
+    size_t line_start = source.rfind('\n', i);
+    line_start = line_start == std::string::npos ? 0 : line_start + 1;
+    return source.substr(line_start, end - line_start);
+  }
+  return "";
+}
 
 std::string FindTestMethodSource(const std::string& source, const std::string& class_name,
                                  const std::string& method) {
