@@ -129,12 +129,13 @@ std::string AuditRecordHash(const v1::AuditRecord& record) {
 absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::Open(
     const std::string& path, std::shared_ptr<const AuditSigner> signer,
     const std::string& witness) {
-  return OpenSession(path, std::move(signer), witness, /*acknowledging=*/false);
+  return OpenSession(path, std::move(signer), witness, /*acknowledging=*/false,
+                     /*verified=*/nullptr);
 }
 
 absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::OpenSession(
     const std::string& path, std::shared_ptr<const AuditSigner> signer,
-    const std::string& witness, bool acknowledging) {
+    const std::string& witness, bool acknowledging, AuditVerification* verified) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   // Refuses a log (or directory) another user made, could replace or links
   // elsewhere before anything is read from it or appended.
@@ -164,6 +165,7 @@ absl::StatusOr<std::unique_ptr<AuditLog>> AuditLog::OpenSession(
           absl::StrCat(Located(path, check.first_bad_line, 0, check.problem),
                        "; the audit log is broken and will not be extended"));
     }
+    if (verified != nullptr) *verified = check;
     if (!witness.empty() && FileExists(witness)) {
       TS_ASSIGN_OR_RETURN(std::string problem,
                           CheckAuditWitness(witness, path, signer ? &signer->public_key() : nullptr));
@@ -226,9 +228,9 @@ absl::StatusOr<v1::AuditRecord> AuditLog::Acknowledge(const std::string& path,
     return absl::InvalidArgumentError("say why the records are acknowledged (--reason)");
   }
   if (!FileExists(path)) return absl::NotFoundError(absl::StrCat(path, ": no such audit log"));
+  AuditVerification check;  // as OpenSession found the log, under the exclusive session lock
   TS_ASSIGN_OR_RETURN(std::unique_ptr<AuditLog> log,
-                      OpenSession(path, signer, witness, /*acknowledging=*/true));
-  TS_ASSIGN_OR_RETURN(AuditVerification check, VerifyAuditLog(path, &signer->public_key()));
+                      OpenSession(path, signer, witness, /*acknowledging=*/true, &check));
   if (check.records == check.last_signed) {
     return absl::FailedPreconditionError(
         absl::StrCat(path, ": nothing to acknowledge: every record is covered by a seal"));

@@ -42,6 +42,8 @@ extern const char kAuditGenesisHash[];
 // Records between checkpoints.
 inline constexpr int kAuditCheckpointInterval = 16;
 
+struct AuditVerification;
+
 class AuditLog {
  public:
   // Opens the log at `path`, creating it (mode 0600) if missing; the path is
@@ -96,10 +98,11 @@ class AuditLog {
   AuditLog(std::string path, int fd, int session_fd, std::shared_ptr<const AuditSigner> signer)
       : path_(std::move(path)), fd_(fd), session_fd_(session_fd), signer_(std::move(signer)) {}
   // Open's work; with `acknowledging`, an unsealed tail is not refused and
-  // the caller must be the only session.
+  // the caller must be the only session. `verified` (may be null) receives
+  // the verification of an existing log.
   static absl::StatusOr<std::unique_ptr<AuditLog>> OpenSession(
       const std::string& path, std::shared_ptr<const AuditSigner> signer,
-      const std::string& witness, bool acknowledging);
+      const std::string& witness, bool acknowledging, AuditVerification* verified);
   // Appends under the lock; `verdict` CHECKPOINT/SEAL records get signed.
   absl::StatusOr<v1::AuditRecord> AppendLocked(v1::AuditRecord record);
 
