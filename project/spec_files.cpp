@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "agent/loop/refine.h"
 #include "agent/prompt/signature.h"
 #include "common/status.h"
 #include "validator/classfile/class_file.h"
@@ -145,11 +146,20 @@ absl::StatusOr<std::string> FieldDeclaration(const classfile::Field& f) {
   return JoinWords(words) + ";";
 }
 
-absl::StatusOr<std::string> MethodDeclaration(const ClassFile& cls, const classfile::Method& m) {
-  TS_ASSIGN_OR_RETURN(prompt::MethodSignature sig,
+// The method's declaration, and the contract's annotation lines (a
+// declaration the contract ends with gives its nullity to this one).
+struct MethodBlock {
+  std::string declaration;
+  std::string annotations;
+};
+absl::StatusOr<MethodBlock> MethodDeclaration(const ClassFile& cls, const classfile::Method& m,
+                                              const std::string& contract) {
+  TS_ASSIGN_OR_RETURN(prompt::MethodSignature from_class,
                       prompt::SignatureFromDescriptor(classfile::InternalToBinary(cls.name), m.name,
                                                       m.descriptor, /*is_static=*/false,
                                                       cls.ParameterNames(m)));
+  loop::DeclaredContract declared = loop::SplitContractDeclaration(contract, from_class);
+  prompt::MethodSignature& sig = declared.signature;
   sig.access.clear();
   std::vector<std::string> words = {AccessWord(m.access)};
   if (m.is_abstract()) words.push_back("abstract");
@@ -158,7 +168,7 @@ absl::StatusOr<std::string> MethodDeclaration(const ClassFile& cls, const classf
   if (m.access & classfile::kAccSynchronized) words.push_back("synchronized");
   if (m.is_native()) words.push_back("native");
   words.push_back(prompt::RenderDeclaration(sig));
-  return JoinWords(words) + ";";
+  return MethodBlock{JoinWords(words) + ";", std::move(declared.annotations)};
 }
 
 std::string Indent(const std::string& text, const std::string& prefix) {
@@ -242,11 +252,11 @@ absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& con
     }
     ClassSpecs& specs = classes[selector.class_name];
     specs.cls = cls;
-    TS_ASSIGN_OR_RETURN(std::string declaration, MethodDeclaration(*cls, *method));
-    std::string contract = Indent(c.contract, "  ");
+    TS_ASSIGN_OR_RETURN(MethodBlock block, MethodDeclaration(*cls, *method, c.contract));
+    std::string contract = Indent(block.annotations, "  ");
     specs.methods[method->name + method->descriptor] =
         absl::StrCat(c.note.empty() ? "" : absl::StrCat("  // ", c.note, "\n"), contract, "  ",
-                     declaration, "\n");
+                     block.declaration, "\n");
     out.file_of[c.method] = absl::StrCat(classfile::BinaryToInternal(selector.class_name), ".jml");
   }
 

@@ -28,6 +28,7 @@
 #include "common/status.h"
 #include "validator/check/messages.h"
 #include "validator/jml/parser.h"
+#include "validator/jml/spec_source.h"
 
 namespace tracespec::loop {
 namespace {
@@ -616,8 +617,10 @@ ContractFile RenderContractFile(const MethodInputs& inputs, const v1::InferResul
                                     result.history().empty() ? "" : " ",
                                     result.history().empty() ? "" : result.history(),
                                     " (inferred by tracespec infer)\n");
-  const prompt::MethodSignature& sig = inputs.prompt.signature;
-  std::string contract = result.contract();
+  DeclaredContract declared =
+      SplitContractDeclaration(result.contract(), inputs.prompt.signature);
+  const prompt::MethodSignature& sig = declared.signature;
+  std::string contract = declared.annotations;
   if (!contract.empty() && contract.back() != '\n') contract += '\n';
   if (!inputs.class_is_nested) {
     std::string package = PackageOf(sig.class_name);
@@ -629,7 +632,21 @@ ContractFile RenderContractFile(const MethodInputs& inputs, const v1::InferResul
     // Only a file the JML parser reads back is offered as a .jml file.
     if (jml::ParseJmlFile(text, simple + ".jml").ok()) return {simple + ".jml", text};
   }
-  return {"contract.spec", header + contract};
+  std::string whole = result.contract();  // a bare specification keeps its declaration
+  if (!whole.empty() && whole.back() != '\n') whole += '\n';
+  return {"contract.spec", header + whole};
+}
+
+DeclaredContract SplitContractDeclaration(const std::string& contract,
+                                          prompt::MethodSignature signature) {
+  jml::SpecTextDeclaration split = jml::SplitSpecTextDeclaration(contract);
+  DeclaredContract out{split.annotations, std::move(signature)};
+  if (!split.declared) return out;
+  for (size_t k = 0; k < split.params.size() && k < out.signature.params.size(); ++k) {
+    out.signature.params[k].nullable = split.params[k] == jml::Nullity::kNullable;
+  }
+  out.signature.nullable_result = split.result == jml::Nullity::kNullable;
+  return out;
 }
 
 }  // namespace tracespec::loop

@@ -71,6 +71,17 @@ struct ContractFile {
 };
 ContractFile RenderContractFile(const MethodInputs& inputs, const v1::InferResult& result);
 
+// A contract's annotation lines, and `signature` marked with what the
+// contract's own declaration says (`/*@ nullable @*/` parameters and
+// result; jml::SplitSpecTextDeclaration), for files that write the
+// method's declaration themselves.
+struct DeclaredContract {
+  std::string annotations;
+  prompt::MethodSignature signature;
+};
+DeclaredContract SplitContractDeclaration(const std::string& contract,
+                                          prompt::MethodSignature signature);
+
 }  // namespace tracespec::loop
 
 #endif  // TRACESPEC_AGENT_LOOP_REFINE_H_

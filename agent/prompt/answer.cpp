@@ -131,8 +131,18 @@ std::vector<std::string> ProseHypotheses(absl::string_view text) {
   return out;
 }
 
-// Lines of `text` that are JML: annotation comments, or lines that start
-// with a clause word and their continuation lines.
+// A method declaration with JML modifiers in it, on one line
+// (`public void sort(/*@ nullable @*/ int[] values);`): it says which
+// references may be null, so it stays with the contract (spec_source.h).
+bool IsAnnotatedDeclaration(absl::string_view stripped) {
+  if (absl::StartsWith(stripped, "//@") || absl::StartsWith(stripped, "/*@")) return false;
+  size_t mark = stripped.find("/*@");
+  return mark != absl::string_view::npos && stripped.find("@*/", mark) != absl::string_view::npos &&
+         stripped.find('(') != absl::string_view::npos && absl::EndsWith(stripped, ";");
+}
+
+// Lines of `text` that are JML: annotation comments, lines that start with
+// a clause word and their continuation lines, and an annotated declaration.
 std::string BareJml(absl::string_view text) {
   std::vector<absl::string_view> kept;
   bool in_block = false;
@@ -149,7 +159,7 @@ std::string BareJml(absl::string_view text) {
       in_block = !absl::StrContains(stripped.substr(3), "*/");
       continue;
     }
-    if (absl::StartsWith(stripped, "//@")) {
+    if (absl::StartsWith(stripped, "//@") || IsAnnotatedDeclaration(stripped)) {
       kept.push_back(line);
       continue;
     }
@@ -192,7 +202,8 @@ absl::StatusOr<std::string> NormalizeJml(absl::string_view contract) {
       absl::string_view stripped = absl::StripTrailingAsciiWhitespace(line);
       absl::string_view bare = absl::StripAsciiWhitespace(stripped);
       if (bare.empty()) continue;
-      bool marked = in_block || absl::StartsWith(bare, "//@") || absl::StartsWith(bare, "/*@");
+      bool marked = in_block || absl::StartsWith(bare, "//@") || absl::StartsWith(bare, "/*@") ||
+                    IsAnnotatedDeclaration(bare);
       if (absl::StartsWith(bare, "/*@")) in_block = true;
       if (in_block && absl::StrContains(bare, "*/")) in_block = false;
       lines.push_back(marked ? std::string(stripped) : absl::StrCat("//@ ", bare));

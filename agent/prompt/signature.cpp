@@ -147,6 +147,7 @@ absl::StatusOr<MethodSignature> SignatureFromMethodRef(const v1::MethodRef& meth
 }
 
 std::string RenderDeclaration(const MethodSignature& signature) {
+  constexpr char kNullableMark[] = "/*@ nullable @*/";
   std::string out = signature.access;
   auto add = [&out](absl::string_view word) {
     if (!out.empty()) out += ' ';
@@ -159,11 +160,15 @@ std::string RenderDeclaration(const MethodSignature& signature) {
     size_t dot = type.rfind('.');
     add(dot == std::string::npos ? type : type.substr(dot + 1));
   } else {
+    if (signature.nullable_result) add(kNullableMark);
     add(signature.return_type);
     add(signature.method_name);
   }
   std::vector<std::string> params;
-  for (const Parameter& p : signature.params) params.push_back(p.java_type + " " + p.name);
+  for (const Parameter& p : signature.params) {
+    params.push_back(absl::StrCat(p.nullable ? kNullableMark : "", p.nullable ? " " : "",
+                                  p.java_type, " ", p.name));
+  }
   absl::StrAppend(&out, "(", absl::StrJoin(params, ", "), ")");
   if (!signature.exceptions.empty()) {
     std::vector<std::string> thrown;

@@ -17,6 +17,8 @@ struct Parameter {
   std::string name;
   // Java source type, e.g. "int[]", "String", "java.util.List".
   std::string java_type;
+  // Declared `/*@ nullable @*/` (a contract for a null argument).
+  bool nullable = false;
 };
 
 struct MethodSignature {
@@ -35,6 +37,8 @@ struct MethodSignature {
   std::string access = "public";
   // Binary names of the exceptions in the method's `throws` clause.
   std::vector<std::string> exceptions;
+  // The result declared `/*@ nullable @*/`.
+  bool nullable_result = false;
 };
 
 // Java source spelling of one JVM field descriptor: "I" -> "int",
@@ -65,6 +69,7 @@ absl::StatusOr<MethodSignature> SignatureFromMethodRef(const v1::MethodRef& meth
 
 // The Java declaration, e.g. "public static int max(int[] a, int n) throws
 // IllegalArgumentException"; constructors are named after their class.
+// Nullable parameters and results carry JML's `/*@ nullable @*/`.
 std::string RenderDeclaration(const MethodSignature& signature);
 
 }  // namespace tracespec::prompt

@@ -453,16 +453,21 @@ class RoundBuilder {
       hypotheses_.push_back(std::move(text));
   }
 
+  // Parameters and a result observed null are declared nullable (JML's
+  // default is non_null, under which no case could describe such a call):
+  // the declaration then follows the annotations (RenderDeclaration).
   void NullNotes(SynthContext& ctx) {
     const jml::MethodContext& m = ctx.method();
+    declared_ = sig_;
     for (size_t k = 0; k < m.param_names.size() && k < m.method.params.size(); ++k) {
-      if (!m.method.params[k].IsReference()) continue;
+      if (!m.method.params[k].IsReference() || k >= declared_.params.size()) continue;
       for (const v1::Observation& o : ctx.observations()) {
         if (static_cast<int>(k) < o.args_size() &&
             o.args(static_cast<int>(k)).kind_case() == v1::Value::kNullValue) {
+          declared_.params[k].nullable = true;
           Hypothesis(absl::StrCat("parameter ", m.param_names[k],
-                                  " was observed null: the contract assumes it is declared "
-                                  "nullable (JML's default is non_null)"));
+                                  " was observed null: the contract declares it nullable "
+                                  "(JML's default is non_null)"));
           break;
         }
       }
@@ -471,12 +476,21 @@ class RoundBuilder {
       for (const v1::Observation& o : ctx.observations()) {
         if (o.outcome().has_returned() &&
             o.outcome().returned().kind_case() == v1::Value::kNullValue) {
-          Hypothesis("the result was observed null: the contract assumes the method is declared "
-                     "with a nullable result (JML's default is non_null)");
+          declared_.nullable_result = true;
+          Hypothesis("the result was observed null: the contract declares it nullable "
+                     "(JML's default is non_null)");
           break;
         }
       }
     }
+  }
+
+  // The declaration after the annotations, when it says more than the
+  // class file does (a nullable parameter or result); else empty.
+  std::string Declaration() const {
+    bool nullable = declared_.nullable_result;
+    for (const prompt::Parameter& p : declared_.params) nullable = nullable || p.nullable;
+    return nullable ? absl::StrCat(prompt::RenderDeclaration(declared_), ";\n") : "";
   }
 
   static std::string Text(const std::vector<Line>& lines) {
@@ -565,10 +579,13 @@ class RoundBuilder {
     }
     result.stats.clauses = static_cast<int>(result.clauses.size());
     result.hypotheses = hypotheses_;
+    if (!result.jml.empty() && result.jml.back() != '\n') result.jml += '\n';
+    result.jml += Declaration();
     return absl::OkStatus();
   }
 
   const prompt::MethodSignature& sig_;
+  prompt::MethodSignature declared_;
   const v1::MethodRef& method_;
   const SynthesisOptions& options_;
   const jml::TypeEnvironment* classpath_;

@@ -65,6 +65,23 @@ TEST_F(SpecFilesTest, ModifiersAndSpecPublicFromTheClassFiles) {
   EXPECT_EQ(specs->file_of["p.Box#cap()I"], "p/Box.jml");
 }
 
+TEST_F(SpecFilesTest, AContractsNullableDeclarationCarriesOver) {
+  // The contract ends with its own declaration (a case for a null
+  // argument); the file declares the method once, from the class file's
+  // modifiers, with the contract's nullity.
+  absl::StatusOr<SpecFiles> specs = RenderSpecFiles(
+      {{"p.Box#same(Lp/Box;)Z",
+        "//@ requires other == null;\n//@ signals_only NullPointerException;\n"
+        "public boolean same(/*@ nullable @*/ p.Box other);\n",
+        ""}},
+      classes_, ours_);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  const std::string& box = specs->files["p/Box.jml"];
+  EXPECT_THAT(box, HasSubstr("  //@ signals_only NullPointerException;\n"
+                             "  public boolean same(/*@ nullable @*/ p.Box other);\n}"));
+  EXPECT_THAT(box, Not(HasSubstr("  public boolean same(/*@ nullable @*/ p.Box other);\n  public")));
+}
+
 TEST_F(SpecFilesTest, ClassesOutsideTheProjectGetNoFile) {
   absl::StatusOr<SpecFiles> specs = RenderSpecFiles(
       {{"p.Box#put(Lp/Item;I)V", "//@ ensures first.weight >= 0;\n", ""}}, classes_,

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/status.h"
 
@@ -54,8 +55,24 @@ absl::StatusOr<MethodContext> MethodSpecSource::Context(const TypeCheckOptions& 
   size_t dot = selector.class_name.rfind('.');
   if (dot != std::string::npos) ctx.package = selector.class_name.substr(0, dot);
   ctx.enclosing_class = selector.class_name;
-  return MakeMethodContext(e, selector.class_name, selector.method_name, matches[0]->descriptor,
-                           names, ctx, options);
+  TS_ASSIGN_OR_RETURN(MethodContext out,
+                      MakeMethodContext(e, selector.class_name, selector.method_name,
+                                        matches[0]->descriptor, names, ctx, options));
+  // The text's own declaration says which references may be null
+  // (`void sort(/*@ nullable @*/ int[] values)`), as a .jml file's would.
+  if (method_decl != nullptr) {
+    for (size_t k = 0; k < method_decl->params.size() && k < out.param_nullity.size(); ++k) {
+      Nullity declared = DeclaredNullity(method_decl->params[k].mods);
+      if (declared != Nullity::kUnspecified && out.method.params[k].IsReference()) {
+        out.param_nullity[k] = declared;
+      }
+    }
+    Nullity declared = DeclaredNullity(method_decl->mods);
+    if (declared != Nullity::kUnspecified && out.method.result.IsReference()) {
+      out.result_nullity = declared;
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -208,6 +225,23 @@ absl::StatusOr<MethodSpecSource> LoadMethodSpec(const std::string& path,
                                                 const LoadOptions& options) {
   TS_ASSIGN_OR_RETURN(std::string content, ReadFile(path));
   return ParseMethodSpecSource(content, path, ContractFormat::kAuto, selector, options);
+}
+
+SpecTextDeclaration SplitSpecTextDeclaration(absl::string_view text) {
+  SpecTextDeclaration out;
+  out.annotations = std::string(text);
+  absl::StatusOr<SpecText> parsed = ParseSpecText(text, "<contract>");
+  if (!parsed.ok() || parsed->method == nullptr || parsed->method->span.line <= 0) return out;
+  const MethodDecl& m = *parsed->method;
+  out.declared = true;
+  for (const ParamDecl& p : m.params) out.params.push_back(DeclaredNullity(p.mods));
+  out.result = DeclaredNullity(m.mods);
+  // The declaration starts on its span's line and runs to the end.
+  std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+  size_t keep = std::min(lines.size(), static_cast<size_t>(m.span.line - 1));
+  out.annotations = absl::StrJoin(lines.begin(), lines.begin() + keep, "\n");
+  if (!out.annotations.empty()) out.annotations += "\n";
+  return out;
 }
 
 }  // namespace tracespec::jml

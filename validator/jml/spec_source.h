@@ -73,6 +73,19 @@ absl::StatusOr<MethodSpecSource> LoadMethodSpec(const std::string& path,
                                                 const MethodSelector& selector,
                                                 const LoadOptions& options = {});
 
+// A specification text split into its annotation lines and what its own
+// declaration (`void sort(/*@ nullable @*/ int[] values);`, after the
+// annotations) says of nullity: per parameter and of the result,
+// kUnspecified where it says nothing. A text without a declaration, or one
+// that does not parse, comes back whole with nothing declared.
+struct SpecTextDeclaration {
+  std::string annotations;
+  bool declared = false;
+  std::vector<Nullity> params;
+  Nullity result = Nullity::kUnspecified;
+};
+SpecTextDeclaration SplitSpecTextDeclaration(absl::string_view text);
+
 }  // namespace tracespec::jml
 
 #endif  // TRACESPEC_VALIDATOR_JML_SPEC_SOURCE_H_

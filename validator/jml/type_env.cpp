@@ -328,13 +328,13 @@ absl::StatusOr<Type> ResolveType(const TypeEnvironment& env, const NameContext& 
 
 // ---- SourceTypeEnvironment ----
 
-namespace {
-
 Nullity DeclaredNullity(const Modifiers& mods, Nullity class_default) {
   if (mods.Has(kModNullable)) return Nullity::kNullable;
   if (mods.Has(kModNonNull)) return Nullity::kNonNull;
   return class_default;
 }
+
+namespace {
 
 Nullity ClassNullityDefault(const TypeDecl* decl) {
   for (const TypeDecl* d = decl; d != nullptr; d = d->outer) {

@@ -39,6 +39,9 @@ namespace tracespec::jml {
 
 enum class Nullity { kUnspecified, kNullable, kNonNull };
 
+// What `nullable`/`non_null` among `mods` say, else `class_default`.
+Nullity DeclaredNullity(const Modifiers& mods, Nullity class_default = Nullity::kUnspecified);
+
 struct FieldInfo {
   std::string name;
   Type type;

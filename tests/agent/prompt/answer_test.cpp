@@ -77,6 +77,18 @@ TEST(AnswerTest, KeepsOnlyAnnotationsOfAMethodStub) {
   EXPECT_EQ(*jml, "//@ requires x >= 0;\n//@ ensures \\result == x;");
 }
 
+TEST(AnswerTest, KeepsADeclarationThatSaysWhatMayBeNull) {
+  // The declaration's nullable modifier is part of the contract (a case for
+  // a null argument needs it); a plain stub is still dropped.
+  auto jml = NormalizeJml(
+      "//@ requires s == null;\n//@ ensures \\result == -1;\n"
+      "public int len(/*@ nullable @*/ String s);\nint other(String t);");
+  ASSERT_TRUE(jml.ok()) << jml.status();
+  EXPECT_EQ(*jml,
+            "//@ requires s == null;\n//@ ensures \\result == -1;\n"
+            "public int len(/*@ nullable @*/ String s);");
+}
+
 TEST(AnswerTest, GarbageIsAnError) {
   for (const char* text : {"", "   ", "I cannot help with that.", "{\"contract\": \"\"}",
                            "```\nint x = 1;\n```", "{not json at all"}) {

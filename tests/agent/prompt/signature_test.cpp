@@ -47,6 +47,14 @@ TEST(SignatureTest, RendersDeclarations) {
   ASSERT_TRUE(ctor.ok());
   ctor->access = "";
   EXPECT_EQ(RenderDeclaration(*ctor), "Account(long opening)");
+
+  auto find = SignatureFromDescriptor("t.S", "find", "([ILjava/lang/String;)Ljava/lang/String;",
+                                      false, {"a", "key"});
+  ASSERT_TRUE(find.ok());
+  find->params[1].nullable = true;
+  find->nullable_result = true;
+  EXPECT_EQ(RenderDeclaration(*find),
+            "public /*@ nullable @*/ String find(int[] a, /*@ nullable @*/ String key)");
 }
 
 TEST(SignatureTest, TooManyNamesIsAnError) {

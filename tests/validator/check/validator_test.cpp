@@ -489,6 +489,22 @@ TEST_F(ValidatorTest, AssignableNamesTheLocationOutsideTheFrame) {
                   {"make", "//@ requires n >= 0;\n//@ assignable \\nothing;", kPass}});
 }
 
+TEST_F(ValidatorTest, ASpecTextsDeclarationMakesAParameterNullable) {
+  // JML's default is non_null: `fill(null, v)` is outside every contract
+  // of the bare text. The text's own declaration can say otherwise, and
+  // then the null call must be described.
+  const std::string clauses = "//@ assignable a[*];\n";
+  ExpectVerdicts(
+      {{"fill", clauses, kPass},
+       {"fill", clauses + "public static void fill(/*@ nullable @*/ int[] a, int v);", kFail},
+       {"fill",
+        "//@ public normal_behavior\n//@   requires a != null;\n//@   assignable a[*];\n"
+        "//@ also\n//@ public exceptional_behavior\n//@   requires a == null;\n"
+        "//@   assignable \\nothing;\n//@   signals_only NullPointerException;\n"
+        "public static void fill(/*@ nullable @*/ int[] a, int v);",
+        kPass}});
+}
+
 TEST_F(ValidatorTest, WellDefinednessHasItsOwnCounterexample) {
   ValidationReport r = Check("maybe", "//@ ensures \\result != null ==> \\result[0] == 0;");
   EXPECT_EQ(r.consistency.status, CheckStatus::kFail) << Text(r);  // non_null result by default

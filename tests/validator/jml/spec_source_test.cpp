@@ -235,5 +235,22 @@ TEST(SpecSourceTest, LoadFromFile) {
             absl::StatusCode::kNotFound);
 }
 
+TEST(SpecSourceTest, ATextsDeclarationSaysWhatMayBeNull) {
+  SpecTextDeclaration split = SplitSpecTextDeclaration(
+      "//@ requires s == null;\n//@ ensures \\result == null;\n"
+      "public /*@ nullable @*/ String trim(/*@ nullable @*/ String s, String t, int n);\n");
+  ASSERT_TRUE(split.declared);
+  EXPECT_EQ(split.annotations, "//@ requires s == null;\n//@ ensures \\result == null;\n");
+  EXPECT_THAT(split.params, ::testing::ElementsAre(Nullity::kNullable, Nullity::kUnspecified,
+                                                   Nullity::kUnspecified));
+  EXPECT_EQ(split.result, Nullity::kNullable);
+  // Without a declaration, or unparsable: the text as it is, nothing declared.
+  for (const char* text : {"//@ ensures \\result > 0;\n", "//@ ensures \\result >;\n"}) {
+    SpecTextDeclaration whole = SplitSpecTextDeclaration(text);
+    EXPECT_FALSE(whole.declared) << text;
+    EXPECT_EQ(whole.annotations, text);
+  }
+}
+
 }  // namespace
 }  // namespace tracespec::jml
