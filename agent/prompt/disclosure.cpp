@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/java_escape.h"
 #include "common/utf8.h"
 
 namespace tracespec::prompt {
@@ -49,32 +51,20 @@ std::set<std::string> JavaStringLiterals(absl::string_view s) {
         ++j;
         continue;
       }
-      char e = s[j + 1];
-      j += 2;
       uint32_t cp = 0;
-      switch (e) {
-        case 'n': cp = '\n'; break;
-        case 't': cp = '\t'; break;
-        case 'r': cp = '\r'; break;
-        case 'b': cp = '\b'; break;
-        case 'f': cp = '\f'; break;
-        case 's': cp = ' '; break;
-        case 'u': {
-          while (j < s.size() && s[j] == 'u') ++j;
-          int value = 0;
-          for (int k = 0; k < 4 && j < s.size(); ++k, ++j) value = value * 16 + HexDigit(s[j]);
-          cp = static_cast<uint32_t>(value);
-          break;
-        }
-        default:
-          if (e >= '0' && e <= '7') {
-            cp = static_cast<uint32_t>(e - '0');
-            for (int k = 0; k < 2 && j < s.size() && s[j] >= '0' && s[j] <= '7' && cp < 040; ++k) {
-              cp = cp * 8 + static_cast<uint32_t>(s[j++] - '0');
-            }
-          } else {
-            cp = static_cast<unsigned char>(e);  // \" \\ \'
-          }
+      if (s[j + 1] == 'u') {
+        j += 2;
+        while (j < s.size() && s[j] == 'u') ++j;
+        int value = 0;
+        for (int k = 0; k < 4 && j < s.size(); ++k, ++j) value = value * 16 + HexDigit(s[j]);
+        cp = static_cast<uint32_t>(value);
+      } else if (std::optional<JavaEscape> escape = JavaEscapeAt(std::string_view(s.data(), s.size()), j)) {
+        j += escape->length;
+        if (escape->line_continuation) continue;
+        cp = escape->value;
+      } else {
+        cp = static_cast<unsigned char>(s[j + 1]);  // not an escape javac accepts
+        j += 2;
       }
       if (cp >= 0xD800 && cp <= 0xDBFF) {
         high = cp;

@@ -184,6 +184,55 @@ TEST(AuditedClientTest, BlockedPayloadsNeverArriveAndSecretsAreNotEchoed) {
   EXPECT_TRUE(VerifyAuditLog(stack.audit_path)->intact);
 }
 
+// The audit record names the rule that fired, for the rules that read
+// inside longer text and the decoded source too; the copy kept for the
+// record masks an escaped key's whole spelling.
+TEST(AuditedClientTest, TheNewSecretRulesAreNamedInTheAuditRecord) {
+  FakeLlmServer server("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  ASSERT_TRUE(server.running());
+  testing::TempDir dir;
+  Stack stack = MakeStack(dir, server);
+  ASSERT_NE(stack.client, nullptr);
+  const std::string token = "Zq8xP3vL9mT2kR7wY5nB4cD6fG1hJ0sA8eU3iO7";
+  const std::string escaped_key = "\\u0041\\u004bIAQ7ZXQ7ZXQ7ZXQ7ZX";
+  struct Case {
+    std::string text;
+    std::string rule;
+  } cases[] = {
+      {"get(\"/a\", \"Authorization: Bearer " + token + "\");", "secret.bearer-token"},
+      {"get(\"/a\", \"Authorization: Basic c3ZjOmh1bnRlcjJwYXNzd29yZA==\");",
+       "secret.basic-auth"},
+      {"get(\"/a\", \"Cookie: theme=dark; sid=" + token + "\");", "secret.cookie-value"},
+      {"get(\"/a\", \"X-Api-Key: " + token + "\");", "secret.api-key-header"},
+      {"go(); // was: " + token + "\n", "secret.high-entropy-comment"},
+      {"String s = \"secret " + token + " end\";", "secret.high-entropy-in-literal"},
+      {"String k = \"" + escaped_key + "\";", "secret.aws-access-key-id"},
+  };
+  for (const Case& c : cases) {
+    auto response = stack.client->Complete(RequestWith(c.text));
+    ASSERT_FALSE(response.ok()) << c.rule;
+    EXPECT_TRUE(absl::StrContains(response.status().message(), "blocked by rule " + c.rule))
+        << response.status();
+  }
+  EXPECT_TRUE(server.Received().empty());
+  std::vector<v1::AuditRecord> records = Records(stack.audit_path);
+  ASSERT_EQ(records.size(), std::size(cases));
+  for (size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ(records[i].verdict(), v1::BLOCKED);
+    EXPECT_EQ(records[i].rule(), cases[i].rule);
+    EXPECT_TRUE(absl::StartsWith(records[i].detail(), cases[i].rule + " at messages[1].content"))
+        << records[i].detail();
+  }
+  std::string log = *ReadFile(stack.audit_path);
+  EXPECT_FALSE(absl::StrContains(log, token));
+  EXPECT_FALSE(absl::StrContains(log, "Q7ZXQ7ZX"));
+
+  auto masked = stack.client->ForTheRecord(RequestWith(cases[6].text));
+  ASSERT_TRUE(masked.ok()) << masked.status();
+  EXPECT_EQ(masked->messages[1].content,
+            "String k = \"" + std::string(escaped_key.size(), '*') + "\";");
+}
+
 TEST(AuditedClientTest, DryRunWritesTheExactBodiesAndSendsNothing) {
   FakeLlmServer server("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
   ASSERT_TRUE(server.running());

@@ -136,6 +136,54 @@ TEST(EgressGateTest, EscapedSecretsAreFoundInTheDecodedText) {
   EXPECT_EQ(v.findings[0].rule, "secret.aws-access-key-id");
 }
 
+// Without the compiled class (no test constants), the gate still reads
+// the test source as javac will: a key spelt with escapes or in a text
+// block is found, and the finding spans its whole spelling. Credentials in
+// headers and random tokens in comments have rules of their own.
+TEST(EgressGateTest, SecretsSpeltWithEscapesHeadersAndCommentsBlockTheSource) {
+  const std::string tail = "Q7ZXQ7ZXQ7ZXQ7ZX";
+  struct Case {
+    std::string rule;
+    std::string source;
+    std::string spelling;  // where the finding must be, exactly
+  } cases[] = {
+      {"secret.aws-access-key-id",
+       "@Test void signs() {\n  String k = \"\\u0041\\uu004bIA" + tail + "\";\n}",
+       "\\u0041\\uu004bIA" + tail},
+      {"secret.aws-access-key-id",
+       "@Test void signs() {\n  String k = \"\\101\\113\\111\\101" + tail + "\";\n}",
+       "\\101\\113\\111\\101" + tail},
+      {"secret.aws-access-key-id",
+       "@Test void signs() {\n  String k = \"\"\"\n      AKIA" + tail.substr(0, 6) +
+           "\\\n      " + tail.substr(6) + "\"\"\";\n}",
+       "AKIA" + tail.substr(0, 6) + "\\\n      " + tail.substr(6)},
+      {"secret.bearer-token",
+       "@Test void calls() {\n  get(\"/a\", \"Authorization: Bearer 9fQ2xL7vK3mZ8pR4tW6y\");\n}",
+       "9fQ2xL7vK3mZ8pR4tW6y"},
+      {"secret.high-entropy-comment",
+       "@Test void calls() {\n  // was: Zq8xP3vL9mT2kR7wY5nB4cD6fG1hJ0sA8eU3iO7\n  go();\n}",
+       "Zq8xP3vL9mT2kR7wY5nB4cD6fG1hJ0sA8eU3iO7"},
+  };
+  EgressGate gate = Gate();
+  for (const Case& c : cases) {
+    GateVerdict v = gate.Check(kUrl, Body(c.source));
+    ASSERT_FALSE(v.allowed()) << c.source;
+    EXPECT_EQ(v.findings[0].rule, c.rule) << v.Summary();
+    ASSERT_TRUE(v.findings[0].has_span);
+    EXPECT_EQ(v.findings[0].path, "messages[1].content");
+    EXPECT_EQ(v.findings[0].begin, c.source.find(c.spelling)) << c.source;
+    EXPECT_EQ(v.findings[0].end, c.source.find(c.spelling) + c.spelling.size()) << c.source;
+    EXPECT_FALSE(absl::StrContains(v.Summary(), tail.substr(6))) << v.Summary();
+  }
+  // Ordinary test code about headers, with a commit id and escapes, passes.
+  GateVerdict clean = gate.Check(
+      kUrl, Body("@Test void rejectsMissingHeader() {\n"
+                 "  // Bearer token is required; fixed in 3f9c2a7d1e8b4c6a0f5e9d2b7c4a1e8f3d6b9c0a\n"
+                 "  String h = \"Authorization: Bearer \" + token;\n"
+                 "  assertEquals(\"caf\\u00e9 \\\"ok\\\"\\n\", read(h));\n}"));
+  EXPECT_TRUE(clean.allowed()) << clean.Summary();
+}
+
 TEST(EgressGateTest, DestinationMustBeAllowed) {
   EgressGate gate = Gate();
   for (const char* url : {"https://api.openai.com/v1/chat/completions",
