@@ -514,6 +514,21 @@ class Builder {
           std::string post = forall(post_len, absl::StrCat(At(post_el, "$i"), " ", op), false);
           AddAtom(pre, post, absl::StrCat("!", pre), absl::StrCat("!", post), family, order++);
         }
+        // Some element beyond a numeric input, or below it ("any reading
+        // above the limit"); the negations are the bounds on every element.
+        for (const Term* t : inputs) {
+          if (t->shape != TermShape::kScalar || !IsNumericType(t->type) ||
+              t->text == a.length || t->text == a.old_length) {
+            continue;
+          }
+          for (const char* op : {">", ">=", "<", "<="}) {
+            std::string pre = exists(
+                a.pre_length, absl::StrCat(At(a.pre_element, "$i"), " ", op, " ", t->pre_text));
+            std::string post =
+                exists(post_len, absl::StrCat(At(post_el, "$i"), " ", op, " ", t->text));
+            AddAtom(pre, post, absl::StrCat("!", pre), absl::StrCat("!", post), family, order++);
+          }
+        }
       }
       if (IsScalarType(a.element_type)) {
         std::string pre = forall(a.pre_length,

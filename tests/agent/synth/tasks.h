@@ -176,6 +176,14 @@ inline v1::Observation ContainsCall(const std::vector<int>& a, int key) {
       B(r));
 }
 
+inline v1::Observation AnyAboveCall(const std::vector<int>& a, int limit) {
+  bool r = std::any_of(a.begin(), a.end(), [limit](int x) { return x > limit; });
+  return Call("m.Alarms", "anyAbove", "([II)Z", {"a", "limit"}, true)
+      .IntArray(a)
+      .Arg(I(limit))
+      .Returns(B(r));
+}
+
 inline v1::Observation SetCall(int v, int old_value, int count) {
   return Call("m.Counter", "set", "(I)V", {"v"}, false)
       .Arg(I(v))
@@ -258,6 +266,10 @@ inline std::vector<SynthTask> SynthTasks() {
       {ContainsCall({1, 3, 5, 7}, 5), ContainsCall({2, 4}, 3), ContainsCall({}, 1),
        ContainsCall({1, 4, 6, 8, 9}, 1), ContainsCall({2, 3, 7}, 8)},
       {"ensures \\result <==> (\\exists int i; 0 <= i && i < a.length; a[i] == key);"});
+  add("anyAbove",
+      {AnyAboveCall({3, 12, 4}, 10), AnyAboveCall({1, 2, 3, 40}, 10), AnyAboveCall({1, 2, 10}, 10),
+       AnyAboveCall({}, 0), AnyAboveCall({-5, -1}, -2)},
+      {"ensures \\result <==> (\\exists int i; 0 <= i && i < a.length; a[i] > limit);"});
   add("copy", {CopyCall({1, 5, 3}), CopyCall({7}), CopyCall({}), CopyCall({1, 4, 4, 8})},
       {"ensures \\result.length == a.length;", "ensures \\result != null;",
        "ensures (\\forall int i; 0 <= i && i < \\result.length; \\result[i] == a[i]);"});
