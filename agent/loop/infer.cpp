@@ -346,31 +346,26 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     }
     all_inputs.push_back(*std::move(inputs));
   }
-  // Prompts, answers and observations stay the owner's (see owned_paths.h).
-  TS_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir));
+  // A broken egress policy or key file, an unreachable validator or an
+  // unreadable recording policy stops the run before anything is written or
+  // sent: an earlier run's results in --out stay as they were.
   if (!options.llm_url.empty()) {
-    // A broken egress policy or key file stops the run before any method's
-    // directory is made or anything is sent (the summary records why).
-    if (absl::Status s = gateway::LoadEgressPolicy(options.egress_policy).status(); !s.ok()) {
-      return Fail(options, s);
-    }
-    absl::Status key = gateway::AuditSigner::LoadOrCreate(options.audit_key.empty()
+    TS_RETURN_IF_ERROR(gateway::LoadEgressPolicy(options.egress_policy).status());
+    TS_RETURN_IF_ERROR(gateway::AuditSigner::LoadOrCreate(options.audit_key.empty()
                                                               ? gateway::DefaultAuditKeyPath()
                                                               : options.audit_key)
-                           .status();
-    if (!key.ok()) return Fail(options, key);
+                           .status());
   }
-  absl::StatusOr<std::unique_ptr<check::Validator>> validator =
-      options.make_validator ? options.make_validator(options.classpath)
-                             : check::Validator::Create(options.classpath);
-  if (!validator.ok()) return Fail(options, validator.status());
+  TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
+                      options.make_validator ? options.make_validator(options.classpath)
+                                             : check::Validator::Create(options.classpath));
   check::ClassFileTypeEnvironment class_env(&*class_path);
   v1::RedactionPolicy redaction;
   if (!options.llm_url.empty()) {
-    absl::StatusOr<v1::RedactionPolicy> policy = RecordingPolicy(options);
-    if (!policy.ok()) return Fail(options, policy.status());
-    redaction = *std::move(policy);
+    TS_ASSIGN_OR_RETURN(redaction, RecordingPolicy(options));
   }
+  // Prompts, answers and observations stay the owner's (see owned_paths.h).
+  TS_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir));
 
   InferRun run;
   run.summary.set_format_version(v1::FORMAT_VERSION_1);
@@ -401,7 +396,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     base.unwind = refine.unwind;
     base.max_array = refine.max_array;
     base.timeout_seconds = refine.validation_timeout_seconds;
-    ValidatorOracle oracle(validator->get(), base);
+    ValidatorOracle oracle(validator.get(), base);
     std::unique_ptr<gateway::LlmClient> client;
     if (options.llm_url.empty()) {
       // In process, nothing leaves: no anonymisation (the synthesizer
@@ -442,7 +437,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       client = *std::move(made);
     }
     TS_ASSIGN_OR_RETURN(RefineOutcome outcome,
-                        RefineMethod(*inputs, client.get(), validator->get(), method_dir,
+                        RefineMethod(*inputs, client.get(), validator.get(), method_dir,
                                      options.out_dir, refine));
     if (!outcome.stop.ok() && run.stopped.ok()) {
       run.stopped = absl::Status(outcome.stop.code(),
@@ -463,7 +458,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       }
       request.has_observations = true;
       request.observations = inputs->prompt.observations;
-      absl::StatusOr<check::ValidationReport> measured = (*validator)->MeasureStrength(request);
+      absl::StatusOr<check::ValidationReport> measured = validator->MeasureStrength(request);
       if (StopSignal() != 0) {
         // The measure may rest on queries the stop cut short: the result is
         // written again, measured, by the re-run (its rounds are kept).

@@ -424,7 +424,7 @@ TEST_F(InferE2eTest, EmptyObservationsAreBadInputAndARerunContinues) {
   EXPECT_THAT(again.stdout_data, HasSubstr("bank.Account#deposit: Success 11"));
 }
 
-TEST_F(InferE2eTest, ABrokenEgressPolicyIsBadInputAndRecorded) {
+TEST_F(InferE2eTest, ABrokenEgressPolicyIsBadInputAndNothingIsWritten) {
   testing::FakeLlmServer server(Script({testing::ContentEntry(kRightAnswer)}));
   std::string policy = tmp_.Write("broken.textproto", "format_version: FORMAT_VERSION_1\nallow {\n");
   std::string out = tmp_.path() + "/broken";
@@ -434,14 +434,16 @@ TEST_F(InferE2eTest, ABrokenEgressPolicyIsBadInputAndRecorded) {
   EXPECT_EQ(r.exit_code, 3) << r.stdout_data << r.stderr_data;
   EXPECT_THAT(r.stderr_data, HasSubstr(policy + ":"));
   EXPECT_TRUE(server.Received().empty());
-  EXPECT_THAT(Read(out + "/summary.txt"), HasSubstr("error: " + policy));
-  // Nothing but the summary was written: no method directory, no audit log.
-  std::vector<std::string> entries;
-  for (const auto& e : std::filesystem::directory_iterator(out)) {
-    entries.push_back(e.path().filename().string());
-  }
-  std::sort(entries.begin(), entries.end());
-  EXPECT_EQ(entries, (std::vector<std::string>{"summary.json", "summary.txt"}));
+  EXPECT_FALSE(FileExists(out));
+  // An earlier run's results stay as they were (its summary is not
+  // replaced by the error).
+  std::string earlier = tmp_.path() + "/earlier";
+  SubprocessResult good = Infer(earlier, Remote(server));
+  ASSERT_EQ(good.exit_code, 0) << good.stdout_data << good.stderr_data;
+  std::string summary = Read(earlier + "/summary.json");
+  SubprocessResult bad = Infer(earlier, flags);
+  EXPECT_EQ(bad.exit_code, 3) << bad.stdout_data << bad.stderr_data;
+  EXPECT_EQ(Read(earlier + "/summary.json"), summary);
 }
 
 TEST_F(InferE2eTest, AnUnreadableAuditKeyIsBadInputAndNothingIsSent) {
