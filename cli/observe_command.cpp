@@ -67,15 +67,17 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
                 "Count the calls of the target methods (cheap; nothing recorded) and print "
                 "them, most called first, to pick targets from; also written to DIR/hot.txt");
   cmd->add_flag("--noninterference", options->noninterference,
-                "After the tests, run them again with every field a deny pattern names (in classes a "
-                "record rule covers; not the JDK's, JUnit's or tracespec's) replaced by a "
+                "Run the tests a second time, in a JVM beside the first, with every field a deny "
+                "pattern names (in classes a record rule covers; not the JDK's, JUnit's or "
+                "tracespec's) replaced by a "
                 "same-shape substitute when read, and withhold every recorded value that differs "
                 "between the runs (an encoding, a hash, a result computed from a denied field; "
                 "every value of a test whose calls differ). When the runs differ a third run "
                 "separates nondeterministic values (withheld too, marked so). Not covered: "
                 "timing; secrets not read from a denied field (constants in code, denied "
                 "parameters, environment, files); a derived value the substitute happens not to "
-                "change. Tests only; costs one or two extra test runs");
+                "change. Tests only; costs one extra JVM run at the same time as the tests, and "
+                "one after them when the runs differ");
   cmd->add_option("--noninterference-seed", options->noninterference_seed,
                   "Seed of the substitutes (recorded in summary.json)")
       ->default_val(observer::kDefaultNoninterferenceSeed);

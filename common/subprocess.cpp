@@ -35,11 +35,16 @@ void OnInterrupt(int signal) { g_interrupt = signal; }
 
 // Installs OnInterrupt for SIGINT and SIGTERM while it lives; not needed
 // (and not done) when the process stops on signals anyway (interrupt.h),
-// whose flag the child's loop reads too.
+// whose flag the child's loop reads too. Scopes of children that run at
+// once on several threads share one installation: the first installs the
+// handlers, the last restores the previous ones, and an interrupt caught
+// meanwhile stops every child that is running.
 class InterruptScope {
  public:
   explicit InterruptScope(bool active) : active_(active && !StopOnSignalsInstalled()) {
     if (!active_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (users_++ > 0) return;
     g_interrupt = 0;
     struct sigaction action {};
     action.sa_handler = &OnInterrupt;
@@ -49,6 +54,8 @@ class InterruptScope {
   }
   ~InterruptScope() {
     if (!active_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--users_ > 0) return;
     g_interrupt = 0;
     ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGTERM, &old_term_, nullptr);
@@ -56,8 +63,10 @@ class InterruptScope {
 
  private:
   bool active_;
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
+  static inline std::mutex mutex_;
+  static inline int users_ = 0;
+  static inline struct sigaction old_int_ {};
+  static inline struct sigaction old_term_ {};
 };
 
 // Waits up to `seconds` for every process of group `pgid` to end; then

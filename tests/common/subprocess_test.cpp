@@ -84,6 +84,42 @@ TEST(SubprocessTest, InterruptStopsTheChildNotThisProcess) {
   EXPECT_EQ(r->Describe(), "stopped by signal 2 (Interrupt)");
 }
 
+// Children run at once on several threads (observe --noninterference):
+// one interrupt stops all of them.
+TEST(SubprocessTest, OneInterruptStopsTheChildrenOfEveryThread) {
+  SubprocessOptions options;
+  options.stop_on_interrupt = true;
+  absl::StatusOr<SubprocessResult> first, second;
+  std::thread a([&] { first = RunSubprocess({"sleep", "30"}, options); });
+  std::thread b([&] { second = RunSubprocess({"sleep", "30"}, options); });
+  ::usleep(700 * 1000);
+  ::kill(::getpid(), SIGINT);
+  a.join();
+  b.join();
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->interrupted_by, SIGINT);
+  EXPECT_EQ(second->interrupted_by, SIGINT);
+  EXPECT_LT(first->seconds, 20);
+  EXPECT_LT(second->seconds, 20);
+}
+
+// The handlers stop_on_interrupt installs are those from before once the
+// last child has ended, whichever thread's child ends first.
+TEST(SubprocessTest, OverlappingChildrenRestoreTheSignalHandlers) {
+  struct sigaction before {};
+  ASSERT_EQ(::sigaction(SIGINT, nullptr, &before), 0);
+  SubprocessOptions options;
+  options.stop_on_interrupt = true;
+  std::thread a([&] { (void)RunSubprocess({"sleep", "0.3"}, options); });
+  ::usleep(100 * 1000);
+  std::thread b([&] { (void)RunSubprocess({"sleep", "1"}, options); });
+  a.join();
+  b.join();
+  struct sigaction after {};
+  ASSERT_EQ(::sigaction(SIGINT, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+}
+
 TEST(SubprocessTest, SignalIsReported) {
   auto r = RunSubprocess({"sh", "-c", "kill -9 $$"});
   ASSERT_TRUE(r.ok());

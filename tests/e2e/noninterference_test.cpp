@@ -5,6 +5,7 @@
 // directory with it; innocent values are unchanged; nondeterministic ones
 // are told apart; the output is deterministic.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -74,10 +75,24 @@ using testing::Observed;
 class ObserveNoninterferenceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    classes_ = testing::CompileJava(
-        dir_, {{"ni/Keyring.java", kKeyring}, {"ni/KeyringTest.java", kKeyringTest}}, {"-g"},
-        testing::JunitJar());
+    classes_ = Compile({});
     policy_ = dir_.Write("policy.textproto", kPolicy);
+  }
+
+  // Keyring and KeyringTest with the test classes of `more`; the classes.
+  std::string Compile(std::map<std::string, std::string> more) {
+    more["ni/Keyring.java"] = kKeyring;
+    more["ni/KeyringTest.java"] = kKeyringTest;
+    return testing::CompileJava(dir_, more, {"-g"}, testing::JunitJar());
+  }
+
+  // Options that give tracespec a TMPDIR of its own, empty, at *temp.
+  SubprocessOptions OwnTemp(std::string* temp) {
+    *temp = dir_.path() + "/tmp";
+    EXPECT_TRUE(MakeDirs(*temp).ok());
+    SubprocessOptions options;
+    options.env = {{"TMPDIR", *temp}};
+    return options;
   }
 
   Observed Observe(const std::string& name, const std::vector<std::string>& extra) {
@@ -205,13 +220,7 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
   // (summary.json but for the JVM's wall time; jvm.log holds JUnit's timings).
   Observed again = Observe("again", {"--noninterference"});
   ASSERT_EQ(again.result.exit_code, 0) << again.Output();
-  EXPECT_EQ(again.pb, ni.pb);
-  EXPECT_EQ(again.jsonl, ni.jsonl);
-  v1::ObserveSummary first = ni.summary;
-  v1::ObserveSummary second = again.summary;
-  first.clear_jvm_seconds();
-  second.clear_jvm_seconds();
-  EXPECT_EQ(first.SerializeAsString(), second.SerializeAsString());
+  testing::ExpectSameOutput(ni, again);
 }
 
 // Static, primitive, char[] and boolean denied fields, each read several
@@ -273,6 +282,136 @@ redaction: MARK
   // every field by each snapshot: a substitute is never substituted again.
   EXPECT_EQ(summary.noninterference_substitutions(), 5);
   EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
+}
+
+// A test that takes its time in one kind of run only, as $NI_SLOW says:
+// "A" in the real run (route() sees the real key), "B" in the substituted
+// ones. The sleep is in the test class, which records nothing.
+constexpr char kSlowTest[] = R"(package ni;
+import org.junit.jupiter.api.Test;
+class SlowTest {
+  @Test void slow() throws Exception {
+    boolean real = new Keyring(KeyringTest.KEY).route() == 42;
+    String slow = System.getenv("NI_SLOW");
+    if (("A".equals(slow) && real) || ("B".equals(slow) && !real)) Thread.sleep(4000);
+  }
+}
+)";
+
+// The substituted runs run beside run A; what is written must not depend
+// on which JVM ends first.
+TEST_F(ObserveNoninterferenceTest, TheOrderInWhichTheRunsEndChangesNothing) {
+  std::string classes = Compile({{"ni/SlowTest.java", kSlowTest}});
+  ASSERT_FALSE(classes.empty());
+  auto observe = [&](const std::string& slow) {
+    std::string out = dir_.path() + "/slow" + slow;
+    SubprocessOptions env;
+    env.env = {{"NI_SLOW", slow}};
+    return testing::RunObserve(
+        {"observe", "--classpath", classes, "--tests", "ni.KeyringTest,ni.SlowTest", "--method",
+         "ni.Keyring#*", "--policy", policy_, "--out", out, "--noninterference"},
+        out, env);
+  };
+  Observed a_last = observe("A");  // B ends before A
+  Observed b_last = observe("B");  // A ends before B (C, after both, is slow too)
+  ASSERT_EQ(a_last.result.exit_code, 0) << a_last.Output();
+  ASSERT_EQ(b_last.result.exit_code, 0) << b_last.Output();
+  // The sleep happened where it should: in run A only for "A".
+  EXPECT_GE(a_last.summary.jvm_seconds(), 4.0);
+  EXPECT_LT(b_last.summary.jvm_seconds(), a_last.summary.jvm_seconds());
+
+  EXPECT_FALSE(a_last.pb.empty());
+  // Every field of the summary but run A's wall time: the runs, the
+  // substitutions, what was withheld and why, the tests withheld.
+  testing::ExpectSameOutput(a_last, b_last);
+  const v1::ObserveSummary& first = a_last.summary;
+  EXPECT_EQ(first.noninterference_runs(), 3);
+  EXPECT_GE(first.withheld_dependent(), 16 + 1 + 1 + 4);
+  EXPECT_EQ(first.withheld_nondeterministic(), 1);
+  EXPECT_THAT(std::vector<std::string>(first.tests_withheld().begin(),
+                                       first.tests_withheld().end()),
+              ::testing::ElementsAre("ni.KeyringTest#route", "ni.SlowTest#slow"));
+  // Progress: whole lines of tracespec's own, however the runs interleave.
+  for (const Observed* r : {&a_last, &b_last}) {
+    for (absl::string_view line : absl::StrSplit(r->result.stderr_data, '\n', absl::SkipEmpty())) {
+      EXPECT_TRUE(absl::StartsWith(line, "tracespec: ")) << line;
+    }
+    EXPECT_THAT(r->result.stderr_data,
+                HasSubstr("noninterference: running the tests with every denied field "
+                          "substituted (seed 1), beside them\n"));
+  }
+}
+
+// A test that, in the substituted runs only (route() sees a substitute),
+// puts a directory where the probe keeps its status, so that the probe
+// cannot write it there.
+constexpr char kBreakTest[] = R"(package ni;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+class BreakTest {
+  @Test void breakStatus() {
+    if (new Keyring(KeyringTest.KEY).route() == 42) return;
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      int at = arg.indexOf("=config=");
+      if (!arg.startsWith("-agentpath:") || at < 0) continue;
+      File status = new File(new File(arg.substring(at + 8)).getParentFile(), "status.pb");
+      status.delete();
+      status.mkdir();
+    }
+  }
+}
+)";
+
+// A substituted run that fails while run A succeeds: observe fails, the
+// error names the run, and no observations and no summary are written
+// (fail closed); the temporary directories are gone.
+TEST_F(ObserveNoninterferenceTest, ASubstitutedRunThatFailsIsNamedAndNothingIsWritten) {
+  std::string classes = Compile({{"ni/BreakTest.java", kBreakTest}});
+  ASSERT_FALSE(classes.empty());
+  std::vector<std::string> args = {"observe", "--classpath", classes, "--tests",
+                                   "ni.KeyringTest,ni.BreakTest", "--method", "ni.Keyring#*",
+                                   "--policy", policy_};
+  std::string temp;
+  SubprocessOptions tmp = OwnTemp(&temp);
+  // Without the option the same tests pass: only the substituted runs break.
+  std::string plain = dir_.path() + "/plain";
+  std::vector<std::string> plain_args = args;
+  plain_args.insert(plain_args.end(), {"--out", plain});
+  SubprocessResult ok = testing::RunTracespec(plain_args, tmp);
+  ASSERT_EQ(ok.exit_code, 0) << ok.stdout_data << ok.stderr_data;
+
+  std::string out = dir_.path() + "/broken";
+  args.insert(args.end(), {"--out", out, "--noninterference"});
+  SubprocessResult run = testing::RunTracespec(args, tmp);
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_THAT(run.stderr_data, HasSubstr("noninterference: substituted run B: "));
+  EXPECT_THAT(run.stderr_data, HasSubstr("status.pb"));
+  EXPECT_FALSE(FileExists(out + "/observations.pb"));
+  EXPECT_FALSE(FileExists(out + "/observations.jsonl"));
+  EXPECT_FALSE(FileExists(out + "/summary.json"));
+  EXPECT_TRUE(std::filesystem::is_empty(temp));
+}
+
+// When run A fails, the substituted run beside it is stopped: the error
+// is A's, as without the option, and nothing is left behind.
+TEST_F(ObserveNoninterferenceTest, ARunAThatFailsStopsTheSubstitutedRun) {
+  std::string temp;
+  SubprocessOptions tmp = OwnTemp(&temp);
+  std::vector<std::string> args = {"observe", "--classpath", classes_, "--tests",
+                                   "ni.KeyringTest", "--method", "ni.Keyring#*",
+                                   "--max-methods", "1", "--policy", policy_};
+  std::vector<std::string> plain = args;
+  plain.insert(plain.end(), {"--out", dir_.path() + "/plain"});
+  SubprocessResult without = testing::RunTracespec(plain, tmp);
+  args.insert(args.end(), {"--out", dir_.path() + "/ni", "--noninterference"});
+  SubprocessResult with = testing::RunTracespec(args, tmp);
+  EXPECT_NE(without.exit_code, 0);
+  EXPECT_EQ(with.exit_code, without.exit_code);
+  EXPECT_THAT(with.stderr_data, HasSubstr("matched more than --max-methods 1"));
+  EXPECT_THAT(with.stderr_data, Not(HasSubstr("substituted run B:")));
+  EXPECT_FALSE(FileExists(dir_.path() + "/ni/summary.json"));
+  EXPECT_TRUE(std::filesystem::is_empty(temp));
 }
 
 TEST_F(ObserveNoninterferenceTest, RefusedForCommands) {

@@ -26,12 +26,14 @@ struct Observed {
 };
 
 // Runs `tracespec observe` with `args` (which end with `--out out`) and
-// reads back what it wrote to `out`; a missing or unreadable summary or
-// observations file fails the current test.
-inline Observed RunObserve(const std::vector<std::string>& args, const std::string& out) {
+// `options` (its environment), and reads back what it wrote to `out`; a
+// missing or unreadable summary or observations file fails the current
+// test.
+inline Observed RunObserve(const std::vector<std::string>& args, const std::string& out,
+                           const SubprocessOptions& options = {}) {
   Observed r;
   r.out = out;
-  r.result = RunTracespec(args);
+  r.result = RunTracespec(args, options);
   r.jsonl = ReadFile(out + "/observations.jsonl").value_or("");
   r.pb = ReadFile(out + "/observations.pb").value_or("");
   auto summary = ReadFile(out + "/summary.json");
@@ -40,6 +42,20 @@ inline Observed RunObserve(const std::vector<std::string>& args, const std::stri
   EXPECT_TRUE(read.ok()) << read.status();
   if (read.ok()) r.observations = *read;
   return r;
+}
+
+// Expects `b` to have written what `a` did: the same observations, byte
+// for byte, and the same summary but for the JVMs' wall times.
+inline void ExpectSameOutput(const Observed& a, const Observed& b) {
+  EXPECT_EQ(a.pb, b.pb);
+  EXPECT_EQ(a.jsonl, b.jsonl);
+  v1::ObserveSummary first = a.summary;
+  v1::ObserveSummary second = b.summary;
+  for (v1::ObserveSummary* s : {&first, &second}) {
+    s->clear_jvm_seconds();
+    s->clear_isolation_jvm_seconds();
+  }
+  EXPECT_EQ(first.SerializeAsString(), second.SerializeAsString());
 }
 
 }  // namespace tracespec::testing
