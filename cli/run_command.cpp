@@ -22,7 +22,7 @@ struct ProjectFlags {
   std::string project_dir = ".";
   std::string out_dir;
   int jobs = 1;
-  std::string validators;
+  ValidatorsFlags validators;
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
@@ -67,7 +67,7 @@ void AddProjectArguments(CLI::App* cmd, ProjectFlags* flags) {
                   "The project: a directory with a tracespec.textproto, or a Maven or Gradle "
                   "layout (default: the current directory)");
   cmd->add_option("--out", flags->out_dir, "Output directory (default: PROJECT_DIR/tracespec-out)");
-  AddValidatorsOption(cmd, &flags->validators);
+  AddValidatorsOptions(cmd, &flags->validators);
 }
 
 int RunCommand(const ProjectFlags& flags) {
