@@ -191,7 +191,8 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
             "unknown flag, conflicting flags, a bound, round count or time limit out of range"},
            {kExitInputError,
             "unknown class or method, no observations, malformed policy or observations, "
-            "missing path"},
+            "missing path, a bad PEM file of --validators-ca, --validators-cert or "
+            "--validators-key"},
            {kExitEnvironment,
             "endpoint unreachable, timeout, answer not a chat completion, request blocked by "
             "the egress gate, I/O"},

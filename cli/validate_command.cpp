@@ -95,8 +95,10 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
            {kExitUsage, "unknown flag, a bound or time limit out of range"},
            {kExitInputError,
             "JML syntax or type error, missing class, method or field, no observation of the "
-            "method, corrupt or truncated observation file, missing path"},
-           {kExitEnvironment, "unreadable file"},
+            "method, corrupt or truncated observation file, missing path, a bad PEM file of "
+            "--validators-ca, --validators-cert or --validators-key"},
+           {kExitEnvironment,
+            "unreadable file, no validator reachable (none SERVING, a TLS handshake failed)"},
            {kExitCheckFailed, "a check fails"},
            {kExitUnknown,
             "a check is UNKNOWN, or ERROR on valid JML the checker does not handle, and "
