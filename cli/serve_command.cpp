@@ -23,7 +23,8 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   CLI::App* validator = serve->add_subcommand(
       "validator",
       "Serve the JML checks of `tracespec validate` as tracespec.v1.ValidatorService "
-      "(proto/tracespec/v1/validator_service.proto) over gRPC (plaintext, or TLS with --tls-cert and --tls-key): each call names a "
+      "(proto/tracespec/v1/validator_service.proto) over gRPC (plaintext, or TLS with "
+      "--tls-cert and --tls-key): each call names a "
       "method by its class, name and descriptor and carries the contract, the observations and "
       "the bounds; the classes come from this server's --classpath. Each worker has a validator "
       "of its own; at most WORKERS + QUEUE calls are accepted at a time and one more fails at "

@@ -263,8 +263,9 @@ absl::StatusOr<std::optional<TlsIdentity>> ReadIdentity(const char* cert_flag,
 
 absl::StatusOr<std::optional<ServerTls>> ReadServerTls(const ServerTlsFiles& files) {
   if (files.cert.empty() && files.key.empty() && !files.client_ca.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--tls-client-ca ", files.client_ca, " needs --tls-cert and --tls-key (mutual TLS is TLS)"));
+    return absl::InvalidArgumentError(absl::StrCat("--tls-client-ca ", files.client_ca,
+                                                   " needs --tls-cert and --tls-key (mutual TLS "
+                                                   "is TLS)"));
   }
   absl::StatusOr<std::optional<TlsIdentity>> identity =
       ReadIdentity("--tls-cert", files.cert, "--tls-key", files.key);
@@ -316,7 +317,9 @@ std::string TlsHandshakeProblem(const ClientTls& tls, const std::string& target,
     Key key(PEM_read_bio_PrivateKey(key_bio.get(), nullptr, nullptr, nullptr));
     if (!chain.empty() && key != nullptr) {
       SSL_CTX_use_certificate(context.get(), chain[0].get());
-      for (size_t i = 1; i < chain.size(); ++i) SSL_CTX_add1_chain_cert(context.get(), chain[i].get());
+      for (size_t i = 1; i < chain.size(); ++i) {
+        SSL_CTX_add1_chain_cert(context.get(), chain[i].get());
+      }
       SSL_CTX_use_PrivateKey(context.get(), key.get());
     }
   }

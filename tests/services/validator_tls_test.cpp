@@ -175,14 +175,22 @@ TEST(ValidatorsTlsAuthorityTest, TheOneHostOfAListIsTheNameCheckedNamesGoToGrpc)
 TEST_F(ValidatorTlsTest, ValidateOverTlsPrintsWhatPlaintextAndInProcessPrint) {
   auto plain = StartServer({}, "plain");
   auto tls = StartServer({"--tls-cert", server_->cert, "--tls-key", server_->key}, "tls");
+  auto tls2 = StartServer({"--tls-cert", server_->cert, "--tls-key", server_->key}, "tls2");
   EXPECT_THAT(tls->listening_line(), HasSubstr("(1 workers, TLS)"));
   for (const char* contract : {kHolds, kFails}) {
     SubprocessResult local = Validate(contract, {"--classpath", *classes_});
     SubprocessResult remote = Validate(contract, {"--validators", plain->address()});
     SubprocessResult secure =
         Validate(contract, Join({"--validators", tls->address()}, ClientFlags(*ca_)));
+    // Two replicas in a list (one host, checked against the IP address
+    // SAN), and dns:///localhost:PORT (checked against the DNS SAN).
+    const std::string list = absl::StrCat(tls->address(), ",", tls2->address());
+    SubprocessResult pair = Validate(contract, Join({"--validators", list}, ClientFlags(*ca_)));
+    const std::string port = tls->address().substr(tls->address().rfind(':') + 1);
+    SubprocessResult named =
+        Validate(contract, Join({"--validators", "localhost:" + port}, ClientFlags(*ca_)));
     EXPECT_THAT(local.stdout_data, HasSubstr("consistency: "));
-    for (const SubprocessResult* r : {&remote, &secure}) {
+    for (const SubprocessResult* r : {&remote, &secure, &pair, &named}) {
       EXPECT_EQ(r->exit_code, local.exit_code) << r->stderr_data;
       EXPECT_EQ(Untimed(r->stdout_data), Untimed(local.stdout_data));
       EXPECT_EQ(r->stderr_data, local.stderr_data);
