@@ -88,23 +88,54 @@ CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json, absl::string_view help) {
   return cmd->add_flag("--json", *json, std::string(help));
 }
 
-CLI::Option* AddValidatorsOption(CLI::App* cmd, std::string* validators) {
-  return cmd->add_option(
-      "--validators", *validators,
+void AddValidatorsOptions(CLI::App* cmd, ValidatorsFlags* flags) {
+  cmd->add_option(
+      "--validators", flags->validators,
       "Check on a pool of `tracespec serve validator` servers instead of in process: "
       "ADDR:PORT[,ADDR:PORT...] (numeric addresses) or one gRPC target (dns:///NAME:PORT). "
       "Calls are spread round-robin over the servers that are up and whose health service says "
       "SERVING; a call whose server dies is retried on another. The servers check with their "
       "own --classpath, which must hold the same class files as this one (strength is still "
-      "measured here). No server reachable: exit 4");
+      "measured here). Plaintext unless --validators-ca is given. No server reachable: exit 4");
+  cmd->add_option(
+      "--validators-ca", flags->tls.ca,
+      "PEM file of the CA certificates the servers' certificates must chain to: the calls go "
+      "over TLS, and a server's certificate must also name the host of --validators (the one "
+      "host of a numeric list, NAME of dns:///NAME:PORT) among its subject alternative names. "
+      "A failed handshake: exit 4");
+  cmd->add_option("--validators-cert", flags->tls.cert,
+                  "PEM file of this client's certificate (chain, leaf first), presented to "
+                  "servers that require one (mutual TLS); needs --validators-ca and "
+                  "--validators-key");
+  cmd->add_option("--validators-key", flags->tls.key,
+                  "PEM file of the private key of --validators-cert (unencrypted)");
+}
+
+absl::StatusOr<ValidatorPool> ReadValidatorsFlags(const ValidatorsFlags& flags) {
+  if (flags.validators.empty()) {
+    for (const auto& [flag, path] : {std::pair<const char*, const std::string&>{
+                                         "--validators-ca", flags.tls.ca},
+                                     {"--validators-cert", flags.tls.cert},
+                                     {"--validators-key", flags.tls.key}}) {
+      if (!path.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(flag, " ", path, " is given without --validators"));
+      }
+    }
+    return ValidatorPool();
+  }
+  absl::StatusOr<std::optional<services::ClientTls>> tls = services::ReadClientTls(flags.tls);
+  if (!tls.ok()) return tls.status();
+  return ValidatorPool{flags.validators, *std::move(tls)};
 }
 
 absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::string& classpath,
-                                                                const std::string& validators,
+                                                                const ValidatorPool& pool,
                                                                 bool local_strength) {
-  if (validators.empty()) return check::Validator::Create(classpath);
+  if (pool.validators.empty()) return check::Validator::Create(classpath);
   services::RemoteValidatorOptions options;
-  options.validators = validators;
+  options.validators = pool.validators;
+  options.tls = pool.tls;
   if (local_strength) {
     absl::StatusOr<std::unique_ptr<check::Validator>> local = check::Validator::Create(classpath);
     if (!local.ok()) return local.status();
@@ -113,13 +144,15 @@ absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::strin
   return services::ConnectValidators(std::move(options));
 }
 
-absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const std::string& validators) {
-  if (validators.empty()) return check::ValidatorFactory();
+absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const ValidatorsFlags& flags) {
+  absl::StatusOr<ValidatorPool> pool = ReadValidatorsFlags(flags);
+  if (!pool.ok()) return pool.status();
+  if (pool->validators.empty()) return check::ValidatorFactory();
   absl::StatusOr<std::unique_ptr<check::Validator>> probe =
-      MakeValidator(/*classpath=*/"", validators, /*local_strength=*/false);
+      MakeValidator(/*classpath=*/"", *pool, /*local_strength=*/false);
   if (!probe.ok()) return probe.status();
-  return check::ValidatorFactory([validators](const std::string& class_path) {
-    return MakeValidator(class_path, validators, /*local_strength=*/true);
+  return check::ValidatorFactory([pool = *std::move(pool)](const std::string& class_path) {
+    return MakeValidator(class_path, pool, /*local_strength=*/true);
   });
 }
 

@@ -6,6 +6,7 @@
 #define TRACESPEC_CLI_COMMON_FLAGS_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "services/validator/tls.h"
 #include "validator/check/validator.h"
 
 namespace tracespec::cli {
@@ -54,23 +56,42 @@ CLI::Option* AddTimeoutOption(CLI::App* cmd, double* seconds,
 CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json,
                          absl::string_view help = "Print the report as one JSON document");
 
+// --validators and its TLS flags, as given.
+struct ValidatorsFlags {
+  std::string validators;            // "" = check in process
+  services::ClientTlsFiles tls;      // --validators-ca, -cert, -key
+};
+
+// The pool a command checks on, its PEM files read and checked.
+struct ValidatorPool {
+  std::string validators;  // "" = in process
+  std::optional<services::ClientTls> tls;
+};
+
 // --validators ADDR[,ADDR...] | dns:///NAME:PORT: a pool of validator
-// services (services/validator/client.h) instead of the in-process checks.
-CLI::Option* AddValidatorsOption(CLI::App* cmd, std::string* validators);
+// services (services/validator/client.h) instead of the in-process checks;
+// --validators-ca FILE (TLS), --validators-cert FILE and --validators-key
+// FILE (mutual TLS).
+void AddValidatorsOptions(CLI::App* cmd, ValidatorsFlags* flags);
+
+// Reads and checks the PEM files (services::ReadClientTls): InvalidArgument
+// naming the flag and the file; a TLS flag without --validators too.
+absl::StatusOr<ValidatorPool> ReadValidatorsFlags(const ValidatorsFlags& flags);
 
 // The validator a command checks with: in process on `classpath` when
-// `validators` is empty, else the pool (UNAVAILABLE naming it when no server
-// is ready), with strength measured in process on `classpath` when
+// `pool.validators` is empty, else the pool (UNAVAILABLE naming it when no
+// server is ready), with strength measured in process on `classpath` when
 // `local_strength`.
 absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::string& classpath,
-                                                                const std::string& validators,
+                                                                const ValidatorPool& pool,
                                                                 bool local_strength);
 
 // For a command that makes its validators later (per method, per worker):
-// an unset factory when `validators` is empty; else, once the pool answers
-// now (the error when it does not, before anything is written), a factory
-// of MakeValidator(class_path, validators, /*local_strength=*/true).
-absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const std::string& validators);
+// an unset factory when --validators is not given; else, once the PEM
+// files are read and the pool answers now (the error when they are bad or
+// it does not, before anything is written), a factory of
+// MakeValidator(class_path, pool, /*local_strength=*/true).
+absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const ValidatorsFlags& flags);
 
 // A path flag to check before any work starts.
 enum class PathKind {

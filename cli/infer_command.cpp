@@ -21,7 +21,7 @@ struct InferFlags {
   loop::InferOptions options;
   bool builtin = false;
   bool json = false;
-  std::string validators;
+  ValidatorsFlags validators;
 };
 
 int Run(InferFlags& flags) {
@@ -170,7 +170,7 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                   WithDefault("Seconds one validation may take",
                               o.refine.validation_timeout_seconds))
       ->check(PositiveSeconds());
-  AddValidatorsOption(cmd, &flags->validators);
+  AddValidatorsOptions(cmd, &flags->validators);
   AddJsonFlag(cmd, &flags->json, "Print the summary as one JSON document");
   cmd->footer(
       "Output: per method `pkg.C#m: Success 11 (rounds: 01,11)` — Success (a candidate "
@@ -191,7 +191,8 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
             "unknown flag, conflicting flags, a bound, round count or time limit out of range"},
            {kExitInputError,
             "unknown class or method, no observations, malformed policy or observations, "
-            "missing path"},
+            "missing path, a bad PEM file of --validators-ca, --validators-cert or "
+            "--validators-key"},
            {kExitEnvironment,
             "endpoint unreachable, timeout, answer not a chat completion, request blocked by "
             "the egress gate, I/O"},

@@ -22,7 +22,7 @@ struct ProjectFlags {
   std::string project_dir = ".";
   std::string out_dir;
   int jobs = 1;
-  std::string validators;
+  ValidatorsFlags validators;
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
@@ -67,7 +67,7 @@ void AddProjectArguments(CLI::App* cmd, ProjectFlags* flags) {
                   "The project: a directory with a tracespec.textproto, or a Maven or Gradle "
                   "layout (default: the current directory)");
   cmd->add_option("--out", flags->out_dir, "Output directory (default: PROJECT_DIR/tracespec-out)");
-  AddValidatorsOption(cmd, &flags->validators);
+  AddValidatorsOptions(cmd, &flags->validators);
 }
 
 int RunCommand(const ProjectFlags& flags) {
@@ -140,7 +140,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
           {{kExitOk, "the run completed; methods without a contract that holds are listed"},
            {kExitInputError,
             "no project found, unknown or malformed configuration entry with file:line:column, "
-            "build command failed, unknown class or method, no tests"},
+            "build command failed, unknown class or method, no tests, a bad PEM file of "
+            "--validators-ca, --validators-cert or --validators-key"},
            {kExitEnvironment, "missing JVM, the test JVM died, endpoint unreachable, I/O"},
            {kExitInterrupted,
             "Ctrl-C or SIGTERM: stops within seconds, finished methods are kept and a re-run "
@@ -170,7 +171,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
             "no run.json under OUT, the last run failed, specs/ and run.json disagree, nothing "
-            "to check, stale class files, no project, build command failed"}}));
+            "to check, stale class files, no project, build command failed, a bad PEM file of "
+            "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }
 

@@ -27,7 +27,7 @@ struct ValidateFlags {
   bool skip_loop_invariants = false;
   bool no_deepen = false;
   bool json = false;
-  std::string validators;
+  ValidatorsFlags validators;
 };
 
 bool IsContractError(const check::CheckResult& r) {
@@ -52,7 +52,7 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
                      "Directories and jars (not needed with --validators, whose servers have "
                      "their own)")
       ->required(false);
-  AddValidatorsOption(cmd, &flags->validators);
+  AddValidatorsOptions(cmd, &flags->validators);
   cmd->add_option("--method", flags->method,
                   "The method: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
                   "pkg.Class#name(Java parameter types), e.g. bank.Account#deposit(I)V or "
@@ -95,14 +95,16 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
            {kExitUsage, "unknown flag, a bound or time limit out of range"},
            {kExitInputError,
             "JML syntax or type error, missing class, method or field, no observation of the "
-            "method, corrupt or truncated observation file, missing path"},
-           {kExitEnvironment, "unreadable file"},
+            "method, corrupt or truncated observation file, missing path, a bad PEM file of "
+            "--validators-ca, --validators-cert or --validators-key"},
+           {kExitEnvironment,
+            "unreadable file, no validator reachable (none SERVING, a TLS handshake failed)"},
            {kExitCheckFailed, "a check fails"},
            {kExitUnknown,
             "a check is UNKNOWN, or ERROR on valid JML the checker does not handle, and "
             "nothing failed"}}));
   cmd->callback([flags, exit_code] {
-    if (flags->classpath.empty() && flags->validators.empty()) {
+    if (flags->classpath.empty() && flags->validators.validators.empty()) {
       std::fprintf(stderr, "tracespec: error: --classpath is required (or --validators)\n");
       *exit_code = kExitUsage;
       return;
@@ -112,6 +114,11 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
                         {"--contract", flags->contract, PathKind::kFile},
                         {"--observations", flags->observations, PathKind::kFileOrDirectory}});
     if (*exit_code != kExitOk) return;
+    absl::StatusOr<ValidatorPool> pool = ReadValidatorsFlags(flags->validators);
+    if (!pool.ok()) {
+      *exit_code = ReportError(pool.status());
+      return;
+    }
     check::ValidateRequest request;
     request.method = flags->method;
     auto contract = ReadFile(flags->contract);
@@ -136,7 +143,7 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
     request.check_loop_invariants = !flags->skip_loop_invariants;
     request.deepen = !flags->no_deepen;
     auto validator =
-        MakeValidator(flags->classpath, flags->validators, /*local_strength=*/false);
+        MakeValidator(flags->classpath, *pool, /*local_strength=*/false);
     if (!validator.ok()) {
       *exit_code = ReportError(validator.status());
       return;

@@ -11,6 +11,7 @@ PACKAGES=(
   openjdk-17-jdk-headless junit5
   clang-14 libclang-rt-14-dev spin
   chromium  # renders report.html headless in the report's end-to-end test
+  openssl   # makes the certificates of the services' TLS tests
 )
 
 missing=()

@@ -126,6 +126,17 @@ class RemoteValidator : public check::Validator {
   std::unique_ptr<check::Validator> local_;
 };
 
+std::shared_ptr<grpc::ChannelCredentials> CredentialsOf(const std::optional<ClientTls>& tls) {
+  if (!tls.has_value()) return grpc::InsecureChannelCredentials();
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = tls->server_ca_pem;
+  if (tls->identity.has_value()) {
+    ssl.pem_private_key = tls->identity->private_key_pem;
+    ssl.pem_cert_chain = tls->identity->certificate_chain_pem;
+  }
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ValidatorsTarget(const std::string& validators) {
@@ -163,6 +174,25 @@ absl::StatusOr<std::string> ValidatorsTarget(const std::string& validators) {
 
 std::string ValidatorsServiceConfig() { return kServiceConfig; }
 
+absl::StatusOr<std::string> ValidatorsTlsAuthority(const std::string& target) {
+  if (!absl::StartsWith(target, "ipv4:") && !absl::StartsWith(target, "ipv6:")) {
+    return std::string();
+  }
+  absl::string_view entries = absl::string_view(target).substr(5);
+  std::vector<absl::string_view> list = absl::StrSplit(entries, ',');
+  absl::string_view first_host = list[0].substr(0, list[0].rfind(':'));
+  for (absl::string_view entry : list) {
+    absl::string_view host = entry.substr(0, entry.rfind(':'));
+    if (host != first_host) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--validators ", target.substr(5), " with --validators-ca: the list names ", first_host,
+          " and ", host, ", but one server name is checked against the certificates; for "
+          "replicas on several hosts give one dns:///NAME:PORT whose certificates name NAME"));
+    }
+  }
+  return std::string(list[0]);
+}
+
 absl::StatusOr<std::unique_ptr<check::Validator>> ConnectValidators(
     RemoteValidatorOptions options) {
   absl::StatusOr<std::string> target = ValidatorsTarget(options.validators);
@@ -171,8 +201,13 @@ absl::StatusOr<std::unique_ptr<check::Validator>> ConnectValidators(
   args.SetServiceConfigJSON(kServiceConfig);
   args.SetInt(GRPC_ARG_PER_RPC_RETRY_BUFFER_SIZE, kRetryBufferBytes);
   args.SetMaxReceiveMessageSize(-1);
+  if (options.tls.has_value()) {
+    absl::StatusOr<std::string> authority = ValidatorsTlsAuthority(*target);
+    if (!authority.ok()) return authority.status();
+    if (!authority->empty()) args.SetString(GRPC_ARG_DEFAULT_AUTHORITY, *authority);
+  }
   std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateCustomChannel(*target, grpc::InsecureChannelCredentials(), args);
+      grpc::CreateCustomChannel(*target, CredentialsOf(options.tls), args);
   // Ready: some replica connected and its health service says SERVING.
   // TRANSIENT_FAILURE: every replica refused or failed (round_robin reports
   // it only then), so there is no point in waiting.
@@ -183,13 +218,23 @@ absl::StatusOr<std::unique_ptr<check::Validator>> ConnectValidators(
   while (state != GRPC_CHANNEL_READY) {
     if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN ||
         !channel->WaitForStateChange(state, deadline)) {
+      // gRPC does not say why; under TLS a handshake of our own does.
+      std::string handshake = options.tls.has_value()
+                                  ? TlsHandshakeProblem(*options.tls, *target, /*seconds=*/2)
+                                  : "";
+      if (!handshake.empty()) {
+        return absl::UnavailableError(
+            absl::StrCat("no validator reachable at ", *target, " (UNAVAILABLE: ", handshake, ")"));
+      }
       return absl::UnavailableError(absl::StrCat(
           "no validator reachable at ", *target,
           state == GRPC_CHANNEL_TRANSIENT_FAILURE
               ? " (UNAVAILABLE: every address refused or failed the connection, or does not "
-                "say SERVING)"
+                "say SERVING"
               : absl::StrCat(" (UNAVAILABLE: none connected and SERVING within ",
-                             options.connect_seconds, " s)")));
+                             options.connect_seconds, " s"),
+          options.tls.has_value() ? ")" : "; servers that serve TLS refuse plaintext: give "
+                                          "--validators-ca for those)"));
     }
     state = channel->GetState(/*try_to_connect=*/true);
   }

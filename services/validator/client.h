@@ -19,9 +19,11 @@
 #define TRACESPEC_SERVICES_VALIDATOR_CLIENT_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "services/validator/tls.h"
 #include "validator/check/validator.h"
 
 namespace tracespec::services {
@@ -49,11 +51,26 @@ struct RemoteValidatorOptions {
   double call_slack_seconds = 120;
   // Runs MeasureStrength; may be null (then UNIMPLEMENTED).
   std::unique_ptr<check::Validator> local;
+  // Unset: plaintext. Set: TLS; each server's certificate must chain to
+  // `server_ca_pem` and name the host of the target (ValidatorsTlsAuthority) in
+  // its subject alternative names; with an identity, that certificate is
+  // presented to servers that ask for one (mutual TLS).
+  std::optional<ClientTls> tls;
 };
+
+// The host a server's certificate must name under TLS, as "HOST:PORT" for
+// gRPC's authority: the host of a numeric list (every entry must have the
+// same host, since one channel checks one name; for replicas on several
+// hosts give one dns:///NAME:PORT), "" for any other target (gRPC then
+// takes the name from the target itself: NAME of dns:///NAME:PORT).
+// InvalidArgument for a list with several hosts.
+absl::StatusOr<std::string> ValidatorsTlsAuthority(const std::string& target);
 
 // The channel to the pool and a validator on it. Fails with UNAVAILABLE
 // naming the target when no replica is ready within connect_seconds (none
-// listening, none SERVING), InvalidArgument for a malformed --validators.
+// listening, none SERVING, every TLS handshake failed: gRPC's last
+// connection error is part of the message), InvalidArgument for a
+// malformed --validators.
 absl::StatusOr<std::unique_ptr<check::Validator>> ConnectValidators(
     RemoteValidatorOptions options);
 

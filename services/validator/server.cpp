@@ -207,7 +207,7 @@ class ServerImpl final : public ValidatorServer {
     grpc::EnableDefaultHealthCheckService(true);
     grpc::ServerBuilder builder;
     int port = 0;
-    builder.AddListeningPort(options_.listen, grpc::InsecureServerCredentials(), &port);
+    builder.AddListeningPort(options_.listen, Credentials(), &port);
     // gRPC sets SO_REUSEPORT by default: a second server on a port in use
     // would bind it too and take half of the calls. A port in use is an error.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
@@ -230,6 +230,18 @@ class ServerImpl final : public ValidatorServer {
       health->SetServingStatus(kServiceName, true);
     }
     return absl::OkStatus();
+  }
+
+  std::shared_ptr<grpc::ServerCredentials> Credentials() const {
+    if (!options_.tls.has_value()) return grpc::InsecureServerCredentials();
+    const ServerTls& tls = *options_.tls;
+    grpc::SslServerCredentialsOptions ssl(
+        tls.client_ca_pem.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                  : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+    ssl.pem_root_certs = tls.client_ca_pem;
+    ssl.pem_key_cert_pairs.push_back(
+        {tls.identity.private_key_pem, tls.identity.certificate_chain_pem});
+    return grpc::SslServerCredentials(ssl);
   }
 
   const std::string& address() const override { return address_; }

@@ -16,9 +16,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "services/validator/tls.h"
 
 namespace tracespec::services {
 
@@ -32,6 +34,10 @@ struct ValidatorServiceOptions {
   // Calls that may wait for a worker while all are busy.
   int queue = 16;
   int64_t max_request_bytes = 64 << 20;
+  // Unset: plaintext. Set: TLS only (a plaintext client fails its
+  // handshake), and with a client CA, mutual TLS (a client must present a
+  // certificate chaining to that CA, else its handshake fails).
+  std::optional<ServerTls> tls;
 };
 
 class ValidatorServer {

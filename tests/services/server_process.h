@@ -1,5 +1,6 @@
 // A real `tracespec serve validator` process for the service tests: the
-// binary under test on 127.0.0.1:0, its port read from the line it prints.
+// binary under test on 127.0.0.1:0, its port read from the line it prints;
+// and Untimed, to compare outputs that carry times.
 #ifndef TRACESPEC_TESTS_SERVICES_SERVER_PROCESS_H_
 #define TRACESPEC_TESTS_SERVICES_SERVER_PROCESS_H_
 
@@ -10,14 +11,31 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec {
+
+// Timing fields zeroed ("seconds": 1.25, "validation_seconds": ... -> 0),
+// and the lines `validate` prints with a time ("time: 0.449 s"), dropped.
+inline std::string Untimed(const std::string& text) {
+  static const std::regex kTiming(R"re("([a-z_]*seconds)": *[-0-9.eE+]+)re");
+  std::string out = std::regex_replace(text, kTiming, "\"$1\": 0");
+  std::string kept;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (absl::StartsWith(line, "time: ")) continue;
+    absl::StrAppend(&kept, line, "\n");
+  }
+  return kept;
+}
 
 // The real `tracespec serve validator`, its stdout read until the line that
 // says where it listens; stderr goes to a file.

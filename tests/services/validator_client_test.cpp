@@ -13,7 +13,6 @@
 #include <future>
 #include <map>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -80,19 +79,6 @@ long CpuTicks(pid_t pid) {
   // After the name: state is field 3 of stat; utime and stime are 14 and 15.
   if (fields.size() < 13) return 0;
   return std::stol(fields[11]) + std::stol(fields[12]);
-}
-
-// Timing fields zeroed ("seconds": 1.25, "validation_seconds": ... -> 0),
-// and the lines `validate` prints with a time ("time: 0.449 s"), dropped.
-std::string Untimed(const std::string& text) {
-  static const std::regex kTiming(R"re("([a-z_]*seconds)": *[-0-9.eE+]+)re");
-  std::string out = std::regex_replace(text, kTiming, "\"$1\": 0");
-  std::string kept;
-  for (absl::string_view line : absl::StrSplit(out, '\n')) {
-    if (absl::StartsWith(line, "time: ")) continue;
-    absl::StrAppend(&kept, line, "\n");
-  }
-  return kept;
 }
 
 // Every file under `dir` (relative path, untimed content), sorted by path.
