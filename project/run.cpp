@@ -295,18 +295,6 @@ std::string MethodLine(const v1::MethodRun& m) {
   return out;
 }
 
-std::string RunText(const std::string& out_dir, const v1::RunSummary& s) {
-  std::string text;
-  for (const v1::MethodRun& m : s.methods()) {
-    absl::StrAppend(&text, m.method(), ": ", MethodLine(m), "\n");
-  }
-  absl::StrAppend(&text, s.methods_size(), " methods: ", s.succeeded(), " with a contract that holds, ",
-                  s.not_succeeded(), " without one, ", s.not_observed(), " not observed\n");
-  for (const std::string& f : s.spec_files()) absl::StrAppend(&text, "spec: ", out_dir, "/", f, "\n");
-  absl::StrAppend(&text, "summary: ", out_dir, "/", kRunJson, "\n");
-  absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
-  return text;
-}
 
 // Records a problem that stopped the run in OUT/failed-run.json (when OUT
 // exists). run.json, the specs and the report stay those of the last run
@@ -323,6 +311,37 @@ absl::Status Stop(const std::string& out_dir, v1::RunSummary* summary, absl::Sta
 }  // namespace
 
 std::string DefaultOutDir(const Project& project) { return project.dir + "/tracespec-out"; }
+
+void AddMethodRun(v1::MethodRun method, v1::RunSummary* summary) {
+  v1::RunSummary& s = *summary;
+  if (method.status() == v1::METHOD_RUN_NOT_OBSERVED) {
+    s.set_not_observed(s.not_observed() + 1);
+  } else if (method.infer_status() == v1::INFER_SUCCESS && method.strength().vacuous()) {
+    s.set_vacuous(s.vacuous() + 1);
+  } else if (method.infer_status() == v1::INFER_SUCCESS) {
+    s.set_succeeded(s.succeeded() + 1);
+  } else {
+    s.set_not_succeeded(s.not_succeeded() + 1);
+  }
+  *s.add_methods() = std::move(method);
+}
+
+std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& s) {
+  std::string text;
+  for (const v1::MethodRun& m : s.methods()) {
+    absl::StrAppend(&text, m.method(), ": ", MethodLine(m), "\n");
+  }
+  absl::StrAppend(&text, s.methods_size(), " methods: ", s.succeeded(), " with a contract that holds, ",
+                  s.vacuous() > 0
+                      ? absl::StrCat(s.vacuous(), " whose contract holds but says nothing about the ",
+                                     "outcome, ")
+                      : "",
+                  s.not_succeeded(), " without one, ", s.not_observed(), " not observed\n");
+  for (const std::string& f : s.spec_files()) absl::StrAppend(&text, "spec: ", out_dir, "/", f, "\n");
+  absl::StrAppend(&text, "summary: ", out_dir, "/", kRunJson, "\n");
+  absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
+  return text;
+}
 
 absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_path) {
   const std::string& command = project.config.build();
@@ -627,16 +646,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   }
   for (const auto& [file, content] : specs->files) s.add_spec_files(absl::StrCat(kSpecsDir, "/", file));
 
-  for (v1::MethodRun& m : runs) {
-    if (m.status() == v1::METHOD_RUN_NOT_OBSERVED) {
-      s.set_not_observed(s.not_observed() + 1);
-    } else if (m.infer_status() == v1::INFER_SUCCESS) {
-      s.set_succeeded(s.succeeded() + 1);
-    } else {
-      s.set_not_succeeded(s.not_succeeded() + 1);
-    }
-    *s.add_methods() = std::move(m);
-  }
+  for (v1::MethodRun& m : runs) AddMethodRun(std::move(m), &s);
   s.set_seconds(Since(start));
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
   TS_RETURN_IF_ERROR(RemoveAll(absl::StrCat(out_dir, "/", kFailedRunJson)));
@@ -647,7 +657,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                           ? absl::StrCat(options.project_dir, "/tracespec-out")
                           : options.out_dir;
   while (absl::StrContains(shown, "//")) shown = absl::StrReplaceAll(shown, {{"//", "/"}});
-  result.text = RunText(shown, s);
+  result.text = RunSummaryText(shown, s);
   return result;
 }
 

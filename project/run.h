@@ -70,6 +70,16 @@ struct RunResult {
 // in the summary.
 absl::StatusOr<RunResult> RunProject(const RunOptions& options);
 
+// Appends `method` to `summary` and counts it: not observed, a contract
+// that holds and says something (succeeded), one that holds but says
+// nothing about the outcome (vacuous), or none.
+void AddMethodRun(v1::MethodRun method, v1::RunSummary* summary);
+
+// RunResult::text of `summary` (its files shown under `out_dir`): a line
+// per method and the counts — contracts that hold and say something,
+// those that hold but say nothing about the outcome, none, not observed.
+std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& summary);
+
 // Runs the project's build command (if any) from the project directory,
 // its output going to `log_path`; a failure is a FailedPrecondition
 // quoting the output's last lines. Returns the seconds it took.

@@ -274,6 +274,7 @@ v1::Strength StrengthProto(const check::StrengthResult& strength) {
   out.set_perturbed(strength.perturbed);
   out.set_rejected(strength.rejected);
   out.set_weak(strength.Weak());
+  out.set_vacuous(strength.Vacuous());
   out.set_summary(strength.Summary());
   out.set_note(strength.note);
   return out;

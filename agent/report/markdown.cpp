@@ -20,7 +20,10 @@ void Overview(const RunView& run, std::string* out) {
   absl::StrAppend(out, "## Methods\n\n", MethodsSentence(run), "\n\n");
   for (const MethodView& m : run.methods) {
     absl::StrAppend(out, "- ", C(m.display), ": **", StatusName(m), "**",
-                    m.result.strength().weak() ? " (**weak**)" : "", ", strength ",
+                    m.result.strength().vacuous() ? " (**says nothing about the outcome**)"
+                    : m.result.strength().weak()  ? " (**weak**)"
+                                                  : "",
+                    ", strength ",
                     C(StrengthCell(m)), ", history ", C(m.result.history()), ", ",
                     m.result.rounds(),
                     m.result.rounds() == 1 ? " round" : " rounds", ", contract ",

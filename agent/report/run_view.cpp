@@ -256,7 +256,9 @@ absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::str
          absl::StrCat(st.rejected(), "/", st.perturbed(),
                       st.perturbed() > 0 ? absl::StrCat(" (", st.rejected() * 100 / st.perturbed(), "%)")
                                          : "")});
-    if (st.weak()) {
+    if (st.vacuous()) {
+      method.strength.push_back({"says nothing", "the contract holds but pins the result (of a void method: the post-state) on no observation and rejects no perturbed outcome: it is not counted as a contract that holds"});
+    } else if (st.weak()) {
       method.strength.push_back({"weak", "the result (of a void method: the post-state) is pinned on fewer than half of the observations"});
     }
   }

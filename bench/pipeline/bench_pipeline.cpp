@@ -90,6 +90,7 @@ struct Row {
   int perturbed = 0;
   int rejected = 0;
   bool weak = false;
+  bool vacuous = false;  // holds but says nothing about the outcome
   double seconds = 0;
   double consistency_seconds = 0;
   // The final contract's consistency verdict (run.json, typed): its status,
@@ -311,6 +312,7 @@ TaskResult RunTask(const Task& task, const std::string& tracespec, const std::st
     row.perturbed = s.perturbed();
     row.rejected = s.rejected();
     row.weak = s.weak();
+    row.vacuous = s.vacuous();
     row.seconds = m.seconds();
     row.consistency_seconds = m.consistency().seconds();
     row.consistency_status = m.consistency().status();
@@ -363,6 +365,7 @@ struct Totals {
   int success = 0, fail = 0, error = 0, stopped = 0;
   int function_tasks = 0, function_pinned = 0;
   int weak = 0;
+  int vacuous = 0;
   // Successes by their consistency verdict.
   int pass_complete = 0, pass_proved = 0, pass_within_bounds = 0;
   // Tasks whose bug only longer inputs show, and how many of them came out
@@ -431,6 +434,7 @@ Totals Summarize(const std::vector<Task>& tasks, const std::vector<TaskResult>& 
       else if (r.outcome == "Stopped") ++t.stopped;
       else ++t.error;
       if (r.weak) ++t.weak;
+      if (r.vacuous) ++t.vacuous;
       if (r.outcome == "Success" && r.consistency_status == "PASS") {
         if (r.consistency_complete) ++t.pass_complete;
         else if (r.consistency_proved) ++t.pass_proved;
@@ -499,7 +503,11 @@ void PrintTable(const std::vector<Task>& tasks, const std::vector<TaskResult>& r
         if (dot != std::string::npos) method = method.substr(dot + 1);
       }
       std::string outcome = r.outcome;
-      if (r.weak) outcome += " (weak)";
+      if (r.vacuous) {
+        outcome += " (says nothing)";
+      } else if (r.weak) {
+        outcome += " (weak)";
+      }
       cells.push_back({r.task, tasks[i].function ? "function" : "state", method, outcome,
                        r.history.empty() ? "-" : r.history, ConsistencyCell(r), Determinism(r),
                        Completeness(r),
@@ -534,8 +542,10 @@ void PrintTable(const std::vector<Task>& tasks, const std::vector<TaskResult>& r
     }
   }
   std::printf("\n");
-  std::printf("tasks %d, methods %d: Success %d, Fail %d, Error %d, Stopped %d; weak %d\n",
-              t.tasks, t.methods, t.success, t.fail, t.error, t.stopped, t.weak);
+  std::printf(
+      "tasks %d, methods %d: Success %d, Fail %d, Error %d, Stopped %d; weak %d, of them saying "
+      "nothing about the outcome %d (goal: 0)\n",
+      t.tasks, t.methods, t.success, t.fail, t.error, t.stopped, t.weak, t.vacuous);
   std::printf("Success by consistency verdict: complete %d, proved by induction %d, within bounds %d\n",
               t.pass_complete, t.pass_proved, t.pass_within_bounds);
   if (t.long_input_tasks > 0) {
@@ -627,6 +637,8 @@ void PrintJson(const std::vector<Task>& tasks, const std::vector<TaskResult>& re
       w.Int(r.rejected);
       w.Key("weak");
       w.Bool(r.weak);
+      w.Key("vacuous");
+      w.Bool(r.vacuous);
       w.Key("mutants");
       if (r.mutants_measured) {
         w.StartObject();
@@ -688,6 +700,8 @@ void PrintJson(const std::vector<Task>& tasks, const std::vector<TaskResult>& re
   w.Int(t.stopped);
   w.Key("weak");
   w.Int(t.weak);
+  w.Key("vacuous");
+  w.Int(t.vacuous);
   w.Key("function_tasks");
   w.Int(t.function_tasks);
   w.Key("function_tasks_pinned");

@@ -197,7 +197,7 @@ std::string FormatStrengthTable(
     cells.push_back({method, absl::StrCat(s.observations), absl::StrCat(s.pinned),
                      absl::StrCat(s.undecided), absl::StrCat(s.perturbed),
                      absl::StrCat(s.rejected, " (", s.RejectedPercent(), "%)"),
-                     s.Weak() ? "weak" : "no"});
+                     s.Vacuous() ? "says nothing" : s.Weak() ? "weak" : "no"});
   }
   std::string out = AlignColumns(cells);
   for (const auto& [method, s] : rows) {

@@ -513,7 +513,11 @@ std::string StrengthResult::Summary() const {
                                  " observations");
   if (undecided > 0) absl::StrAppend(&out, " (", undecided, " undecided)");
   absl::StrAppend(&out, ", rejects ", RejectedPercent(), "% of perturbed outcomes");
-  if (Weak()) absl::StrAppend(&out, ", weak");
+  if (Vacuous()) {
+    absl::StrAppend(&out, ", says nothing about the outcome");
+  } else if (Weak()) {
+    absl::StrAppend(&out, ", weak");
+  }
   return out;
 }
 

@@ -162,10 +162,18 @@ struct StrengthResult {
   double seconds = 0;
   // Pinned on fewer than half of the observations.
   bool Weak() const { return measured && pinned * 2 < observations; }
+  // Says nothing about the outcome: pins it on no observation (every
+  // query decided) and rejects none of the perturbed outcomes — a
+  // tautology, bare frame or a clause true of every value the type allows.
+  bool Vacuous() const {
+    return measured && observations > 0 && pinned == 0 && undecided == 0 && perturbed > 0 &&
+           rejected == 0;
+  }
   // Percent of perturbed outcomes rejected, rounded down (0 when none).
   int RejectedPercent() const { return perturbed == 0 ? 0 : rejected * 100 / perturbed; }
   // "pins \result on 17/17 observations, rejects 96% of perturbed outcomes"
-  // (", weak" appended when Weak()).
+  // (", weak" appended when Weak(); ", says nothing about the outcome" when
+  // Vacuous()).
   std::string Summary() const;
 };
 

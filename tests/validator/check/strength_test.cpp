@@ -15,6 +15,7 @@ namespace tracespec::check {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const char* kSource = R"java(
 package s;
@@ -278,9 +279,10 @@ TEST_F(StrengthTest, WeakContractIsFlaggedAndStrongOneIsNot) {
   EXPECT_EQ(weak.undecided, 0) << weak.note;
   EXPECT_TRUE(weak.Weak());
   EXPECT_THAT(weak.Summary(), HasSubstr("pins \\result on 0/4 observations"));
-  EXPECT_THAT(weak.Summary(), HasSubstr(", weak"));
   // Nothing about the result: every perturbed result is admitted.
-  EXPECT_LT(weak.RejectedPercent(), 50);
+  EXPECT_EQ(weak.RejectedPercent(), 0);
+  EXPECT_TRUE(weak.Vacuous());
+  EXPECT_THAT(weak.Summary(), HasSubstr(", says nothing about the outcome"));
 
   StrengthResult strong = Measure("s.Ops#div", kStrongDiv, DivObservations());
   ASSERT_TRUE(strong.measured) << strong.note;
@@ -293,6 +295,26 @@ TEST_F(StrengthTest, WeakContractIsFlaggedAndStrongOneIsNot) {
   EXPECT_EQ(strong.rejected, strong.perturbed);
   EXPECT_EQ(strong.Summary(),
             "pins \\result on 4/4 observations, rejects 100% of perturbed outcomes");
+}
+
+TEST_F(StrengthTest, AContractThatSaysNothingAboutTheOutcomeIsVacuous) {
+  // A tautology: every perturbed outcome is admitted, nothing is pinned.
+  StrengthResult none = Measure("s.Ops#div", "//@ requires b != 0;\n//@ ensures \\result == \\result;\n",
+                                {Div(7, 2), Div(9, 3)});
+  ASSERT_TRUE(none.measured) << none.note;
+  EXPECT_EQ(none.pinned, 0);
+  EXPECT_GT(none.perturbed, 0);
+  EXPECT_EQ(none.rejected, 0);
+  EXPECT_TRUE(none.Vacuous());
+  EXPECT_THAT(none.Summary(), HasSubstr(", says nothing about the outcome"));
+  EXPECT_THAT(none.Summary(), Not(HasSubstr("weak")));
+  // A bound says something (some perturbed results break it), though weak.
+  StrengthResult bound = Measure("s.Ops#div", "//@ requires b > 0;\n//@ ensures \\result <= a;\n",
+                                 {Div(7, 2), Div(9, 3)});
+  ASSERT_TRUE(bound.measured) << bound.note;
+  EXPECT_TRUE(bound.Weak());
+  EXPECT_FALSE(bound.Vacuous());
+  EXPECT_THAT(bound.Summary(), HasSubstr(", weak"));
 }
 
 TEST_F(StrengthTest, InequalityLeavesTheResultOpen) {

@@ -1,0 +1,54 @@
+// project/run.h's summary counts and text: a contract that holds but says
+// nothing about the outcome is not counted as one that holds.
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "project/run.h"
+
+namespace tracespec::project {
+namespace {
+
+using ::testing::HasSubstr;
+
+v1::MethodRun Method(const std::string& name, v1::InferStatus status, bool vacuous) {
+  v1::MethodRun m;
+  m.set_method(name);
+  m.set_status(v1::METHOD_RUN_INFERRED);
+  m.set_infer_status(status);
+  m.set_history("11");
+  m.mutable_strength()->set_measured(true);
+  m.mutable_strength()->set_vacuous(vacuous);
+  m.mutable_strength()->set_summary(vacuous ? "pins \\result on 0/3 observations, rejects 0% of "
+                                              "perturbed outcomes, says nothing about the outcome"
+                                            : "pins \\result on 3/3 observations");
+  return m;
+}
+
+TEST(RunSummaryTest, AContractThatSaysNothingIsNotCountedAsOneThatHolds) {
+  v1::RunSummary s;
+  AddMethodRun(Method("p.C#a()I", v1::INFER_SUCCESS, false), &s);
+  AddMethodRun(Method("p.C#b()I", v1::INFER_SUCCESS, true), &s);
+  AddMethodRun(Method("p.C#c()I", v1::INFER_FAIL, false), &s);
+  v1::MethodRun unseen;
+  unseen.set_method("p.C#d()I");
+  unseen.set_status(v1::METHOD_RUN_NOT_OBSERVED);
+  AddMethodRun(unseen, &s);
+  EXPECT_EQ(s.succeeded(), 1);
+  EXPECT_EQ(s.vacuous(), 1);
+  EXPECT_EQ(s.not_succeeded(), 1);
+  EXPECT_EQ(s.not_observed(), 1);
+  std::string text = RunSummaryText("out", s);
+  EXPECT_THAT(text, HasSubstr("p.C#b()I: Success 11 (rounds: 11) — pins \\result on 0/3 "
+                              "observations, rejects 0% of perturbed outcomes, says nothing "
+                              "about the outcome\n"));
+  EXPECT_THAT(text, HasSubstr("4 methods: 1 with a contract that holds, 1 whose contract holds "
+                              "but says nothing about the outcome, 1 without one, 1 not "
+                              "observed\n"));
+  // Without such a method the line is as before.
+  v1::RunSummary plain;
+  AddMethodRun(Method("p.C#a()I", v1::INFER_SUCCESS, false), &plain);
+  EXPECT_THAT(RunSummaryText("out", plain),
+              HasSubstr("1 methods: 1 with a contract that holds, 0 without one, 0 not observed\n"));
+}
+
+}  // namespace
+}  // namespace tracespec::project
