@@ -131,13 +131,15 @@ std::vector<std::string> ProseHypotheses(absl::string_view text) {
   return out;
 }
 
-// A method declaration with JML modifiers in it, on one line
+// A method declaration that declares something nullable, on one line
 // (`public void sort(/*@ nullable @*/ int[] values);`): it says which
 // references may be null, so it stays with the contract (spec_source.h).
+// Other stubs are dropped.
 bool IsAnnotatedDeclaration(absl::string_view stripped) {
   if (absl::StartsWith(stripped, "//@") || absl::StartsWith(stripped, "/*@")) return false;
   size_t mark = stripped.find("/*@");
   return mark != absl::string_view::npos && stripped.find("@*/", mark) != absl::string_view::npos &&
+         absl::StrContains(stripped.substr(mark), "nullable") &&
          stripped.find('(') != absl::string_view::npos && absl::EndsWith(stripped, ";");
 }
 

@@ -82,7 +82,8 @@ TEST(AnswerTest, KeepsADeclarationThatSaysWhatMayBeNull) {
   // a null argument needs it); a plain stub is still dropped.
   auto jml = NormalizeJml(
       "//@ requires s == null;\n//@ ensures \\result == -1;\n"
-      "public int len(/*@ nullable @*/ String s);\nint other(String t);");
+      "public int len(/*@ nullable @*/ String s);\nint other(String t);\n"
+      "int third(/*@ non_null @*/ String u);");
   ASSERT_TRUE(jml.ok()) << jml.status();
   EXPECT_EQ(*jml,
             "//@ requires s == null;\n//@ ensures \\result == -1;\n"
