@@ -26,6 +26,7 @@ Rules:
 3. Answer with syntactically valid, non-vacuous JML: clauses that a checker can parse and that do not hold trivially (no `requires false;`, no `ensures true;` as the only postcondition). Use only the parameters, `this` and its fields, `\result`, `\old(...)`, `\forall`, `\exists`, `\num_of` and Java operators. Keep every expression well defined: guard dereferences and array accesses (e.g. `\result != null && \result.length > 0 ==> \result[0] == x`).
 4. Use Java semantics exactly: int and long arithmetic wraps around, integer division truncates toward zero, floating-point arithmetic is IEEE 754.
 5. Cover exceptional behaviour the evidence shows with `signals` / `signals_only` or an `exceptional_behavior` case, and state what the method may modify with `assignable`.
+6. Parameters and results are non-null unless declared nullable (JML's default). When the evidence shows a null argument or result, describe it in a case and end the contract with the method's declaration marking it, e.g. `public int len(/*@ nullable @*/ String s);`.
 
 Answer format: a JSON object {"contract": "...", "hypotheses": ["...", ...]}. "contract" holds the JML annotation of the method, one clause per line, every line starting with //@, for example:
 //@ public normal_behavior

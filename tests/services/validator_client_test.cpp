@@ -252,8 +252,10 @@ TEST_F(ValidatorClientTest, ACallWhoseServerIsKilledUnderItIsAnsweredByTheOther)
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->method, "demo.Slow#mul(JJ)J");
   EXPECT_EQ(report->consistency.status, check::CheckStatus::kUnknown);
-  // The other replica did the check again, from the start.
-  EXPECT_GT(CpuTicks(idle.pid()) - idle_before, 100);
+  // The other replica did the check again, from the start (an idle server
+  // burns next to no CPU; a check of up to 4 s, even on a loaded machine,
+  // well over 0.2 s).
+  EXPECT_GT(CpuTicks(idle.pid()) - idle_before, 20);
 }
 
 TEST_F(ValidatorClientTest, NoServerReachableIsAClearErrorAndNothingIsWritten) {
