@@ -1,6 +1,7 @@
 // Project configuration and discovery; see config.h.
 #include "project/config.h"
 
+#include <filesystem>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -17,6 +18,11 @@
 
 namespace tracespec::project {
 namespace {
+
+namespace fs = std::filesystem;
+
+// The main sources of the Maven and Gradle layouts (ProjectConfig.sources).
+constexpr char kDefaultSources[] = "src/main/java";
 
 std::string Absolute(const std::string& dir, const std::string& path) {
   if (path.empty() || path[0] == '/') return path;
@@ -116,6 +122,28 @@ bool IsClassWideTarget(const classfile::Method& m) {
   return m.name != "<init>" && m.name != "<clinit>";
 }
 
+// The project's main sources must exist and must not hold its tests (the
+// gate would take every test for a copy of the implementation).
+absl::Status CheckSources(const std::string& description, const v1::ProjectConfig& config) {
+  std::string tests;
+  if (!config.tests_src().empty() && FileExists(config.tests_src())) {
+    tests = fs::weakly_canonical(config.tests_src()).string();
+  }
+  for (const std::string& source : config.sources()) {
+    if (!FileExists(source)) {
+      return absl::NotFoundError(
+          absl::StrCat(description, ": sources entry ", source, " does not exist"));
+    }
+    std::string root = fs::weakly_canonical(source).string();
+    if (!tests.empty() && (tests == root || absl::StartsWith(tests, root + "/"))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          description, ": sources entry ", source, " holds the test sources (tests_src ",
+          config.tests_src(), "); name the main sources only, e.g. src/main/java"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Project> LoadProject(const std::string& dir) {
@@ -185,6 +213,11 @@ absl::StatusOr<Project> LoadProject(const std::string& dir) {
   AbsolutizeAll(root, config.mutable_test_classes());
   AbsolutizeAll(root, config.mutable_classpath());
   if (!config.tests_src().empty()) Absolutize(root, config.mutable_tests_src());
+  if (config.sources().empty() && IsDirectory(absl::StrCat(root, "/", kDefaultSources))) {
+    config.add_sources(kDefaultSources);
+  }
+  AbsolutizeAll(root, config.mutable_sources());
+  TS_RETURN_IF_ERROR(CheckSources(project.description, config));
   if (!config.redaction_policy().empty()) Absolutize(root, config.mutable_redaction_policy());
   if (config.has_model() && config.model().has_endpoint()) {
     v1::ProjectEndpoint* endpoint = config.mutable_model()->mutable_endpoint();

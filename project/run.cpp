@@ -239,7 +239,10 @@ loop::InferOptions InferOptionsFor(const Project& project, const std::string& ou
     o.refine.model = e.model();
     o.api_key_env = e.api_key_env();
     o.egress_policy = e.egress_policy();
-    o.implementation_sources.assign(e.impl_src().begin(), e.impl_src().end());
+    // The project's own sources, then any further ones the endpoint names.
+    o.implementation_sources.assign(c.sources().begin(), c.sources().end());
+    o.implementation_sources.insert(o.implementation_sources.end(), e.impl_src().begin(),
+                                    e.impl_src().end());
     o.anonymize = e.anonymize();
     if (e.timeout_seconds() > 0) o.llm_timeout_seconds = e.timeout_seconds();
     if (e.attempts() > 0) o.llm_attempts = e.attempts();

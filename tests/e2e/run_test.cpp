@@ -20,6 +20,7 @@
 #include "common/subprocess.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/agent/fake_llm_server.h"
 #include "tests/testing/testing.h"
 #include "tracespec/v1/run.pb.h"
 
@@ -771,6 +772,108 @@ TEST(RunTest, AnOutputDirectoryOthersControlIsRefused) {
   EXPECT_EQ(r.exit_code, 4) << r.stdout_data << r.stderr_data;
   EXPECT_THAT(r.stderr_data, HasSubstr("it is writable by others (mode 0777)"));
   EXPECT_TRUE(fs::is_empty(open));
+}
+
+// With a remote model, `run` hands the project's own sources
+// (src/main/java by default) to the egress gate as the implementation: a
+// test that carries a copy of the method under inference — here a
+// "reference model" class declared in the test, which the bytecode check
+// of the test method does not see — is not sent; the same project without
+// the copy is.
+constexpr char kRange[] = R"(package shop;
+public class Range {
+  public static int clamp(int value, int low, int high) {
+    if (low > high) {
+      throw new IllegalArgumentException("empty range");
+    }
+    int result = value;
+    if (result < low) {
+      result = low;
+    }
+    if (result > high) {
+      result = high;
+    }
+    return result;
+  }
+}
+)";
+constexpr char kRangeTestWithCopy[] = R"(package shop;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+class RangeTest {
+  @Test void clampsLikeTheReference() {
+    class Reference {
+      int bound(int v, int lo, int hi) {
+        if (lo > hi) {
+          throw new IllegalArgumentException("empty range");
+        }
+        int r = v;
+        if (r < lo) {
+          r = lo;
+        }
+        if (r > hi) {
+          r = hi;
+        }
+        return r;
+      }
+    }
+    Reference model = new Reference();
+    for (int v = -2; v <= 11; v += 3) assertEquals(model.bound(v, 0, 9), Range.clamp(v, 0, 9));
+  }
+}
+)";
+constexpr char kRangeTestWithoutCopy[] = R"(package shop;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+class RangeTest {
+  @Test void clampsLikeTheReference() {
+    int[] want = {0, 1, 4, 7, 9};
+    for (int i = 0; i < want.length; i++) assertEquals(want[i], Range.clamp(-2 + 3 * i, 0, 9));
+  }
+}
+)";
+
+TEST(RunTest, ARemoteModelIsNotSentACopyOfTheProjectsOwnSources) {
+  const std::string answer = testing::ContentEntry(
+      R"({"contract": "//@ public normal_behavior\n//@   requires low <= high;\n//@   ensures \\result >= low && \\result <= high;\n", "hypotheses": []})");
+  for (bool copy : {true, false}) {
+    SCOPED_TRACE(copy ? "test with a copy" : "test without a copy");
+    testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, ",", answer, ",",
+                                               answer, "],\"then\":\"fail\"}"));
+    testing::TempDir dir;
+    dir.Write("src/main/java/shop/Range.java", kRange);
+    dir.Write("src/test/java/shop/RangeTest.java",
+              copy ? kRangeTestWithCopy : kRangeTestWithoutCopy);
+    CompileMavenLayout(dir.path());
+    // No `sources`: src/main/java is the default.
+    dir.Write("tracespec.textproto",
+              absl::StrCat("classes: \"target/classes\"\ntest_classes: \"target/test-classes\"\n"
+                           "tests_src: \"src/test/java\"\nmethods: \"shop.Range#clamp\"\n"
+                           "model { endpoint { url: \"", server.base_url(),
+                           "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
+                           "/policies/egress.textproto\" } }\n"));
+    SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+    std::string received = server.RecordText();
+    std::string audit = ReadFile(dir.path() + "/tracespec-out/infer/audit.jsonl").value_or("");
+    // The run goes on: the method stops, naming the rule and the source.
+    ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+    if (copy) {
+      EXPECT_EQ(server.Received().size(), 0u) << r.stdout_data;
+      EXPECT_FALSE(absl::StrContains(received, "empty range")) << "the copy reached the server";
+      EXPECT_THAT(r.stdout_data,
+                  HasSubstr("shop.Range#clamp(III)I: Stopped (rounds: none): round 1: blocked by "
+                            "the egress gate: egress to "));
+      EXPECT_THAT(r.stdout_data, HasSubstr("blocked by rule implementation-source at "));
+      EXPECT_THAT(r.stdout_data, HasSubstr("tokens match " + dir.path() +
+                                           "/src/main/java/shop/Range.java"));
+      EXPECT_TRUE(absl::StrContains(audit, "\"rule\":\"implementation-source\""))
+          << "no audit record of the blocked request";
+    } else {
+      ASSERT_GE(server.Received().size(), 1u) << r.stdout_data << r.stderr_data;
+      EXPECT_THAT(received, HasSubstr("Range.clamp(-2 + 3 * i, 0, 9)"));
+      EXPECT_FALSE(absl::StrContains(audit, "implementation-source"));
+    }
+  }
 }
 
 TEST(RunTest, CheckWithoutARunSaysSo) {

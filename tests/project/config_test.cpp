@@ -68,6 +68,47 @@ TEST(ConfigTest, BadConfigurationsAreNamed) {
   EXPECT_EQ(p.status().code(), absl::StatusCode::kNotFound);
 }
 
+TEST(ConfigTest, TheMainSourcesDefaultToSrcMainJavaAndMustNotHoldTheTests) {
+  testing::TempDir dir;
+  dir.Write("target/classes/.keep", "");
+  dir.Write("src/test/java/.keep", "");
+  absl::StatusOr<Project> p = LoadProject(dir.path());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->config.sources().empty());  // No src/main/java: none.
+
+  dir.Write("src/main/java/.keep", "");
+  p = LoadProject(dir.path());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(p->config.sources(), ElementsAre(p->dir + "/src/main/java"));
+
+  dir.Write("tracespec.textproto", "classes: \"target/classes\"\ntests_src: \"src/test/java\"\n");
+  p = LoadProject(dir.path());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(p->config.sources(), ElementsAre(p->dir + "/src/main/java"));
+
+  dir.Write("lib/Main.java", "");
+  dir.Write("tracespec.textproto",
+            "classes: \"target/classes\"\nsources: \"lib\"\nsources: \"lib/Main.java\"\n");
+  p = LoadProject(dir.path());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(p->config.sources(), ElementsAre(p->dir + "/lib", p->dir + "/lib/Main.java"));
+
+  dir.Write("tracespec.textproto", "classes: \"target/classes\"\nsources: \"gone\"\n");
+  p = LoadProject(dir.path());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(p.status().message(), HasSubstr("sources entry "));
+  EXPECT_THAT(p.status().message(), HasSubstr("/gone does not exist"));
+
+  dir.Write("tracespec.textproto",
+            "classes: \"target/classes\"\nsources: \"src\"\ntests_src: \"src/test/java\"\n");
+  p = LoadProject(dir.path());
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(p.status().message(),
+              HasSubstr("/src holds the test sources (tests_src "));
+  EXPECT_THAT(p.status().message(), HasSubstr("name the main sources only"));
+}
+
 class ResolveTest : public ::testing::Test {
  protected:
   void SetUp() override {
