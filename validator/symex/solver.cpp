@@ -197,8 +197,10 @@ constexpr unsigned kNoResourceLimit = 0;
 z3::check_result CheckUntil(z3::context& ctx, z3::solver& solver, Clock::time_point deadline,
                             unsigned resources = kNoResourceLimit,
                             std::atomic<uint64_t>* on_armed = nullptr) {
+  KeepInterruptsFromZ3();
   z3::params params(ctx);
   params.set("rlimit", resources);
+  params.set("ctrl_c", false);
   solver.set(params);
   Watchdog& watchdog = Watchdog::Instance();
   uint64_t id = watchdog.Arm(ctx, deadline);
@@ -213,6 +215,9 @@ z3::check_result CheckUntil(z3::context& ctx, z3::solver& solver, Clock::time_po
   if (on_armed != nullptr) on_armed->store(0);
   if (watchdog.Disarm(id)) {
     z3::solver empty(ctx);  // clears an interrupt that came after the search
+    z3::params quiet(ctx);
+    quiet.set("ctrl_c", false);
+    empty.set(quiet);
     empty.check();
   }
   if (failed.has_value()) throw *failed;
@@ -760,8 +765,14 @@ SolveResult AskSecondEngine(z3::context& ctx, const std::vector<z3::expr>& formu
   return out;
 }
 
+void KeepInterruptsFromZ3() {
+  static std::once_flag once;
+  std::call_once(once, [] { Z3_global_param_set("ctrl_c", "false"); });
+}
+
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
                   Clock::time_point deadline, bool want_model) {
+  KeepInterruptsFromZ3();
   SolveResult out;
   if (JavaOps::IsFalse(query)) {
     out.result = z3::unsat;
