@@ -894,6 +894,21 @@ class Checker {
     return result;
   }
 
+  // (\let T x = init; body): init is checked before x is declared (a later
+  // binding sees the earlier ones) and must be assignable to T; the value is
+  // the body's.
+  Type CheckLet(Expr& e) {
+    Type vt = Resolve(e.type_ref);
+    if (vt.IsVoid()) Error(e.type_ref.span, "a \\let variable cannot have type void");
+    const BoundVar& v = e.bound_vars[0];
+    CheckAssignable(*e.operands[0], vt, absl::StrCat("\\let variable '", v.name, "'"));
+    size_t mark = ScopeMark();
+    Declare(v.name, v.span, vt, SymbolKind::kBoundVar, 0, &e);
+    Type result = Check(*e.operands[1]);
+    PopScope(mark);
+    return result;
+  }
+
   bool PostPhase() const {
     return phase_ == Phase::kPost || phase_ == Phase::kExceptional ||
            phase_ == Phase::kConstraint || phase_ == Phase::kBody;
@@ -1066,6 +1081,8 @@ class Checker {
       }
       case ExprKind::kQuantifier:
         return CheckQuantifier(e);
+      case ExprKind::kLet:
+        return CheckLet(e);
       case ExprKind::kOld: {
         if (!PostPhase()) {
           Error(e.span,
