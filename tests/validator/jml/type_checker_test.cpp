@@ -185,6 +185,37 @@ public class L {
               HasSubstr("'\\old' cannot be used in a requires clause"));
 }
 
+TEST(TypeCheckerOpenJmlTest, RequiresSameIsThePreconditionOfTheOtherCases) {
+  const char* source = R"java(package q;
+public class S {
+  public static int m(int a, int b) { return 0; }
+}
+)java";
+  OneMethod m(source, "S.java", "q.S", 0);
+  // The printed first clause of case `index` after checking.
+  auto pre = [&](size_t index) { return PrintClause(m.spec().cases[index].clauses[0]); };
+  ASSERT_EQ(m.Check("requires a > 0; requires b > 0; ensures true; also requires a < -5; "
+                    "also requires \\same; ensures \\result >= 0;"),
+            "");
+  EXPECT_EQ(pre(2), "requires a > 0 && b > 0 || a < -5;");
+  EXPECT_THAT(m.notes(), HasSubstr("'requires \\same' read as the precondition of the method's "
+                                   "other specification cases: a > 0 && b > 0 || a < -5"));
+  // Alone, it is the default precondition.
+  ASSERT_EQ(m.Check("requires \\same; ensures true;"), "");
+  EXPECT_EQ(pre(0), "requires true;");
+  // Cases nested under a header count once each, with the header's clauses.
+  ASSERT_EQ(m.Check("requires a > 0; {| requires b > 0; also requires b < 0; |} also "
+                    "requires \\same;"),
+            "");
+  EXPECT_EQ(pre(1), "requires a > 0 && b > 0 || a > 0 && b < 0;");
+  // An inherited specification is not read: the note says so.
+  ASSERT_EQ(m.Check("also requires a > 0; also requires \\same;"), "");
+  EXPECT_THAT(m.notes(), HasSubstr("(an inherited specification is not read)"));
+  // \same is a precondition only.
+  EXPECT_THAT(m.Check("requires a > 0; also ensures \\same;"),
+              HasSubstr("unsupported: '\\same' outside a requires clause"));
+}
+
 TEST_F(TypeCheckerTest, AcceptsValidSpecifications) {
   struct Case {
     const char* method;
@@ -532,8 +563,7 @@ TEST_F(TypeCheckerTest, UnsupportedConstructsAreUnimplemented) {
        "Account.jml:1:9: unsupported: object and array creation in specifications"},
       {"ensures \\old(balance, L1) == 0;",
        "Account.jml:1:23: unsupported: \\old with the statement label 'L1'"},
-      {"requires \\same;",
-       "Account.jml:1:10: unsupported: '\\same' (refinement of an inherited precondition)"},
+      {"ensures \\same;", "Account.jml:1:9: unsupported: '\\same' outside a requires clause"},
       {"ensures Account.class != null;",
        "Account.jml:1:9: unsupported: class literals (use \\type(T) to talk about types)"},
   };
