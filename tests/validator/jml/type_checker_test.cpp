@@ -161,13 +161,15 @@ public class F {
               HasSubstr("unknown name 'k'"));
 }
 
-TEST(TypeCheckerOpenJmlTest, LetVariablesAreTypedAndScoped) {
-  const char* source = R"java(package q;
+// A method of two int parameters.
+constexpr char kTwoInts[] = R"java(package q;
 public class L {
   public static long m(int a, int b) { return 0; }
 }
 )java";
-  OneMethod m(source, "L.java", "q.L", 0);
+
+TEST(TypeCheckerOpenJmlTest, LetVariablesAreTypedAndScoped) {
+  OneMethod m(kTwoInts, "L.java", "q.L", 0);
   auto check = [&](const std::string& text) { return m.Check(text); };
   EXPECT_EQ(check("ensures (\\let long s = a + b; \\result == s * s);"), "");
   // A later binding sees the earlier ones; \old inside is allowed in a postcondition.
@@ -186,12 +188,7 @@ public class L {
 }
 
 TEST(TypeCheckerOpenJmlTest, RequiresSameIsThePreconditionOfTheOtherCases) {
-  const char* source = R"java(package q;
-public class S {
-  public static int m(int a, int b) { return 0; }
-}
-)java";
-  OneMethod m(source, "S.java", "q.S", 0);
+  OneMethod m(kTwoInts, "L.java", "q.L", 0);
   // The printed first clause of case `index` after checking.
   auto pre = [&](size_t index) { return PrintClause(m.spec().cases[index].clauses[0]); };
   ASSERT_EQ(m.Check("requires a > 0; requires b > 0; ensures true; also requires a < -5; "
