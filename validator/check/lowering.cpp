@@ -265,6 +265,16 @@ absl::StatusOr<Term> Lowering::Lower(const Expr& e) {
                   machine_.InstanceOf(v.e, InternalTypeName(e.type_ref.resolved))};
     }
     case ExprKind::kQuantifier: return LowerQuantifier(e);
+    case ExprKind::kLet: {
+      // The initializer's term, converted to the variable's type, stands for
+      // the variable in the body.
+      TS_ASSIGN_OR_RETURN(Term v, Lower(*e.operands[0]));
+      std::pair<const jml::Expr*, int> key{&e, 0};
+      bound_.insert_or_assign(key, Convert(v, e.type_ref.resolved));
+      absl::StatusOr<Term> r = Lower(*e.operands[1]);
+      bound_.erase(key);
+      return r;
+    }
     case ExprKind::kOld: {
       bool saved = in_post_;
       in_post_ = false;

@@ -542,7 +542,8 @@ bool SameExpr(const Expr& a, const Expr& b) {
       if (a.binary_op != b.binary_op) return false;
       break;
     case ExprKind::kQuantifier:
-      if (a.quantifier != b.quantifier) return false;
+    case ExprKind::kLet:
+      if (a.kind == ExprKind::kQuantifier && a.quantifier != b.quantifier) return false;
       if (!SameVec(a.bound_vars, b.bound_vars,
                    [](const BoundVar& x, const BoundVar& y) { return x.name == y.name; })) {
         return false;

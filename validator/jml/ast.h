@@ -94,6 +94,10 @@ enum class ExprKind {
   kCast,          // (type_ref) operands[0]
   kInstanceOf,    // operands[0] instanceof type_ref
   kQuantifier,    // (\forall type_ref bound_vars; [operands[0];] operands.back())
+  kLet,           // (\let type_ref bound_vars[0] = operands[0]; operands[1]): one binding;
+                  // (\let T x = e, U y = f; b) nests a kLet with flag set (a further
+                  // binding of the same \let) as operands[1]; the names are kBoundVar
+                  // with binder = this node and index 0
   kOld,           // \old(operands[0] [, name]) or \pre(operands[0])
   kResult,        // \result
   kJmlKeyword,    // \nothing \everything \not_specified \lockset \same (name without '\')
@@ -114,7 +118,7 @@ enum class SymbolKind {
   kParameter,    // index = parameter position (0-based, `this` not counted)
   kLocal,        // a local variable of the method body (in-body annotations)
   kGhostLocal,   // a ghost local declared by an in-body annotation
-  kBoundVar,     // a quantifier's variable: binder + index
+  kBoundVar,     // a quantifier's or \let's variable: binder + index
   kOldVar,       // a spec-case `old T x = e;` variable: index into SpecCase::vars
   kForallVar,    // a spec-case `forall T x;` variable: index into SpecCase::vars
   kSignalsVar,   // the exception variable of a signals clause
@@ -153,10 +157,11 @@ struct Expr {
   BinaryOp binary_op = BinaryOp::kAdd;
   QuantifierKind quantifier = QuantifierKind::kForall;
   bool flag = false;  // kOld: \pre; kLabeled: \lblpos; kMethodCall: has receiver;
-                      // kQuantifier: has a range; kNewArray: has initializer
+                      // kQuantifier: has a range; kNewArray: has initializer;
+                      // kLet: a further binding of the enclosing \let
   std::vector<ExprPtr> operands;
   TypeRef type_ref;                  // cast, instanceof, quantifier variables, \type, new, .class
-  std::vector<BoundVar> bound_vars;  // kQuantifier
+  std::vector<BoundVar> bound_vars;  // kQuantifier, kLet
   std::vector<StoreRef> store_refs;  // kJmlCall of \not_modified, \not_assigned, \only_*
   int height = 1;                    // tree height, bounded by the parser
 

@@ -96,6 +96,9 @@ bool MentionsName(const Expr& e, const std::string& name) {
       if (v.name == name) return false;  // shadowed inside
     }
   }
+  if (e.kind == ExprKind::kLet && e.bound_vars[0].name == name) {
+    return MentionsName(*e.operands[0], name);  // shadowed in the body
+  }
   for (const auto& op : e.operands) {
     if (MentionsName(*op, name)) return true;
   }

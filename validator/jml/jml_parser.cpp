@@ -960,6 +960,13 @@ absl::StatusOr<ExprPtr> Parser::ParseParenthesized() {
   if (t1.kind == TokenKind::kBackslashWord && LookupQuantifier(t1.text, &q) && !IsOp("(", 2)) {
     return ParseQuantifier(start);
   }
+  if (t1.kind == TokenKind::kBackslashWord && t1.text == "\\let") {
+    Next();  // (
+    TS_ASSIGN_OR_RETURN(ExprPtr e, ParseLetUnparenthesized());
+    TS_RETURN_IF_ERROR(Expect(")", "to close \\let"));
+    e->span = SpanSince(start);
+    return e;
+  }
   if (t1.kind == TokenKind::kBackslashWord && (t1.text == "\\lblpos" || t1.text == "\\lblneg")) {
     Next();
     Next();
@@ -1037,6 +1044,63 @@ absl::StatusOr<ExprPtr> Parser::ParseQuantifierUnparenthesized() {
   return e;
 }
 
+// At `\let`: `\let T x = e [, [U] y = f]...; body` (JML), the body
+// extending as far to the right as a quantifier's. Each binding is a kLet
+// whose body is the next binding (flag set) or, for the last, the body; a
+// binding after ',' without a type has the type of the one before it.
+absl::StatusOr<ExprPtr> Parser::ParseLetUnparenthesized() {
+  size_t start = pos_;
+  const Token& lt = Next();
+  struct Binding {
+    size_t start;
+    TypeRef type;
+    BoundVar var;
+    ExprPtr init;
+  };
+  std::vector<Binding> bindings;
+  while (true) {
+    Binding b;
+    b.start = pos_;
+    bool typed = !(Peek().kind == TokenKind::kIdentifier && IsOp("=", 1) && !bindings.empty());
+    if (typed) {
+      while (IsIdent("nullable") || IsIdent("non_null")) Next();
+      TS_ASSIGN_OR_RETURN(b.type, ParseType(false));
+    } else {
+      b.type = bindings.back().type;
+    }
+    const Token& v = Peek();
+    if (v.kind != TokenKind::kIdentifier || IsReserved(v.text)) {
+      return Unexpected("a variable name", absl::StrCat("in ", lt.text));
+    }
+    b.var = BoundVar{v.text, v.span};
+    Next();
+    TS_RETURN_IF_ERROR(
+        Expect("=", absl::StrCat("after the variable '", b.var.name, "' of ", lt.text)));
+    TS_ASSIGN_OR_RETURN(b.init, ParseExpression());
+    bindings.push_back(std::move(b));
+    if (IsOp(",")) {
+      Next();
+      continue;
+    }
+    break;
+  }
+  TS_RETURN_IF_ERROR(Expect(";", absl::StrCat("after the bindings of ", lt.text)));
+  TS_ASSIGN_OR_RETURN(ExprPtr body, ParseExpression());
+  for (size_t i = bindings.size(); i-- > 0;) {
+    Binding& b = bindings[i];
+    auto e = NewExpr(ExprKind::kLet, SpanSince(i == 0 ? start : b.start));
+    e->flag = i > 0;
+    e->type_ref = std::move(b.type);
+    e->bound_vars.push_back(std::move(b.var));
+    e->operands.push_back(std::move(b.init));
+    e->operands.push_back(std::move(body));
+    e->height = HeightOf(*e);
+    TS_RETURN_IF_ERROR(CheckHeight(*e));
+    body = std::move(e);
+  }
+  return body;
+}
+
 absl::StatusOr<ExprPtr> Parser::ParseBackslashPrimary() {
   size_t start = pos_;
   const Token& t = Peek();
@@ -1049,6 +1113,7 @@ absl::StatusOr<ExprPtr> Parser::ParseBackslashPrimary() {
     Next();
     return NewExpr(ExprKind::kResult, t.span);
   }
+  if (word == "let") return ParseLetUnparenthesized();
   if (word == "old" || word == "pre") {
     Next();
     TS_RETURN_IF_ERROR(Expect("(", absl::StrCat("after ", t.text)));

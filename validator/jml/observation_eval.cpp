@@ -2143,6 +2143,25 @@ EvalValue ObservationEvaluator::EvalImpl(const Expr& e, EvalState at) {
       return EvalInstanceOf(Eval(*e.operands[0], at), e.type_ref.resolved, at);
     case ExprKind::kQuantifier:
       return EvalQuantifier(e, at);
+    case ExprKind::kLet: {
+      // The initializer's value, converted to the variable's type, is bound
+      // while the body is evaluated.
+      EvalValue v = Eval(*e.operands[0], at);
+      const Type& t = e.type_ref.resolved;
+      if (v.known() && IsPrimitiveOrBig(t)) {
+        if (v.kind == K::kRef) v = Unbox(v, at);
+        if (v.known()) v = ConvertTo(v, t);
+      }
+      Binding b;
+      b.binder = &e;
+      b.index = 0;
+      b.value = std::move(v);
+      size_t mark = bindings_.size();
+      bindings_.push_back(std::move(b));
+      EvalValue r = Eval(*e.operands[1], at);
+      bindings_.resize(mark);
+      return r;
+    }
     case ExprKind::kOld:
       return Eval(*e.operands[0], e.name == "Here" ? at : EvalState::kPre);
     case ExprKind::kResult:

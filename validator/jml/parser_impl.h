@@ -103,6 +103,7 @@ class Parser {
   absl::StatusOr<ExprPtr> ParseParenthesized();
   absl::StatusOr<ExprPtr> ParseQuantifier(size_t start);
   absl::StatusOr<ExprPtr> ParseQuantifierUnparenthesized();
+  absl::StatusOr<ExprPtr> ParseLetUnparenthesized();
   bool SemicolonEndsClause() const;
   absl::StatusOr<ExprPtr> ParseBackslashPrimary();
   absl::StatusOr<ExprPtr> ParseNew();

@@ -260,6 +260,21 @@ class ExprPrinter {
         absl::StrAppend(&out, Print(*e.operands.back(), kPrecConditional), ")");
         return out;
       }
+      case ExprKind::kLet: {
+        // The bindings of one \let, then its body.
+        std::string out = "(\\let ";
+        const Expr* b = &e;
+        while (true) {
+          absl::StrAppend(&out, PrintTypeRef(b->type_ref), " ", b->bound_vars[0].name, " = ",
+                          Print(*b->operands[0], kPrecConditional));
+          const Expr& next = *b->operands[1];
+          if (next.kind != ExprKind::kLet || !next.flag) break;
+          absl::StrAppend(&out, ", ");
+          b = &next;
+        }
+        absl::StrAppend(&out, "; ", Print(*b->operands[1], kPrecConditional), ")");
+        return out;
+      }
       case ExprKind::kOld:
         if (e.flag) return absl::StrCat("\\pre(", Print(*e.operands[0], kPrecConditional), ")");
         if (!e.name.empty())

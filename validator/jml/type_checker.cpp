@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/status.h"
+#include "validator/jml/clauses.h"
 #include "validator/jml/printer.h"
 
 namespace tracespec::jml {
@@ -894,6 +895,21 @@ class Checker {
     return result;
   }
 
+  // (\let T x = init; body): init is checked before x is declared (a later
+  // binding sees the earlier ones) and must be assignable to T; the value is
+  // the body's.
+  Type CheckLet(Expr& e) {
+    Type vt = Resolve(e.type_ref);
+    if (vt.IsVoid()) Error(e.type_ref.span, "a \\let variable cannot have type void");
+    const BoundVar& v = e.bound_vars[0];
+    CheckAssignable(*e.operands[0], vt, absl::StrCat("\\let variable '", v.name, "'"));
+    size_t mark = ScopeMark();
+    Declare(v.name, v.span, vt, SymbolKind::kBoundVar, 0, &e);
+    Type result = Check(*e.operands[1]);
+    PopScope(mark);
+    return result;
+  }
+
   bool PostPhase() const {
     return phase_ == Phase::kPost || phase_ == Phase::kExceptional ||
            phase_ == Phase::kConstraint || phase_ == Phase::kBody;
@@ -1066,6 +1082,8 @@ class Checker {
       }
       case ExprKind::kQuantifier:
         return CheckQuantifier(e);
+      case ExprKind::kLet:
+        return CheckLet(e);
       case ExprKind::kOld: {
         if (!PostPhase()) {
           Error(e.span,
@@ -1140,6 +1158,9 @@ class Checker {
   }
 
  public:
+  // `requires \same;` replaced by what it means here (see the definition).
+  void ExpandSamePreconditions(MethodSpec& spec);
+
   // ---- Store references ----
 
   void CheckStoreRef(StoreRef& r, bool allow_locals, const std::string& clause) {
@@ -1230,7 +1251,7 @@ class Checker {
       return;
     }
     if (pred->kind == ExprKind::kJmlKeyword && pred->name == "same") {
-      Unsupported(pred->span, "'\\same' (refinement of an inherited precondition)");
+      Unsupported(pred->span, "'\\same' outside a requires clause");
       return;
     }
     CheckBoolean(*pred, what);
@@ -1471,9 +1492,87 @@ absl::StatusOr<MethodContext> MakeMethodContext(
 TypeChecker::TypeChecker(const TypeEnvironment& env, TypeCheckOptions options)
     : env_(env), options_(std::move(options)) {}
 
+namespace {
+
+bool IsSameKeyword(const Expr* e) {
+  return e != nullptr && e->kind == ExprKind::kJmlKeyword && e->name == "same";
+}
+
+ExprPtr BoolLiteral(bool value, const SourceSpan& span) {
+  auto e = std::make_unique<Expr>();
+  e->span = span;
+  e->literal.kind = LiteralKind::kBoolean;
+  e->literal.bits = value ? 1 : 0;
+  return e;
+}
+
+ExprPtr Join(BinaryOp op, ExprPtr a, ExprPtr b) {
+  if (!a) return b;
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::kBinary;
+  e->binary_op = op;
+  e->span = a->span;
+  e->height = std::max(a->height, b->height) + 1;
+  e->operands.push_back(std::move(a));
+  e->operands.push_back(std::move(b));
+  return e;
+}
+
+void CollectSameClauses(SpecCase& c, std::vector<Clause*>* out) {
+  for (Clause& cl : c.clauses) {
+    if (cl.kind == ClauseKind::kRequires && IsSameKeyword(cl.pred.get())) out->push_back(&cl);
+  }
+  for (SpecCase& n : c.nested) CollectSameClauses(n, out);
+}
+
+}  // namespace
+
+// `requires \same;` (JML RM §9.9.1) means the precondition of the
+// specification being refined. Inherited specifications are not read here,
+// so for a single method it is the precondition of the method's other
+// specification cases: the disjunction, over the (flattened) cases without
+// \same, of the conjunction of their requires clauses (`true` when there is
+// no such case, the default precondition). The predicate replaces \same,
+// with a note that says so.
+void Checker::ExpandSamePreconditions(MethodSpec& spec) {
+  std::vector<Clause*> same;
+  for (SpecCase& c : spec.cases) CollectSameClauses(c, &same);
+  if (same.empty()) return;
+  ExprPtr pre;
+  for (const FlatCase& fc : FlattenSpecCases(spec)) {
+    bool uses_same = false;
+    ExprPtr conj;
+    for (const Clause* cl : fc.clauses) {
+      if (cl->kind != ClauseKind::kRequires || !cl->pred) continue;
+      if (IsSameKeyword(cl->pred.get())) uses_same = true;
+      if (cl->pred->kind == ExprKind::kJmlKeyword) continue;  // \same, \not_specified
+      conj = Join(BinaryOp::kAnd, std::move(conj), CloneExpr(*cl->pred));
+    }
+    if (uses_same) continue;
+    if (!fc.vars.empty()) {
+      Unsupported(same[0]->pred->span,
+                  absl::StrCat("'requires \\same' with a case that declares forall/old variables (",
+                               fc.label, ")"));
+      return;
+    }
+    if (!conj) conj = BoolLiteral(true, fc.span);
+    pre = Join(BinaryOp::kOr, std::move(pre), std::move(conj));
+  }
+  if (!pre) pre = BoolLiteral(true, same[0]->span);
+  std::string text = PrintExpr(*pre);
+  for (Clause* cl : same) {
+    SourceSpan span = cl->pred->span;
+    cl->pred = CloneExpr(*pre);
+    Note(span, absl::StrCat("'requires \\same' read as the precondition of the method's other "
+                            "specification cases: ",
+                            text, spec.extending ? " (an inherited specification is not read)" : ""));
+  }
+}
+
 absl::StatusOr<TypeCheckResult> TypeChecker::CheckMethodSpec(MethodSpec& spec,
                                                              const MethodContext& ctx) const {
   Checker checker = MakeChecker(env_, options_, ctx);
+  checker.ExpandSamePreconditions(spec);
   for (auto& c : spec.cases) checker.CheckCase(c);
   for (auto* extra : {&spec.implies_that, &spec.examples}) {
     for (auto& c : *extra) {

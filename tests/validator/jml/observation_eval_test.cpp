@@ -238,6 +238,18 @@ TEST_F(ObservationEvalTest, OldResultAndFields) {
   EXPECT_EQ(Holds(thrown, "deposit", "\\result == 105"), kU);
 }
 
+TEST_F(ObservationEvalTest, LetBindsTheInitializersValue) {
+  v1::Observation o = Deposit(5);
+  EXPECT_EQ(Holds(o, "deposit", "(\\let int b = \\old(balance); balance == b + amount)"), kT);
+  EXPECT_EQ(Holds(o, "deposit", "(\\let int b = \\old(balance); balance == b)"), kF);
+  // Converted to the declared type: a long does not wrap where an int would.
+  v1::Observation big = StaticCall(std::numeric_limits<int32_t>::max(), 0, 0, 0, u'a');
+  EXPECT_EQ(Holds(big, "f", "(\\let long w = x, int v = x; w + 1 > 0 && v + 1 < 0)"), kT);
+  // An initializer with no value does not matter to a body that ignores it.
+  EXPECT_EQ(Holds(big, "f", "(\\let int z = x / 0; x > 0)"), kT);
+  EXPECT_EQ(Holds(big, "f", "(\\let int z = x / 0; z > 0)"), kU);
+}
+
 TEST_F(ObservationEvalTest, ArraysAndBounds) {
   v1::Observation o = StaticCall(1, 0, 0, 0, u'a');
   EXPECT_EQ(Holds(o, "f", "a.length == 3 && a[0] == 3 && a[x] == 1"), kT);

@@ -228,6 +228,45 @@ TEST(ParserTest, AnUnparenthesizedQuantifierExtendsAsFarRightAsPossible) {
             "(\\forall int j; 0 <= j; (\\forall int i; i < j; a[i] <= a[j]))");
 }
 
+TEST(ParserTest, LetBindsOneOrMoreVariables) {
+  auto e = ParseExpressionText("(\\let int m = a + b; \\result == m * m)");
+  ASSERT_TRUE(e.ok()) << e.status();
+  const Expr& let = **e;
+  ASSERT_EQ(let.kind, ExprKind::kLet);
+  EXPECT_FALSE(let.flag);
+  EXPECT_EQ(let.type_ref.name, "int");
+  ASSERT_EQ(let.bound_vars.size(), 1u);
+  EXPECT_EQ(let.bound_vars[0].name, "m");
+  ASSERT_EQ(let.operands.size(), 2u);
+  EXPECT_EQ(PrintExpr(*let.operands[0]), "a + b");
+  EXPECT_EQ(PrintExpr(*let.operands[1]), "\\result == m * m");
+  // Several bindings: each a kLet nested in the one before (flag set); one
+  // without a type has the type of the binding before it.
+  auto f = ParseExpressionText("(\\let int x = 1, long y = x + 1, z = y * 2; x + y + z)");
+  ASSERT_TRUE(f.ok()) << f.status();
+  const Expr& y = *(*f)->operands[1];
+  ASSERT_EQ(y.kind, ExprKind::kLet);
+  EXPECT_TRUE(y.flag);
+  EXPECT_EQ(y.bound_vars[0].name, "y");
+  const Expr& z = *y.operands[1];
+  ASSERT_EQ(z.kind, ExprKind::kLet);
+  EXPECT_TRUE(z.flag);
+  EXPECT_EQ(z.type_ref.name, "long");
+  EXPECT_EQ(PrintExpr(*z.operands[1]), "x + y + z");
+  EXPECT_EQ(PrintExpr(**f), "(\\let int x = 1, long y = x + 1, long z = y * 2; x + y + z)");
+  // Without parentheses the body extends to the end of its clause.
+  MethodSpec s = ParseSpec("ensures \\let int m = \\old(a + b); \\result == m * m; ensures true;");
+  ASSERT_EQ(s.cases.size(), 1u);
+  ASSERT_EQ(s.cases[0].clauses.size(), 2u);
+  EXPECT_EQ(PrintClause(s.cases[0].clauses[0]),
+            "ensures (\\let int m = \\old(a + b); \\result == m * m);");
+  // A binding needs its initializer.
+  auto g = ParseExpressionText("(\\let int m; m)", "t");
+  ASSERT_FALSE(g.ok());
+  EXPECT_THAT(std::string(g.status().message()),
+              HasSubstr("t:1:12: expected '=' after the variable 'm' of \\let"));
+}
+
 TEST(ParserTest, AnUnparenthesizedQuantifierEndsWithItsClause) {
   // The ';' after the body is the clause's: a clause keyword, a case
   // keyword or the end of the text follows it.

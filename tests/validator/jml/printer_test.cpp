@@ -37,6 +37,8 @@ TEST(PrinterTest, CanonicalExpressions) {
   EXPECT_EQ(Canonical("\"tab\\t\\u0000\\\"\\\\\""), "\"tab\\t\\u0000\\\"\\\\\"");
   EXPECT_EQ(Canonical("(\\forall int i; ; a[i] > 0)"), "(\\forall int i; a[i] > 0)");
   EXPECT_EQ(Canonical("\\old( x , Pre )"), "\\old(x, Pre)");
+  EXPECT_EQ(Canonical("(\\let int m = (a + b); (m * m))"), "(\\let int m = a + b; m * m)");
+  EXPECT_EQ(Canonical("(\\let int x = 1, y = x; x + y) * 2"), "(\\let int x = 1, int y = x; x + y) * 2");
 }
 
 TEST(PrinterTest, NumberReceiversAreParenthesized) {
@@ -74,6 +76,9 @@ TEST(PrinterTest, CanonicalSpecification) {
 // ---- Round trip over a corpus ----
 
 const char* const kCorpus[] = {
+    "requires (\\let int x = a[0], y = x + 1; y > x);\nensures (\\let long m = \\old(a.length); "
+    "\\result == m * m && (\\let int k = 2, long j = k; k < m ==> j > 0));",
+    "ensures \\let int m = a + b; \\result == m;",
     "requires x > 0;\nensures \\result == x;",
     "ensures \\result != null && \\result.length >= 1 ==> \\result[0] == celsius + 273.15;",
     "ensures \\result == (\\num_of int i; 0 <= i && i < a.length; a[i] == 0);",

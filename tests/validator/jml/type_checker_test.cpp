@@ -97,6 +97,49 @@ class TypeCheckerTest : public ::testing::Test {
   absl::StatusCode code_ = absl::StatusCode::kOk;
 };
 
+// A method of a one-class Java source, whose specifications Check() type
+// checks: "" when well-typed, else the error; the checked spec and the
+// result's notes are kept.
+class OneMethod {
+ public:
+  OneMethod(const char* source, const std::string& file, const std::string& cls, size_t method)
+      : file_(file) {
+    auto unit = ParseJavaSource(source, file);
+    EXPECT_TRUE(unit.ok()) << unit.status();
+    if (!unit.ok()) return;
+    unit_ = std::move(*unit);
+    env_ = std::make_unique<SourceTypeEnvironment>(std::vector<const CompilationUnit*>{unit_.get()},
+                                                   &JdkTypeEnvironment());
+    const TypeDecl* decl = unit_->FindType(cls);
+    EXPECT_NE(decl, nullptr);
+    if (decl == nullptr) return;
+    auto ctx = MakeMethodContext(*env_, *decl, decl->methods[method]);
+    EXPECT_TRUE(ctx.ok()) << ctx.status();
+    if (ctx.ok()) ctx_ = std::move(*ctx);
+  }
+  std::string Check(const std::string& text) {
+    notes_.clear();
+    std::string jml = file_.substr(0, file_.find('.')) + ".jml";
+    auto spec = ParseSpecText(text, jml);
+    if (!spec.ok()) return std::string(spec.status().message());
+    spec_ = std::move(spec->spec);
+    auto r = TypeChecker(*env_).CheckMethodSpec(spec_, ctx_);
+    if (!r.ok()) return std::string(r.status().message());
+    for (const auto& n : r->notes) notes_ += n.message;
+    return "";
+  }
+  const MethodSpec& spec() const { return spec_; }
+  const std::string& notes() const { return notes_; }
+
+ private:
+  std::string file_;
+  std::unique_ptr<CompilationUnit> unit_;
+  std::unique_ptr<SourceTypeEnvironment> env_;
+  MethodContext ctx_;
+  MethodSpec spec_;
+  std::string notes_;
+};
+
 TEST(TypeCheckerOpenJmlTest, FunctionMethodsAndNestedQuantifiersAreAccepted) {
   const char* source = R"java(package q;
 public class F {
@@ -105,19 +148,8 @@ public class F {
   public static int m(int[] a) { return 0; }
 }
 )java";
-  auto unit = ParseJavaSource(source, "F.java");
-  ASSERT_TRUE(unit.ok()) << unit.status();
-  SourceTypeEnvironment env({unit->get()}, &JdkTypeEnvironment());
-  const TypeDecl* decl = (*unit)->FindType("q.F");
-  ASSERT_NE(decl, nullptr);
-  auto ctx = MakeMethodContext(env, *decl, decl->methods[2]);
-  ASSERT_TRUE(ctx.ok()) << ctx.status();
-  auto check = [&](const std::string& text) -> std::string {
-    auto spec = ParseSpecText(text, "F.jml");
-    if (!spec.ok()) return std::string(spec.status().message());
-    auto r = TypeChecker(env).CheckMethodSpec(spec->spec, *ctx);
-    return r.ok() ? "" : std::string(r.status().message());
-  };
+  OneMethod m(source, "F.java", "q.F", 2);
+  auto check = [&](const std::string& text) { return m.Check(text); };
   // A `function` method may be called from a specification, like a pure one.
   EXPECT_EQ(check("requires a != null; ensures \\result == sq(a.length);"), "");
   EXPECT_THAT(check("ensures \\result == plain(1);"), HasSubstr("is not pure"));
@@ -127,6 +159,58 @@ public class F {
             "");
   EXPECT_THAT(check("ensures (\\forall int j; 0 <= j; \\forall int i; i < j; a[k] > 0);"),
               HasSubstr("unknown name 'k'"));
+}
+
+// A method of two int parameters.
+constexpr char kTwoInts[] = R"java(package q;
+public class L {
+  public static long m(int a, int b) { return 0; }
+}
+)java";
+
+TEST(TypeCheckerOpenJmlTest, LetVariablesAreTypedAndScoped) {
+  OneMethod m(kTwoInts, "L.java", "q.L", 0);
+  auto check = [&](const std::string& text) { return m.Check(text); };
+  EXPECT_EQ(check("ensures (\\let long s = a + b; \\result == s * s);"), "");
+  // A later binding sees the earlier ones; \old inside is allowed in a postcondition.
+  EXPECT_EQ(check("ensures (\\let int x = \\old(a), y = x + b; \\result >= y || x > 0);"), "");
+  // The value of a \let is its body's.
+  EXPECT_EQ(check("ensures \\result == (\\let int k = a; k + 1L);"), "");
+  EXPECT_THAT(check("ensures (\\let int s = 1L; s > 0);"),
+              HasSubstr("L.jml:1:23: "));
+  EXPECT_THAT(check("ensures (\\let int s = 1L; s > 0);"), HasSubstr("\\let variable 's'"));
+  EXPECT_THAT(check("ensures (\\let int s = 1; s) > 0 && s > 0;"),
+              HasSubstr("unknown name 's'"));
+  EXPECT_THAT(check("ensures (\\let int x = x; true);"), HasSubstr("unknown name 'x'"));
+  EXPECT_THAT(check("ensures (\\let int s = 1; s);"), HasSubstr("must be boolean"));
+  EXPECT_THAT(check("requires (\\let int s = \\old(a); s > 0);"),
+              HasSubstr("'\\old' cannot be used in a requires clause"));
+}
+
+TEST(TypeCheckerOpenJmlTest, RequiresSameIsThePreconditionOfTheOtherCases) {
+  OneMethod m(kTwoInts, "L.java", "q.L", 0);
+  // The printed first clause of case `index` after checking.
+  auto pre = [&](size_t index) { return PrintClause(m.spec().cases[index].clauses[0]); };
+  ASSERT_EQ(m.Check("requires a > 0; requires b > 0; ensures true; also requires a < -5; "
+                    "also requires \\same; ensures \\result >= 0;"),
+            "");
+  EXPECT_EQ(pre(2), "requires a > 0 && b > 0 || a < -5;");
+  EXPECT_THAT(m.notes(), HasSubstr("'requires \\same' read as the precondition of the method's "
+                                   "other specification cases: a > 0 && b > 0 || a < -5"));
+  // Alone, it is the default precondition.
+  ASSERT_EQ(m.Check("requires \\same; ensures true;"), "");
+  EXPECT_EQ(pre(0), "requires true;");
+  // Cases nested under a header count once each, with the header's clauses.
+  ASSERT_EQ(m.Check("requires a > 0; {| requires b > 0; also requires b < 0; |} also "
+                    "requires \\same;"),
+            "");
+  EXPECT_EQ(pre(1), "requires a > 0 && b > 0 || a > 0 && b < 0;");
+  // An inherited specification is not read: the note says so.
+  ASSERT_EQ(m.Check("also requires a > 0; also requires \\same;"), "");
+  EXPECT_THAT(m.notes(), HasSubstr("(an inherited specification is not read)"));
+  // \same is a precondition only.
+  EXPECT_THAT(m.Check("requires a > 0; also ensures \\same;"),
+              HasSubstr("unsupported: '\\same' outside a requires clause"));
 }
 
 TEST_F(TypeCheckerTest, AcceptsValidSpecifications) {
@@ -476,8 +560,7 @@ TEST_F(TypeCheckerTest, UnsupportedConstructsAreUnimplemented) {
        "Account.jml:1:9: unsupported: object and array creation in specifications"},
       {"ensures \\old(balance, L1) == 0;",
        "Account.jml:1:23: unsupported: \\old with the statement label 'L1'"},
-      {"requires \\same;",
-       "Account.jml:1:10: unsupported: '\\same' (refinement of an inherited precondition)"},
+      {"ensures \\same;", "Account.jml:1:9: unsupported: '\\same' outside a requires clause"},
       {"ensures Account.class != null;",
        "Account.jml:1:9: unsupported: class literals (use \\type(T) to talk about types)"},
   };
