@@ -14,7 +14,6 @@
 #include "common/utf8.h"
 #include "common/status.h"
 #include "validator/symex/machine_impl.h"
-#include "validator/symex/solver.h"
 
 namespace tracespec::symex {
 namespace {
@@ -69,7 +68,6 @@ Machine::Impl::Impl(Machine& machine)
 
 Machine::Machine(z3::context& ctx, const Program& program, ExecOptions options)
     : ctx_(ctx), program_(program), options_(options), ops_(ctx) {
-  KeepInterruptsFromZ3();
   if (options_.recursion < 0) options_.recursion = options_.unwind;
   impl_ = std::make_unique<Impl>(*this);
   sites_.push_back(Site{});  // site 0: unknown

@@ -197,9 +197,12 @@ constexpr unsigned kNoResourceLimit = 0;
 z3::check_result CheckUntil(z3::context& ctx, z3::solver& solver, Clock::time_point deadline,
                             unsigned resources = kNoResourceLimit,
                             std::atomic<uint64_t>* on_armed = nullptr) {
-  KeepInterruptsFromZ3();
   z3::params params(ctx);
   params.set("rlimit", resources);
+  // Z3 puts a SIGINT handler of its own in place during a search unless
+  // the solver's `ctrl_c` is false: a Ctrl-C then only cancels that query
+  // and never reaches the process's stop flag (common/interrupt.h), so
+  // `run` went on to the end.
   params.set("ctrl_c", false);
   solver.set(params);
   Watchdog& watchdog = Watchdog::Instance();
@@ -765,14 +768,8 @@ SolveResult AskSecondEngine(z3::context& ctx, const std::vector<z3::expr>& formu
   return out;
 }
 
-void KeepInterruptsFromZ3() {
-  static std::once_flag once;
-  std::call_once(once, [] { Z3_global_param_set("ctrl_c", "false"); });
-}
-
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
                   Clock::time_point deadline, bool want_model) {
-  KeepInterruptsFromZ3();
   SolveResult out;
   if (JavaOps::IsFalse(query)) {
     out.result = z3::unsat;

@@ -32,15 +32,6 @@ struct SolveResult {
   std::string why_unknown;
 };
 
-// Z3 puts a SIGINT handler of its own in place during a search unless its
-// `ctrl_c` parameter is false: a Ctrl-C then only cancels that query and
-// never reaches the process's stop flag (common/interrupt.h), so `run` went
-// on to the end. Every search of this file sets the solver's `ctrl_c` to
-// false (what Z3 4.8 reads); this sets the global parameter as well (what
-// later versions read), once per process, before any Z3 work of the
-// validator (Machine, Solve, every search).
-void KeepInterruptsFromZ3();
-
 SolveResult Solve(z3::context& ctx, const std::vector<z3::expr>& axioms, const z3::expr& query,
                   std::chrono::steady_clock::time_point deadline, bool want_model);
 
