@@ -52,10 +52,7 @@ void Overview(const RunView& run, std::string* out) {
     const MethodView& m = run.methods[i];
     absl::StrAppend(out, "<tr><td><a href=\"#", MethodAnchor(i), "\">", E(m.display),
                     "</a></td><td class=\"status-", E(StatusName(m)), "\">", E(StatusName(m)),
-                    "</td><td",
-                    m.result.strength().weak() || m.result.strength().vacuous() ? " class=\"weak\""
-                                                                                : "",
-                    ">",
+                    "</td><td", m.result.strength().weak() ? " class=\"weak\"" : "", ">",
                     E(StrengthCell(m)), "</td><td class=\"history\">", E(m.result.history()),
                     "</td><td>",
                     m.result.rounds(), "</td><td>", Code(ContractFileCell(m)), "</td></tr>\n");
