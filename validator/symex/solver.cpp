@@ -639,14 +639,21 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
 
 // Floating-point arithmetic abstracted away: every application of an
 // expensive floating-point operation (arithmetic, square root, fused
-// multiply-add, rounding, min/max, conversions) outside quantifiers becomes a
-// fresh constant of its sort, the same constant for the same term. Any model
-// of the original formulas is a model of the abstraction (give each constant
-// its term's value), so when the abstraction is unsat, so are the formulas —
-// which settles, in a fraction of a second, the many queries whose answer
-// does not depend on those values (a frame condition of a method computing
-// with doubles, a clause about another part of the result), where bit-blasting
-// the arithmetic can take minutes.
+// multiply-add, rounding, min/max, conversions) outside quantifiers becomes an
+// application of an uninterpreted function of the same signature, one per
+// operation (so equal operands give equal results: the mean a method
+// computes and the mean its contract states are one term once their sums
+// are shown equal). A few facts every IEEE 754 implementation of the
+// operation satisfies come with it (Lemmas): a NaN result of + - * / needs a
+// NaN operand or an invalid pair (0 * inf, 0 / 0, inf / inf, inf - inf); an
+// integer converted to float or double is finite, not NaN, and zero exactly
+// when the integer is. Any model of the original formulas is a model of the
+// abstraction and its lemmas (interpret each function as its operation), so
+// when the abstraction is unsat, so are the formulas — which settles, in a
+// fraction of a second, the many queries whose answer does not depend on
+// those values (a frame condition of a method computing with doubles, a
+// clause about another part of the result, a result computed the same way
+// the contract says), where bit-blasting the arithmetic can take minutes.
 class FloatAbstraction {
  public:
   explicit FloatAbstraction(z3::context& ctx) : ctx_(ctx) {}
@@ -670,11 +677,6 @@ class FloatAbstraction {
         for (unsigned i = 0; i < e.num_args(); ++i) stack.push_back({e.arg(i), false});
         continue;
       }
-      if (Expensive(e.decl().decl_kind())) {
-        done_.emplace(id, ctx_.constant(absl::StrCat("fp_abstract!", fresh_++).c_str(),
-                                        e.get_sort()));
-        continue;
-      }
       z3::expr_vector args(ctx_);
       bool same = true;
       for (unsigned i = 0; i < e.num_args(); ++i) {
@@ -682,10 +684,33 @@ class FloatAbstraction {
         same = same && z3::eq(a, e.arg(i));
         args.push_back(a);
       }
+      if (Expensive(e.decl().decl_kind())) {
+        for (unsigned i = 0; i < e.num_args(); ++i) {
+          if (e.arg(i).is_bv() || e.arg(i).is_bool()) operands_.push_back({e.arg(i), args[i]});
+        }
+        z3::expr applied = Function(e.decl())(args);
+        Lemmas(e.decl().decl_kind(), args, applied);
+        done_.emplace(id, applied);
+        continue;
+      }
       done_.emplace(id, same ? e : e.decl()(args));
     }
     return done_.at(Z3_get_ast_id(ctx_, root));
   }
+
+  // Facts about the abstracted applications (see above), to add beside the
+  // abstracted formulas.
+  const std::vector<z3::expr>& lemmas() const { return lemmas_; }
+
+  // The integer and Boolean operands of the abstracted applications: each
+  // as in the formulas and as in the abstraction. Fixed to their values in
+  // a model of the abstraction, they fix every floating-point operation of
+  // the formulas that no other such operation feeds, so the arithmetic
+  // folds to constants.
+  struct Operand {
+    z3::expr original, abstracted;
+  };
+  const std::vector<Operand>& operands() const { return operands_; }
 
  private:
   static bool Expensive(Z3_decl_kind kind) {
@@ -710,12 +735,74 @@ class FloatAbstraction {
     }
   }
 
+  // The uninterpreted function standing for operation `op` (one per
+  // declaration: an indexed conversion to float and to double are two).
+  z3::func_decl Function(const z3::func_decl& op) {
+    unsigned key = Z3_get_ast_id(ctx_, op);
+    auto it = functions_.find(key);
+    if (it != functions_.end()) return it->second;
+    z3::sort_vector domain(ctx_);
+    for (unsigned i = 0; i < op.arity(); ++i) domain.push_back(op.domain(i));
+    z3::func_decl f =
+        ctx_.function(absl::StrCat("fp_abstract!", fresh_++).c_str(), domain, op.range());
+    functions_.emplace(key, f);
+    return f;
+  }
+
+  void Lemmas(Z3_decl_kind kind, const z3::expr_vector& args, const z3::expr& result) {
+    auto is = [&](Z3_decl_kind test, const z3::expr& x) {
+      Z3_ast a = x;
+      z3::expr out(ctx_, test == Z3_OP_FPA_IS_NAN        ? Z3_mk_fpa_is_nan(ctx_, a)
+                         : test == Z3_OP_FPA_IS_INF      ? Z3_mk_fpa_is_infinite(ctx_, a)
+                                                         : Z3_mk_fpa_is_zero(ctx_, a));
+      return out;
+    };
+    auto nan = [&](const z3::expr& x) { return is(Z3_OP_FPA_IS_NAN, x); };
+    auto inf = [&](const z3::expr& x) { return is(Z3_OP_FPA_IS_INF, x); };
+    auto zero = [&](const z3::expr& x) { return is(Z3_OP_FPA_IS_ZERO, x); };
+    switch (kind) {
+      case Z3_OP_FPA_ADD:
+      case Z3_OP_FPA_SUB:
+      case Z3_OP_FPA_MUL:
+      case Z3_OP_FPA_DIV: {
+        if (args.size() != 3) return;  // (rounding mode, a, b)
+        z3::expr a = args[1], b = args[2];
+        z3::expr invalid = kind == Z3_OP_FPA_MUL   ? (zero(a) && inf(b)) || (inf(a) && zero(b))
+                           : kind == Z3_OP_FPA_DIV ? (zero(a) && zero(b)) || (inf(a) && inf(b))
+                                                   : inf(a) && inf(b);
+        lemmas_.push_back(z3::implies(nan(result), nan(a) || nan(b) || invalid));
+        return;
+      }
+      case Z3_OP_FPA_TO_FP: {
+        // (rounding mode, signed integer): an integer of up to 64 bits as a
+        // float or double (8 or more exponent bits: always finite).
+        if (args.size() != 2 || args[0].get_sort().sort_kind() != Z3_ROUNDING_MODE_SORT || !args[1].is_bv()) return;
+        if (args[1].get_sort().bv_size() > 64 || result.get_sort().fpa_ebits() < 8) return;
+        z3::expr i = args[1];
+        lemmas_.push_back(!nan(result) && !inf(result) &&
+                          (zero(result) == (i == ctx_.bv_val(0, i.get_sort().bv_size()))));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
   z3::context& ctx_;
   std::unordered_map<unsigned, z3::expr> done_;
+  std::unordered_map<unsigned, z3::func_decl> functions_;
+  std::vector<z3::expr> lemmas_;
+  std::vector<Operand> operands_;
   int fresh_ = 0;
 };
 
-// The abstraction tried within short slices (a quarter of kFirstSlice each): unsat when it
+// How long cvc5 may take on an abstraction Z3 did not decide in its slice.
+constexpr std::chrono::seconds kAbstractionSecondEngine{2};
+// How many models of the abstraction are tried as counterexamples.
+constexpr int kAbstractionAttempts = 4;
+
+// The abstraction tried within short slices (a quarter of kFirstSlice each;
+// then cvc5 for at most kAbstractionSecondEngine): unsat when it
 // proves `formulas` unsat; sat (with a model of `formulas`) when the inputs
 // of one of its models also satisfy the formulas themselves — with every
 // input fixed, the floating-point arithmetic folds to constants, so that
@@ -736,15 +823,44 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
   };
   z3::solver solver(ctx);
   for (const z3::expr& f : abstracted) solver.add(f);
+  for (const z3::expr& l : abstraction.lemmas()) solver.add(l);
   z3::check_result r = slice(solver);
+  if (r == z3::unknown) {
+    // Z3's floating-point theory turns the functions' results into bits and
+    // can miss what congruence gives at once; cvc5 is asked briefly (its
+    // unsat is taken as always, anything else leaves the formulas to the
+    // portfolio).
+    std::vector<z3::expr> all = abstracted;
+    all.insert(all.end(), abstraction.lemmas().begin(), abstraction.lemmas().end());
+    Clock::time_point brief = std::min(deadline, Clock::now() + kAbstractionSecondEngine);
+    if (AskSecondEngine(ctx, all, brief, /*want_model=*/false).result == z3::unsat) return z3::unsat;
+    return z3::unknown;
+  }
   if (r != z3::sat) return r;
-  z3::model found = solver.get_model();
-  z3::solver pinned(ctx);
-  for (const z3::expr& f : formulas) pinned.add(f);
-  PinInputs(found, pinned, "fp_abstract!");
-  if (slice(pinned) != z3::sat) return z3::unknown;
-  if (model != nullptr) model->emplace(pinned.get_model());
-  return z3::sat;
+  // A model of the abstraction gives its functions any values: its inputs
+  // and operands, fixed in the formulas, may satisfy them (a counterexample)
+  // or not. Not: those operand values are excluded and the abstraction
+  // asked again, a few times.
+  for (int attempt = 0; attempt < kAbstractionAttempts; ++attempt) {
+    z3::model found = solver.get_model();
+    z3::solver pinned(ctx);
+    for (const z3::expr& f : formulas) pinned.add(f);
+    PinInputs(found, pinned, "fp_abstract!");
+    z3::expr_vector other(ctx);
+    for (const FloatAbstraction::Operand& o : abstraction.operands()) {
+      z3::expr value = found.eval(o.abstracted, true);
+      pinned.add(o.original == value);
+      other.push_back(o.abstracted != value);
+    }
+    if (slice(pinned) == z3::sat) {
+      if (model != nullptr) model->emplace(pinned.get_model());
+      return z3::sat;
+    }
+    if (other.empty()) break;
+    solver.add(z3::mk_or(other));
+    if (slice(solver) != z3::sat) break;
+  }
+  return z3::unknown;
 }
 
 }  // namespace
