@@ -288,6 +288,7 @@ class Templates {
         if (IsIntegralType(out.type)) {
           Linear(y);
           Products(y);
+          Quadratic(y);
           Bitwise(y);
           DivMod(y);
         }
@@ -678,6 +679,91 @@ class Templates {
         }
         if (p != q) ScaledProduct(y, x, z, obs);
       }
+    }
+  }
+
+  // y == (a*x*x + b*x + c) / d for one integral input x: a quadratic with
+  // rational coefficients (d <= kQuadraticDivisor), solved exactly through
+  // three observed points with distinct x and confirmed on every other —
+  // at least four distinct x in all, so that a fit is evidence, not an
+  // interpolation (1 + 2 + ... + n is `((long) n * n + n) / 2`). Linear
+  // fits and the bare square are Linear's and Products'.
+  void Quadratic(int y) {
+    static constexpr __int128 kQuadraticDivisor = 12;
+    static constexpr __int128 kQuadraticCoefficient = 1024;
+    static constexpr __int128 kPointLimit = static_cast<__int128>(1) << 16;
+    static constexpr __int128 kValueLimit = static_cast<__int128>(1) << 40;
+    const Term& out = v_.terms[y];
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    for (int x : IntegralInputs(y)) {
+      if (pool_->full()) return;
+      std::vector<size_t> obs = Known({y, x});
+      std::vector<std::pair<__int128, __int128>> points;  // (x, y), distinct x
+      std::set<__int128> seen;
+      bool small = true;
+      for (size_t i : obs) {
+        __int128 xi, yi;
+        AsInt(Val(x, i), &xi);
+        AsInt(Val(y, i), &yi);
+        small &= xi < kPointLimit && xi > -kPointLimit && yi < kValueLimit && yi > -kValueLimit;
+        if (seen.insert(xi).second) points.emplace_back(xi, yi);
+      }
+      if (!small || points.size() < 4) continue;
+      // Lagrange through the first three points, over the common
+      // denominator (x0-x1)(x0-x2)(x1-x2).
+      const auto& [x0, y0] = points[0];
+      const auto& [x1, y1] = points[1];
+      const auto& [x2, y2] = points[2];
+      __int128 d = (x0 - x1) * (x0 - x2) * (x1 - x2);
+      __int128 a = 0, b = 0, c = 0;
+      for (int k = 0; k < 3; ++k) {
+        __int128 xk = points[k].first, yk = points[k].second;
+        __int128 xj = points[(k + 1) % 3].first, xl = points[(k + 2) % 3].first;
+        __int128 scale = d / ((xk - xj) * (xk - xl));  // exact: the other factor of d
+        a += yk * scale;
+        b -= yk * scale * (xj + xl);
+        c += yk * scale * xj * xl;
+      }
+      if (d < 0) {
+        a = -a;
+        b = -b;
+        c = -c;
+        d = -d;
+      }
+      auto gcd = [](__int128 p, __int128 q) {
+        if (p < 0) p = -p;
+        if (q < 0) q = -q;
+        while (q != 0) {
+          __int128 r = p % q;
+          p = q;
+          q = r;
+        }
+        return p;
+      };
+      __int128 g = gcd(gcd(a, b), gcd(c, d));
+      if (g > 1) {
+        a /= g;
+        b /= g;
+        c /= g;
+        d /= g;
+      }
+      auto within = [](__int128 v) { return v <= kQuadraticCoefficient && v >= -kQuadraticCoefficient; };
+      if (a == 0 || d > kQuadraticDivisor || !within(a) || !within(b) || !within(c)) continue;
+      if ((a == 1 || a == -1) && b == 0 && c == 0 && d == 1) continue;  // Products' square
+      bool fits = true;
+      for (size_t i : obs) {
+        __int128 xi, yi;
+        AsInt(Val(x, i), &xi);
+        AsInt(Val(y, i), &yi);
+        __int128 num = WrapTo(a * xi * xi + b * xi + c, is_long);
+        fits &= WrapTo(num / d, is_long) == yi;
+      }
+      if (!fits) continue;
+      const std::string& xt = v_.terms[x].text;
+      std::string square = absl::StrCat(a == 1 || a == -1 ? Wide(y, x) : xt, " * ", xt);
+      std::string poly = LinearText({{a, square}, {b, xt}}, c, is_long);
+      std::string rhs = d == 1 ? poly : absl::StrCat("(", poly, ") / ", IntLit(d, false));
+      Offer(y, absl::StrCat(out.text, " == ", rhs), "polynomial", kRankProduct, true, {x}, 4);
     }
   }
 
@@ -1591,6 +1677,15 @@ class Templates {
         }
         Offer(y, quant("\\exists", absl::StrCat(out.text, " == ", ei)), "array-member",
               kRankArrayBound, false, {}, 2);
+        // A floating y: the mean, the sum (in long for integral elements)
+        // divided by the length in y's type.
+        if (IsFloatingType(out.type)) {
+          bool integral = IsIntegralType(a.element_type) || a.element_type.Is(Type::Kind::kChar);
+          std::string sum = quant("\\sum", integral ? absl::StrCat("(long) ", ei) : ei);
+          const char* cast = out.type.Is(Type::Kind::kFloat) ? "(float) " : "(double) ";
+          Offer(y, absl::StrCat(out.text, " == ", cast, sum, " / ", len), "array-mean",
+                kRankAggregate, true, {}, 3);
+        }
       }
       if (!IsIntegralType(out.type)) continue;
       // Element predicates: == input, == 0, > 0, < 0, even.

@@ -77,6 +77,25 @@ inline v1::Observation SumCall(const std::vector<int>& a) {
   return Call("m.Arrays2", "sum", "([I)I", {"a"}, true).IntArray(a).Returns(I(s));
 }
 
+// 1 + 2 + ... + n as a long; n < 0 throws.
+inline v1::Observation SumToCall(int n) {
+  Call c("m.Series", "sumTo", "(I)J", {"n"}, true);
+  c.Arg(I(n));
+  if (n < 0) return c.Throws("java.lang.IllegalArgumentException");
+  return c.Returns(L(static_cast<int64_t>(n) * (n + 1) / 2));
+}
+
+// The mean of the elements as a double (their sum in long); an empty
+// array throws.
+inline v1::Observation MeanCall(const std::vector<int>& a) {
+  Call c("m.Marks", "mean", "([I)D", {"a"}, true);
+  c.IntArray(a);
+  if (a.empty()) return c.Throws("java.lang.IllegalArgumentException");
+  int64_t total = 0;
+  for (int v : a) total += v;
+  return c.Returns(D(static_cast<double>(total) / static_cast<double>(a.size())));
+}
+
 inline v1::Observation CountCall(const std::vector<int>& a, int key) {
   int n = 0;
   for (int v : a) n += v == key;
@@ -238,6 +257,13 @@ inline std::vector<SynthTask> SynthTasks() {
        "requires a.length == 0;"});
   add("sum", {SumCall({1, 5, 3}), SumCall({7}), SumCall({}), SumCall({4, 4, 1, 8})},
       {"ensures \\result == (\\sum int i; 0 <= i && i < a.length; a[i]);"});
+  add("sumTo",
+      {SumToCall(10), SumToCall(0), SumToCall(1), SumToCall(100), SumToCall(-1)},
+      {"ensures \\result == ((long) n * n + n) / 2;", "requires n < 0;"});
+  add("mean",
+      {MeanCall({2, 3, 4}), MeanCall({2, 3}), MeanCall({17}), MeanCall({-2, 0}), MeanCall({})},
+      {"ensures \\result == (double) (\\sum int i; 0 <= i && i < a.length; (long) a[i]) / "
+       "a.length;"});
   add("count",
       {CountCall({1, 5, 3, 5}, 5), CountCall({7, 7}, 7), CountCall({}, 1),
        CountCall({4, 4, 1, 8}, 9), CountCall({2, 1, 2}, 2)},
