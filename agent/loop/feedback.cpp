@@ -241,10 +241,19 @@ std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
                                        const std::string& class_name,
                                        const v1::RedactionPolicy& policy) {
   std::vector<v1::Value> out;
-  std::string name = class_name;
-  while (!name.empty()) {
+  // The class, its superclasses and every interface any of them implements
+  // (an interface's fields are constants its implementors' code inlines),
+  // each once, in the order they are reached.
+  std::vector<std::string> work = {class_name};
+  std::set<std::string> seen;
+  while (!work.empty()) {
+    std::string name = work.front();
+    work.erase(work.begin());
+    if (name.empty() || !seen.insert(name).second) continue;
     absl::StatusOr<const classfile::ClassFile*> cls = class_path->Load(name);
-    if (!cls.ok()) break;
+    if (!cls.ok()) continue;
+    work.push_back((*cls)->super_name);
+    work.insert(work.end(), (*cls)->interfaces.begin(), (*cls)->interfaces.end());
     for (const classfile::Field& field : (*cls)->fields) {
       if (!field.is_final() || field.constant_value_index == 0) continue;
       bool denied = false;
@@ -254,7 +263,6 @@ std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
       v1::Value value;
       if (denied && ConstantOf(**cls, field, &value)) out.push_back(value);
     }
-    name = (*cls)->super_name;
   }
   return out;
 }

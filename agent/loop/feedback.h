@@ -30,7 +30,8 @@ void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
                           prompt::ValidationFeedback* feedback);
 
 // The compile-time constants (ConstantValue attributes) of the `final`
-// fields of `class_name` and its superclasses whose names a deny pattern of
+// fields of `class_name`, its superclasses and every interface they
+// implement (and those interfaces' superinterfaces) whose names a deny pattern of
 // `policy` matches: javac inlines them into the code, so the solver may
 // produce them as counterexample values (`unlock(int code)` comparing with a
 // denied `final int pin = 73915` yields `code = 73915`). Strings always;

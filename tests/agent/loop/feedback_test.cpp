@@ -109,6 +109,46 @@ public class Lock {
   EXPECT_EQ(MaskConstants({}, &feedback), 0);
 }
 
+TEST(FeedbackTest, DeniedConstantsOfImplementedInterfacesAreMaskedToo) {
+  // javac inlines an interface's constant into its implementors' code as
+  // well; before, only the class and its superclasses were read, and the
+  // unlock code went out as a counterexample value.
+  TempDir dir;
+  std::string classes = CompileJava(dir, {{"p/Codes.java", R"(package p;
+public interface Codes extends Secrets {
+  int RETRIES = 5;
+}
+)"},
+                                          {"p/Secrets.java", R"(package p;
+public interface Secrets {
+  int UNLOCK_PIN = 60417;
+}
+)"},
+                                          {"p/Base.java", R"(package p;
+public abstract class Base implements Comparable<Base> {
+  public int compareTo(Base o) { return 0; }
+}
+)"},
+                                          {"p/Door.java", R"(package p;
+public class Door extends Base implements Codes {
+  public boolean open(int code) { return code == UNLOCK_PIN; }
+}
+)"}});
+  auto class_path = classfile::ClassPath::Create(classes);
+  ASSERT_TRUE(class_path.ok()) << class_path.status();
+  v1::RedactionPolicy policy;
+  policy.add_deny("*pin*");
+  std::vector<v1::Value> constants = DeniedConstants(&*class_path, "p.Door", policy);
+  ASSERT_EQ(constants.size(), 1u);
+  EXPECT_EQ(constants[0].int_value(), 60417);
+  prompt::ValidationFeedback feedback;
+  v1::Observation cx;
+  cx.add_args()->set_int_value(60417);
+  feedback.counterexamples = {cx};
+  EXPECT_EQ(MaskConstants(constants, &feedback), 1);
+  EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
+}
+
 TEST(FeedbackTest, SyntaxAndTypeErrorsMakeACandidateUncheckable) {
   check::ValidationReport report;
   report.consistency.status = check::CheckStatus::kError;
