@@ -100,7 +100,8 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
       "(consistency with the bytecode, then coverage of the observations), and its "
       "counterexamples go back to the model, for at most --rounds rounds. A coverage verdict "
       "that changes when the texts the prompt shows only by shape (strings, char[], "
-      "builders, text-like byte[], UUIDs, big numbers) are replaced by "
+      "builders, text-like byte[] and ByteBuffers, UUIDs, big numbers, IP addresses) are "
+      "replaced by "
       "same-shape substitutes is not fed back: the feedback says only that it depends on "
       "withheld data (README, \"What observations and prompts may carry\")");
   AddClassPathOption(cmd, &o.classpath, "Directories and jars of the code under analysis");

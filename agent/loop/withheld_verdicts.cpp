@@ -82,9 +82,18 @@ class Substituter {
     for (v1::ObjectState& state : *graph) {
       std::optional<prompt::HeldText> held = prompt::TextHeldBy(state, lookup);
       if (!held.has_value() || held->kind == 'c') continue;  // char[]: State
-      if (held->kind == 's') {  // a builder's value array
+      // The arrays a holder keeps its text in: a builder's `value`, a
+      // ByteBuffer's `hb`, an Inet6Address's `ipaddress`.
+      if (!state.has_array() && (held->kind == 's' || held->kind == 'b')) {
         for (const v1::Field& f : state.fields()) {
           if (f.value().kind_case() == v1::Value::kRef) inside.insert(f.value().ref());
+        }
+      }
+      if (held->kind == 'a') {
+        if (v1::ObjectState* holder6 = Referent(&state, "holder6", by_id)) {
+          if (v1::Value* ip = Field(holder6, "ipaddress"); ip != nullptr && ip->has_ref()) {
+            inside.insert(ip->ref());
+          }
         }
       }
       holders.emplace_back(&state, *std::move(held));
@@ -128,6 +137,14 @@ class Substituter {
                                                           : it->second->mutable_array();
   }
 
+  static v1::ObjectState* Referent(v1::ObjectState* state, const std::string& name,
+                                   const std::map<uint64_t, v1::ObjectState*>& by_id) {
+    v1::Value* value = Field(state, name);
+    if (value == nullptr || value->kind_case() != v1::Value::kRef) return nullptr;
+    auto it = by_id.find(value->ref());
+    return it == by_id.end() ? nullptr : it->second;
+  }
+
   // The substitute of `units`, through Text (equal texts alike).
   std::vector<uint16_t> Units(const std::vector<uint16_t>& units) {
     std::u16string out = Utf8ToUtf16(Text(Utf16ToUtf8(units.data(), units.size())));
@@ -141,25 +158,42 @@ class Substituter {
   void Holder(v1::ObjectState* state, const prompt::HeldText& held,
               const std::map<uint64_t, v1::ObjectState*>& by_id) {
     switch (held.kind) {
-      case 'b': {  // byte[]: every recorded byte as a Latin-1 char.
-        std::vector<uint16_t> units;
-        v1::ArrayContents* array = state->mutable_array();
-        for (const v1::Value& e : array->elements()) {
-          if (e.kind_case() != v1::Value::kByteValue) break;
-          units.push_back(static_cast<uint16_t>(e.byte_value() & 0xFF));
+      case 'b':
+        if (state->has_array()) {
+          Bytes(state->mutable_array(), 0, state->array().length());
+        } else if (v1::ArrayContents* hb = ArrayOf(Field(state, "hb"), by_id)) {  // ByteBuffer
+          v1::Value* offset = Field(state, "offset");
+          v1::Value* capacity = Field(state, "capacity");
+          if (offset != nullptr && capacity != nullptr) {
+            Bytes(hb, offset->int_value(), capacity->int_value());
+          }
         }
-        std::vector<uint16_t> out = Units(units);
-        for (size_t i = 0; i < out.size(); ++i) {
-          array->mutable_elements(static_cast<int>(i))
-              ->set_byte_value(static_cast<int8_t>(out[i] & 0xFF));
-        }
-        changed_ = true;
         return;
-      }
       case 's': Builder(state, by_id); return;
       case 'u': Uuid(state, held.text); return;
       case 'n': Number(state, held, by_id); return;
+      case 'a': Address(state, held.text, by_id); return;
     }
+  }
+
+  // The `n` bytes of `array` from `from` on (a byte[], a ByteBuffer's
+  // window): every recorded byte before the trailing zero bytes as a
+  // Latin-1 char.
+  void Bytes(v1::ArrayContents* array, int from, int n) {
+    std::vector<uint16_t> units;
+    for (int i = from; i >= 0 && i < from + n && i < array->elements_size(); ++i) {
+      const v1::Value& e = array->elements(i);
+      if (e.kind_case() != v1::Value::kByteValue) break;
+      units.push_back(static_cast<uint16_t>(e.byte_value() & 0xFF));
+    }
+    while (!units.empty() && units.back() == 0) units.pop_back();
+    if (units.empty()) return;
+    std::vector<uint16_t> out = Units(units);
+    for (size_t i = 0; i < out.size(); ++i) {
+      array->mutable_elements(from + static_cast<int>(i))
+          ->set_byte_value(static_cast<int8_t>(out[i] & 0xFF));
+    }
+    changed_ = true;
   }
 
   // A StringBuilder/StringBuffer: its first `count` chars, in its coder.
@@ -210,6 +244,47 @@ class Substituter {
     }
     most->set_long_value(static_cast<int64_t>(bits[0]));
     least->set_long_value(static_cast<int64_t>(bits[1]));
+    changed_ = true;
+  }
+
+  // An Inet4Address (its holder's `address`) or Inet6Address (its
+  // holder6's `ipaddress`): the text substituted, each group between the
+  // original's separators read back as a number (letters as hex digits
+  // mod 16, as for a UUID) and taken mod its range.
+  void Address(v1::ObjectState* state, const std::string& text,
+               const std::map<uint64_t, v1::ObjectState*>& by_id) {
+    bool v4 = state->class_name() == "java.net.Inet4Address";
+    std::string out = Text(text);
+    if (out.size() != text.size()) return;
+    std::vector<uint32_t> groups(1, 0);
+    // Up to the scope, kept (a String or an int of its own).
+    for (size_t i = 0; i < text.size() && text[i] != '%'; ++i) {
+      if (text[i] == '.' || text[i] == ':') {
+        groups.push_back(0);
+        continue;
+      }
+      char c = out[i];
+      int v = c >= '0' && c <= '9' ? c - '0'
+                                   : (std::tolower(static_cast<unsigned char>(c)) - 'a') % 16;
+      groups.back() = (groups.back() * (v4 ? 10 : 16) + static_cast<uint32_t>(v & 0xF)) %
+                      (v4 ? 256 : 65536);
+    }
+    if (v4) {
+      v1::ObjectState* holder = Referent(state, "holder", by_id);
+      v1::Value* address = holder != nullptr ? Field(holder, "address") : nullptr;
+      if (address == nullptr || groups.size() != 4) return;
+      uint32_t a = groups[0] << 24 | groups[1] << 16 | groups[2] << 8 | groups[3];
+      address->set_int_value(static_cast<int32_t>(a));
+    } else {
+      v1::ObjectState* holder6 = Referent(state, "holder6", by_id);
+      v1::ArrayContents* ip = holder6 != nullptr ? ArrayOf(Field(holder6, "ipaddress"), by_id)
+                                                 : nullptr;
+      if (ip == nullptr || groups.size() != 8 || ip->elements_size() != 16) return;
+      for (int i = 0; i < 8; ++i) {
+        ip->mutable_elements(2 * i)->set_byte_value(static_cast<int8_t>(groups[i] >> 8));
+        ip->mutable_elements(2 * i + 1)->set_byte_value(static_cast<int8_t>(groups[i] & 0xFF));
+      }
+    }
     changed_ = true;
   }
 

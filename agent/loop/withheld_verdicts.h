@@ -7,8 +7,9 @@
 //
 // So every observation the prompt shows with a text hidden — a String,
 // char[], exception message, or any other holder of text
-// (prompt/text_holders.h: StringBuilder/StringBuffer, text-like byte[],
-// UUID, BigInteger, BigDecimal) — is checked again in kSubstituteVariants
+// (prompt/text_holders.h: StringBuilder/StringBuffer, text-like byte[] and
+// ByteBuffer, UUID, BigInteger, BigDecimal, Inet4Address, Inet6Address) —
+// is checked again in kSubstituteVariants
 // copies in which each hidden text is replaced by a same-shape substitute,
 // written back in the holder's own layout (observer/probe/substitute_value.h,
 // SubstituteTextVariant: same length and character classes, other
@@ -49,10 +50,12 @@ using HidesText = std::function<bool(const std::string& text, bool by_shape)>;
 // says the prompt hides (a holder recorded only in part always), replaced
 // by SubstituteTextVariant(seed, text, variant) — equal texts by equal
 // substitutes, as the prompt's aliases keep equality. A builder keeps its
-// count and coder; a byte[] is substituted byte by byte as Latin-1; a UUID
-// gets the hex digits of its substituted text (letters taken mod 16); a
-// BigInteger or compact BigDecimal gets substituted digits with its sign
-// and scale (a BigInteger's cached bit counts are reset to 0).
+// count and coder; a byte[] (a ByteBuffer's window) is substituted byte by
+// byte as Latin-1, its trailing zero bytes kept; a UUID gets the hex
+// digits of its substituted text (letters taken mod 16); a BigInteger or
+// compact BigDecimal gets substituted digits with its sign and scale (a
+// BigInteger's cached bit counts are reset to 0); an address gets the
+// groups of its substituted text (an IPv6 scope is kept).
 // nullopt when the observation holds no hidden text.
 std::optional<v1::Observation> SubstitutedCopy(const v1::Observation& observation,
                                                const HidesText& hides, int variant,

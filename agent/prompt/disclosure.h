@@ -4,13 +4,16 @@
 // literal, in the test sources being sent, under ALL
 // every one, under NONE none. A text is whatever one of the holders of
 // text_holders.h holds — a String, char[], StringBuilder/StringBuffer,
-// text-like byte[], UUID, BigInteger or BigDecimal — and the rule is the
-// same for all of them. The others are shown by shape as a stable alias,
+// text-like byte[] or ByteBuffer, UUID, BigInteger, BigDecimal,
+// Inet4Address or Inet6Address — and the rule is the same for all of
+// them. The others are shown by shape as a stable alias,
 // `<s3: String, 19 chars>`, `<s4: StringBuilder, 30 chars>`,
-// `<c1: char[], 8 chars>`, `<b1: byte[], 17 bytes>`, `<u1: UUID>`,
-// `<n1: BigInteger, 12 digits>`: equal texts of one alias family get the
-// same number within one builder, so equality across observations and
-// rounds is kept. A holder recorded only in part is always shown by shape.
+// `<c1: char[], 8 chars>`, `<b1: byte[], 17 bytes>`,
+// `<b2: ByteBuffer, 64 bytes>`, `<u1: UUID>`,
+// `<n1: BigInteger, 12 digits>`, `<a1: Inet4Address>`: equal texts of
+// one alias family get the same number within one builder, so equality
+// across observations and rounds is kept. A holder recorded only in part
+// is always shown by shape.
 #ifndef TRACESPEC_AGENT_PROMPT_DISCLOSURE_H_
 #define TRACESPEC_AGENT_PROMPT_DISCLOSURE_H_
 

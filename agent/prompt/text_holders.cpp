@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/utf8.h"
 
 namespace tracespec::prompt {
@@ -154,25 +156,105 @@ std::optional<std::string> DecodeText(const std::vector<int>& bytes) {
   return latin1;
 }
 
-std::optional<HeldText> ByteArray(const v1::ArrayContents& array) {
-  if (array.length() < kMinByteText) return std::nullopt;
+// The text of the `n` bytes of `array` from `from` on — a byte[] whole, a
+// ByteBuffer's window — when what was recorded of them reads as text once
+// trailing zero bytes (never written: allocate() and new byte[] fill with
+// them) are left off; a window whose recorded part is text is taken for
+// text as a whole. Sized `n` bytes.
+std::optional<HeldText> Bytes(const std::string& type, const v1::ArrayContents& array, int from,
+                              int n) {
+  if (n < kMinByteText || from < 0 || from > array.length() - n) return std::nullopt;
   std::vector<int> bytes;
-  for (const v1::Value& e : array.elements()) {
+  for (int i = from; i < from + n && i < array.elements_size(); ++i) {
+    const v1::Value& e = array.elements(i);
     if (e.kind_case() != v1::Value::kByteValue) break;
     bytes.push_back(e.byte_value() & 0xFF);
   }
-  // What was recorded must read as text; a byte[] whose recorded part is
-  // text is taken for text as a whole.
+  bool complete = bytes.size() == static_cast<size_t>(n);
+  while (!bytes.empty() && bytes.back() == 0) bytes.pop_back();
   if (bytes.empty()) return std::nullopt;
   std::optional<std::string> text = DecodeText(bytes);
   if (!text.has_value()) return std::nullopt;
   HeldText held;
   held.kind = 'b';
-  held.type = "byte[]";
+  held.type = type;
   held.text = *std::move(text);
-  held.complete = bytes.size() == static_cast<size_t>(array.length());
-  held.size = array.length();
+  held.complete = complete;
+  held.size = n;
   held.unit = "byte";
+  return held;
+}
+
+// A heap ByteBuffer: the window `hb[offset, offset + capacity)`. A direct
+// buffer (no `hb`) or one whose array was not recorded holds no text that
+// could be shown.
+std::optional<HeldText> ByteBuffer(const v1::ObjectState& state, const ObjectLookup& lookup) {
+  const v1::ArrayContents* hb = ArrayOf(FieldValue(state, "hb"), "B", lookup);
+  const v1::Value* offset = FieldValue(state, "offset");
+  const v1::Value* capacity = FieldValue(state, "capacity");
+  if (hb == nullptr || offset == nullptr || capacity == nullptr ||
+      offset->kind_case() != v1::Value::kIntValue ||
+      capacity->kind_case() != v1::Value::kIntValue) {
+    return std::nullopt;
+  }
+  return Bytes("ByteBuffer", *hb, offset->int_value(), capacity->int_value());
+}
+
+// The object `field` of `state` refers to, or null.
+const v1::ObjectState* Referent(const v1::ObjectState& state, const std::string& field,
+                                const ObjectLookup& lookup) {
+  const v1::Value* value = FieldValue(state, field);
+  if (value == nullptr || value->kind_case() != v1::Value::kRef) return nullptr;
+  return lookup(value->ref());
+}
+
+// The address as getHostAddress() gives it: an Inet4Address's `holder`
+// `address` int dotted; an Inet6Address's `holder6` `ipaddress` as eight
+// hex groups (no zero compression, as the JDK writes them) and its scope.
+HeldText Address(const v1::ObjectState& state, const std::string& type,
+                 const ObjectLookup& lookup) {
+  HeldText held;
+  held.kind = 'a';
+  held.type = type;
+  held.complete = false;
+  if (type == "Inet4Address") {
+    const v1::ObjectState* holder = Referent(state, "holder", lookup);
+    const v1::Value* address = holder != nullptr ? FieldValue(*holder, "address") : nullptr;
+    if (address == nullptr || address->kind_case() != v1::Value::kIntValue) return held;
+    auto a = static_cast<uint32_t>(address->int_value());
+    held.text = absl::StrCat(a >> 24, ".", (a >> 16) & 0xFF, ".", (a >> 8) & 0xFF, ".", a & 0xFF);
+    held.complete = true;
+    return held;
+  }
+  const v1::ObjectState* holder = Referent(state, "holder6", lookup);
+  if (holder == nullptr) return held;
+  const v1::ArrayContents* ip = ArrayOf(FieldValue(*holder, "ipaddress"), "B", lookup);
+  std::vector<int> bytes;
+  if (ip == nullptr || ip->length() != 16 ||
+      !Elements(*ip, 16, v1::Value::kByteValue,
+                [](const v1::Value& e) { return e.byte_value() & 0xFF; }, &bytes)) {
+    return held;
+  }
+  std::vector<std::string> groups;
+  for (int i = 0; i < 8; ++i) {
+    groups.push_back(absl::StrCat(absl::Hex(bytes[2 * i] << 8 | bytes[2 * i + 1])));
+  }
+  held.text = absl::StrJoin(groups, ":");
+  auto flag = [&holder](const std::string& name) {
+    const v1::Value* v = FieldValue(*holder, name);
+    return v != nullptr && v->kind_case() == v1::Value::kBoolValue && v->bool_value();
+  };
+  if (flag("scope_ifname_set")) {
+    const v1::ObjectState* nif = Referent(*holder, "scope_ifname", lookup);
+    const v1::Value* name = nif != nullptr ? FieldValue(*nif, "name") : nullptr;
+    if (name == nullptr || name->kind_case() != v1::Value::kStringValue) return held;
+    absl::StrAppend(&held.text, "%", name->string_value());
+  } else if (flag("scope_id_set")) {
+    const v1::Value* id = FieldValue(*holder, "scope_id");
+    if (id == nullptr || id->kind_case() != v1::Value::kIntValue) return held;
+    absl::StrAppend(&held.text, "%", id->int_value());
+  }
+  held.complete = true;
   return held;
 }
 
@@ -300,7 +382,7 @@ std::optional<HeldText> TextHeldBy(const v1::ObjectState& state, const ObjectLoo
   if (state.has_array()) {
     const std::string& element = state.array().element_descriptor();
     if (element == "C") return CharArray(state.array());
-    if (element == "B") return ByteArray(state.array());
+    if (element == "B") return Bytes("byte[]", state.array(), 0, state.array().length());
     return std::nullopt;
   }
   // Fields not recorded (depth limit): no text to show or hide.
@@ -309,6 +391,11 @@ std::optional<HeldText> TextHeldBy(const v1::ObjectState& state, const ObjectLoo
   if (name == "java.lang.StringBuilder") return Builder(state, "StringBuilder", lookup);
   if (name == "java.lang.StringBuffer") return Builder(state, "StringBuffer", lookup);
   if (name == "java.util.UUID") return Uuid(state);
+  if (name == "java.nio.HeapByteBuffer" || name == "java.nio.HeapByteBufferR") {
+    return ByteBuffer(state, lookup);
+  }
+  if (name == "java.net.Inet4Address") return Address(state, "Inet4Address", lookup);
+  if (name == "java.net.Inet6Address") return Address(state, "Inet6Address", lookup);
   if (name == "java.math.BigInteger") {
     auto digits = BigIntegerDigits(state, lookup);
     if (!digits.has_value()) {

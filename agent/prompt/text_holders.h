@@ -5,10 +5,15 @@
 // Holders: a String value; a char[]; a StringBuilder/StringBuffer (its
 // `value` byte[] read with `coder` — 0 Latin-1, 1 UTF-16 little-endian —
 // or a char[] before JDK 9, and `count`); a byte[] of at least
-// kMinByteText bytes that decodes as printable UTF-8 or Latin-1; a UUID
-// (`mostSigBits`, `leastSigBits`) as its canonical text; a BigInteger
-// (`signum`, `mag`) and a BigDecimal (`intCompact` or `intVal`, `scale`)
-// as their plain decimal text.
+// kMinByteText bytes that, trailing zero bytes left off, decodes as
+// printable UTF-8 or Latin-1; a heap ByteBuffer whose window of its `hb`
+// byte[] (`offset`, `capacity`) does so; a UUID (`mostSigBits`,
+// `leastSigBits`) as its canonical text; a BigInteger (`signum`, `mag`)
+// and a BigDecimal (`intCompact` or `intVal`, `scale`) as their plain
+// decimal text; an Inet4Address (`holder` → `address` int) and an
+// Inet6Address (`holder6` → `ipaddress` byte[16], scope) as the text of
+// their address (host names are Strings of their own; an address shown
+// by shape shows none of its fields).
 #ifndef TRACESPEC_AGENT_PROMPT_TEXT_HOLDERS_H_
 #define TRACESPEC_AGENT_PROMPT_TEXT_HOLDERS_H_
 
@@ -26,18 +31,21 @@ inline constexpr int kMinByteText = 4;
 
 struct HeldText {
   // The alias family (disclosure.h): 's' String and the string builders,
-  // 'c' char[], 'b' byte[], 'u' UUID, 'n' BigInteger/BigDecimal.
+  // 'c' char[], 'b' byte[] and ByteBuffer, 'u' UUID, 'n'
+  // BigInteger/BigDecimal, 'a' Inet4Address/Inet6Address.
   char kind = 's';
   // As a prompt names it: "String", "StringBuilder", "char[]", "UUID", ...
   std::string type;
-  // The text, UTF-8: what toString() (new String(bytes) for a byte[])
-  // gives; BigDecimal as toPlainString().
+  // The text, UTF-8: what toString() (new String(bytes) for a byte[] or
+  // a ByteBuffer's bytes) gives; BigDecimal as toPlainString(), an address
+  // as getHostAddress().
   std::string text;
   // False when part of the holder was not recorded (capped, withheld, or
   // an unexpected layout): `text` is then partial and never shown.
   bool complete = true;
-  // The size a shape discloses: UTF-16 chars, bytes or digits (`unit`);
-  // 0 with an empty unit for a UUID (its size is fixed).
+  // The size a shape discloses: UTF-16 chars, bytes (a byte[]'s length, a
+  // ByteBuffer's capacity) or digits (`unit`); 0 with an empty unit for a
+  // UUID or an address (their size is fixed).
   int size = 0;
   std::string unit;
 };

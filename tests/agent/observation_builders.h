@@ -139,6 +139,56 @@ inline void AddBytes(uint64_t id, const std::string& bytes,
   AddArrayState(id, "B", elements, static_cast<int>(elements.size()), graph);
 }
 
+// A heap ByteBuffer over `hb` (array id + 100) with the window
+// [offset, offset + capacity); position 0, limit the capacity.
+inline void AddByteBuffer(uint64_t id, const std::string& hb, int offset, int capacity,
+                          google::protobuf::RepeatedPtrField<v1::ObjectState>* graph,
+                          const std::string& cls = "java.nio.HeapByteBuffer") {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name(cls);
+  AddField(s, "capacity", "I", IntValue(capacity));
+  AddField(s, "limit", "I", IntValue(capacity));
+  AddField(s, "position", "I", IntValue(0));
+  AddField(s, "hb", "[B", RefValue(id + 100));
+  AddField(s, "offset", "I", IntValue(offset));
+  AddBytes(id + 100, hb, graph);
+}
+
+// An Inet4Address of `address` (its InetAddressHolder is id + 100).
+inline void AddInet4(uint64_t id, uint32_t address, const std::string& host_name,
+                     google::protobuf::RepeatedPtrField<v1::ObjectState>* graph) {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name("java.net.Inet4Address");
+  AddField(s, "holder", "Ljava/net/InetAddress$InetAddressHolder;", RefValue(id + 100));
+  v1::ObjectState* holder = graph->Add();
+  holder->set_id(id + 100);
+  holder->set_class_name("java.net.InetAddress$InetAddressHolder");
+  AddField(holder, "address", "I", IntValue(static_cast<int>(address)));
+  AddField(holder, "family", "I", IntValue(1));
+  AddField(holder, "hostName", "Ljava/lang/String;", StringValue(host_name));
+}
+
+// An Inet6Address of the 16 bytes `address` (its Inet6AddressHolder is
+// id + 100, the byte[] id + 200), with scope id `scope` when it is not 0.
+inline void AddInet6(uint64_t id, const std::string& address, int scope,
+                     google::protobuf::RepeatedPtrField<v1::ObjectState>* graph) {
+  v1::ObjectState* s = graph->Add();
+  s->set_id(id);
+  s->set_class_name("java.net.Inet6Address");
+  AddField(s, "holder6", "Ljava/net/Inet6Address$Inet6AddressHolder;", RefValue(id + 100));
+  v1::ObjectState* holder = graph->Add();
+  holder->set_id(id + 100);
+  holder->set_class_name("java.net.Inet6Address$Inet6AddressHolder");
+  AddField(holder, "ipaddress", "[B", RefValue(id + 200));
+  AddField(holder, "scope_id", "I", IntValue(scope));
+  v1::Value set;
+  set.set_bool_value(scope != 0);
+  AddField(holder, "scope_id_set", "Z", set);
+  AddBytes(id + 200, address, graph);
+}
+
 }  // namespace tracespec::testing
 
 #endif  // TRACESPEC_TESTS_AGENT_OBSERVATION_BUILDERS_H_

@@ -1,7 +1,8 @@
 // Text by shape for every holder of text: a customer e-mail in a
-// StringBuilder, a session UUID and an account number in a BigInteger that
-// the tests do not spell as literals go out only by shape, while a
-// StringBuilder whose text a test spells is still shown. Real pipeline:
+// StringBuilder or a ByteBuffer, a session UUID, an account number in a
+// BigInteger and internal IPv4/IPv6 addresses that the tests do not spell
+// as literals go out only by shape, while a StringBuilder whose text a
+// test spells is still shown. Real pipeline:
 // javac, `tracespec observe` (JVM, JUnit 5, the probe), `tracespec infer
 // --llm` (validator on Z3, the egress gate) against the fake model server
 // on loopback, every byte of which is scanned.
@@ -69,34 +70,50 @@ std::string Script(int times) {
   return out + "],\"then\":\"fail\"}";
 }
 
-TEST(HolderLeakTest, TextInBuildersUuidsAndBigIntegersLeavesOnlyByShape) {
+// What the real pipeline recorded and sent for h.`name`#`method_name`,
+// tested by h.`name`Test: javac, `tracespec observe` under the policy
+// above, then `tracespec infer` against the fake model for three rounds.
+struct Pipeline {
+  std::string recorded;
+  std::string sent;
+};
+
+void RunPipeline(const std::string& name, const std::string& method_name, const char* source,
+                 const char* test_source, Pipeline* out) {
   testing::TempDir dir;
-  std::string main = testing::CompileJava(dir, {{"h/Notifier.java", kNotifier}}, {"-g"});
+  std::string main = testing::CompileJava(dir, {{"h/" + name + ".java", source}}, {"-g"});
   ASSERT_FALSE(main.empty());
   testing::TempDir tests;
   std::string test_classes =
-      testing::CompileJava(tests, {{"h/NotifierTest.java", kNotifierTest}}, {"-g"},
+      testing::CompileJava(tests, {{"h/" + name + "Test.java", test_source}}, {"-g"},
                            main + ":" + testing::JunitJar());
   ASSERT_FALSE(test_classes.empty());
+  std::string method = "h." + name + "#" + method_name;
   std::string observed = dir.path() + "/observed";
   SubprocessResult observe = RunTracespec(
-      {"observe", "--classpath", main + ":" + test_classes, "--tests", "h.NotifierTest",
-       "--method", "h.Notifier#notify", "--policy", dir.Write("policy.textproto", kPolicy),
-       "--tests-src", tests.path() + "/src", "--out", observed});
+      {"observe", "--classpath", main + ":" + test_classes, "--tests", "h." + name + "Test",
+       "--method", method, "--policy", dir.Write("policy.textproto", kPolicy), "--tests-src",
+       tests.path() + "/src", "--out", observed});
   ASSERT_EQ(observe.exit_code, 0) << observe.stdout_data << observe.stderr_data;
-  // The probe recorded the holders' insides (what today's prompt sent).
-  std::string recorded = testing::ReadTree(observed);
-  ASSERT_THAT(recorded, HasSubstr("mostSigBits"));
-  ASSERT_THAT(recorded, HasSubstr("\"mag\""));
+  out->recorded = testing::ReadTree(observed);
 
   testing::FakeLlmServer server(Script(3));
   SubprocessResult run = RunTracespec(
-      {"infer", "--classpath", main, "--method", "h.Notifier#notify", "--observations", observed,
+      {"infer", "--classpath", main, "--method", method, "--observations", observed,
        "--tests-src", tests.path() + "/src", "--out", dir.path() + "/infer", "--llm",
        server.base_url(), "--model", "fake-model", "--egress-policy",
        testing::SourceDir() + "/policies/egress.textproto"});
   ASSERT_GE(server.Received().size(), 2u) << run.stdout_data << run.stderr_data;
-  std::string sent = server.RecordText();
+  out->sent = server.RecordText();
+}
+
+TEST(HolderLeakTest, TextInBuildersUuidsAndBigIntegersLeavesOnlyByShape) {
+  Pipeline p;
+  ASSERT_NO_FATAL_FAILURE(RunPipeline("Notifier", "notify", kNotifier, kNotifierTest, &p));
+  // The probe recorded the holders' insides (what today's prompt sent).
+  ASSERT_THAT(p.recorded, HasSubstr("mostSigBits"));
+  ASSERT_THAT(p.recorded, HasSubstr("\"mag\""));
+  const std::string& sent = p.sent;
   // Round 2 on carries the counterexamples: they are scanned too.
   EXPECT_THAT(sent, HasSubstr("Counterexamples"));
 
@@ -122,6 +139,67 @@ TEST(HolderLeakTest, TextInBuildersUuidsAndBigIntegersLeavesOnlyByShape) {
   // The subject the test spells is still shown: its bytes (Y, o, u, r).
   EXPECT_THAT(sent, HasSubstr("subject.count=12"));
   EXPECT_THAT(sent, HasSubstr("subject.value=[89, 111, 117, 114"));
+}
+
+constexpr char kRouter[] = R"(package h;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+public class Router {
+  private int routed;
+  public int route(ByteBuffer body, InetAddress relay, InetAddress backup) {
+    routed++;
+    return body.position() + relay.getAddress().length + backup.getAddress().length;
+  }
+}
+)";
+// The e-mail goes into a buffer larger than it (the rest stays zero, so
+// the backing array alone never read as text), the addresses are parsed
+// from text built at run time: no literal of the test spells them.
+constexpr char kRouterTest[] = R"(package h;
+import static org.junit.jupiter.api.Assertions.*;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+class RouterTest {
+  static String mail() { return "jane.doe" + "@example-corp.com"; }
+  @Test void routes() throws Exception {
+    ByteBuffer out = ByteBuffer.allocate(64);
+    out.put(mail().getBytes(StandardCharsets.UTF_8));
+    InetAddress internal = InetAddress.getByName("10.73." + "18.201");
+    InetAddress internal6 = InetAddress.getByName("fd12:3456:" + "789a::7");
+    assertEquals(25 + 4 + 16, new Router().route(out, internal, internal6));
+  }
+}
+)";
+
+TEST(HolderLeakTest, TextInByteBuffersAndAddressesLeavesOnlyByShape) {
+  Pipeline p;
+  ASSERT_NO_FATAL_FAILURE(RunPipeline("Router", "route", kRouter, kRouterTest, &p));
+  // The probe recorded the JDK 17 layouts the holders are read from.
+  ASSERT_THAT(p.recorded, HasSubstr("java.nio.HeapByteBuffer"));
+  ASSERT_THAT(p.recorded, HasSubstr("\"hb\""));
+  ASSERT_THAT(p.recorded, HasSubstr("java.net.InetAddress$InetAddressHolder"));
+  ASSERT_THAT(p.recorded, HasSubstr("\"ipaddress\""));
+  const std::string& sent = p.sent;
+  EXPECT_THAT(sent, HasSubstr("Counterexamples"));
+
+  // The e-mail: neither as text nor as the buffer's bytes (j, a, n, e).
+  EXPECT_THAT(sent, Not(HasSubstr("jane.doe@example-corp.com")));
+  EXPECT_THAT(sent, Not(HasSubstr("106, 97, 110, 101")));
+  EXPECT_THAT(sent, Not(HasSubstr("body.")));
+  // The IPv4 address: neither its int nor its text; the IPv6 one neither
+  // its bytes (fd 12 34 56) nor its text.
+  EXPECT_THAT(sent, Not(HasSubstr("172561097")));
+  EXPECT_THAT(sent, Not(HasSubstr("10.73.18.201")));
+  EXPECT_THAT(sent, Not(HasSubstr("-3, 18, 52, 86")));
+  EXPECT_THAT(sent, Not(HasSubstr("fd12:3456:789a:")));
+  EXPECT_THAT(sent, Not(HasSubstr("relay.")));
+  EXPECT_THAT(sent, Not(HasSubstr("backup.")));
+  // They went by shape.
+  EXPECT_THAT(sent, HasSubstr("body=<b1: ByteBuffer, 64 bytes>"));
+  EXPECT_THAT(sent, HasSubstr("relay=<a1: Inet4Address>"));
+  EXPECT_THAT(sent, HasSubstr("backup=<a2: Inet6Address>"));
 }
 
 }  // namespace

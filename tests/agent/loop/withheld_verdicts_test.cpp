@@ -57,6 +57,16 @@ TEST(WithheldVerdictsTest, CopiesReplaceHiddenTextsAlikeAndKeepTheRest) {
                    .has_value());
 }
 
+// The text the holder `id` of `graph` holds.
+std::string TextOf(const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph, uint64_t id) {
+  std::map<uint64_t, const v1::ObjectState*> by_id;
+  for (const v1::ObjectState& s : graph) by_id[s.id()] = &s;
+  return prompt::TextHeldBy(*by_id.at(id), [&by_id](uint64_t ref) -> const v1::ObjectState* {
+           auto it = by_id.find(ref);
+           return it == by_id.end() ? nullptr : it->second;
+         })->text;
+}
+
 TEST(WithheldVerdictsTest, CopiesReplaceTheTextOfEveryHiddenHolderInItsOwnLayout) {
   v1::Observation o = testing::Deposit("bank.T#ok", 5, 10, 15);
   for (auto* graph : {o.mutable_pre(), o.mutable_post()}) {
@@ -66,37 +76,69 @@ TEST(WithheldVerdictsTest, CopiesReplaceTheTextOfEveryHiddenHolderInItsOwnLayout
     testing::AddBigInteger(23, -1, {229956, 821493369}, graph);
     testing::AddBytes(24, "secret-bytes", graph);
   }
-  auto held = [](const google::protobuf::RepeatedPtrField<v1::ObjectState>& graph, uint64_t id) {
-    std::map<uint64_t, const v1::ObjectState*> by_id;
-    for (const v1::ObjectState& s : graph) by_id[s.id()] = &s;
-    return prompt::TextHeldBy(*by_id.at(id), [&by_id](uint64_t ref) -> const v1::ObjectState* {
-             auto it = by_id.find(ref);
-             return it == by_id.end() ? nullptr : it->second;
-           })->text;
-  };
   std::set<std::string> mails;
   std::set<std::string> sessions;
   for (int variant = 1; variant <= kSubstituteVariants; ++variant) {
     std::optional<v1::Observation> copy = SubstitutedCopy(o, HidesAllButAnn, variant);
     ASSERT_TRUE(copy.has_value());
     for (uint64_t id : {20, 21, 22, 23, 24}) {
-      EXPECT_EQ(held(copy->pre(), id), held(copy->post(), id));  // equal texts alike
+      EXPECT_EQ(TextOf(copy->pre(), id), TextOf(copy->post(), id));  // equal texts alike
     }
-    std::string mail = held(copy->pre(), 20);
+    std::string mail = TextOf(copy->pre(), 20);
     EXPECT_EQ(mail.size(), 10u);
     EXPECT_FALSE(std::isalnum(static_cast<unsigned char>(mail[4])));  // '@' stays punctuation
     mails.insert(mail);
-    EXPECT_EQ(held(copy->pre(), 21), "ann");
-    sessions.insert(held(copy->pre(), 22));
-    std::string account = held(copy->pre(), 23);
+    EXPECT_EQ(TextOf(copy->pre(), 21), "ann");
+    sessions.insert(TextOf(copy->pre(), 22));
+    std::string account = TextOf(copy->pre(), 23);
     EXPECT_EQ(account[0], '-');
     EXPECT_NE(account, "-987654321012345");
-    EXPECT_NE(held(copy->pre(), 24), "secret-bytes");
-    EXPECT_EQ(held(copy->pre(), 24).size(), 12u);
+    EXPECT_NE(TextOf(copy->pre(), 24), "secret-bytes");
+    EXPECT_EQ(TextOf(copy->pre(), 24).size(), 12u);
   }
   EXPECT_EQ(mails.size(), static_cast<size_t>(kSubstituteVariants));
   EXPECT_EQ(sessions.size(), static_cast<size_t>(kSubstituteVariants));
   EXPECT_EQ(sessions.count("12345678-90ab-cdef-0fed-cba987654321"), 0u);
+}
+
+TEST(WithheldVerdictsTest, CopiesReplaceByteBufferWindowsAndAddressesInTheirLayout) {
+  v1::Observation o = testing::Deposit("bank.T#ok", 5, 10, 15);
+  std::string header("\0\0\0\x0A", 4);
+  for (auto* graph : {o.mutable_pre(), o.mutable_post()}) {
+    testing::AddByteBuffer(20, "jane@x.org" + std::string(6, '\0'), 0, 16, graph);
+    testing::AddByteBuffer(21, header + "jane@x.org", 4, 10, graph);  // a slice
+    testing::AddInet4(22, 0x0A141E28u, "relay.internal", graph);
+    testing::AddInet6(23, std::string("\x20\x01\x0d\xb8", 4) + std::string(11, '\0') + "\x01", 0,
+                      graph);
+  }
+  std::set<std::string> v4;
+  std::set<std::string> v6;
+  ASSERT_EQ(o.pre(2).id(), 120u);  // the buffer's array, the slice's, the address's holder
+  ASSERT_EQ(o.pre(4).id(), 121u);
+  ASSERT_EQ(o.pre(6).id(), 122u);
+  for (int variant = 1; variant <= kSubstituteVariants; ++variant) {
+    std::optional<v1::Observation> copy = SubstitutedCopy(o, HidesAllButAnn, variant);
+    ASSERT_TRUE(copy.has_value());
+    for (uint64_t id : {20, 21, 22, 23}) {
+      EXPECT_EQ(TextOf(copy->pre(), id), TextOf(copy->post(), id));
+    }
+    std::string body = TextOf(copy->pre(), 20);
+    EXPECT_EQ(body.size(), 10u);
+    EXPECT_NE(body, "jane@x.org");
+    EXPECT_EQ(TextOf(copy->pre(), 21), body);  // equal texts alike
+    // The zeros after the text and the slice's header are no text: kept.
+    EXPECT_EQ(copy->pre(2).array().elements(15).byte_value(), 0);
+    EXPECT_EQ(copy->pre(4).array().elements(3).byte_value(), 0x0A);
+    v4.insert(TextOf(copy->pre(), 22));
+    v6.insert(TextOf(copy->pre(), 23));
+    // The host name, hidden too, is substituted as a String.
+    EXPECT_NE(copy->pre(6).fields(2).value().string_value(), "relay.internal");
+  }
+  // Digits only: each position takes each of the 9 other digits.
+  EXPECT_GE(v4.size(), 9u);
+  EXPECT_EQ(v4.count("10.20.30.40"), 0u);
+  EXPECT_EQ(v6.size(), static_cast<size_t>(kSubstituteVariants));
+  EXPECT_EQ(v6.count("2001:db8:0:0:0:0:0:1"), 0u);
 }
 
 TEST(WithheldVerdictsTest, MaskedVerdictsLeaveNoTraceButAStatement) {

@@ -7,6 +7,7 @@
 #include "agent/prompt/prompt_builder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/agent/observation_builders.h"
 
 namespace tracespec::prompt {
 namespace {
@@ -169,6 +170,52 @@ TEST(DisclosureTest, PromptsShowUndisclosedStringsByShape) {
   b = PromptBuilder::Create(in, options);
   ASSERT_TRUE(b.ok());
   EXPECT_THAT(b->Stage2Message().content, HasSubstr("\"zed-91\""));
+}
+
+// Mailer.send(body, relay) on a ByteBuffer and an Inet4Address.
+v1::Observation Send(const std::string& body, uint32_t relay) {
+  v1::Observation o;
+  o.set_test_id("p.MailerTest#sends");
+  o.mutable_method()->set_class_name("p.Mailer");
+  o.mutable_method()->set_name("send");
+  o.mutable_method()->set_jvm_descriptor("(Ljava/nio/ByteBuffer;Ljava/net/InetAddress;)I");
+  o.mutable_method()->set_is_static(true);
+  o.mutable_method()->add_param_names("body");
+  o.mutable_method()->add_param_names("relay");
+  o.add_args()->set_ref(1);
+  o.add_args()->set_ref(2);
+  testing::AddByteBuffer(1, body, 0, static_cast<int>(body.size()), o.mutable_pre());
+  testing::AddInet4(2, relay, "relay.internal", o.mutable_pre());
+  o.mutable_outcome()->mutable_returned()->set_int_value(1);
+  return o;
+}
+
+TEST(DisclosureTest, ByteBuffersAndAddressesFollowTheSameRule) {
+  PromptInputs in;
+  in.signature = *SignatureFromDescriptor("p.Mailer", "send",
+                                          "(Ljava/nio/ByteBuffer;Ljava/net/InetAddress;)I", true,
+                                          {"body", "relay"});
+  in.tests = {{"p.MailerTest#sends",
+               "@Test void sends() { send(ByteBuffer.wrap(\"hello-world\".getBytes()),"
+               " InetAddress.getByName(\"10.0.0.1\")); }"}};
+  // allocate(32).put(mail), an internal address: neither is a literal.
+  in.observations = {Send("jane@x.org" + std::string(22, '\0'), 0x0A141E28u),
+                     Send("hello-world", 0x0A000001u)};
+  PromptOptions options;
+  options.string_disclosure = v1::LITERALS_ONLY;
+  auto b = PromptBuilder::Create(in, options);
+  ASSERT_TRUE(b.ok()) << b.status();
+  std::string stage2 = b->Stage2Message().content;
+  EXPECT_THAT(stage2, HasSubstr("body=<b1: ByteBuffer, 32 bytes>"));
+  EXPECT_THAT(stage2, HasSubstr("relay=<a1: Inet4Address>"));
+  EXPECT_THAT(stage2, Not(HasSubstr("106, 97, 110, 101")));  // j, a, n, e
+  EXPECT_THAT(stage2, Not(HasSubstr("169090600")));
+  EXPECT_THAT(stage2, Not(HasSubstr("relay.internal")));  // inside the hidden address
+  // What the tests spell is shown, field by field.
+  EXPECT_THAT(stage2, HasSubstr("body.hb=[104, 101, 108, 108"));
+  EXPECT_THAT(stage2, HasSubstr("relay.holder.address=167772161"));
+  EXPECT_TRUE(b->HidesText("10.20.30.40", /*by_shape=*/false));
+  EXPECT_FALSE(b->HidesText("10.0.0.1", /*by_shape=*/false));
 }
 
 }  // namespace

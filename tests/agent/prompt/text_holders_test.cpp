@@ -76,6 +76,71 @@ TEST(TextHoldersTest, ByteArraysThatDecodeAsPrintableTextAreText) {
   EXPECT_FALSE(Held(g, 5).has_value());
 }
 
+TEST(TextHoldersTest, TrailingZeroBytesAreNotPartOfTheText) {
+  Graph g;
+  testing::AddBytes(1, std::string("jane@x.org\0\0\0\0\0\0", 16), &g);  // new byte[16], filled
+  testing::AddBytes(2, std::string(8, '\0'), &g);
+  testing::AddBytes(3, std::string("ab\0cd\0\0", 7), &g);  // a zero inside: binary
+  std::optional<HeldText> held = Held(g, 1);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->text, "jane@x.org");
+  EXPECT_EQ(held->size, 16);
+  EXPECT_TRUE(held->complete);
+  EXPECT_FALSE(Held(g, 2).has_value());
+  EXPECT_FALSE(Held(g, 3).has_value());
+}
+
+TEST(TextHoldersTest, AHeapByteBufferIsTheTextOfItsWindow) {
+  Graph g;
+  // ByteBuffer.allocate(32).put(mail): the rest of the array is zeros, so
+  // the array alone was no text before trailing zeros were left off.
+  testing::AddByteBuffer(1, "jane@x.org" + std::string(22, '\0'), 0, 32, &g);
+  // A slice after a binary length prefix: the array is no text, the
+  // window is.
+  testing::AddByteBuffer(2, std::string("\0\0\0\x0A", 4) + "jane@x.org", 4, 10, &g,
+                         "java.nio.HeapByteBufferR");
+  testing::AddByteBuffer(3, std::string("\x01\x02\x03\x04\x05", 5), 0, 5, &g);  // binary
+  std::optional<HeldText> held = Held(g, 1);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->kind, 'b');
+  EXPECT_EQ(held->type, "ByteBuffer");
+  EXPECT_EQ(held->text, "jane@x.org");
+  EXPECT_EQ(held->size, 32);  // its capacity
+  EXPECT_EQ(held->unit, "byte");
+  ASSERT_TRUE(Held(g, 2).has_value());
+  EXPECT_EQ(Held(g, 2)->text, "jane@x.org");
+  EXPECT_EQ(Held(g, 2)->size, 10);
+  EXPECT_FALSE(Held(g, 102).has_value());
+  EXPECT_FALSE(Held(g, 3).has_value());
+  // Capped by the policy: incomplete; a direct buffer (no array): no text.
+  g[1].mutable_array()->mutable_elements()->RemoveLast();
+  EXPECT_FALSE(Held(g, 1)->complete);
+  *g[0].mutable_fields(3)->mutable_value() = testing::RedactedValue();
+  EXPECT_FALSE(Held(g, 1).has_value());
+}
+
+TEST(TextHoldersTest, InetAddressesAreTheirHostAddressText) {
+  Graph g;
+  testing::AddInet4(1, 0x0A141E28u, "relay.internal", &g);
+  testing::AddInet6(2, std::string("\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\xfe\x80\0\x01", 16), 0, &g);
+  testing::AddInet6(3, std::string(15, '\0') + "\x01", 3, &g);
+  std::optional<HeldText> held = Held(g, 1);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->kind, 'a');
+  EXPECT_EQ(held->type, "Inet4Address");
+  EXPECT_EQ(held->text, "10.20.30.40");
+  EXPECT_EQ(held->unit, "");
+  EXPECT_TRUE(held->complete);
+  EXPECT_EQ(Held(g, 2)->type, "Inet6Address");
+  EXPECT_EQ(Held(g, 2)->text, "2001:db8:0:0:0:0:fe80:1");  // getHostAddress() compresses nothing
+  EXPECT_EQ(Held(g, 3)->text, "0:0:0:0:0:0:0:1%3");
+  // The holders themselves hold no text; an address whose int was withheld
+  // is one of unknown text.
+  EXPECT_FALSE(Held(g, 101).has_value());
+  *g[1].mutable_fields(0)->mutable_value() = testing::RedactedValue();
+  EXPECT_FALSE(Held(g, 1)->complete);
+}
+
 TEST(TextHoldersTest, UuidIsItsCanonicalText) {
   Graph g;
   testing::AddUuid(1, 0x1234567890abcdefLL, 0x0fedcba987654321LL, &g);
