@@ -209,11 +209,11 @@ std::vector<std::string> ParameterTypes(const std::string& list) {
     char c = list[i];
     if (c == '@') {  // an annotation, with its arguments
       size_t j = i + 1;
-      while (j < list.size() && (IsWordChar(list[j]) || list[j] == '.' ||
-                                 std::isspace(static_cast<unsigned char>(list[j])))) {
-        ++j;
-      }
-      if (j < list.size() && list[j] == '(') {
+      while (j < list.size() && (IsWordChar(list[j]) || list[j] == '.')) ++j;
+      size_t k = j;
+      while (k < list.size() && std::isspace(static_cast<unsigned char>(list[k]))) ++k;
+      if (k < list.size() && list[k] == '(') {
+        j = k;
         size_t close = MatchBrackets(list, j, '(', ')');
         j = close == std::string::npos ? list.size() : close;
       }
@@ -301,7 +301,8 @@ std::optional<std::pair<size_t, size_t>> ClassRange(const std::string& source,
   size_t begin = 0, end = source.size();
   for (size_t k = 0; k < chain.size(); ++k) {
     const std::string& name = chain[k];
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) break;  // anonymous, local
+    // An anonymous or local class: its enclosing one.
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) break;
     auto [open, close] = TypeBody(source, begin, end, name);
     if (open == std::string::npos) {
       if (k == 0) return std::nullopt;  // the file is named after its top-level class
@@ -398,7 +399,8 @@ std::string SourceMention(const std::string& tests_src, const std::string& test_
   // FindTestMethodSource gives, the text that is sent.
   for (const Declaration& d : TestMethodDeclarations(*text, class_name, method, "")) {
     size_t where = 0;
-    std::string name = FirstMention(text->substr(d.begin, d.end - d.begin), sensitive_names, &where);
+    std::string name =
+        FirstMention(text->substr(d.begin, d.end - d.begin), sensitive_names, &where);
     if (name.empty()) continue;
     return absl::StrCat("test source mentions \"", name, "\" (", relative, ":",
                         LineOf(*text, d.begin + where), ")");

@@ -307,8 +307,8 @@ TEST(ObserveCopyCheckTest, ACopyInANestedClassExcludesEveryTestOfItsFile) {
   const std::string reason =
       ": ex.MeterTest$Reference#apply, in its test file: its bytecode copies the body of "
       "ex.Meter#step(III)I (";
-  for (const char* test :
-       {"ex.MeterTest#stepsLikeTheReference", "ex.MeterTest#stepsUp", "ex.MeterTest$Edges#capped"}) {
+  for (const char* test : {"ex.MeterTest#stepsLikeTheReference", "ex.MeterTest#stepsUp",
+                           "ex.MeterTest$Edges#capped"}) {
     EXPECT_THAT(o.result.stdout_data, HasSubstr(std::string("  ") + test + reason)) << test;
   }
   std::set<std::string> excluded, kept;

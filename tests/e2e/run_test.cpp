@@ -821,7 +821,8 @@ class RangeTest {
   @Test void clampsLikeTheReference() {
 )";
 std::string RangeTestWithCopy() {
-  return absl::StrCat(kRangeTestHead, "    class Reference {\n      int bound(int v, int lo, int hi) {",
+  return absl::StrCat(kRangeTestHead, R"(    class Reference {
+      int bound(int v, int lo, int hi) {)",
                       kRangeCopy, R"(      }
     }
     Reference model = new Reference();

@@ -97,7 +97,8 @@ std::map<std::string, std::string> FilesWithModels() {
       {"c/NestedTest.java",
        head + "class NestedTest {\n  static class Model {\n    int bal, sum, n;\n"
               "    void apply(int x) {" + body + "    }\n  }\n"
-              "  @Test void usesModel() { Model m = new Model(); m.apply(3); assertEquals(3, m.bal); }\n"
+              "  @Test void usesModel() {\n"
+              "    Model m = new Model(); m.apply(3); assertEquals(3, m.bal);\n  }\n"
               "  @Test void callsOnly() { new Account().deposit(3); }\n}\n"},
       {"c/LocalTest.java",
        head + "class LocalTest {\n  @Test void local() {\n    class Model {\n"

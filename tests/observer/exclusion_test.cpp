@@ -87,7 +87,7 @@ class OverTest {
   void check(@ConvertWith(Conv.class) String s, Map.Entry<String, Integer> e) {
     String password = s;
   }
-  void check(int a, long[] b) { int twoPrimitives = a; }
+  void check(@Positive int a, long[] b) { int twoPrimitives = a; }
   <T> void check(T value, int... rest) { int generic = 1; }
 }
 )";
@@ -114,7 +114,7 @@ TEST(ExclusionTest, EveryOverloadIsTheTestsSourceAndADescriptorPicksOne) {
   EXPECT_THAT(only("(Ljava/lang/String;Ljava/util/Map$Entry;)V"), Not(HasSubstr("twoPrimitives")));
   // Two parameters each: the types tell them apart; a parameters-only
   // descriptor works too.
-  EXPECT_EQ(only("(I[J)"), "  void check(int a, long[] b) { int twoPrimitives = a; }");
+  EXPECT_EQ(only("(I[J)"), "  void check(@Positive int a, long[] b) { int twoPrimitives = a; }");
   // A type variable is erased to its bound, which the source does not
   // spell: the declarations of that count stand.
   std::string generic = only("(Ljava/lang/Object;[I)V");
