@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace tracespec::observer {
@@ -152,6 +153,44 @@ std::set<uint64_t> Fingerprints(const std::vector<uint8_t>& tokens) {
   return out;
 }
 
+std::vector<std::string> TestFileClasses(classfile::ClassPath* class_path,
+                                         const std::string& test_class,
+                                         const std::vector<std::string>& listed) {
+  std::string name = classfile::BinaryToInternal(test_class);
+  absl::StatusOr<const classfile::ClassFile*> cls = class_path->Load(name);
+  if (!cls.ok()) return {};
+  // The file's top-level class hosts the nest of every class javac put in it.
+  std::string top = (*cls)->nest_host.empty() ? name : (*cls)->nest_host;
+  absl::StatusOr<const classfile::ClassFile*> host = class_path->Load(top);
+  if (!host.ok()) return {};
+  std::set<std::string> out = {top};
+  out.insert((*host)->nest_members.begin(), (*host)->nest_members.end());
+  const std::string nested = top + "$";
+  const std::string package = top.substr(0, top.rfind('/') + 1);
+  for (const std::string& other : listed) {
+    if (absl::StartsWith(other, nested)) {
+      out.insert(other);
+      continue;
+    }
+    // Another class of the package: of this file when its SourceFile or its
+    // NestHost says so.
+    if (!absl::StartsWith(other, package) || other.find('/', package.size()) != std::string::npos ||
+        out.count(other) != 0) {
+      continue;
+    }
+    absl::StatusOr<const classfile::ClassFile*> sibling = class_path->Load(other);
+    if (!sibling.ok()) continue;
+    if ((*sibling)->nest_host == top ||
+        (!(*host)->source_file.empty() && (*sibling)->source_file == (*host)->source_file)) {
+      out.insert(other);
+    }
+  }
+  std::vector<std::string> binary;
+  for (const std::string& internal : out) binary.push_back(Binary(internal));
+  std::sort(binary.begin(), binary.end());
+  return binary;
+}
+
 absl::StatusOr<std::vector<CopyFinding>> FindBytecodeCopies(
     classfile::ClassPath* class_path, const std::vector<std::string>& test_classes,
     const std::map<std::string, std::set<std::string>>& targets) {
@@ -170,25 +209,35 @@ absl::StatusOr<std::vector<CopyFinding>> FindBytecodeCopies(
       bodies.push_back({absl::StrCat(class_name, "#", m.name, m.descriptor), Fingerprints(tokens)});
     }
   }
+  if (bodies.empty()) return std::vector<CopyFinding>();
+  const std::vector<std::string> listed = class_path->ListClasses();
   std::map<std::string, CopyFinding> found;
+  std::set<std::vector<std::string>> files;  // each test file once
   for (const std::string& test_class : test_classes) {
-    absl::StatusOr<const classfile::ClassFile*> cls = class_path->Load(test_class);
-    if (!cls.ok()) continue;
-    // A test method and its lambdas as one body.
-    std::map<std::string, std::set<uint64_t>> methods;
-    for (const classfile::Method& m : (*cls)->methods) {
-      if (!m.code) continue;
-      std::set<uint64_t> prints = Fingerprints(NormalizedTokens(*m.code));
-      methods[OwnerMethod(m.name)].insert(prints.begin(), prints.end());
-    }
-    for (const auto& [method, prints] : methods) {
-      for (const Body& body : bodies) {
-        if (body.prints.empty()) continue;
-        size_t shared = 0;
-        for (uint64_t p : body.prints) shared += prints.count(p);
-        double share = static_cast<double>(shared) / static_cast<double>(body.prints.size());
-        std::string id = absl::StrCat(Binary((*cls)->name), "#", method);
-        if (share >= kCopyShare && share > found[id].share) found[id] = {id, body.label, share};
+    std::vector<std::string> file = TestFileClasses(class_path, test_class, listed);
+    if (!files.insert(file).second) continue;
+    for (const std::string& class_name : file) {
+      if (targets.count(class_name) != 0) continue;  // a target is no copy of itself
+      absl::StatusOr<const classfile::ClassFile*> cls = class_path->Load(class_name);
+      if (!cls.ok()) continue;
+      // A method and its lambdas as one body.
+      std::map<std::string, std::set<uint64_t>> methods;
+      for (const classfile::Method& m : (*cls)->methods) {
+        if (!m.code) continue;
+        std::set<uint64_t> prints = Fingerprints(NormalizedTokens(*m.code));
+        methods[OwnerMethod(m.name)].insert(prints.begin(), prints.end());
+      }
+      for (const auto& [method, prints] : methods) {
+        std::string id = absl::StrCat(class_name, "#", method);
+        for (const Body& body : bodies) {
+          if (body.prints.empty()) continue;
+          size_t shared = 0;
+          for (uint64_t p : body.prints) shared += prints.count(p);
+          double share = static_cast<double>(shared) / static_cast<double>(body.prints.size());
+          if (share >= kCopyShare && share > found[id].share) {
+            found[id] = {id, body.label, share, file};
+          }
+        }
       }
     }
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "common/name_words.h"
 #include "common/files.h"
 #include "common/method_id.h"
+#include "common/method_signature.h"
 
 namespace tracespec::observer {
 namespace {
@@ -143,9 +145,19 @@ std::pair<size_t, size_t> TypeBody(const std::string& s, size_t begin, size_t en
   return {std::string::npos, std::string::npos};
 }
 
-}  // namespace
+// A method declaration in a source text: [begin, end) from the start of
+// its line to its closing brace; [params_begin, params_end) the text
+// between its parentheses.
+struct Declaration {
+  size_t begin = 0, end = 0;
+  size_t params_begin = 0, params_end = 0;
+};
 
-std::string FindMethodSource(const std::string& source, const std::string& method) {
+// The declarations (signature and body) of methods named `method` in
+// `source`, in order; calls are not declarations.
+std::vector<Declaration> Declarations(const std::string& source, const std::string& method,
+                                      bool first_only) {
+  std::vector<Declaration> out;
   for (size_t i = 0; i < source.size();) {
     size_t skipped = SkipNonCode(source, i);
     if (skipped != i) {
@@ -163,44 +175,154 @@ std::string FindMethodSource(const std::string& source, const std::string& metho
       continue;
     }
     size_t after = MatchBrackets(source, j, '(', ')');
-    if (after == std::string::npos) return "";
+    if (after == std::string::npos) break;
     // A declaration continues with `{` or `throws ... {`; a call does not.
     size_t k = after;
     while (k < source.size() && std::isspace(static_cast<unsigned char>(source[k]))) ++k;
     if (source.compare(k, 6, "throws") == 0) {
       k = source.find('{', k);
-      if (k == std::string::npos) return "";
+      if (k == std::string::npos) break;
     }
     if (k >= source.size() || source[k] != '{') {
       i = after;
       continue;
     }
     size_t end = MatchBrackets(source, k, '{', '}');
-    if (end == std::string::npos) return "";
+    if (end == std::string::npos) break;
     // From the start of the declaring line.
     size_t line_start = source.rfind('\n', i);
     line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    return source.substr(line_start, end - line_start);
+    out.push_back({line_start, end, j + 1, after - 1});
+    if (first_only) break;
+    i = end;
   }
-  return "";
+  return out;
 }
 
-std::string FindTestMethodSource(const std::string& source, const std::string& class_name,
-                                 const std::string& method) {
+// The types of a declared parameter list, Java spelling, without
+// annotations, modifiers and names: "@A(x = 1) final Map<K, V> m, int xs[]"
+// -> {"Map<K, V>", "int[]"}.
+std::vector<std::string> ParameterTypes(const std::string& list) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    char c = list[i];
+    if (c == '@') {  // an annotation, with its arguments
+      size_t j = i + 1;
+      while (j < list.size() && (IsWordChar(list[j]) || list[j] == '.')) ++j;
+      size_t k = j;
+      while (k < list.size() && std::isspace(static_cast<unsigned char>(list[k]))) ++k;
+      if (k < list.size() && list[k] == '(') {
+        j = k;
+        size_t close = MatchBrackets(list, j, '(', ')');
+        j = close == std::string::npos ? list.size() : close;
+      }
+      i = j - 1;
+      parts.back() += ' ';
+      continue;
+    }
+    if (c == '<' || c == '(') ++depth;
+    if (c == '>' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      parts.emplace_back();
+    } else {
+      parts.back() += c;
+    }
+  }
+  std::vector<std::string> types;
+  for (std::string part : parts) {
+    part = std::string(absl::StripAsciiWhitespace(part));
+    if (part.empty()) continue;
+    if (IsWordAt(part, 0, "final")) part = std::string(absl::StripAsciiWhitespace(part.substr(5)));
+    // `int xs[]`: the brackets after the name belong to the type.
+    std::string dims;
+    while (absl::EndsWith(part, "]")) {
+      size_t open = part.rfind('[');
+      if (open == std::string::npos) break;
+      dims += "[]";
+      part = std::string(absl::StripAsciiWhitespace(part.substr(0, open)));
+    }
+    size_t name = part.size();
+    while (name > 0 && IsWordChar(part[name - 1])) --name;
+    types.push_back(std::string(absl::StripAsciiWhitespace(part.substr(0, name))) + dims);
+  }
+  return types;
+}
+
+// A field descriptor reduced to what a source spelling fixes without its
+// imports: array dimensions and the primitive, or the simple class name
+// ("[Ljava/util/Map$Entry;" -> "[Entry").
+std::string DescriptorShape(absl::string_view d) {
+  size_t dims = 0;
+  while (dims < d.size() && d[dims] == '[') ++dims;
+  absl::string_view base = d.substr(dims);
+  if (base.size() > 2 && base[0] == 'L') {
+    base = base.substr(1, base.size() - 2);
+    size_t cut = base.find_last_of("/$");
+    if (cut != absl::string_view::npos) base = base.substr(cut + 1);
+  }
+  return absl::StrCat(std::string(dims, '['), base);
+}
+
+// The shapes of the parameters of `descriptor` ("(I[Ljava/lang/String;)V"
+// or "(I)"), or nullopt when it is none.
+std::optional<std::vector<std::string>> DescriptorParameterShapes(absl::string_view descriptor) {
+  if (!IsMethodDescriptor(descriptor, /*allow_parameters_only=*/true)) return std::nullopt;
+  std::vector<std::string> out;
+  absl::string_view rest = descriptor.substr(1, descriptor.find(')') - 1);
+  while (!rest.empty()) {
+    size_t length = FieldDescriptorLength(rest);
+    if (length == 0) return std::nullopt;
+    out.push_back(DescriptorShape(rest.substr(0, length)));
+    rest.remove_prefix(length);
+  }
+  return out;
+}
+
+// Whether the declared parameter types `types` spell `shapes`; a type
+// that is not a Java type (a type variable is one) matches nothing.
+bool SameShapes(const std::vector<std::string>& types, const std::vector<std::string>& shapes) {
+  if (types.size() != shapes.size()) return false;
+  for (size_t i = 0; i < types.size(); ++i) {
+    absl::StatusOr<std::string> d = JavaParametersToDescriptor(types[i], /*package=*/"");
+    if (!d.ok() || d->size() < 2) return false;
+    if (DescriptorShape(absl::string_view(*d).substr(1, d->size() - 2)) != shapes[i]) return false;
+  }
+  return true;
+}
+
+// The range [begin, end) of `source` holding the body of class
+// `class_name` (binary name), as FindTestMethodSource describes, or
+// nullopt when its top-level class is not there.
+std::optional<std::pair<size_t, size_t>> ClassRange(const std::string& source,
+                                                    const std::string& class_name) {
   std::string simple = class_name.substr(class_name.find_last_of('.') + 1);
   std::vector<std::string> chain = absl::StrSplit(simple, '$');
   size_t begin = 0, end = source.size();
   for (size_t k = 0; k < chain.size(); ++k) {
     const std::string& name = chain[k];
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) break;  // anonymous, local
+    // An anonymous or local class: its enclosing one.
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) break;
     auto [open, close] = TypeBody(source, begin, end, name);
     if (open == std::string::npos) {
-      if (k == 0) return "";  // the file is named after its top-level class
-      break;                  // a nested class not spelt as expected: its enclosing one
+      if (k == 0) return std::nullopt;  // the file is named after its top-level class
+      break;                            // a nested class not spelt as expected: its enclosing one
     }
     begin = open + 1;
     end = close - 1;
   }
+  return std::make_pair(begin, end);
+}
+
+// The declarations of `method` in the own body of class `class_name`
+// (see FindTestMethodSource), positions in `source`.
+std::vector<Declaration> TestMethodDeclarations(const std::string& source,
+                                                const std::string& class_name,
+                                                const std::string& method,
+                                                const std::string& descriptor) {
+  std::optional<std::pair<size_t, size_t>> range = ClassRange(source, class_name);
+  if (!range) return {};
+  auto [begin, end] = *range;
   // The class's own level: every nested block's content blanked, so that
   // only declarations directly in the class are seen (offsets kept).
   std::string shallow = source;
@@ -219,11 +341,44 @@ std::string FindTestMethodSource(const std::string& source, const std::string& c
     if (source[i] == '{') ++depth;
     ++i;
   }
-  std::string level = shallow.substr(begin, end - begin);
-  std::string found = FindMethodSource(level, method);
-  if (found.empty()) return "";
-  size_t at = begin + level.find(found);
-  return source.substr(at, found.size());
+  std::vector<Declaration> found =
+      Declarations(shallow.substr(begin, end - begin), method, /*first_only=*/false);
+  for (Declaration& d : found) {
+    d.begin += begin;
+    d.end += begin;
+    d.params_begin += begin;
+    d.params_end += begin;
+  }
+  std::optional<std::vector<std::string>> shapes;
+  if (!descriptor.empty()) shapes = DescriptorParameterShapes(descriptor);
+  if (!shapes) return found;
+  // By parameter count, then by the types where they tell.
+  std::vector<Declaration> by_count, by_type;
+  for (const Declaration& d : found) {
+    std::vector<std::string> types =
+        ParameterTypes(source.substr(d.params_begin, d.params_end - d.params_begin));
+    if (types.size() != shapes->size()) continue;
+    by_count.push_back(d);
+    if (SameShapes(types, *shapes)) by_type.push_back(d);
+  }
+  return by_type.empty() ? by_count : by_type;
+}
+
+}  // namespace
+
+std::string FindMethodSource(const std::string& source, const std::string& method) {
+  std::vector<Declaration> found = Declarations(source, method, /*first_only=*/true);
+  return found.empty() ? "" : source.substr(found[0].begin, found[0].end - found[0].begin);
+}
+
+std::string FindTestMethodSource(const std::string& source, const std::string& class_name,
+                                 const std::string& method, const std::string& descriptor) {
+  std::string out;
+  for (const Declaration& d : TestMethodDeclarations(source, class_name, method, descriptor)) {
+    if (!out.empty()) out += "\n";
+    out += source.substr(d.begin, d.end - d.begin);
+  }
+  return out;
 }
 
 std::string SourceMention(const std::string& tests_src, const std::string& test_id,
@@ -240,14 +395,17 @@ std::string SourceMention(const std::string& tests_src, const std::string& test_
   relative += ".java";
   auto text = ReadFile(tests_src + "/" + relative);
   if (!text.ok()) return "";
-  std::string declaration = FindTestMethodSource(*text, class_name, method);
-  if (declaration.empty()) return "";
-  size_t where = 0;
-  std::string name = FirstMention(declaration, sensitive_names, &where);
-  if (name.empty()) return "";
-  size_t offset = text->find(declaration);
-  return absl::StrCat("test source mentions \"", name, "\" (", relative, ":",
-                      LineOf(*text, offset + where), ")");
+  // Every overload: the test id names them all. The text read is the one
+  // FindTestMethodSource gives, the text that is sent.
+  for (const Declaration& d : TestMethodDeclarations(*text, class_name, method, "")) {
+    size_t where = 0;
+    std::string name =
+        FirstMention(text->substr(d.begin, d.end - d.begin), sensitive_names, &where);
+    if (name.empty()) continue;
+    return absl::StrCat("test source mentions \"", name, "\" (", relative, ":",
+                        LineOf(*text, d.begin + where), ")");
+  }
+  return "";
 }
 
 std::string DataMention(const v1::Observation& observation,

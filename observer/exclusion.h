@@ -18,18 +18,27 @@ namespace tracespec::observer {
 // string literals are respected when matching braces.
 std::string FindMethodSource(const std::string& source, const std::string& method);
 
-// The declaration of method `method` of class `class_name` (binary name,
+// The declarations of method `method` of class `class_name` (binary name,
 // "pkg.FooTest" or "pkg.FooTest$Nested") in the Java source `source` of its
 // file: looked up in that class's own body only — not in another class of
-// the file, a nested class or a call — so a "reference model" class beside
-// the test never stands in for it. For an anonymous or local class ("$1"),
-// or a nested one not found as declared, the innermost enclosing class
-// found is searched. "" when not found.
+// the file, a nested, local or anonymous class or a call — so a "reference
+// model" class beside the test never stands in for it. For an anonymous or
+// local class ("$1"), or a nested one not found as declared, the innermost
+// enclosing class found is searched. Overloads: with `descriptor` ("" =
+// unknown; a JVM descriptor "(ILjava/lang/String;)V" or its parameters
+// "(I)") the declarations with its parameter count, and of those the ones
+// whose parameter types spell its types (by simple name, type arguments
+// erased) when any do; without it every declaration of that name, in source
+// order, joined by a newline — a test id ("pkg.T#m") names every overload,
+// and JUnit runs each under it. Each declaration runs from the start of its
+// line to its closing brace. "" when none is found.
 std::string FindTestMethodSource(const std::string& source, const std::string& class_name,
-                                 const std::string& method);
+                                 const std::string& method, const std::string& descriptor = "");
 
 // Why test `test_id` ("pkg.Cls#method") is excluded on account of its
-// source under `tests_src` ("" = clean or source not found).
+// source under `tests_src` ("" = clean or source not found): the first
+// sensitive name in the text FindTestMethodSource gives for it (every
+// overload), with file and line.
 std::string SourceMention(const std::string& tests_src, const std::string& test_id,
                           const google::protobuf::RepeatedPtrField<std::string>& sensitive_names);
 

@@ -601,11 +601,12 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
       excluded.emplace(copy.test_method, reason);
       continue;
     }
-    // A helper of the test class: every test of the class may use it.
-    std::string prefix = copy.test_method.substr(0, copy.test_method.find('#') + 1);
+    // A helper, or a nested, local or anonymous class of the test file:
+    // any test of the file may use it (copy_check.h says why not fewer).
+    std::set<std::string> file(copy.file_classes.begin(), copy.file_classes.end());
     for (const auto& [id, test] : results.tests) {
-      if (id.compare(0, prefix.size(), prefix) == 0) {
-        excluded.emplace(id, absl::StrCat("helper ", copy.test_method, " ", reason));
+      if (file.count(id.substr(0, id.find('#'))) != 0) {
+        excluded.emplace(id, absl::StrCat(copy.test_method, ", in its test file: ", reason));
       }
     }
   }

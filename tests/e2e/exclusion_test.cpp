@@ -242,5 +242,84 @@ TEST_F(ObserveExclusionTest, ATestTheIsolationRunExcludesMakesTheRestRunAgain) {
   EXPECT_THAT(o.summary.isolation_outcome_changed(), ::testing::IsEmpty());
 }
 
+// A "reference model" class nested in a test file holds a copy of the
+// method under test. The bytecode check reads every class compiled from
+// the file, not only the test class: every test of the file — the one that
+// uses the model, the one that does not, and a @Nested class's — is
+// excluded, naming the nested method and the target; a test of another
+// file is not. No test sources are needed.
+constexpr char kMeter[] = R"(package ex;
+public class Meter {
+  public static int step(int level, int delta, int cap) {
+    if (delta < 0) throw new IllegalArgumentException("negative step");
+    int next = level + delta;
+    if (next > cap) next = cap;
+    if (next % 2 == 1) next = next - 1;
+    return next;
+  }
+}
+)";
+constexpr char kMeterTest[] = R"(package ex;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.*;
+class MeterTest {
+  static final class Reference {
+    static int apply(int from, int by, int limit) {
+      if (by < 0) throw new IllegalArgumentException("bad");
+      int n = from + by;
+      if (n > limit) n = limit;
+      if (n % 2 == 1) n = n - 1;
+      return n;
+    }
+  }
+  @Test void stepsLikeTheReference() {
+    for (int d = 0; d < 5; d++) assertEquals(Reference.apply(3, d, 6), Meter.step(3, d, 6));
+  }
+  @Test void stepsUp() { assertEquals(4, Meter.step(1, 3, 9)); }
+  @Nested class Edges {
+    @Test void capped() { assertEquals(6, Meter.step(5, 9, 6)); }
+  }
+}
+)";
+constexpr char kGaugeTest[] = R"(package ex;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class GaugeTest {
+  @Test void stepsFromZero() { assertEquals(2, Meter.step(0, 2, 9)); }
+}
+)";
+
+TEST(ObserveCopyCheckTest, ACopyInANestedClassExcludesEveryTestOfItsFile) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir,
+      {{"ex/Meter.java", kMeter}, {"ex/MeterTest.java", kMeterTest},
+       {"ex/GaugeTest.java", kGaugeTest}},
+      {"-g"}, testing::JunitJar());
+  ASSERT_FALSE(classes.empty());
+  std::string out = dir.path() + "/observed";
+  Observed o = testing::RunObserve({"observe", "--classpath", classes, "--tests", "ex.GaugeTest",
+                                    "--tests", "ex.MeterTest", "--method", "ex.Meter#step",
+                                    "--out", out},
+                                   out);
+  ASSERT_EQ(o.result.exit_code, 0) << o.Output();
+  EXPECT_EQ(o.summary.tests_excluded(), 3) << o.Output();
+  const std::string reason =
+      ": ex.MeterTest$Reference#apply, in its test file: its bytecode copies the body of "
+      "ex.Meter#step(III)I (";
+  for (const char* test : {"ex.MeterTest#stepsLikeTheReference", "ex.MeterTest#stepsUp",
+                           "ex.MeterTest$Edges#capped"}) {
+    EXPECT_THAT(o.result.stdout_data, HasSubstr(std::string("  ") + test + reason)) << test;
+  }
+  std::set<std::string> excluded, kept;
+  for (const v1::Observation& obs : o.observations) {
+    (obs.excluded() ? excluded : kept).insert(obs.test_id());
+  }
+  EXPECT_EQ(excluded, (std::set<std::string>{"ex.MeterTest#stepsLikeTheReference",
+                                             "ex.MeterTest#stepsUp",
+                                             "ex.MeterTest$Edges#capped"}));
+  EXPECT_EQ(kept, std::set<std::string>{"ex.GaugeTest#stepsFromZero"});
+}
+
 }  // namespace
 }  // namespace tracespec

@@ -774,12 +774,14 @@ TEST(RunTest, AnOutputDirectoryOthersControlIsRefused) {
   EXPECT_TRUE(fs::is_empty(open));
 }
 
-// With a remote model, `run` hands the project's own sources
-// (src/main/java by default) to the egress gate as the implementation: a
-// test that carries a copy of the method under inference — here a
-// "reference model" class declared in the test, which the bytecode check
-// of the test method does not see — is not sent; the same project without
-// the copy is.
+// With a remote model, a test that carries a copy of the method under
+// inference never reaches it. A "reference model" class declared in the
+// test method is compiled from the test file, so observe's bytecode check
+// excludes the test: neither its source nor its observations are sent.
+// The same copy in a comment has no bytecode: `run` hands the project's own
+// sources (src/main/java by default) to the egress gate as the
+// implementation, which blocks the request. The same project without the
+// copy is sent.
 constexpr char kRange[] = R"(package shop;
 public class Range {
   public static int clamp(int value, int low, int high) {
@@ -797,13 +799,9 @@ public class Range {
   }
 }
 )";
-constexpr char kRangeTestWithCopy[] = R"(package shop;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import org.junit.jupiter.api.Test;
-class RangeTest {
-  @Test void clampsLikeTheReference() {
-    class Reference {
-      int bound(int v, int lo, int hi) {
+// clamp's body with other names: compiled in a local class of the test
+// method, or only written in a comment there.
+constexpr char kRangeCopy[] = R"(
         if (lo > hi) {
           throw new IllegalArgumentException("empty range");
         }
@@ -815,13 +813,32 @@ class RangeTest {
           r = hi;
         }
         return r;
-      }
+)";
+constexpr char kRangeTestHead[] = R"(package shop;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+class RangeTest {
+  @Test void clampsLikeTheReference() {
+)";
+std::string RangeTestWithCopy() {
+  return absl::StrCat(kRangeTestHead, R"(    class Reference {
+      int bound(int v, int lo, int hi) {)",
+                      kRangeCopy, R"(      }
     }
     Reference model = new Reference();
     for (int v = -2; v <= 11; v += 3) assertEquals(model.bound(v, 0, 9), Range.clamp(v, 0, 9));
   }
 }
-)";
+)");
+}
+std::string RangeTestWithCopyInAComment() {
+  return absl::StrCat(kRangeTestHead, "    /* What clamp does:", kRangeCopy, R"(    */
+    int[] want = {0, 1, 4, 7, 9};
+    for (int i = 0; i < want.length; i++) assertEquals(want[i], Range.clamp(-2 + 3 * i, 0, 9));
+  }
+}
+)");
+}
 constexpr char kRangeTestWithoutCopy[] = R"(package shop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
@@ -836,14 +853,18 @@ class RangeTest {
 TEST(RunTest, ARemoteModelIsNotSentACopyOfTheProjectsOwnSources) {
   const std::string answer = testing::ContentEntry(
       R"({"contract": "//@ public normal_behavior\n//@   requires low <= high;\n//@   ensures \\result >= low && \\result <= high;\n", "hypotheses": []})");
-  for (bool copy : {true, false}) {
-    SCOPED_TRACE(copy ? "test with a copy" : "test without a copy");
+  enum Case { kLocalClass, kComment, kNoCopy };
+  for (Case c : {kLocalClass, kComment, kNoCopy}) {
+    SCOPED_TRACE(c == kLocalClass ? "a copy in a local class"
+                 : c == kComment  ? "a copy in a comment"
+                                  : "no copy");
     testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, ",", answer, ",",
                                                answer, "],\"then\":\"fail\"}"));
     testing::TempDir dir;
     dir.Write("src/main/java/shop/Range.java", kRange);
-    dir.Write("src/test/java/shop/RangeTest.java",
-              copy ? kRangeTestWithCopy : kRangeTestWithoutCopy);
+    dir.Write("src/test/java/shop/RangeTest.java", c == kLocalClass ? RangeTestWithCopy()
+                                                   : c == kComment  ? RangeTestWithCopyInAComment()
+                                                                    : kRangeTestWithoutCopy);
     CompileMavenLayout(dir.path());
     // No `sources`: src/main/java is the default.
     dir.Write("tracespec.textproto",
@@ -855,11 +876,25 @@ TEST(RunTest, ARemoteModelIsNotSentACopyOfTheProjectsOwnSources) {
     SubprocessResult r = testing::RunTracespec({"run", dir.path()});
     std::string received = server.RecordText();
     std::string audit = ReadFile(dir.path() + "/tracespec-out/infer/audit.jsonl").value_or("");
-    // The run goes on: the method stops, naming the rule and the source.
+    std::string observed =
+        ReadFile(dir.path() + "/tracespec-out/observations/summary.json").value_or("");
+    // The run goes on either way.
     ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-    if (copy) {
+    EXPECT_FALSE(absl::StrContains(received, "empty range")) << "the copy reached the server";
+    if (c == kLocalClass) {
+      // Excluded by observe: the request carries neither the test nor its
+      // observations, so the gate has nothing to block.
+      EXPECT_THAT(observed, HasSubstr("\"excluded_reason\": \"shop.RangeTest$1Reference#bound, in "
+                                      "its test file: its bytecode copies the body of "
+                                      "shop.Range#clamp(III)I ("));
+      ASSERT_GE(server.Received().size(), 1u) << r.stdout_data << r.stderr_data;
+      EXPECT_FALSE(absl::StrContains(received, "clampsLikeTheReference"));
+      EXPECT_FALSE(absl::StrContains(received, "value=-2"));
+      EXPECT_FALSE(absl::StrContains(audit, "implementation-source"));
+    } else if (c == kComment) {
+      // The method stops, naming the rule and the source.
+      EXPECT_THAT(observed, HasSubstr("\"tests_excluded\": \"0\""));
       EXPECT_EQ(server.Received().size(), 0u) << r.stdout_data;
-      EXPECT_FALSE(absl::StrContains(received, "empty range")) << "the copy reached the server";
       EXPECT_THAT(r.stdout_data,
                   HasSubstr("shop.Range#clamp(III)I: Stopped (rounds: none): round 1: blocked by "
                             "the egress gate: egress to "));
@@ -869,8 +904,11 @@ TEST(RunTest, ARemoteModelIsNotSentACopyOfTheProjectsOwnSources) {
       EXPECT_TRUE(absl::StrContains(audit, "\"rule\":\"implementation-source\""))
           << "no audit record of the blocked request";
     } else {
+      EXPECT_THAT(observed, HasSubstr("\"tests_excluded\": \"0\""));
       ASSERT_GE(server.Received().size(), 1u) << r.stdout_data << r.stderr_data;
       EXPECT_THAT(received, HasSubstr("Range.clamp(-2 + 3 * i, 0, 9)"));
+      EXPECT_THAT(received, HasSubstr("clampsLikeTheReference"));
+      EXPECT_THAT(received, HasSubstr("value=-2"));
       EXPECT_FALSE(absl::StrContains(audit, "implementation-source"));
     }
   }

@@ -10,6 +10,7 @@ namespace tracespec::observer {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 google::protobuf::RepeatedPtrField<std::string> Names(std::initializer_list<const char*> names) {
   google::protobuf::RepeatedPtrField<std::string> out;
@@ -71,6 +72,64 @@ TEST(ExclusionTest, TheTestMethodIsFoundInItsOwnClassOnly) {
   EXPECT_EQ(FindTestMethodSource(kModelFirst, "t.CheckTest", "absent"), "");
   // The old lookup took the first declaration anywhere in the file.
   EXPECT_THAT(FindMethodSource(kModelFirst, "check"), HasSubstr("return -1"));
+}
+
+// Overloads of a test method's name: a test id names every one of them
+// (JUnit runs each under "pkg.T#m"), so all are its source; a descriptor
+// picks one by parameter count, then by parameter types.
+constexpr char kOverloads[] = R"(package t;
+import java.util.Map;
+class OverTest {
+  @Test void check() { int none = 0; }
+  @ParameterizedTest @ValueSource(ints = {1, 2})
+  void check(final int n) { int one = n; }
+  @ParameterizedTest @MethodSource("pairs")
+  void check(@ConvertWith(Conv.class) String s, Map.Entry<String, Integer> e) {
+    String password = s;
+  }
+  void check(@Positive int a, long[] b) { int twoPrimitives = a; }
+  <T> void check(T value, int... rest) { int generic = 1; }
+}
+)";
+
+TEST(ExclusionTest, EveryOverloadIsTheTestsSourceAndADescriptorPicksOne) {
+  std::string all = FindTestMethodSource(kOverloads, "t.OverTest", "check");
+  size_t last = 0;
+  for (const char* mark :
+       {"int none", "int one", "String password", "int twoPrimitives", "int generic"}) {
+    size_t at = all.find(mark);
+    ASSERT_NE(at, std::string::npos) << mark;
+    EXPECT_GT(at, last) << mark << ": not in source order";
+    last = at;
+  }
+  // Each from the start of its line, annotations on lines of their own
+  // left out as the single-declaration lookup always did.
+  EXPECT_THAT(all, HasSubstr("}\n  void check(final int n)"));
+  auto only = [](const std::string& descriptor) {
+    return FindTestMethodSource(kOverloads, "t.OverTest", "check", descriptor);
+  };
+  EXPECT_EQ(only("()V"), "  @Test void check() { int none = 0; }");
+  EXPECT_EQ(only("(I)V"), "  void check(final int n) { int one = n; }");
+  EXPECT_THAT(only("(Ljava/lang/String;Ljava/util/Map$Entry;)V"), HasSubstr("String password"));
+  EXPECT_THAT(only("(Ljava/lang/String;Ljava/util/Map$Entry;)V"), Not(HasSubstr("twoPrimitives")));
+  // Two parameters each: the types tell them apart; a parameters-only
+  // descriptor works too.
+  EXPECT_EQ(only("(I[J)"), "  void check(@Positive int a, long[] b) { int twoPrimitives = a; }");
+  // A type variable is erased to its bound, which the source does not
+  // spell: the declarations of that count stand.
+  std::string generic = only("(Ljava/lang/Object;[I)V");
+  EXPECT_THAT(generic, HasSubstr("int generic"));
+  EXPECT_THAT(generic, HasSubstr("twoPrimitives"));
+  EXPECT_THAT(generic, HasSubstr("password"));
+  EXPECT_THAT(generic, Not(HasSubstr("int one")));
+  EXPECT_EQ(only("(III)V"), "");
+}
+
+TEST(ExclusionTest, SensitiveNamesAreLookedForInEveryOverload) {
+  testing::TempDir dir;
+  dir.Write("t/OverTest.java", kOverloads);
+  EXPECT_EQ(SourceMention(dir.path(), "t.OverTest#check", Names({"password"})),
+            "test source mentions \"password\" (t/OverTest.java:9)");
 }
 
 TEST(ExclusionTest, SourceMentionNamesWordFileAndLine) {

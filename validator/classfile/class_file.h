@@ -189,6 +189,13 @@ struct ClassFile {
   std::vector<Method> methods;
   std::vector<BootstrapMethod> bootstrap_methods;
   std::string source_file;  // SourceFile attribute, "" when absent
+  // NestHost: the nest's host class (internal name), "" when absent (a
+  // top-level class, or a class file older than Java 11).
+  std::string nest_host;
+  // NestMembers: the classes of the nest this class hosts (internal names,
+  // as listed) — the nested, inner, local and anonymous classes javac
+  // compiled from the host's source; empty when absent.
+  std::vector<std::string> nest_members;
 
   bool is_interface() const { return (access & kAccInterface) != 0; }
   bool is_abstract() const { return (access & kAccAbstract) != 0; }

@@ -495,6 +495,15 @@ absl::Status Reader::ReadClassAttributes() {
     TS_RETURN_IF_ERROR(in_.Need(length, absl::StrCat(name, " attribute")));
     if (name == "SourceFile") {
       TS_ASSIGN_OR_RETURN(cf_.source_file, ReadUtf8Index("SourceFile"));
+    } else if (name == "NestHost") {
+      TS_ASSIGN_OR_RETURN(cf_.nest_host, ReadClassIndex("NestHost", /*allow_zero=*/false));
+    } else if (name == "NestMembers") {
+      TS_ASSIGN_OR_RETURN(uint32_t n, in_.U(2, "nest member count"));
+      for (uint32_t i = 0; i < n; ++i) {
+        TS_ASSIGN_OR_RETURN(std::string member,
+                            ReadClassIndex("nest member", /*allow_zero=*/false));
+        cf_.nest_members.push_back(std::move(member));
+      }
     } else if (name == "BootstrapMethods") {
       TS_ASSIGN_OR_RETURN(uint32_t n, in_.U(2, "bootstrap method count"));
       for (uint32_t i = 0; i < n; ++i) {

@@ -1,8 +1,11 @@
 // Tests of ParseClassFile on classes compiled by javac and on malformed
 // input (every truncation, corrupted bytes): errors name the byte offset.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "gtest/gtest.h"
 #include "tests/testing/testing.h"
@@ -138,6 +141,42 @@ TEST_F(ClassReaderTest, CorruptionsNeverCrash) {
     }
   }
   EXPECT_GT(failures, 0);
+}
+
+// NestHost and NestMembers tie the classes compiled from one file to its
+// top-level class: nested, inner, local and anonymous ones alike.
+TEST(ClassReaderNests, HostListsEveryClassOfItsFileAndMembersNameTheHost) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(dir, {{"n/Outer.java", R"java(
+package n;
+public class Outer {
+  static class Nested { class Inner {} }
+  Runnable r = new Runnable() { public void run() {} };
+  void m() { class Local {} new Local(); }
+}
+class Beside {}
+)java"}});
+  ASSERT_FALSE(classes.empty());
+  auto outer = ParseClassFile(ReadFile(classes + "/n/Outer.class").value(), "Outer.class");
+  ASSERT_TRUE(outer.ok()) << outer.status();
+  EXPECT_EQ(outer->nest_host, "");
+  std::vector<std::string> members = outer->nest_members;
+  std::sort(members.begin(), members.end());
+  EXPECT_EQ(members, (std::vector<std::string>{"n/Outer$1", "n/Outer$1Local", "n/Outer$Nested",
+                                               "n/Outer$Nested$Inner"}));
+  for (const char* member : {"Outer$1", "Outer$1Local", "Outer$Nested$Inner"}) {
+    auto cf = ParseClassFile(ReadFile(absl::StrCat(classes, "/n/", member, ".class")).value(),
+                             member);
+    ASSERT_TRUE(cf.ok()) << cf.status();
+    EXPECT_EQ(cf->nest_host, "n/Outer") << member;
+    EXPECT_TRUE(cf->nest_members.empty()) << member;
+  }
+  // Another top-level class of the same file is no nest member; only its
+  // SourceFile says where it came from.
+  auto beside = ParseClassFile(ReadFile(classes + "/n/Beside.class").value(), "Beside.class");
+  ASSERT_TRUE(beside.ok()) << beside.status();
+  EXPECT_EQ(beside->nest_host, "");
+  EXPECT_EQ(beside->source_file, "Outer.java");
 }
 
 TEST(ClassReaderErrors, NamesTheProblem) {
