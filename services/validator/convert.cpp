@@ -41,6 +41,7 @@ v1::DiagnosticKind KindToProto(check::Diagnostic::Kind kind) {
     case K::kType: return v1::DIAGNOSTIC_TYPE;
     case K::kUnsupported: return v1::DIAGNOSTIC_UNSUPPORTED;
     case K::kNote: return v1::DIAGNOSTIC_NOTE;
+    case K::kUndecided: return v1::DIAGNOSTIC_UNDECIDED;
   }
   return v1::DIAGNOSTIC_KIND_UNSPECIFIED;
 }
@@ -53,6 +54,7 @@ check::Diagnostic::Kind KindFromProto(v1::DiagnosticKind kind) {
     case v1::DIAGNOSTIC_SYNTAX: return K::kSyntax;
     case v1::DIAGNOSTIC_TYPE: return K::kType;
     case v1::DIAGNOSTIC_UNSUPPORTED: return K::kUnsupported;
+    case v1::DIAGNOSTIC_UNDECIDED: return K::kUndecided;
     default: return K::kNote;
   }
 }

@@ -109,6 +109,16 @@ class ConsistencyRun {
             ? absl::StrCat(" while checking ", ClauseText(*clause), " (line ", clause->span.line, ")")
             : "";
     NoteUnknown(absl::StrCat("timeout after ", timeout_, " s", where));
+    // The clause, typed, for whoever revises the contract (the synthesizer
+    // drops it and keeps what was proved).
+    if (clause != nullptr) {
+      Diagnostic d;
+      d.kind = Diagnostic::Kind::kUndecided;
+      d.span = clause->span;
+      d.clause = ClauseText(*clause);
+      d.message = absl::StrCat("not decided within the time limit (", timeout_, " s)");
+      result.diagnostics.push_back(std::move(d));
+    }
   }
 
   // A lowering failure: unsupported or out of range → UNKNOWN, a clause

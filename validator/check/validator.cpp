@@ -39,6 +39,7 @@ const char* DiagnosticKindName(Diagnostic::Kind kind) {
     case Diagnostic::Kind::kType: return "type";
     case Diagnostic::Kind::kUnsupported: return "unsupported";
     case Diagnostic::Kind::kNote: return "note";
+    case Diagnostic::Kind::kUndecided: return "undecided";
   }
   return "?";
 }

@@ -49,6 +49,7 @@ struct Diagnostic {
     kType,            // type error, missing field or method
     kUnsupported,     // valid JML this checker does not handle
     kNote,            // informational (assume used, loop invariants ignored, ...)
+    kUndecided,       // the time limit ran out on a query about the clause (UNKNOWN)
   };
   Kind kind = Kind::kNote;
   jml::SourceSpan span;    // the clause, in the contract text

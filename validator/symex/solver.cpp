@@ -796,13 +796,15 @@ class FloatAbstraction {
   int fresh_ = 0;
 };
 
-// How long cvc5 may take on an abstraction Z3 did not decide in its slice.
+// How long cvc5 may take on an abstraction Z3 did not decide in its slice:
+// a quarter of the time left, at least this (it answers the abstractions it
+// can in well under a second on an idle machine; a loaded one needs more).
 constexpr std::chrono::seconds kAbstractionSecondEngine{2};
 // How many models of the abstraction are tried as counterexamples.
 constexpr int kAbstractionAttempts = 4;
 
 // The abstraction tried within short slices (a quarter of kFirstSlice each;
-// then cvc5 for at most kAbstractionSecondEngine): unsat when it
+// then cvc5 for a quarter of the time left): unsat when it
 // proves `formulas` unsat; sat (with a model of `formulas`) when the inputs
 // of one of its models also satisfy the formulas themselves — with every
 // input fixed, the floating-point arithmetic folds to constants, so that
@@ -832,7 +834,10 @@ z3::check_result SolveWithFloatsAbstracted(z3::context& ctx, const std::vector<z
     // portfolio).
     std::vector<z3::expr> all = abstracted;
     all.insert(all.end(), abstraction.lemmas().begin(), abstraction.lemmas().end());
-    Clock::time_point brief = std::min(deadline, Clock::now() + kAbstractionSecondEngine);
+    Clock::time_point now = Clock::now();
+    Clock::time_point brief =
+        std::min(deadline, now + std::max<Clock::duration>(kAbstractionSecondEngine,
+                                                            (deadline - now) / 4));
     if (AskSecondEngine(ctx, all, brief, /*want_model=*/false).result == z3::unsat) return z3::unsat;
     return z3::unknown;
   }

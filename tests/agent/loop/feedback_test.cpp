@@ -149,6 +149,40 @@ public class Door extends Base implements Codes {
   EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
 }
 
+TEST(FeedbackTest, AClauseTheSolverCouldNotDecideIsNamedToTheSynthesizer) {
+  // Before, a timeout was only prose in the summary: the oracle named no
+  // clause, so the synthesizer could not drop it and kept the whole
+  // contract UNKNOWN for all its rounds (bench task lcm: 475 s, no contract).
+  TempDir dir;
+  std::string classes = CompileJava(dir, {{"p/Multiples.java", R"(package p;
+public class Multiples {
+  public long lcm(int a, int b) {
+    if (a <= 0 || b <= 0) throw new IllegalArgumentException();
+    int x = a, y = b;
+    while (y != 0) { int r = x % y; x = y; y = r; }
+    return (long) a / x * b;
+  }
+}
+)"}},
+                                    {"-g"});
+  ASSERT_FALSE(classes.empty());
+  auto validator = check::Validator::Create(classes);
+  ASSERT_TRUE(validator.ok()) << validator.status();
+  check::ValidateRequest base;
+  base.method = "p.Multiples#lcm";
+  base.timeout_seconds = 2;
+  base.deepen = false;
+  ValidatorOracle oracle(validator->get(), base);
+  synth::OracleVerdict v = oracle.Check(
+      "//@ public normal_behavior\n"
+      "//@   requires a > 0 && b > 0;\n"
+      "//@   ensures \\result >= a;\n");
+  ASSERT_EQ(v.kind, synth::OracleVerdict::Kind::kUnknown) << v.message;
+  EXPECT_THAT(v.message, HasSubstr("timeout"));
+  ASSERT_EQ(v.failing_clauses.size(), 1u) << v.message;
+  EXPECT_EQ(v.failing_clauses[0].line, 3);
+}
+
 TEST(FeedbackTest, SyntaxAndTypeErrorsMakeACandidateUncheckable) {
   check::ValidationReport report;
   report.consistency.status = check::CheckStatus::kError;
