@@ -258,10 +258,13 @@ std::vector<Needle> NeedlesOf(const Case& c) {
     out.push_back({std::move(label), std::move(t), ignore_case, {}});
   };
   // An encoding equal to an earlier one (an ASCII text's code points and
-  // UTF-8 bytes) is named once, by the first label.
+  // UTF-8 bytes) is searched once, under both names.
   auto numbers = [&](std::string label, std::vector<int64_t> n) {
-    for (const Needle& e : out) {
-      if (e.numbers == n) return;
+    for (Needle& e : out) {
+      if (e.numbers == n) {
+        absl::StrAppend(&e.label, " = ", label);
+        return;
+      }
     }
     out.push_back({std::move(label), "", false, std::move(n)});
   };
@@ -619,11 +622,17 @@ std::string RunNote(const std::string& out_dir, int* blocked) {
   }
   std::string audit = tracespec::ReadFile(out_dir + "/infer/audit.jsonl").value_or("");
   *blocked = 0;
+  std::set<std::string> rules;
+  static const std::regex kRule("\"rule\":\"([^\"]*)\"");
   for (absl::string_view line : absl::StrSplit(audit, '\n', absl::SkipEmpty())) {
     if (absl::StrContains(line, "\"BLOCKED\"") || absl::StrContains(line, "VERDICT_BLOCKED")) {
       ++*blocked;
+      std::smatch rule;
+      std::string text(line);
+      if (std::regex_search(text, rule, kRule)) rules.insert(rule[1].str());
     }
   }
+  if (!rules.empty()) parts.push_back("blocked by " + absl::StrJoin(rules, ", "));
   v1::ObserveSummary observed;
   std::string osum = tracespec::ReadFile(out_dir + "/observations/summary.json").value_or("");
   if (!osum.empty() && tracespec::FromJson(osum, &observed).ok()) {
