@@ -14,6 +14,7 @@
 //
 //   bench_privacy [--case NAME]... [--mode plain|ni|both] [--jobs N]
 //                 [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] [--json]
+//   bench_privacy --self-test
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -475,6 +476,82 @@ std::vector<std::string> Find(const std::vector<Needle>& needles, const std::str
   return found;
 }
 
+// The search's own check (--self-test): every encoding of every case's
+// secret, written into a request the way the prompt renders values (a
+// string, an inline array, elements with their paths, a char list, the
+// test source spelled with escapes, char operands and a text-block
+// continuation), must be found under its own label, and a request without
+// the secret must give nothing. Returns the failures.
+std::vector<std::string> SelfTest(const std::vector<Case>& cases) {
+  std::vector<std::string> failures;
+  auto body = [](const std::string& content) {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+    w.StartObject();
+    w.Key("messages");
+    w.StartArray();
+    w.StartObject();
+    w.Key("content");
+    w.String(content.c_str());
+    w.EndObject();
+    w.EndArray();
+    w.EndObject();
+    return std::string(buffer.GetString());
+  };
+  auto expect = [&](const Case& c, const std::vector<Needle>& needles, const std::string& label,
+                    const std::string& content, bool found) {
+    std::string b = body("o1 [t.T#m]: x=3 -> returns 2; after: " + content);
+    std::vector<std::string> hits = Find(needles, b, Decoded({b}));
+    bool hit = std::find(hits.begin(), hits.end(), label) != hits.end();
+    if (hit != found) {
+      failures.push_back(absl::StrCat(c.name, ": ", label, found ? " not found in: " : " found in: ",
+                                      content.substr(0, 160)));
+    }
+  };
+  for (const Case& c : cases) {
+    std::vector<Needle> needles = NeedlesOf(c);
+    for (const Needle& n : needles) {
+      if (n.numbers.empty()) {
+        expect(c, needles, n.label, "this.f=\"" + n.text + "\"", true);
+        continue;
+      }
+      std::vector<std::string> inline_form, path_form;
+      for (size_t i = 0; i < n.numbers.size(); ++i) {
+        inline_form.push_back(absl::StrCat(n.numbers[i]));
+        path_form.push_back(absl::StrCat("this.f.elementData[", i, "].value=", n.numbers[i]));
+      }
+      expect(c, needles, n.label, "this.f=[" + absl::StrJoin(inline_form, ", ") + "]", true);
+      expect(c, needles, n.label, absl::StrJoin(path_form, ", "), true);
+    }
+    for (const std::string& secret : c.text_secrets) {
+      std::string escaped, concat, chars;
+      for (size_t i = 0; i < secret.size(); ++i) {
+        escaped += i % 3 == 0 ? absl::StrFormat("\\u%04x", secret[i]) : secret.substr(i, 1);
+        concat += i % 4 == 1 ? absl::StrCat("\" + '", secret.substr(i, 1), "' + \"")
+                             : secret.substr(i, 1);
+        chars += absl::StrCat(i ? ", " : "", "this.q.elementData[", i, "].value='",
+                              secret.substr(i, 1), "'");
+      }
+      std::string split = absl::StrCat(secret.substr(0, secret.size() / 2), "\\\n        ",
+                                       secret.substr(secret.size() / 2));
+      for (const std::string& spelling : {escaped, "\"" + concat + "\"", chars, split}) {
+        expect(c, needles, "plain", spelling, true);
+      }
+    }
+    // Nothing of the secret: the same frames with other values.
+    std::vector<std::string> hits;
+    std::string clean = body(
+        "o1 [t.T#m]: a=[3, 9, 42, 77], key=42 -> returns 2; after: this.f=<s1: String, 17 "
+        "chars>, this.n=7, this.g=[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]");
+    hits = Find(needles, clean, Decoded({clean}));
+    if (!hits.empty()) {
+      failures.push_back(absl::StrCat(c.name, ": found in a request without the secret: ",
+                                      absl::StrJoin(hits, ", ")));
+    }
+  }
+  return failures;
+}
+
 // ---------------------------------------------------------------------------
 // The fake model server (tests/agent/fake_llm_server.py).
 
@@ -799,7 +876,8 @@ void Usage() {
                "                  (default: the source tree's bench/privacy)\n"
                "  --work DIR      where the projects run (default: a fresh temporary directory,\n"
                "                  removed at the end unless --keep)\n"
-               "  --json          print the rows as one JSON document\n");
+               "  --json          print the rows as one JSON document\n"
+               "  --self-test     check the search itself on synthetic requests (no run)\n");
 }
 
 }  // namespace
@@ -809,7 +887,7 @@ int main(int argc, char** argv) {
   std::string tracespec = TRACESPEC_BENCH_BINARY;
   std::string work_dir;
   std::string mode = "both";
-  bool keep = false, json = false;
+  bool keep = false, json = false, self_test = false;
   int jobs = 1;
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
@@ -830,6 +908,8 @@ int main(int argc, char** argv) {
     } else if (arg == "--work" && value(&work_dir)) {
     } else if (arg == "--keep") {
       keep = true;
+    } else if (arg == "--self-test") {
+      self_test = true;
     } else if (arg == "--json") {
       json = true;
     } else {
@@ -841,6 +921,12 @@ int main(int argc, char** argv) {
   if (!all.ok()) {
     std::fprintf(stderr, "bench_privacy: %s\n", std::string(all.status().message()).c_str());
     return 3;
+  }
+  if (self_test) {
+    std::vector<std::string> failures = SelfTest(*all);
+    for (const std::string& f : failures) std::printf("FAIL %s\n", f.c_str());
+    std::printf("self-test: %zu case(s), %zu failure(s)\n", all->size(), failures.size());
+    return failures.empty() ? 0 : 1;
   }
   for (const std::string& name : only) {
     if (std::none_of(all->begin(), all->end(), [&](const Case& c) { return c.name == name; })) {
