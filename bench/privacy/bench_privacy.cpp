@@ -79,6 +79,9 @@ struct Case {
   std::vector<int> xor_keys;
   std::vector<std::string> needles;    // verbatim strings that must not leave
   std::vector<std::string> disclosed;  // clean: strings that must leave
+  // A hostile endpoint's probe: the answer's `@C@` becomes each of these
+  // characters in turn (one run each); the feedback must not differ.
+  std::vector<std::string> probe;
   std::string policy;  // redaction policy, relative to the bench dir ("" = the default)
 };
 
@@ -123,6 +126,9 @@ absl::StatusOr<Case> LoadCase(const std::string& bench_dir, const std::string& n
       c.xor_keys.push_back(static_cast<int>(number));
     } else if (key == "needle") {
       c.needles.push_back(value);
+    } else if (key == "probe") {
+      c.probe = absl::StrSplit(value, ' ', absl::SkipEmpty());
+      if (c.probe.size() != 2) return bad("probe takes two characters");
     } else if (key == "disclosed") {
       c.disclosed.push_back(value);
     } else if (key == "policy") {
@@ -668,9 +674,11 @@ std::string ProjectConfig(const Case& c, const std::string& bench_dir, int port,
   return out;
 }
 
-std::string Answer(const Case& c) {
+std::string Answer(const Case& c, const std::string& probe) {
   std::string contract = "//@ public normal_behavior\n";
-  for (const std::string& line : c.answer) absl::StrAppend(&contract, "//@   ", line, "\n");
+  for (const std::string& line : c.answer) {
+    absl::StrAppend(&contract, "//@   ", absl::StrReplaceAll(line, {{"@C@", probe}}), "\n");
+  }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
@@ -725,6 +733,76 @@ std::string RunNote(const std::string& out_dir, int* blocked) {
 // Markers of a value the request does not show as recorded.
 constexpr const char* kAlterations[] = {"redacted", "withheld", "depends on a denied value"};
 
+// One `tracespec run` of a case against a fresh fake server.
+struct Attempt {
+  std::string error;  // the run could not be made at all
+  bool succeeded = false;
+  std::vector<std::string> bodies;
+  std::string note;
+  int blocked = 0;
+  double seconds = 0;
+};
+
+Attempt RunOnce(const Case& c, bool ni, const std::string& base, const std::string& answer,
+                const std::string& bench_dir, const std::string& tracespec,
+                const std::string& server_script, const std::string& egress_policy) {
+  Attempt a;
+  const std::string project = base + "/project";
+  const std::string side = base + "/side";  // server files, audit key, witness
+  // A fresh directory: a stale port file or record of an earlier run in a
+  // kept --work directory must not be read.
+  absl::Status made = tracespec::RemoveAll(base);
+  if (made.ok()) made = CopyCase(c, project);
+  if (made.ok()) made = tracespec::MakeDirs(side);
+  if (!made.ok()) {
+    a.error = std::string(made.message());
+    return a;
+  }
+  FakeServer server(server_script, side, answer);
+  if (server.port() <= 0) {
+    a.error = "the fake model server did not start";
+    return a;
+  }
+  absl::Status wrote = tracespec::WriteFileAtomic(
+      project + "/tracespec.textproto",
+      ProjectConfig(c, bench_dir, server.port(), ni, egress_policy));
+  if (!wrote.ok()) {
+    a.error = std::string(wrote.message());
+    return a;
+  }
+  tracespec::SubprocessOptions options;
+  options.stdout_path = base + "/run.log";
+  options.stderr_path = base + "/run.log";
+  options.timeout_seconds = 900;
+  options.env = {{"TRACESPEC_AUDIT_KEY", side + "/audit-key.pem"},
+                 {"TRACESPEC_AUDIT_WITNESS_DIR", side + "/witness"}};
+  auto run = tracespec::RunSubprocess({tracespec, "run", project}, options);
+  if (!run.ok()) {
+    a.error = std::string(run.status().message());
+    return a;
+  }
+  a.seconds = run->seconds;
+  a.succeeded = run->Succeeded();
+  a.bodies = server.Bodies();
+  a.note = RunNote(project + "/tracespec-out", &a.blocked);
+  if (!a.succeeded) {
+    std::string log = tracespec::ReadFile(base + "/run.log").value_or("");
+    std::vector<absl::string_view> lines = absl::StrSplit(log, '\n', absl::SkipWhitespace());
+    a.note = absl::StrCat("tracespec run: ", run->Describe(),
+                          lines.empty() ? "" : ": " + std::string(lines.back()));
+  }
+  return a;
+}
+
+// The feedback of a probe's run: the requests after the first, with the
+// probed character in its quotes made one, so that two probes' runs
+// compare equal unless the feedback itself differs.
+std::string ProbeFeedback(const Attempt& a, const std::string& probe) {
+  std::vector<std::string> later(a.bodies.size() > 1 ? a.bodies.begin() + 1 : a.bodies.end(),
+                                 a.bodies.end());
+  return absl::StrReplaceAll(Decoded(later), {{"'" + probe + "'", "'?'"}});
+}
+
 Row RunCase(const Case& c, bool ni, const std::string& bench_dir, const std::string& work_dir,
             const std::string& tracespec, const std::string& server_script,
             const std::string& egress_policy) {
@@ -733,53 +811,41 @@ Row RunCase(const Case& c, bool ni, const std::string& bench_dir, const std::str
   row.kind = c.kind;
   row.mode = ni ? "ni" : "plain";
   const std::string base = absl::StrCat(work_dir, "/", c.name, "-", row.mode);
-  const std::string project = base + "/project";
-  const std::string side = base + "/side";  // server files, audit key, witness
-  auto fail = [&](const std::string& why) {
-    row.result = "ERROR";
-    row.note = why;
-    return row;
-  };
-  // A fresh directory: a stale port file or record of an earlier run in a
-  // kept --work directory must not be read.
-  if (absl::Status s = tracespec::RemoveAll(base); !s.ok()) return fail(std::string(s.message()));
-  if (absl::Status s = CopyCase(c, project); !s.ok()) return fail(std::string(s.message()));
-  if (absl::Status s = tracespec::MakeDirs(side); !s.ok()) return fail(std::string(s.message()));
-  FakeServer server(server_script, side, Answer(c));
-  if (server.port() <= 0) return fail("the fake model server did not start");
-  absl::Status wrote = tracespec::WriteFileAtomic(
-      project + "/tracespec.textproto",
-      ProjectConfig(c, bench_dir, server.port(), ni, egress_policy));
-  if (!wrote.ok()) return fail(std::string(wrote.message()));
-
-  tracespec::SubprocessOptions options;
-  options.stdout_path = base + "/run.log";
-  options.stderr_path = base + "/run.log";
-  options.timeout_seconds = 900;
-  options.env = {{"TRACESPEC_AUDIT_KEY", side + "/audit-key.pem"},
-                 {"TRACESPEC_AUDIT_WITNESS_DIR", side + "/witness"}};
-  auto run = tracespec::RunSubprocess({tracespec, "run", project}, options);
-  if (!run.ok()) return fail(std::string(run.status().message()));
-  row.seconds = run->seconds;
-
-  std::vector<std::string> bodies = server.Bodies();
-  row.requests = static_cast<int>(bodies.size());
+  std::vector<std::string> probes = c.probe.empty() ? std::vector<std::string>{""} : c.probe;
+  std::vector<Attempt> attempts;
+  for (size_t i = 0; i < probes.size(); ++i) {
+    attempts.push_back(RunOnce(c, ni, probes.size() > 1 ? absl::StrCat(base, "/probe-", i) : base,
+                               Answer(c, probes[i]), bench_dir, tracespec, server_script,
+                               egress_policy));
+    const Attempt& a = attempts.back();
+    if (!a.error.empty()) {
+      row.result = "ERROR";
+      row.note = a.error;
+      return row;
+    }
+    row.seconds += a.seconds;
+    row.requests += static_cast<int>(a.bodies.size());
+    row.blocked += a.blocked;
+  }
+  const Attempt& first = attempts.front();
+  row.note = first.note;
+  bool succeeded = std::all_of(attempts.begin(), attempts.end(),
+                               [](const Attempt& a) { return a.succeeded; });
+  std::vector<std::string> bodies;
+  for (const Attempt& a : attempts) bodies.insert(bodies.end(), a.bodies.begin(), a.bodies.end());
   std::string raw = absl::StrJoin(bodies, "\n");
   std::string decoded = Decoded(bodies);
-  row.note = RunNote(project + "/tracespec-out", &row.blocked);
-  if (!run->Succeeded()) {
-    std::string log = tracespec::ReadFile(base + "/run.log").value_or("");
-    std::vector<absl::string_view> lines = absl::StrSplit(log, '\n', absl::SkipWhitespace());
-    row.note = absl::StrCat("tracespec run: ", run->Describe(),
-                            lines.empty() ? "" : ": " + std::string(lines.back()));
-  }
 
   if (c.kind == "adversarial") {
     row.found = Find(NeedlesOf(c), raw, decoded);
-    row.result = !row.found.empty() ? "LEAK" : run->Succeeded() ? "OK" : "ERROR";
+    if (probes.size() > 1 &&
+        ProbeFeedback(attempts[0], probes[0]) != ProbeFeedback(attempts[1], probes[1])) {
+      row.found.push_back("feedback differs between probes " + absl::StrJoin(probes, "/"));
+    }
+    row.result = !row.found.empty() ? "LEAK" : succeeded ? "OK" : "ERROR";
     return row;
   }
-  if (!run->Succeeded()) {
+  if (!succeeded) {
     row.result = "ERROR";
   } else if (row.blocked > 0 || row.requests == 0) {
     row.result = "BLOCKED";
