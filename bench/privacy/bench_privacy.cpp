@@ -21,13 +21,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <regex>
 #include <set>
 #include <string>
@@ -46,6 +44,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "agent/loop/run_dir.h"
+#include "bench/common/runs.h"
 #include "common/files.h"
 #include "common/proto_io.h"
 #include "common/status.h"
@@ -1009,42 +1008,31 @@ int main(int argc, char** argv) {
     if (mode != "plain") runs.push_back({&c, true});
   }
 
-  bool temporary = work_dir.empty();
-  if (temporary) {
-    absl::StatusOr<std::string> dir = tracespec::MakeTempDir("tracespec-bench-privacy-");
-    if (!dir.ok()) {
-      std::fprintf(stderr, "bench_privacy: %s\n", std::string(dir.status().message()).c_str());
-      return 4;
-    }
-    work_dir = *dir;
-  } else if (absl::Status made = tracespec::MakeDirs(work_dir); !made.ok()) {
-    std::fprintf(stderr, "bench_privacy: %s\n", std::string(made.message()).c_str());
+  bool temporary = false;
+  absl::StatusOr<std::string> dir =
+      tracespec::bench::OpenWorkDir(work_dir, "tracespec-bench-privacy-", &temporary);
+  if (!dir.ok()) {
+    std::fprintf(stderr, "bench_privacy: %s\n", std::string(dir.status().message()).c_str());
     return 4;
   }
+  work_dir = *dir;
   // The loopback server must not go through a proxy.
   setenv("NO_PROXY", "127.0.0.1,localhost", 1);
   setenv("no_proxy", "127.0.0.1,localhost", 1);
 
   std::vector<Row> rows(runs.size());
-  std::atomic<size_t> next{0};
-  std::atomic<int> done{0};
-  std::mutex print_mu;
   auto start = std::chrono::steady_clock::now();
-  auto worker = [&] {
-    for (size_t i = next++; i < runs.size(); i = next++) {
-      rows[i] = RunCase(*runs[i].first, runs[i].second, bench_dir, work_dir, tracespec,
-                        TRACESPEC_BENCH_FAKE_SERVER, TRACESPEC_BENCH_EGRESS_POLICY);
-      std::lock_guard<std::mutex> lock(print_mu);
-      std::fprintf(stderr, "bench_privacy: [%d/%zu] %s %s: %s (%.1fs)\n", ++done, runs.size(),
-                   rows[i].name.c_str(), rows[i].mode.c_str(), rows[i].result.c_str(),
-                   rows[i].seconds);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::min<int>(jobs, static_cast<int>(runs.size())); ++j) {
-    threads.emplace_back(worker);
-  }
-  for (std::thread& t : threads) t.join();
+  tracespec::bench::RunInOrder(
+      runs.size(), jobs,
+      [&](size_t i) {
+        rows[i] = RunCase(*runs[i].first, runs[i].second, bench_dir, work_dir, tracespec,
+                          TRACESPEC_BENCH_FAKE_SERVER, TRACESPEC_BENCH_EGRESS_POLICY);
+      },
+      [&](size_t i, int n) {
+        std::fprintf(stderr, "bench_privacy: [%d/%zu] %s %s: %s (%.1fs)\n", n, runs.size(),
+                     rows[i].name.c_str(), rows[i].mode.c_str(), rows[i].result.c_str(),
+                     rows[i].seconds);
+      });
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (json) {
