@@ -16,13 +16,11 @@
 // met (or a task ended in Error), 2 bad flags, 3 a malformed task list,
 // 4 no work directory.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -36,6 +34,7 @@
 #include "absl/strings/strip.h"
 #include "agent/loop/run_dir.h"
 #include "agent/strength/mutation.h"
+#include "bench/common/runs.h"
 #include "common/files.h"
 #include "common/status.h"
 #include "common/subprocess.h"
@@ -847,43 +846,29 @@ int main(int argc, char** argv) {
     }
   }
 
-  bool temporary = work_dir.empty();
-  if (temporary) {
-    absl::StatusOr<std::string> dir = tracespec::MakeTempDir("tracespec-bench-pipeline-");
-    if (!dir.ok()) {
-      std::fprintf(stderr, "bench_pipeline: %s\n", std::string(dir.status().message()).c_str());
-      return 4;
-    }
-    work_dir = *dir;
-  } else if (absl::Status made = tracespec::MakeDirs(work_dir); !made.ok()) {
-    std::fprintf(stderr, "bench_pipeline: %s\n", std::string(made.message()).c_str());
+  bool temporary = false;
+  absl::StatusOr<std::string> dir =
+      tracespec::bench::OpenWorkDir(work_dir, "tracespec-bench-pipeline-", &temporary);
+  if (!dir.ok()) {
+    std::fprintf(stderr, "bench_pipeline: %s\n", std::string(dir.status().message()).c_str());
     return 4;
   }
+  work_dir = *dir;
 
   // Tasks are taken in list order by `jobs` workers; the rows are printed
   // in list order once all are done.
   std::vector<TaskResult> results(tasks.size());
-  std::atomic<size_t> next{0};
-  std::atomic<int> done{0};
-  std::mutex print_mu;
   auto start = std::chrono::steady_clock::now();
-  auto worker = [&] {
-    for (size_t i = next++; i < tasks.size(); i = next++) {
-      results[i] = RunTask(tasks[i], tracespec, work_dir, mutant_options);
-      std::lock_guard<std::mutex> lock(print_mu);
-      int n = ++done;
-      for (const Row& r : results[i].rows) {
-        std::fprintf(stderr, "bench_pipeline: [%d/%zu] %s %s: %s %s (%.1fs)\n", n, tasks.size(),
-                     r.task.c_str(), r.method.c_str(), r.outcome.c_str(), r.history.c_str(),
-                     r.seconds);
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::min<int>(jobs, static_cast<int>(tasks.size())); ++j) {
-    threads.emplace_back(worker);
-  }
-  for (std::thread& t : threads) t.join();
+  tracespec::bench::RunInOrder(
+      tasks.size(), jobs,
+      [&](size_t i) { results[i] = RunTask(tasks[i], tracespec, work_dir, mutant_options); },
+      [&](size_t i, int n) {
+        for (const Row& r : results[i].rows) {
+          std::fprintf(stderr, "bench_pipeline: [%d/%zu] %s %s: %s %s (%.1fs)\n", n,
+                       tasks.size(), r.task.c_str(), r.method.c_str(), r.outcome.c_str(),
+                       r.history.c_str(), r.seconds);
+        }
+      });
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   Totals totals = Summarize(tasks, results, seconds, tasks.size() == all->size());

@@ -1,0 +1,9 @@
+package kbd;
+
+final class Phrases {
+  private Phrases() {}
+
+  static String stored() {
+    return String.join("*", "Hazel", "Canyon", "318");
+  }
+}

@@ -1,0 +1,6 @@
+package gate;
+
+/** Codes shared by the access devices. */
+public interface Codes {
+  int UNLOCK_PIN = 60517;
+}

@@ -1,0 +1,9 @@
+package mirror;
+
+final class Setup {
+  private Setup() {}
+
+  static String admin() {
+    return "Tundra" + '?' + "Maple" + '?' + 47;
+  }
+}

@@ -1,0 +1,9 @@
+package memo;
+
+final class Notes {
+  private Notes() {}
+
+  static String stored() {
+    return "Pelican" + "_" + "Orbit" + "_" + 3390;
+  }
+}
