@@ -6,6 +6,7 @@
 #ifndef TRACESPEC_AGENT_GATEWAY_GATEWAY_H_
 #define TRACESPEC_AGENT_GATEWAY_GATEWAY_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,12 @@ struct GatewayConfig {
 // The audited client, ready to send. Errors name the file at fault (policy,
 // audit log, sources) or the missing API key variable.
 absl::StatusOr<std::unique_ptr<LlmClient>> MakeGatewayClient(const GatewayConfig& config);
+
+// How a run gets its model client from its GatewayConfig: MakeGatewayClient
+// in process, or a client of a remote gateway (services/gateway/client.h),
+// which takes only the config's protected material.
+using GatewayClientFactory =
+    std::function<absl::StatusOr<std::unique_ptr<LlmClient>>(const GatewayConfig&)>;
 
 // The pieces MakeGatewayClient is made of, for a gateway that serves many
 // runs from one process (services/gateway): one policy and one audit log

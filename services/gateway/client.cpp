@@ -93,10 +93,7 @@ class RemoteGatewayClient final : public gateway::LlmClient {
   std::string destination_;
 };
 
-}  // namespace
-
-absl::StatusOr<std::unique_ptr<gateway::LlmClient>> ConnectGateway(
-    const RemoteGatewayOptions& options, const gateway::GatewayMaterial& material) {
+absl::StatusOr<std::shared_ptr<grpc::Channel>> ReadyChannel(const RemoteGatewayOptions& options) {
   if (options.gateway.empty()) return absl::InvalidArgumentError("--gateway is empty");
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
@@ -111,7 +108,16 @@ absl::StatusOr<std::unique_ptr<gateway::LlmClient>> ConnectGateway(
             : absl::StrCat(" (UNAVAILABLE: not connected within ", options.connect_seconds,
                            " s)")));
   }
-  std::unique_ptr<v1::GatewayService::Stub> stub = v1::GatewayService::NewStub(channel);
+  return channel;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<gateway::LlmClient>> ConnectGateway(
+    const RemoteGatewayOptions& options, const gateway::GatewayMaterial& material) {
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = ReadyChannel(options);
+  if (!channel.ok()) return channel.status();
+  std::unique_ptr<v1::GatewayService::Stub> stub = v1::GatewayService::NewStub(*channel);
   grpc::ClientContext context;
   // Building the session's gate fingerprints the sources: time for it.
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(120));
@@ -121,7 +127,20 @@ absl::StatusOr<std::unique_ptr<gateway::LlmClient>> ConnectGateway(
   grpc::Status status = stub->OpenSession(&context, call, &reply);
   if (!status.ok()) return GatewayError(status, options.gateway);
   return std::unique_ptr<gateway::LlmClient>(std::make_unique<RemoteGatewayClient>(
-      options.gateway, std::move(channel), reply.session(), reply.destination()));
+      options.gateway, *std::move(channel), reply.session(), reply.destination()));
+}
+
+absl::Status ProbeGateway(const RemoteGatewayOptions& options) {
+  return ReadyChannel(options).status();
+}
+
+gateway::GatewayClientFactory RemoteGatewayFactory(const RemoteGatewayOptions& options) {
+  return [options](const gateway::GatewayConfig& config)
+             -> absl::StatusOr<std::unique_ptr<gateway::LlmClient>> {
+    absl::StatusOr<gateway::GatewayMaterial> material = gateway::ReadGatewayMaterial(config);
+    if (!material.ok()) return material.status();
+    return ConnectGateway(options, *material);
+  };
 }
 
 }  // namespace tracespec::services

@@ -34,6 +34,16 @@ struct RemoteGatewayOptions {
 absl::StatusOr<std::unique_ptr<gateway::LlmClient>> ConnectGateway(
     const RemoteGatewayOptions& options, const gateway::GatewayMaterial& material);
 
+// Fails as ConnectGateway does when no gateway answers, without opening a
+// session: for callers that check before they write anything.
+absl::Status ProbeGateway(const RemoteGatewayOptions& options);
+
+// A run's model client from its GatewayConfig: the config's protected
+// material (its implementation sources read here, on the caller's machine)
+// in a session of the gateway; the config's endpoint, policy, log, key and
+// dry-run fields are not used (they are the gateway's).
+gateway::GatewayClientFactory RemoteGatewayFactory(const RemoteGatewayOptions& options);
+
 }  // namespace tracespec::services
 
 #endif  // TRACESPEC_SERVICES_GATEWAY_CLIENT_H_

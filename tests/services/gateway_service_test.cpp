@@ -23,7 +23,7 @@
 #include "services/gateway/client.h"
 #include "tests/agent/fake_llm_server.h"
 #include "tests/agent/observation_builders.h"
-#include "tests/services/server_process.h"
+#include "tests/services/gateway_process.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec {
@@ -57,21 +57,12 @@ class GatewayServiceTest : public ::testing::Test {
     setenv("TRACESPEC_AUDIT_KEY", client_key_.c_str(), 1);
     unsetenv("TRACESPEC_API_KEY");
     policy_ = gateway_dir_.Write("egress.textproto", kPolicy);
-    log_ = gateway_dir_.path() + "/audit.jsonl";
-    key_ = gateway_dir_.path() + "/keys/audit-key.pem";
   }
   void TearDown() override { unsetenv("TRACESPEC_AUDIT_KEY"); }
 
   std::unique_ptr<ServerProcess> StartGateway(const FakeLlmServer& model,
                                               const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {"gateway",      "--llm",        model.base_url(),
-                                     "--model",      "test-model",   "--egress-policy",
-                                     policy_,        "--audit-log",  log_,
-                                     "--audit-key",  key_};
-    args.insert(args.end(), extra.begin(), extra.end());
-    auto server = std::make_unique<ServerProcess>(args, gateway_dir_.path() + "/server.err");
-    EXPECT_NE(server->address(), "") << server->listening_line() << server->Stderr();
-    return server;
+    return tracespec::StartGateway(files_, model, policy_, extra);
   }
 
   // A run's material: an excluded observation holds a value that must not
@@ -85,18 +76,15 @@ class GatewayServiceTest : public ::testing::Test {
     return material;
   }
 
-  std::vector<v1::AuditRecord> Records() const {
-    auto records = gateway::ReadAuditRecords(log_);
-    EXPECT_TRUE(records.ok()) << records.status();
-    return records.ok() ? *records : std::vector<v1::AuditRecord>{};
-  }
+  std::vector<v1::AuditRecord> Records() const { return GatewayRecords(files_); }
 
   testing::TempDir gateway_dir_;
+  GatewayFiles files_{gateway_dir_.path()};
+  const std::string& log_ = files_.log;
+  const std::string& key_ = files_.key;
   testing::TempDir client_dir_;
   std::string client_key_;
   std::string policy_;
-  std::string log_;
-  std::string key_;
 };
 
 TEST_F(GatewayServiceTest, AnAllowedRequestReachesTheModelAndItsAnswerComesBack) {
@@ -116,7 +104,7 @@ TEST_F(GatewayServiceTest, AnAllowedRequestReachesTheModelAndItsAnswerComesBack)
   auto response = (*client)->Complete(request);
   ASSERT_TRUE(response.ok()) << response.status();
   EXPECT_EQ(response->text, kAnswer);
-  EXPECT_EQ(response->model, "test-model");
+  EXPECT_EQ(response->model, "fake-model");
   EXPECT_EQ(response->http_status, 200);
 
   // What reached the model is the body the gateway said it would send.
