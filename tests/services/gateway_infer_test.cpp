@@ -164,5 +164,42 @@ TEST_F(GatewayInferTest, AnUnreachableGatewayOrLocalEgressFlagsStopBeforeAnythin
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST_F(GatewayInferTest, RunThroughTheGatewayHoldsNoKeyAndTheGatewayLogsItsRequests) {
+  testing::FakeLlmServer model(Script());
+  ASSERT_TRUE(model.running());
+  auto gateway = StartGateway(files_, model, Policy());
+  ASSERT_NE(gateway->address(), "");
+  testing::TempDir project;
+  std::string src = testing::SourceDir() + "/examples/bank";
+  // The project's own model section names no egress policy: the gateway's
+  // applies.
+  project.Write("tracespec.textproto",
+                absl::StrCat("classes: \"", bank_->classes(), "\"\ntest_classes: \"",
+                             bank_->test_classes(), "\"\ntests: \"bank.AccountTest\"\n",
+                             "tests_src: \"", src, "/test\"\nsources: \"", src, "/src\"\n",
+                             "methods: \"", kMethod, "\"\n"));
+  std::string out = tmp_.path() + "/run";
+  SubprocessResult r =
+      RunTracespec({"run", project.path(), "--out", out, "--gateway", gateway->address()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit(I)V: Success"));
+  ASSERT_EQ(model.Received().size(), 1u);
+  std::vector<v1::AuditRecord> records = GatewayRecords(files_);
+  ASSERT_GE(records.size(), 2u);
+  EXPECT_EQ(records[0].verdict(), v1::ALLOWED);
+  EXPECT_EQ(records[1].verdict(), v1::RECEIVED);
+  EXPECT_FALSE(std::filesystem::exists(out + "/infer/audit.jsonl"));
+  EXPECT_FALSE(std::filesystem::exists(client_key_));
+
+  // No gateway: stopped before the build, nothing written.
+  std::string address = absl::StrCat("127.0.0.1:", testing::UnusedLoopbackPort());
+  std::string none = tmp_.path() + "/none";
+  SubprocessResult unreachable =
+      RunTracespec({"run", project.path(), "--out", none, "--gateway", address});
+  EXPECT_EQ(unreachable.exit_code, 4) << unreachable.stderr_data;
+  EXPECT_THAT(unreachable.stderr_data, HasSubstr("no gateway reachable at " + address));
+  EXPECT_FALSE(std::filesystem::exists(none));
+}
+
 }  // namespace
 }  // namespace tracespec
