@@ -186,6 +186,46 @@ TEST_F(GatewayServiceTest, ADryRunWritesTheBodyOnTheGatewayAndSendsNothing) {
   EXPECT_EQ(*written, *(*client)->EncodeRequest(request));
 }
 
+TEST_F(GatewayServiceTest, SessionsAreBoundedAndClosedWithTheirClients) {
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  ASSERT_TRUE(model.running());
+  auto server = StartGateway(model, {"--max-sessions", "1"});
+  ASSERT_NE(server->address(), "");
+  {
+    auto first = services::ConnectGateway({server->address()}, Material());
+    ASSERT_TRUE(first.ok()) << first.status();
+    auto second = services::ConnectGateway({server->address()}, Material());
+    ASSERT_FALSE(second.ok());
+    EXPECT_EQ(second.status().code(), absl::StatusCode::kResourceExhausted);
+    EXPECT_THAT(second.status().message(), HasSubstr("all 1 sessions of the gateway are open"));
+  }
+  // The first client closed its session when it went.
+  auto third = services::ConnectGateway({server->address()}, Material());
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_TRUE((*third)->Complete(RequestWith("deposit(5) on 10 returned 15")).ok());
+}
+
+TEST_F(GatewayServiceTest, SigtermSealsTheLogWithTheGatewaysKey) {
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  ASSERT_TRUE(model.running());
+  auto server = StartGateway(model);
+  ASSERT_NE(server->address(), "");
+  {
+    auto client = services::ConnectGateway({server->address()}, Material());
+    ASSERT_TRUE(client.ok()) << client.status();
+    EXPECT_TRUE((*client)->Complete(RequestWith("deposit(5) on 10 returned 15")).ok());
+  }
+  kill(server->pid(), SIGTERM);
+  EXPECT_EQ(server->WaitForExit(20), 0) << server->Stderr();
+  EXPECT_EQ(Records().back().verdict(), v1::SEAL);
+  SubprocessResult key = testing::RunTracespec({"audit", "public-key", "--audit-key", key_});
+  ASSERT_EQ(key.exit_code, 0) << key.stderr_data;
+  std::string public_key = gateway_dir_.Write("public.pem", key.stdout_data);
+  SubprocessResult verify = testing::RunTracespec(
+      {"audit", "verify", log_, "--public-key", public_key, "--witness", "none"});
+  EXPECT_EQ(verify.exit_code, 0) << verify.stdout_data << verify.stderr_data;
+}
+
 TEST_F(GatewayServiceTest, BadFlagsAndFilesStopTheGatewayBeforeItListens) {
   FakeLlmServer model("{\"responses\":[]}");
   ASSERT_TRUE(model.running());
