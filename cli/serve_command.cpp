@@ -90,9 +90,10 @@ void AddServeGatewayCommand(CLI::App* serve, int* exit_code) {
                                      "range"},
                         {kExitInputError,
                          "the egress policy missing or malformed, the audit log or its key "
-                         "unreadable or refused (broken chain, another key, an unsealed "
-                         "tail), a bad endpoint URL, the API key variable unset"},
-                        {kExitEnvironment, "the address cannot be bound"}}));
+                         "refused (broken chain, another key, an unsealed tail), a bad "
+                         "endpoint URL, the API key variable unset"},
+                        {kExitEnvironment,
+                         "the address cannot be bound, the audit log or key unreadable"}}));
   cmd->callback([options, timeout_seconds, exit_code] {
     *exit_code = CheckPathFlags({{"--egress-policy", options->egress_policy_path,
                                   PathKind::kFile}});
