@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "agent/loop/infer.h"
+#include "services/gateway/client.h"
 #include "cli/commands.h"
 #include "cli/common_flags.h"
 #include "common/interrupt.h"
@@ -41,6 +43,17 @@ int Run(InferFlags& flags) {
     std::fprintf(stderr, "tracespec: error: --builtin and --llm exclude each other\n");
     return kExitUsage;
   }
+  if (!options.gateway.empty()) {
+    std::vector<std::string> local = loop::LocalEgressFlags(options);
+    if (flags.builtin) local.insert(local.begin(), "--builtin");
+    if (!local.empty()) {
+      std::fprintf(stderr,
+                   "tracespec: error: --gateway excludes %s: the gateway's own endpoint, egress "
+                   "policy, audit log, key and dry run apply\n",
+                   absl::StrJoin(local, ", ").c_str());
+      return kExitUsage;
+    }
+  }
   if (!options.llm_url.empty() && options.refine.model.empty()) {
     std::fprintf(stderr, "tracespec: error: --llm needs --model NAME\n");
     return kExitUsage;
@@ -53,6 +66,15 @@ int Run(InferFlags& flags) {
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
   if (!make_validator.ok()) return ReportError(make_validator.status());
   options.make_validator = *std::move(make_validator);
+  if (!options.gateway.empty()) {
+    // Reached before anything is written: no gateway, no run directory.
+    services::RemoteGatewayOptions remote;
+    remote.gateway = options.gateway;
+    if (absl::Status reached = services::ProbeGateway(remote); !reached.ok()) {
+      return ReportError(reached);
+    }
+    options.make_gateway_client = services::RemoteGatewayFactory(remote);
+  }
   StopOnSignals();
   absl::StatusOr<loop::InferRun> run = loop::RunInfer(options);
   if (!run.ok()) return ReportError(run.status());
@@ -126,7 +148,16 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--llm", o.llm_url,
                   "Base URL of an OpenAI-compatible chat-completions endpoint, e.g. "
                   "http://127.0.0.1:8000/v1");
-  cmd->add_option("--model", o.refine.model, "Model name for --llm");
+  cmd->add_option("--gateway", o.gateway,
+                  "Address (HOST:PORT) of a `tracespec serve gateway`: the requests go through "
+                  "its egress gate, to its endpoint, into its audit log, signed with its key; "
+                  "this run sends the gateway only its protected material (the redaction "
+                  "policy, the observations, the --impl-src texts) and the prompts, and holds "
+                  "no key. Excludes --llm, --egress-policy, --audit-log, --audit-key and "
+                  "--dry-run (the gateway's own apply)");
+  cmd->add_option("--model", o.refine.model,
+                  "Model name for --llm (required with it); with --gateway, default: the "
+                  "gateway's");
   cmd->add_option("--api-key-env", o.api_key_env,
                   "Environment variable holding the API key for --llm (default: "
                   "TRACESPEC_API_KEY when set, else no key); the key is never logged");

@@ -14,6 +14,7 @@
 #include "cli/status_line.h"
 #include "common/interrupt.h"
 #include "project/run.h"
+#include "services/gateway/client.h"
 
 namespace tracespec::cli {
 namespace {
@@ -23,6 +24,8 @@ struct ProjectFlags {
   std::string out_dir;
   int jobs = 1;
   ValidatorsFlags validators;
+  // run only.
+  std::string gateway;
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
@@ -81,6 +84,16 @@ int RunCommand(const ProjectFlags& flags) {
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
   if (!make_validator.ok()) return ReportError(make_validator.status());
   options.make_validator = *std::move(make_validator);
+  if (!flags.gateway.empty()) {
+    services::RemoteGatewayOptions remote;
+    remote.gateway = flags.gateway;
+    if (absl::Status reached = services::ProbeGateway(remote); !reached.ok()) {
+      printer->Finish();
+      return ReportError(reached);
+    }
+    options.gateway = flags.gateway;
+    options.make_gateway_client = services::RemoteGatewayFactory(remote);
+  }
   StopOnSignals();
   absl::StatusOr<project::RunResult> result = project::RunProject(options);
   printer->Finish();
@@ -122,6 +135,13 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--jobs", flags->jobs,
                   "Methods inferred at once, each with its own validator (default 1)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--gateway", flags->gateway,
+                  "Address (HOST:PORT) of a `tracespec serve gateway`: the model is the "
+                  "gateway's, whatever the configuration's model says (its endpoint's model "
+                  "name, impl_src and anonymize still apply; its url, api_key_env, "
+                  "egress_policy, timeout and attempts are the gateway's own); the requests go "
+                  "through the gateway's egress gate into its audit log, and this run holds no "
+                  "key. Reached before the build runs");
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
@@ -142,7 +162,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
             "no project found, unknown or malformed configuration entry with file:line:column, "
             "build command failed, unknown class or method, no tests, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"},
-           {kExitEnvironment, "missing JVM, the test JVM died, endpoint unreachable, I/O"},
+           {kExitEnvironment,
+            "missing JVM, the test JVM died, endpoint or gateway unreachable, I/O"},
            {kExitInterrupted,
             "Ctrl-C or SIGTERM: stops within seconds, finished methods are kept and a re-run "
             "continues from them; recorded as a failed run; a second signal ends at once"}}));

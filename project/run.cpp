@@ -218,7 +218,12 @@ absl::Status WriteSpecs(const std::string& out_dir, const std::map<std::string, 
   return RemoveAll(old);
 }
 
-loop::InferOptions InferOptionsFor(const Project& project, const std::string& out_dir) {
+// With `gateway` (run --gateway), the model is the gateway's whatever the
+// project's model says: the endpoint's model name, extra sources and
+// anonymisation still apply, its URL, key variable, egress policy and
+// limits are the gateway's own.
+loop::InferOptions InferOptionsFor(const Project& project, const std::string& out_dir,
+                                   const std::string& gateway) {
   const v1::ProjectConfig& c = project.config;
   loop::InferOptions o;
   o.classpath = MainClassPath(project);
@@ -233,12 +238,16 @@ loop::InferOptions InferOptionsFor(const Project& project, const std::string& ou
     o.refine.validation_timeout_seconds = c.bounds().check_timeout_seconds();
   }
   o.redaction_policy = c.redaction_policy();
-  if (c.model().has_endpoint()) {
+  if (c.model().has_endpoint() || !gateway.empty()) {
     const v1::ProjectEndpoint& e = c.model().endpoint();
-    o.llm_url = e.url();
+    if (gateway.empty()) {
+      o.llm_url = e.url();
+      o.api_key_env = e.api_key_env();
+      o.egress_policy = e.egress_policy();
+    } else {
+      o.gateway = gateway;
+    }
     o.refine.model = e.model();
-    o.api_key_env = e.api_key_env();
-    o.egress_policy = e.egress_policy();
     // The project's own sources, then any further ones the endpoint names.
     o.implementation_sources.assign(c.sources().begin(), c.sources().end());
     o.implementation_sources.insert(o.implementation_sources.end(), e.impl_src().begin(),
@@ -529,8 +538,9 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     }
   }
 
-  loop::InferOptions base = InferOptionsFor(project, out_dir);
+  loop::InferOptions base = InferOptionsFor(project, out_dir, options.gateway);
   base.make_validator = options.make_validator;
+  base.make_gateway_client = options.make_gateway_client;
   std::atomic<size_t> next{0};
   std::atomic<int> done{0};
   const int total = static_cast<int>(queue.size());

@@ -19,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "agent/gateway/gateway.h"
 #include "agent/strength/mutation.h"
 #include "project/config.h"
 #include "tracespec/v1/run.pb.h"
@@ -55,6 +56,13 @@ struct RunOptions {
   // The validators of the methods' rounds (loop::InferOptions); unset: in
   // process.
   check::ValidatorFactory make_validator;
+  // Non-empty: the model is `tracespec serve gateway` at this address
+  // (loop::InferOptions::gateway), whatever the project's model says; its
+  // endpoint's model name, impl_src and anonymize still apply, its url,
+  // api_key_env, egress_policy, timeout and attempts are the gateway's.
+  // make_gateway_client is then required.
+  std::string gateway;
+  gateway::GatewayClientFactory make_gateway_client;
 };
 
 struct RunResult {

@@ -112,8 +112,9 @@ absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
     for (const GateFinding& f : verdict.findings) where.push_back(f.rule + " at " + f.where);
     out.set_detail(absl::StrJoin(where, "; "));
     TS_RETURN_IF_ERROR(log_->Append(std::move(out)).status());
-    return absl::PermissionDeniedError(
-        absl::StrCat("egress to ", destination, " ", verdict.Summary()));
+    return WithBlockedRule(absl::PermissionDeniedError(
+                               absl::StrCat("egress to ", destination, " ", verdict.Summary())),
+                           verdict.findings[0].rule);
   }
 
   if (!options_.dry_run_dir.empty()) {

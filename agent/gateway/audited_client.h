@@ -29,8 +29,9 @@ class AuditedClient : public LlmClient {
                 std::shared_ptr<AuditLog> log, AuditedClientOptions options = {});
 
   // Blocked: PermissionDenied naming the rule and where it matched (never
-  // the matched text). Stores payloads in the log when the policy's
-  // audit.store_payloads says so (never blocked ones).
+  // the matched text); BlockedRuleOf (errors.h) gives the rule. Stores
+  // payloads in the log when the policy's audit.store_payloads says so
+  // (never blocked ones).
   absl::StatusOr<LlmResponse> Complete(const LlmRequest& request) override;
   std::string Destination() const override { return inner_->Destination(); }
   absl::StatusOr<std::string> EncodeRequest(const LlmRequest& request) const override {

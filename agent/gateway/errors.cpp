@@ -13,6 +13,7 @@ namespace {
 
 constexpr char kFailureUrl[] = "type.tracespec.dev/gateway.ExchangeFailure";
 constexpr char kDryRunUrl[] = "type.tracespec.dev/gateway.DryRun";
+constexpr char kBlockedRuleUrl[] = "type.tracespec.dev/gateway.BlockedRule";
 
 }  // namespace
 
@@ -70,6 +71,16 @@ absl::StatusCode StatusCodeForHttp(int http_status) {
   }
   if (http_status >= 500) return absl::StatusCode::kUnavailable;
   return absl::StatusCode::kUnknown;
+}
+
+absl::Status WithBlockedRule(absl::Status status, const std::string& rule) {
+  status.SetPayload(kBlockedRuleUrl, absl::Cord(rule));
+  return status;
+}
+
+std::string BlockedRuleOf(const absl::Status& status) {
+  auto payload = status.GetPayload(kBlockedRuleUrl);
+  return payload ? std::string(*payload) : std::string();
 }
 
 absl::Status DryRunStatus(const std::string& message) {

@@ -41,6 +41,12 @@ bool IsRetryable(const absl::Status& status);
 // Unauthenticated, 5xx -> Unavailable, ...).
 absl::StatusCode StatusCodeForHttp(int http_status);
 
+// Set by the audited client on the PermissionDenied of a blocked request:
+// the rule of the gate's first finding ("secret.github-token").
+absl::Status WithBlockedRule(absl::Status status, const std::string& rule);
+// "" when the status names no rule.
+std::string BlockedRuleOf(const absl::Status& status);
+
 // Set on the status a dry run returns instead of an answer.
 absl::Status DryRunStatus(const std::string& message);
 bool IsDryRun(const absl::Status& status);

@@ -217,7 +217,7 @@ void ImplementationFingerprints::AddSource(const std::string& name, absl::string
   }
 }
 
-absl::Status ImplementationFingerprints::AddSourceTree(const std::string& path) {
+absl::StatusOr<std::vector<NamedSource>> ReadJavaSources(const std::string& path) {
   std::vector<std::string> files;
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec)) {
@@ -236,11 +236,19 @@ absl::Status ImplementationFingerprints::AddSourceTree(const std::string& path) 
     return absl::NotFoundError(absl::StrCat(path, ": implementation sources not found"));
   }
   std::sort(files.begin(), files.end());
+  std::vector<NamedSource> sources;
   for (const std::string& file : files) {
     absl::StatusOr<std::string> text = ReadFile(file);
     if (!text.ok()) return text.status();
-    AddSource(file, *text);
+    sources.push_back({file, *std::move(text)});
   }
+  return sources;
+}
+
+absl::Status ImplementationFingerprints::AddSourceTree(const std::string& path) {
+  absl::StatusOr<std::vector<NamedSource>> sources = ReadJavaSources(path);
+  if (!sources.ok()) return sources.status();
+  for (const NamedSource& source : *sources) AddSource(source.name, source.text);
   return absl::OkStatus();
 }
 

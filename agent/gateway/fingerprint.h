@@ -31,10 +31,21 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "tracespec/v1/egress.pb.h"
 
 namespace tracespec::gateway {
+
+// A source file's name and text.
+struct NamedSource {
+  std::string name;
+  std::string text;
+};
+
+// `path` itself when it is a file, else every *.java file under it, in path
+// order, read. NotFound when `path` does not exist.
+absl::StatusOr<std::vector<NamedSource>> ReadJavaSources(const std::string& path);
 
 struct FingerprintOptions {
   int k = 10;

@@ -12,6 +12,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "google/protobuf/util/json_util.h"
@@ -165,13 +166,37 @@ std::vector<gateway::TestClassConstants> CompiledTestConstants(
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> LocalEgressFlags(const InferOptions& options) {
+  std::vector<std::string> local;
+  if (!options.llm_url.empty()) local.push_back("--llm");
+  if (!options.egress_policy.empty()) local.push_back("--egress-policy");
+  if (!options.audit_log.empty()) local.push_back("--audit-log");
+  if (!options.audit_key.empty()) local.push_back("--audit-key");
+  if (options.dry_run) local.push_back("--dry-run");
+  return local;
+}
+
+namespace {
+
 absl::Status CheckOptions(const InferOptions& options) {
   if (options.methods.empty()) return absl::InvalidArgumentError("infer: no --method given");
   if (options.refine.rounds < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("infer: --rounds must be at least 1, not ", options.refine.rounds));
   }
-  if (options.llm_url.empty()) {
+  if (!options.gateway.empty()) {
+    // The gateway holds the endpoint, the gate, the log and its key.
+    if (std::vector<std::string> local = LocalEgressFlags(options); !local.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "infer: --gateway excludes ", absl::StrJoin(local, ", "),
+          ": the gateway's own endpoint, egress policy, audit log, key and dry run apply"));
+    }
+    if (!options.make_gateway_client) {
+      return absl::InvalidArgumentError("infer: --gateway without a way to connect to it");
+    }
+  } else if (options.llm_url.empty()) {
     if (options.dry_run) {
       return absl::InvalidArgumentError(
           "infer: --dry-run needs --llm (the built-in synthesizer sends nothing)");
@@ -323,7 +348,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   std::optional<classfile::ClassPath> own_test_path;
   classfile::ClassPath* test_path = &*class_path;
   std::vector<std::string> test_classes;
-  if (!options.llm_url.empty()) {
+  const bool remote = !options.llm_url.empty() || !options.gateway.empty();
+  if (remote) {
     if (!options.test_classpath.empty()) {
       absl::StatusOr<classfile::ClassPath> made =
           classfile::ClassPath::Create(options.test_classpath);
@@ -362,7 +388,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                                              : check::Validator::Create(options.classpath));
   check::ClassFileTypeEnvironment class_env(&*class_path);
   v1::RedactionPolicy redaction;
-  if (!options.llm_url.empty()) {
+  if (remote) {
     TS_ASSIGN_OR_RETURN(redaction, RecordingPolicy(options));
   }
   // Prompts, answers and observations stay the owner's (see owned_paths.h).
@@ -399,7 +425,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     base.timeout_seconds = refine.validation_timeout_seconds;
     ValidatorOracle oracle(validator.get(), base);
     std::unique_ptr<gateway::LlmClient> client;
-    if (options.llm_url.empty()) {
+    if (!remote) {
       // In process, nothing leaves: no anonymisation (the synthesizer
       // answers with the real names), the validator as Houdini's oracle.
       client = std::make_unique<synth::BuiltinSynthesizer>(synth::SynthesisOptions{}, &oracle,
@@ -433,7 +459,8 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       config.test_constants = CompiledTestConstants(inputs->prompt, test_path, test_classes);
       if (options.dry_run) TS_RETURN_IF_ERROR(MakeDirs(config.dry_run_dir));
       absl::StatusOr<std::unique_ptr<gateway::LlmClient>> made =
-          gateway::MakeGatewayClient(config);
+          options.gateway.empty() ? gateway::MakeGatewayClient(config)
+                                  : options.make_gateway_client(config);
       if (!made.ok()) return Fail(options, made.status());
       client = *std::move(made);
     }

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "agent/gateway/gateway.h"
 #include "agent/loop/refine.h"
 #include "tracespec/v1/infer.pb.h"
 #include "validator/check/validator.h"
@@ -39,7 +40,15 @@ struct InferOptions {
   std::string llm_url;
   // Environment variable holding the API key ("" = none).
   std::string api_key_env;
-  // Remote model only: the egress policy (required), the audit log (default
+  // Remote model through `tracespec serve gateway` at this address instead
+  // of llm_url: the endpoint, the egress policy, the audit log and its key
+  // and the dry run are the gateway's, so llm_url, egress_policy,
+  // audit_log, audit_key and dry_run must be unset. The client comes from
+  // make_gateway_client (required with it), given each method's
+  // GatewayConfig with the protected material filled in.
+  std::string gateway;
+  gateway::GatewayClientFactory make_gateway_client;
+  // Remote model only (llm_url): the egress policy (required), the audit log (default
   // OUT/audit.jsonl), implementation sources to fingerprint, the redaction
   // policy the observations were recorded under ("" = the one
   // summary.json names, else the built-in default).
@@ -50,8 +59,8 @@ struct InferOptions {
   std::string audit_key;
   std::vector<std::string> implementation_sources;
   std::string redaction_policy;
-  // Remote model only: write the request bodies to OUT/<method>/dry-run/
-  // and send nothing; anonymize the prompts.
+  // llm_url only: write the request bodies to OUT/<method>/dry-run/ and
+  // send nothing. Remote model only: anonymize the prompts.
   bool dry_run = false;
   bool anonymize = false;
   // Whether this run writes OUT/summary.json and summary.txt (merged with
@@ -82,6 +91,11 @@ struct InferRun {
   absl::Status stopped;
   bool dry_run = false;
 };
+
+// The flags of a gate built in process that `options` sets ("--llm",
+// "--egress-policy", "--audit-log", "--audit-key", "--dry-run"): with
+// --gateway there must be none.
+std::vector<std::string> LocalEgressFlags(const InferOptions& options);
 
 // Errors that prevent any method from starting (bad flags, unreadable
 // observations, broken egress policy, unusable audit log, unknown class

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "grpcpp/grpcpp.h"
+#include "services/common/serving.h"
 #include "services/validator/convert.h"
 #include "tracespec/v1/validator_service.grpc.pb.h"
 
@@ -211,32 +212,25 @@ absl::StatusOr<std::unique_ptr<check::Validator>> ConnectValidators(
   // Ready: some replica connected and its health service says SERVING.
   // TRANSIENT_FAILURE: every replica refused or failed (round_robin reports
   // it only then), so there is no point in waiting.
-  auto deadline = std::chrono::system_clock::now() +
-                  std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::duration<double>(options.connect_seconds));
-  grpc_connectivity_state state = channel->GetState(/*try_to_connect=*/true);
-  while (state != GRPC_CHANNEL_READY) {
-    if (state == GRPC_CHANNEL_TRANSIENT_FAILURE || state == GRPC_CHANNEL_SHUTDOWN ||
-        !channel->WaitForStateChange(state, deadline)) {
-      // gRPC does not say why; under TLS a handshake of our own does.
-      std::string handshake = options.tls.has_value()
-                                  ? TlsHandshakeProblem(*options.tls, *target, /*seconds=*/2)
-                                  : "";
-      if (!handshake.empty()) {
-        return absl::UnavailableError(
-            absl::StrCat("no validator reachable at ", *target, " (UNAVAILABLE: ", handshake, ")"));
-      }
-      return absl::UnavailableError(absl::StrCat(
-          "no validator reachable at ", *target,
-          state == GRPC_CHANNEL_TRANSIENT_FAILURE
-              ? " (UNAVAILABLE: every address refused or failed the connection, or does not "
-                "say SERVING"
-              : absl::StrCat(" (UNAVAILABLE: none connected and SERVING within ",
-                             options.connect_seconds, " s"),
-          options.tls.has_value() ? ")" : "; servers that serve TLS refuse plaintext: give "
-                                          "--validators-ca for those)"));
+  grpc_connectivity_state state = WaitUntilReady(channel.get(), options.connect_seconds);
+  if (state != GRPC_CHANNEL_READY) {
+    // gRPC does not say why; under TLS a handshake of our own does.
+    std::string handshake = options.tls.has_value()
+                                ? TlsHandshakeProblem(*options.tls, *target, /*seconds=*/2)
+                                : "";
+    if (!handshake.empty()) {
+      return absl::UnavailableError(
+          absl::StrCat("no validator reachable at ", *target, " (UNAVAILABLE: ", handshake, ")"));
     }
-    state = channel->GetState(/*try_to_connect=*/true);
+    return absl::UnavailableError(absl::StrCat(
+        "no validator reachable at ", *target,
+        state == GRPC_CHANNEL_TRANSIENT_FAILURE
+            ? " (UNAVAILABLE: every address refused or failed the connection, or does not "
+              "say SERVING"
+            : absl::StrCat(" (UNAVAILABLE: none connected and SERVING within ",
+                           options.connect_seconds, " s"),
+        options.tls.has_value() ? ")" : "; servers that serve TLS refuse plaintext: give "
+                                        "--validators-ca for those)"));
   }
   return std::make_unique<RemoteValidator>(*std::move(target), std::move(channel),
                                            options.call_slack_seconds, std::move(options.local));

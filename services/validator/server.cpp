@@ -1,6 +1,5 @@
 #include "services/validator/server.h"
 
-#include <pthread.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -15,10 +14,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "common/interrupt.h"
 #include "common/log.h"
 #include "grpcpp/grpcpp.h"
-#include "grpcpp/health_check_service_interface.h"
+#include "services/common/serving.h"
 #include "services/validator/convert.h"
 #include "tracespec/v1/validator_service.grpc.pb.h"
 #include "validator/check/validator.h"
@@ -29,12 +27,6 @@ namespace {
 using Clock = std::chrono::system_clock;
 
 constexpr char kServiceName[] = "tracespec.v1.ValidatorService";
-
-grpc::Status ToGrpc(const absl::Status& status) {
-  // absl's canonical codes are gRPC's, number for number.
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      std::string(status.message()));
-}
 
 // One accepted call, shared by the handler that waits for it and the worker
 // that runs it.
@@ -190,13 +182,6 @@ class Service final : public v1::ValidatorService::Service {
   int queue_;
 };
 
-// "127.0.0.1:0" with port 41234 -> "127.0.0.1:41234".
-std::string WithPort(const std::string& listen, int port) {
-  size_t colon = listen.rfind(':');
-  std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
-  return absl::StrCat(host, ":", port);
-}
-
 class ServerImpl final : public ValidatorServer {
  public:
   ServerImpl(const ValidatorServiceOptions& options, std::unique_ptr<Pool> pool)
@@ -204,31 +189,18 @@ class ServerImpl final : public ValidatorServer {
         service_(pool_.get(), options.workers, options.queue) {}
 
   absl::Status Bind() {
-    grpc::EnableDefaultHealthCheckService(true);
-    grpc::ServerBuilder builder;
-    int port = 0;
-    builder.AddListeningPort(options_.listen, Credentials(), &port);
-    // gRPC sets SO_REUSEPORT by default: a second server on a port in use
-    // would bind it too and take half of the calls. A port in use is an error.
-    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
-    builder.RegisterService(&service_);
-    builder.SetMaxReceiveMessageSize(static_cast<int>(
-        std::min<int64_t>(options_.max_request_bytes, std::numeric_limits<int>::max())));
+    ListenOptions listen;
+    listen.listen = options_.listen;
+    listen.credentials = Credentials();
+    listen.max_request_bytes = options_.max_request_bytes;
     // The handlers only wait for the workers; enough threads for every
     // accepted call, the refusals and the health checks.
-    grpc::ResourceQuota quota("tracespec-validator");
-    quota.SetMaxThreads(2 * (options_.workers + options_.queue) + 8);
-    builder.SetResourceQuota(quota);
-    server_ = builder.BuildAndStart();
-    if (server_ == nullptr || port == 0) {
-      return absl::UnavailableError(absl::StrCat("cannot listen on ", options_.listen));
-    }
-    address_ = WithPort(options_.listen, port);
-    grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
-    if (health != nullptr) {
-      health->SetServingStatus(true);
-      health->SetServingStatus(kServiceName, true);
-    }
+    listen.max_threads = 2 * (options_.workers + options_.queue) + 8;
+    listen.service_name = kServiceName;
+    absl::StatusOr<std::unique_ptr<grpc::Server>> server =
+        StartListening(&service_, listen, &address_);
+    if (!server.ok()) return server.status();
+    server_ = *std::move(server);
     return absl::OkStatus();
   }
 
@@ -250,11 +222,8 @@ class ServerImpl final : public ValidatorServer {
 
   void Shutdown() override {
     if (server_ == nullptr) return;
-    grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
-    if (health != nullptr) health->SetServingStatus(false);
     // Waits for every call in progress; new ones are refused.
-    server_->Shutdown();
-    server_->Wait();
+    StopListening(server_.get());
     pool_->Stop();
     server_.reset();
   }
@@ -301,26 +270,16 @@ absl::StatusOr<std::unique_ptr<ValidatorServer>> ValidatorServer::Start(
 
 absl::Status ServeValidatorUntilSignal(const ValidatorServiceOptions& options,
                                        const std::function<void(const ValidatorServer&)>& on_ready) {
-  // The signals are taken by sigwait below, not by a handler: the first one
-  // must not set the process-wide stop flag, which cuts solver queries short
+  // The signals are taken by sigwait, not by a handler: the first one must
+  // not set the process-wide stop flag, which cuts solver queries short
   // (symex/solver.cpp), since the calls in progress are to finish normally.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  sigset_t signals = BlockStopSignals();
   absl::StatusOr<std::unique_ptr<ValidatorServer>> server = ValidatorServer::Start(options);
   if (!server.ok()) return server.status();
   on_ready(**server);
-  int signal = 0;
-  sigwait(&signals, &signal);
-  Info(absl::StrCat("validator service: ", signal == SIGINT ? "SIGINT" : "SIGTERM",
-                    ": finishing ", (*server)->in_flight(),
+  const char* signal = WaitForStopSignal(signals);
+  Info(absl::StrCat("validator service: ", signal, ": finishing ", (*server)->in_flight(),
                     " calls in progress; a second signal cuts them short"));
-  std::thread([signals] {
-    int second = 0;
-    if (sigwait(&signals, &second) == 0) RequestStop(second);
-  }).detach();
   (*server)->Shutdown();
   Info("validator service: stopped");
   return absl::OkStatus();

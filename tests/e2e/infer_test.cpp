@@ -42,18 +42,8 @@ constexpr char kWrongAnswer[] =
     R"({"contract": "//@ public normal_behavior\n//@   requires amount > 0 && audit != null;\n//@   assignable balance, checksum, audit.entries, audit.lastEntry;\n//@   ensures balance == \\old(balance) + amount;\n", "hypotheses": ["the audit service is always present"]})";
 
 // Right, and given as a fenced block (an endpoint that ignores the schema).
-constexpr char kRightAnswer[] =
-    "The revised contract:\n```jml\n"
-    "//@ public normal_behavior\n"
-    "//@   requires amount > 0 && audit != null;\n"
-    "//@   assignable balance, checksum, audit.entries, audit.lastEntry;\n"
-    "//@   ensures balance == \\old(balance) + amount;\n"
-    "//@ also\n"
-    "//@ public exceptional_behavior\n"
-    "//@   requires amount <= 0;\n"
-    "//@   assignable \\nothing;\n"
-    "//@   signals_only IllegalArgumentException;\n"
-    "```\n";
+const std::string kRightAnswer =
+    absl::StrCat("The revised contract:\n```jml\n", testing::kDepositContract, "```\n");
 
 // A file's content; "" (and a failure) when it cannot be read.
 std::string Read(const std::string& path) {

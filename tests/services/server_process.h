@@ -1,4 +1,4 @@
-// A real `tracespec serve validator` process for the service tests: the
+// A real `tracespec serve <stage>` process for the service tests: the
 // binary under test on 127.0.0.1:0, its port read from the line it prints;
 // and Untimed, to compare outputs that carry times.
 #ifndef TRACESPEC_TESTS_SERVICES_SERVER_PROCESS_H_
@@ -37,16 +37,22 @@ inline std::string Untimed(const std::string& text) {
   return kept;
 }
 
-// The real `tracespec serve validator`, its stdout read until the line that
+// The real `tracespec serve <stage>`, its stdout read until the line that
 // says where it listens; stderr goes to a file.
 class ServerProcess {
  public:
+  // `tracespec serve validator --listen 127.0.0.1:0 --classpath CP EXTRA...`.
   ServerProcess(const std::string& class_path, const std::vector<std::string>& extra,
                 const std::string& stderr_path)
-      : stderr_path_(stderr_path) {
-    std::vector<std::string> args = {testing::TracespecBinary(), "serve", "validator",
-                                     "--listen", "127.0.0.1:0", "--classpath", class_path};
-    args.insert(args.end(), extra.begin(), extra.end());
+      : ServerProcess(WithClassPath(class_path, extra), stderr_path) {}
+
+  // `tracespec serve STAGE --listen 127.0.0.1:0 FLAGS...` for
+  // `stage_and_flags` = {STAGE, FLAGS...}.
+  ServerProcess(const std::vector<std::string>& stage_and_flags, const std::string& stderr_path)
+      : stderr_path_(stderr_path), stage_(stage_and_flags.at(0)) {
+    std::vector<std::string> args = {testing::TracespecBinary(), "serve", stage_, "--listen",
+                                     "127.0.0.1:0"};
+    args.insert(args.end(), stage_and_flags.begin() + 1, stage_and_flags.end());
     int out[2];
     if (pipe(out) != 0) return;
     pid_ = fork();
@@ -100,6 +106,12 @@ class ServerProcess {
   }
 
  private:
+  static std::vector<std::string> WithClassPath(const std::string& class_path,
+                                                std::vector<std::string> extra) {
+    extra.insert(extra.begin(), {"validator", "--classpath", class_path});
+    return extra;
+  }
+
   void ReadUntilListening() {
     std::string buffer;
     auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -113,7 +125,7 @@ class ServerProcess {
       size_t newline = buffer.find('\n');
       if (newline == std::string::npos) continue;
       line_ = buffer.substr(0, newline);
-      const std::string prefix = "tracespec: validator service listening on ";
+      const std::string prefix = "tracespec: " + stage_ + " service listening on ";
       if (line_.rfind(prefix, 0) == 0) {
         address_ = line_.substr(prefix.size(), line_.find(' ', prefix.size()) - prefix.size());
       }
@@ -122,6 +134,7 @@ class ServerProcess {
   }
 
   std::string stderr_path_;
+  std::string stage_;
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
   bool exited_ = false;

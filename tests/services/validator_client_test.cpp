@@ -39,17 +39,7 @@ using testing::RunTracespec;
 
 constexpr char kMethod[] = "bank.Account#deposit";
 
-// Holds on deposit's normal and exceptional behaviour as the tests show it.
-constexpr char kDepositContract[] =
-    "//@ public normal_behavior\n"
-    "//@   requires amount > 0 && audit != null;\n"
-    "//@   assignable balance, checksum, audit.entries, audit.lastEntry;\n"
-    "//@   ensures balance == \\old(balance) + amount;\n"
-    "//@ also\n"
-    "//@ public exceptional_behavior\n"
-    "//@   requires amount <= 0;\n"
-    "//@   assignable \\nothing;\n"
-    "//@   signals_only IllegalArgumentException;\n";
+using testing::kDepositContract;
 // Excludes the exceptional observations: coverage FAIL, with counterexamples.
 constexpr char kDepositTooStrong[] =
     "//@ requires amount > 0;\n"

@@ -10,6 +10,19 @@
 
 namespace tracespec::testing {
 
+// Holds on bank.Account#deposit's normal and exceptional behaviour as the
+// tests show it (consistency and coverage PASS).
+inline constexpr char kDepositContract[] =
+    "//@ public normal_behavior\n"
+    "//@   requires amount > 0 && audit != null;\n"
+    "//@   assignable balance, checksum, audit.entries, audit.lastEntry;\n"
+    "//@   ensures balance == \\old(balance) + amount;\n"
+    "//@ also\n"
+    "//@ public exceptional_behavior\n"
+    "//@   requires amount <= 0;\n"
+    "//@   assignable \\nothing;\n"
+    "//@   signals_only IllegalArgumentException;\n";
+
 // examples/bank compiled by javac (-g; the tests against the classes and
 // JUnit) and `tracespec observe` of bank.AccountTest on `methods`
 // ("bank.Account#deposit", ...). A step that fails fails the current test
