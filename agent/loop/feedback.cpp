@@ -2,14 +2,22 @@
 #include "agent/loop/feedback.h"
 
 #include <cstring>
+#include <functional>
+#include <map>
 #include <set>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "common/distinctive.h"
+#include "common/files.h"
 #include "common/glob.h"
+#include "common/status.h"
+#include "common/subprocess.h"
+#include "validator/classfile/class_file.h"
 
 namespace tracespec::loop {
 namespace {
@@ -128,8 +136,10 @@ void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
 namespace {
 
 // The Value a ConstantValue attribute holds, by field descriptor.
-bool ConstantOf(const classfile::ClassFile& cls, const classfile::Field& field, v1::Value* out) {
-  const classfile::CpEntry& e = cls.pool.at(field.constant_value_index);
+// The constant at pool `index` of `cls` as a value, when it is one a
+// counterexample could show: a string, or a distinctive number.
+bool PoolConstant(const classfile::ClassFile& cls, size_t index, v1::Value* out) {
+  const classfile::CpEntry& e = cls.pool.at(index);
   switch (e.tag) {
     case classfile::CpTag::kInteger: {
       auto v = static_cast<int32_t>(e.bits32);
@@ -158,13 +168,17 @@ bool ConstantOf(const classfile::ClassFile& cls, const classfile::Field& field, 
       return true;
     }
     case classfile::CpTag::kString: {
-      const std::string& text = cls.pool.StringValue(field.constant_value_index);
+      const std::string& text = cls.pool.StringValue(index);
       if (text.empty()) return false;
       out->set_string_value(text);
       return true;
     }
     default: return false;
   }
+}
+
+bool ConstantOf(const classfile::ClassFile& cls, const classfile::Field& field, v1::Value* out) {
+  return PoolConstant(cls, field.constant_value_index, out);
 }
 
 // The number of a numeric Value, for comparison across kinds.
@@ -237,13 +251,17 @@ int ReplaceNumber(const std::string& number, std::string* line) {
 
 }  // namespace
 
-std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
-                                       const std::string& class_name,
-                                       const v1::RedactionPolicy& policy) {
-  std::vector<v1::Value> out;
-  // The class, its superclasses and every interface any of them implements
-  // (an interface's fields are constants its implementors' code inlines),
-  // each once, in the order they are reached.
+namespace {
+
+// Calls `visit` with every compile-time constant field (final, with a
+// ConstantValue) whose name a deny pattern of `policy` matches, of
+// `class_name`, its superclasses and every interface any of them
+// implements (an interface's fields are constants its implementors' code
+// inlines), each class once, in the order they are reached.
+void ForEachDeniedConstant(
+    classfile::ClassPath* class_path, const std::string& class_name,
+    const v1::RedactionPolicy& policy,
+    const std::function<void(const classfile::ClassFile&, const classfile::Field&)>& visit) {
   std::vector<std::string> work = {class_name};
   std::set<std::string> seen;
   while (!work.empty()) {
@@ -260,9 +278,193 @@ std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
       for (const std::string& pattern : policy.deny()) {
         denied = denied || GlobMatch(pattern, field.name, /*ignore_case=*/true);
       }
-      v1::Value value;
-      if (denied && ConstantOf(**cls, field, &value)) out.push_back(value);
+      if (denied) visit(**cls, field);
     }
+  }
+}
+
+// A literal of the field's type other than its value: what the field's
+// initializer becomes in the second compilation.
+std::string SubstituteLiteral(const classfile::ClassFile& cls, const classfile::Field& field) {
+  const classfile::CpEntry& e = cls.pool.at(field.constant_value_index);
+  const std::string& d = field.descriptor;
+  if (d == "Ljava/lang/String;") {
+    std::string text = cls.pool.StringValue(field.constant_value_index);
+    return absl::StrCat("\"", std::string(std::max<size_t>(text.size(), 1), text == "q" ? 'z' : 'q'),
+                        "\"");
+  }
+  auto other = [](int64_t v) { return v == 7919 ? int64_t{7907} : int64_t{7919}; };
+  if (d == "J") return absl::StrCat(other(static_cast<int64_t>(e.bits64)), "L");
+  if (d == "F" || d == "D") {
+    double v = 0;
+    if (d == "F") {
+      float f = 0;
+      std::memcpy(&f, &e.bits32, sizeof f);
+      v = f;
+    } else {
+      std::memcpy(&v, &e.bits64, sizeof v);
+    }
+    return absl::StrCat(v == 79.19 ? "79.07" : "79.19", d == "F" ? "f" : "");
+  }
+  std::string number = absl::StrCat(other(static_cast<int32_t>(e.bits32)));
+  if (d == "B") return absl::StrCat("(byte) ", other(static_cast<int8_t>(e.bits32)) % 100);
+  if (d == "S") return absl::StrCat("(short) ", number);
+  if (d == "C") return absl::StrCat("(char) ", number);
+  if (d == "Z") return e.bits32 != 0 ? "false" : "true";
+  return number;
+}
+
+// `text` with the initializer of every field named in `names` (`NAME =
+// ...;`, not `==`) replaced by its substitute; how many were replaced.
+int SubstituteInitializers(const std::map<std::string, std::string>& names, std::string* text) {
+  int count = 0;
+  for (const auto& [name, literal] : names) {
+    size_t at = 0;
+    while ((at = text->find(name, at)) != std::string::npos) {
+      size_t end = at + name.size();
+      bool whole = (at == 0 || !(absl::ascii_isalnum((*text)[at - 1]) || (*text)[at - 1] == '_' ||
+                                  (*text)[at - 1] == '$')) &&
+                   (end >= text->size() ||
+                    !(absl::ascii_isalnum((*text)[end]) || (*text)[end] == '_' || (*text)[end] == '$'));
+      size_t eq = end;
+      while (eq < text->size() && absl::ascii_isspace((*text)[eq])) ++eq;
+      if (!whole || eq >= text->size() || (*text)[eq] != '=' ||
+          (eq + 1 < text->size() && (*text)[eq + 1] == '=')) {
+        at = end;
+        continue;
+      }
+      // The initializer ends at the first ';' outside a literal.
+      size_t stop = eq + 1;
+      char quote = 0;
+      for (; stop < text->size(); ++stop) {
+        char c = (*text)[stop];
+        if (quote != 0) {
+          if (c == '\\') ++stop;
+          else if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+          quote = c;
+        } else if (c == ';') {
+          break;
+        }
+      }
+      if (stop >= text->size()) break;
+      std::string replacement = absl::StrCat(" ", literal);
+      text->replace(eq + 1, stop - eq - 1, replacement);
+      at = eq + 1 + replacement.size();
+      ++count;
+    }
+  }
+  return count;
+}
+
+// The source file of class `internal_name` ("pkg/Outer$Inner" is in
+// pkg/Outer.java) under one of `sources` (directories of packages, or
+// .java files), with its path relative to its package root; "" when none.
+std::pair<std::string, std::string> SourceOf(const std::string& internal_name,
+                                             const std::vector<std::string>& sources) {
+  std::string top = internal_name.substr(0, internal_name.find('$'));
+  std::string relative = absl::StrCat(top, ".java");
+  std::string base = relative.substr(relative.rfind('/') == std::string::npos ? 0 : relative.rfind('/') + 1);
+  for (const std::string& root : sources) {
+    if (IsDirectory(root)) {
+      std::string path = absl::StrCat(root, "/", relative);
+      if (FileExists(path)) return {path, relative};
+    } else if (root == base || absl::EndsWith(root, absl::StrCat("/", base))) {
+      return {root, relative};
+    }
+  }
+  return {"", ""};
+}
+
+}  // namespace
+
+std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
+                                       const std::string& class_name,
+                                       const v1::RedactionPolicy& policy) {
+  std::vector<v1::Value> out;
+  ForEachDeniedConstant(class_path, class_name, policy,
+                        [&](const classfile::ClassFile& cls, const classfile::Field& field) {
+                          v1::Value value;
+                          if (ConstantOf(cls, field, &value)) out.push_back(value);
+                        });
+  return out;
+}
+
+absl::StatusOr<std::vector<v1::Value>> DerivedConstants(classfile::ClassPath* class_path,
+                                                        const std::string& classpath,
+                                                        const std::string& class_name,
+                                                        const v1::RedactionPolicy& policy,
+                                                        const std::vector<std::string>& sources) {
+  // The substitutes, per class declaring a denied constant.
+  std::map<std::string, std::map<std::string, std::string>> substitutes;
+  ForEachDeniedConstant(class_path, class_name, policy,
+                        [&](const classfile::ClassFile& cls, const classfile::Field& field) {
+                          substitutes[cls.name][field.name] = SubstituteLiteral(cls, field);
+                        });
+  if (substitutes.empty()) return std::vector<v1::Value>{};
+  absl::StatusOr<const classfile::ClassFile*> original = class_path->Load(class_name);
+  if (!original.ok()) return original.status();
+  const std::string target = (*original)->name;
+  // The files to compile again: the target's and those declaring the
+  // constants (one file may hold several of the classes).
+  std::map<std::string, std::map<std::string, std::string>> files;  // relative path -> names
+  std::map<std::string, std::string> paths;                         // relative path -> file
+  std::set<std::string> classes = {target};
+  for (const auto& [cls, names] : substitutes) classes.insert(cls);
+  for (const std::string& cls : classes) {
+    auto [path, relative] = SourceOf(cls, sources);
+    if (path.empty()) {
+      if (cls == target) {
+        return absl::NotFoundError(absl::StrCat("no source of ", absl::StrReplaceAll(cls, {{"/", "."}}), " under ",
+                                                absl::StrJoin(sources, ", ")));
+      }
+      continue;  // its constants are the class file's; the target's code holds them as compiled
+    }
+    paths[relative] = path;
+    auto it = substitutes.find(cls);
+    if (it != substitutes.end()) files[relative].insert(it->second.begin(), it->second.end());
+    else files[relative];
+  }
+  std::string javac = FindInPath("javac");
+  if (javac.empty()) return absl::FailedPreconditionError("javac is not on PATH");
+  TS_ASSIGN_OR_RETURN(std::string dir, MakeTempDir("tracespec-derived-"));
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() { (void)RemoveAll(dir); }
+  } cleanup{dir};
+  std::vector<std::string> argv = {javac, "-nowarn", "-proc:none", "-encoding", "UTF-8",
+                                   "-d",  absl::StrCat(dir, "/out"), "-cp", classpath};
+  for (const auto& [relative, names] : files) {
+    TS_ASSIGN_OR_RETURN(std::string text, ReadFile(paths[relative]));
+    SubstituteInitializers(names, &text);
+    std::string copy = absl::StrCat(dir, "/src/", relative);
+    TS_RETURN_IF_ERROR(MakeDirs(copy.substr(0, copy.rfind('/'))));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(copy, text));
+    argv.push_back(copy);
+  }
+  SubprocessOptions options;
+  options.timeout_seconds = 120;
+  TS_ASSIGN_OR_RETURN(SubprocessResult run, RunSubprocess(argv, options));
+  if (!run.Succeeded()) {
+    std::string first = run.stderr_data.substr(0, run.stderr_data.find('\n'));
+    return absl::FailedPreconditionError(
+        absl::StrCat("javac of ", absl::StrReplaceAll(target, {{"/", "."}}), " with the denied constants substituted: ",
+                     run.Describe(), first.empty() ? "" : absl::StrCat(": ", first)));
+  }
+  TS_ASSIGN_OR_RETURN(std::string bytes, ReadFile(absl::StrCat(dir, "/out/", target, ".class")));
+  TS_ASSIGN_OR_RETURN(classfile::ClassFile again, classfile::ParseClassFile(bytes, target));
+  std::set<std::string> kept;
+  for (size_t i = 1; i < again.pool.size(); ++i) {
+    v1::Value v;
+    if (PoolConstant(again, i, &v)) kept.insert(v.SerializeAsString());
+  }
+  std::vector<v1::Value> out;
+  std::set<std::string> seen;
+  for (size_t i = 1; i < (*original)->pool.size(); ++i) {
+    v1::Value v;
+    if (!PoolConstant(**original, i, &v)) continue;
+    std::string key = v.SerializeAsString();
+    if (!kept.count(key) && seen.insert(key).second) out.push_back(v);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "agent/prompt/inputs.h"
 #include "agent/synth/oracle.h"
 #include "tracespec/v1/policy.pb.h"
@@ -40,6 +41,24 @@ void WithholdLikeRecorded(const std::vector<v1::Observation>& recorded,
 std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
                                        const std::string& class_name,
                                        const v1::RedactionPolicy& policy);
+
+// The constants javac folded from denied ones (`code == PIN + 1` compiles
+// to the literal 71605, which DeniedConstants cannot tell from any other):
+// the source files of `class_name` and of the classes declaring the denied
+// constants (found under `sources`: directories of packages or .java
+// files) are compiled again, against `classpath`, with each denied
+// constant's initializer replaced by another value of its type; every
+// string or distinctive number of `class_name`'s constant pool that the
+// second compilation no longer holds depends on a denied constant. Small
+// numbers javac puts into the code itself (bipush/sipush, below 32768) are
+// not distinctive and not looked at. Empty when no constant is denied; an
+// error when the class's source is not found or javac fails (the caller
+// says the derived constants go unmasked).
+absl::StatusOr<std::vector<v1::Value>> DerivedConstants(classfile::ClassPath* class_path,
+                                                        const std::string& classpath,
+                                                        const std::string& class_name,
+                                                        const v1::RedactionPolicy& policy,
+                                                        const std::vector<std::string>& sources);
 
 // Every counterexample value equal to one of `constants` (arguments,
 // receiver, fields, array elements, results) becomes `redacted`, and every

@@ -433,9 +433,23 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     } else {
       refine.prompt.anonymize = options.anonymize;
       refine.prompt.string_disclosure = redaction.string_disclosure();
-      refine.withheld_constants =
-          DeniedConstants(&*class_path, inputs->resolved.substr(0, inputs->resolved.find('#')),
-                          redaction);
+      const std::string class_name = inputs->resolved.substr(0, inputs->resolved.find('#'));
+      refine.withheld_constants = DeniedConstants(&*class_path, class_name, redaction);
+      // Constants javac folded from the denied ones (PIN + 1), when the
+      // implementation sources are at hand.
+      if (!refine.withheld_constants.empty() && !options.implementation_sources.empty()) {
+        absl::StatusOr<std::vector<v1::Value>> derived =
+            DerivedConstants(&*class_path, options.classpath, class_name, redaction,
+                             options.implementation_sources);
+        if (derived.ok()) {
+          refine.withheld_constants.insert(refine.withheld_constants.end(), derived->begin(),
+                                           derived->end());
+        } else if (progress) {
+          progress(absl::StrCat(selector, ": constants derived from denied ones are not masked in "
+                                          "the feedback: ",
+                                derived.status().message()));
+        }
+      }
       gateway::GatewayConfig config;
       config.endpoint.base_url = options.llm_url;
       config.endpoint.model = options.refine.model;

@@ -2,6 +2,11 @@
 // never values of excluded observations or of redacted fields.
 #include "agent/loop/feedback.h"
 
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "common/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/agent/observation_builders.h"
@@ -147,6 +152,68 @@ public class Door extends Base implements Codes {
   feedback.counterexamples = {cx};
   EXPECT_EQ(MaskConstants(constants, &feedback), 1);
   EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
+}
+
+TEST(FeedbackTest, ConstantsJavacFoldedFromDeniedOnesAreFoundByCompilingAgain) {
+  // `code == PIN + 1` compiles to the literal 71605: masking by the denied
+  // value alone let the counterexample `code = 71605` go back to the model
+  // (bench/privacy, pin_plus_one). An interface's constant folded into the
+  // code, and a string built from a denied one, are found the same way.
+  TempDir dir;
+  const std::map<std::string, std::string> sources = {
+      {"p/Dial.java", R"(package p;
+public class Dial implements Codes {
+  private static final int PIN = 71604;
+  private static final String MASTER_KEY = "mk-4471";
+  public int turns;
+  public boolean open(int code) { turns++; return code == PIN + 1 || code == RECOVERY_PIN * 2; }
+  public String label() { return "key:" + MASTER_KEY; }
+  public long limit() { return 5000000000L; }
+}
+)"},
+      {"p/Codes.java", R"(package p;
+public interface Codes {
+  int RECOVERY_PIN = 55001;
+}
+)"}};
+  std::string classes = CompileJava(dir, sources);
+  ASSERT_FALSE(classes.empty());
+  std::string src = dir.path() + "/src";
+  for (const auto& [path, text] : sources) {
+    ASSERT_TRUE(MakeDirs(src + "/p").ok());
+    ASSERT_TRUE(WriteFileAtomic(src + "/" + path, text).ok());
+  }
+  auto class_path = classfile::ClassPath::Create(classes);
+  ASSERT_TRUE(class_path.ok()) << class_path.status();
+  v1::RedactionPolicy policy;
+  policy.add_deny("*pin*");
+  policy.add_deny("*key*");
+  absl::StatusOr<std::vector<v1::Value>> derived =
+      DerivedConstants(&*class_path, classes, "p.Dial", policy, {src});
+  ASSERT_TRUE(derived.ok()) << derived.status();
+  std::vector<std::string> found;
+  for (const v1::Value& v : *derived) {
+    found.push_back(v.has_string_value() ? v.string_value() : absl::StrCat(v.int_value()));
+  }
+  std::sort(found.begin(), found.end());
+  // PIN + 1, RECOVERY_PIN * 2 and the folded label, and PIN's and
+  // MASTER_KEY's own values (their ConstantValue changes too); not the
+  // unrelated long.
+  EXPECT_THAT(found, ::testing::UnorderedElementsAre("110002", "71604", "71605", "key:mk-4471",
+                                                     "mk-4471"));
+  // The counterexample of pin_plus_one is masked with them.
+  prompt::ValidationFeedback feedback;
+  v1::Observation cx;
+  cx.add_args()->set_int_value(71605);
+  feedback.counterexamples = {cx};
+  EXPECT_EQ(MaskConstants(*derived, &feedback), 1);
+  // Without the sources: an error the caller reports, not a silent pass.
+  EXPECT_FALSE(DerivedConstants(&*class_path, classes, "p.Dial", policy, {dir.path() + "/none"}).ok());
+  // Nothing denied: nothing to compile.
+  v1::RedactionPolicy none;
+  auto nothing = DerivedConstants(&*class_path, classes, "p.Dial", none, {src});
+  ASSERT_TRUE(nothing.ok());
+  EXPECT_TRUE(nothing->empty());
 }
 
 TEST(FeedbackTest, AClauseTheSolverCouldNotDecideIsNamedToTheSynthesizer) {
