@@ -290,7 +290,8 @@ std::string SubstituteLiteral(const classfile::ClassFile& cls, const classfile::
   const std::string& d = field.descriptor;
   if (d == "Ljava/lang/String;") {
     std::string text = cls.pool.StringValue(field.constant_value_index);
-    return absl::StrCat("\"", std::string(std::max<size_t>(text.size(), 1), text == "q" ? 'z' : 'q'),
+    bool all_q = !text.empty() && text.find_first_not_of('q') == std::string::npos;
+    return absl::StrCat("\"", std::string(std::max<size_t>(text.size(), 1), all_q ? 'z' : 'q'),
                         "\"");
   }
   auto other = [](int64_t v) { return v == 7919 ? int64_t{7907} : int64_t{7919}; };
@@ -307,7 +308,7 @@ std::string SubstituteLiteral(const classfile::ClassFile& cls, const classfile::
     return absl::StrCat(v == 79.19 ? "79.07" : "79.19", d == "F" ? "f" : "");
   }
   std::string number = absl::StrCat(other(static_cast<int32_t>(e.bits32)));
-  if (d == "B") return absl::StrCat("(byte) ", other(static_cast<int8_t>(e.bits32)) % 100);
+  if (d == "B") return static_cast<int8_t>(e.bits32) == 19 ? "(byte) 7" : "(byte) 19";
   if (d == "S") return absl::StrCat("(short) ", number);
   if (d == "C") return absl::StrCat("(char) ", number);
   if (d == "Z") return e.bits32 != 0 ? "false" : "true";
