@@ -316,9 +316,8 @@ std::string SubstituteLiteral(const classfile::ClassFile& cls, const classfile::
 }
 
 // `text` with the initializer of every field named in `names` (`NAME =
-// ...;`, not `==`) replaced by its substitute; how many were replaced.
-int SubstituteInitializers(const std::map<std::string, std::string>& names, std::string* text) {
-  int count = 0;
+// ...;`, not `==`) replaced by its substitute.
+void SubstituteInitializers(const std::map<std::string, std::string>& names, std::string* text) {
   for (const auto& [name, literal] : names) {
     size_t at = 0;
     while ((at = text->find(name, at)) != std::string::npos) {
@@ -352,10 +351,8 @@ int SubstituteInitializers(const std::map<std::string, std::string>& names, std:
       std::string replacement = absl::StrCat(" ", literal);
       text->replace(eq + 1, stop - eq - 1, replacement);
       at = eq + 1 + replacement.size();
-      ++count;
     }
   }
-  return count;
 }
 
 // The source file of class `internal_name` ("pkg/Outer$Inner" is in
@@ -365,7 +362,8 @@ std::pair<std::string, std::string> SourceOf(const std::string& internal_name,
                                              const std::vector<std::string>& sources) {
   std::string top = internal_name.substr(0, internal_name.find('$'));
   std::string relative = absl::StrCat(top, ".java");
-  std::string base = relative.substr(relative.rfind('/') == std::string::npos ? 0 : relative.rfind('/') + 1);
+  size_t slash = relative.rfind('/');
+  std::string base = slash == std::string::npos ? relative : relative.substr(slash + 1);
   for (const std::string& root : sources) {
     if (IsDirectory(root)) {
       std::string path = absl::StrCat(root, "/", relative);

@@ -750,16 +750,9 @@ class FloatAbstraction {
   }
 
   void Lemmas(Z3_decl_kind kind, const z3::expr_vector& args, const z3::expr& result) {
-    auto is = [&](Z3_decl_kind test, const z3::expr& x) {
-      Z3_ast a = x;
-      z3::expr out(ctx_, test == Z3_OP_FPA_IS_NAN        ? Z3_mk_fpa_is_nan(ctx_, a)
-                         : test == Z3_OP_FPA_IS_INF      ? Z3_mk_fpa_is_infinite(ctx_, a)
-                                                         : Z3_mk_fpa_is_zero(ctx_, a));
-      return out;
-    };
-    auto nan = [&](const z3::expr& x) { return is(Z3_OP_FPA_IS_NAN, x); };
-    auto inf = [&](const z3::expr& x) { return is(Z3_OP_FPA_IS_INF, x); };
-    auto zero = [&](const z3::expr& x) { return is(Z3_OP_FPA_IS_ZERO, x); };
+    auto nan = [](const z3::expr& x) { return x.mk_is_nan(); };
+    auto inf = [](const z3::expr& x) { return x.mk_is_inf(); };
+    auto zero = [](const z3::expr& x) { return x.mk_is_zero(); };
     switch (kind) {
       case Z3_OP_FPA_ADD:
       case Z3_OP_FPA_SUB:
