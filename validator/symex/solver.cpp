@@ -260,23 +260,51 @@ void PinInputs(const z3::model& model, z3::solver& solver, const std::string& sk
 // A query Z3 has not decided within its first slice (kFirstSlice resource
 // units; the first turn for bit-vector queries) — or on which it gave up — also goes to cvc5
 // (when the `cvc5` program is installed and TRACESPEC_SECOND_SOLVER is not
-// `off`), as SMT-LIB 2 in a separate process on the other core; Z3 searches
-// on, and the first definite answer wins (cvc5's interrupts Z3). cvc5's `unsat` is taken as it is; its `sat` only
+// `off`), as SMT-LIB 2 in a separate process on the other core, while Z3
+// searches on. cvc5's `unsat` is taken as it is; its `sat` only
 // through its model: the values it gives the inputs are pinned in Z3, which
 // must find the formulas satisfiable with them (then the model is Z3's, as
 // every counterexample needs). Queries with operations SMT-LIB leaves
 // unspecified (fp.min/fp.max of zeros, fp.to_ubv/fp.to_sbv out of range,
 // Z3's own operators) stay with Z3: there the two solvers may differ.
+//
+// Which model is the counterexample must not depend on which engine
+// answered first in wall-clock time (that changes with the machine's load,
+// and with it a report's hypotheses). Both engines therefore search in
+// rounds of resource units, each its own growing budgets: Z3's turn N is its
+// round N (round 0 is its first slice, alone), cvc5's N-th run (a fresh
+// process with `--rlimit`) is its round N (from 1). An `unsat` from either
+// is taken at once (it is the same answer). A `sat` of round N is taken once
+// no earlier round of the other engine can still answer `sat`: the model
+// comes from the earliest round that found one, Z3's before cvc5's in the
+// same round. Only the overall time limit is in seconds: a query decided
+// just before it or not at all can still differ between runs.
 
 constexpr unsigned kFirstSlice = 2000000;
 
-const std::string& SecondEnginePath() {
-  static const std::string path = [] {
-    const char* setting = std::getenv("TRACESPEC_SECOND_SOLVER");
-    if (setting != nullptr && std::string(setting) == "off") return std::string();
-    return FindInPath("cvc5");
-  }();
-  return path;
+// cvc5's budget in its round `round` (from 1), in its own resource units
+// (about half a million a second on this project's machines): one second
+// and a half, then four times the last.
+unsigned SecondEngineBudget(int round) {
+  unsigned budget = 1000000;
+  for (int i = 1; i < round && budget < (1u << 30); ++i) budget *= 4;
+  return budget;
+}
+
+// Z3's budget in round `round` of a search beside cvc5 that has no
+// schedule of its own (`first` is its round 0): four times the last round's.
+unsigned GrowingSlice(unsigned first, int round) {
+  unsigned budget = first;
+  for (int i = 0; i < round && budget < (1u << 30); ++i) budget *= 4;
+  return budget;
+}
+
+// Read each time (the environment of a test may change it): finding it is
+// a few stat calls, next to a query that ran for a second already.
+std::string SecondEnginePath() {
+  const char* setting = std::getenv("TRACESPEC_SECOND_SOLVER");
+  if (setting != nullptr && std::string(setting) == "off") return std::string();
+  return FindInPath("cvc5");
 }
 
 // The constants a model must fix (bit-vector, Boolean, floating point), and
@@ -345,50 +373,70 @@ std::vector<std::string> ListElements(const std::string& text) {
   return out;
 }
 
-// cvc5 on one query, on a thread of its own. When it has a definite answer,
-// it has the watchdog end Z3's running search (search()). Destroying the
-// engine before it answered kills the process.
+// cvc5 on one query, on a thread of its own, in rounds (see above) until
+// it has a definite answer, gives up, is cancelled or the deadline passes.
+// When it has a definite answer that Z3's running round cannot beat, it has
+// the watchdog end Z3's search (search()). Destroying the engine before it
+// answered kills the process.
 class SecondEngine {
  public:
-  SecondEngine(std::string smt2, Clock::time_point deadline) {
-    double seconds = std::max(0.1, std::chrono::duration<double>(deadline - Clock::now()).count());
-    worker_ = std::thread([this, smt2 = std::move(smt2), seconds] {
-      SubprocessOptions options;
-      options.stdin_data = smt2;
-      options.timeout_seconds = seconds + 1;
-      options.cancel = &cancel_;
+  SecondEngine(std::string smt2, std::string program, Clock::time_point deadline) {
+    worker_ = std::thread([this, smt2 = std::move(smt2), program = std::move(program), deadline] {
       auto begin = Clock::now();
-      auto run = RunSubprocess(
-          {SecondEnginePath(), "--lang=smt2", "--quiet",
-           absl::StrCat("--tlimit=", static_cast<long>(seconds * 1000))},
-          options);
-      seconds_ = std::chrono::duration<double>(Clock::now() - begin).count();
-      if (run.ok()) {
+      for (int round = 1; !cancel_.load(); ++round) {
+        double seconds = std::chrono::duration<double>(deadline - Clock::now()).count();
+        if (seconds <= 0.05) {
+          why_ = "time limit reached";
+          break;
+        }
+        SubprocessOptions options;
+        options.stdin_data = smt2;
+        options.timeout_seconds = seconds + 1;
+        options.cancel = &cancel_;
+        auto run = RunSubprocess(
+            {program, "--lang=smt2", "--quiet",
+             absl::StrCat("--rlimit=", SecondEngineBudget(round)),
+             absl::StrCat("--tlimit=", static_cast<long>(seconds * 1000))},
+            options);
+        if (!run.ok()) {
+          why_ = std::string(run.status().message());
+          break;
+        }
         std::string out = run->stdout_data;
         size_t eol = out.find('\n');
         std::string first = out.substr(0, eol);
-        if (first == "sat") answer_ = z3::sat;
-        if (first == "unsat") answer_ = z3::unsat;
-        if (eol != std::string::npos) values_ = out.substr(eol + 1);
-        if (answer_ == z3::unknown) {
-          std::string err = run->stderr_data.substr(0, run->stderr_data.find('\n'));
-          why_ = run->cancelled ? "cancelled"
-                 : !first.empty() ? first
-                 : !err.empty()   ? err
-                                  : run->Describe();
+        if (first == "sat" || first == "unsat") {
+          std::lock_guard<std::mutex> lock(mutex_);
+          answer_ = first == "sat" ? z3::sat : z3::unsat;
+          answer_round_ = round;
+          if (eol != std::string::npos) values_ = out.substr(eol + 1);
+          break;
         }
-      } else {
-        why_ = std::string(run.status().message());
+        if (first == "unknown" && absl::StrContains(out, "resourceout")) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          rounds_finished_ = round;
+          changed_.notify_all();
+          continue;
+        }
+        std::string err = run->stderr_data.substr(0, run->stderr_data.find('\n'));
+        why_ = run->cancelled ? "cancelled"
+               : first == "unknown" && absl::StrContains(out, "timeout") ? "time limit reached"
+               : !first.empty() ? first
+               : !err.empty()   ? err
+                                : run->Describe();
+        break;
       }
+      seconds_ = std::chrono::duration<double>(Clock::now() - begin).count();
       {
-        std::lock_guard<std::mutex> lock(done_mutex_);
+        std::lock_guard<std::mutex> lock(mutex_);
         done_ = true;
       }
-      done_signal_.notify_all();
-      // A definite answer ends Z3's search, and any search Z3 starts before
-      // it sees the answer.
+      changed_.notify_all();
+      // A definite answer ends Z3's search when Z3's round cannot beat it,
+      // and any such search Z3 starts before it sees the answer.
       while (answer_ != z3::unknown && !cancel_.load()) {
-        if (uint64_t search = search_.load(); search != 0) Watchdog::Instance().ExpireNow(search);
+        uint64_t search = search_.load();
+        if (search != 0 && Beats(z3_round_.load())) Watchdog::Instance().ExpireNow(search);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
     });
@@ -399,24 +447,45 @@ class SecondEngine {
   }
   // The watchdog's id of Z3's running search (0 when none).
   std::atomic<uint64_t>* search() { return &search_; }
+  // Z3 is searching in its round `round`.
+  void Z3Round(int round) { z3_round_ = round; }
   bool done() const { return done_.load(); }
   void AwaitDone() {
-    std::unique_lock<std::mutex> lock(done_mutex_);
-    done_signal_.wait(lock, [this] { return done_.load(); });
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return done_.load(); });
   }
-  bool answered() const { return done_.load() && answer_ != z3::unknown; }
+  // Waits until cvc5 has finished every round before `round` (or stopped),
+  // or until `deadline`.
+  void AwaitRoundsBefore(int round, Clock::time_point deadline) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait_until(lock, deadline,
+                        [this, round] { return done_.load() || rounds_finished_ >= round - 1; });
+  }
+  // Whether cvc5's answer stands against whatever Z3 answers in its round
+  // `z3_round`: an unsat always; a sat from an earlier round.
+  bool Beats(int z3_round) const {
+    return done_.load() && (answer_ == z3::unsat || (answer_ == z3::sat && answer_round_ < z3_round));
+  }
+  // Whether cvc5's answer stands once Z3's round `z3_round` ended without
+  // one: an unsat, or a sat from that round or an earlier one.
+  bool BeatsAfter(int z3_round) const { return Beats(z3_round + 1); }
 
   z3::check_result answer() const { return answer_; }
+  int answer_round() const { return answer_round_; }
   const std::string& values() const { return values_; }
   const std::string& why() const { return why_; }
   double seconds() const { return seconds_; }
 
  private:
   std::atomic<bool> cancel_{false}, done_{false};
-  std::mutex done_mutex_;
-  std::condition_variable done_signal_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
   std::atomic<uint64_t> search_{0};
+  std::atomic<int> z3_round_{0};
+  // Written by the worker before done_ is set; read after.
   z3::check_result answer_ = z3::unknown;
+  int answer_round_ = 0;
+  int rounds_finished_ = 0;  // under mutex_
   std::string values_, why_;
   double seconds_ = 0;
   std::thread worker_;
@@ -433,7 +502,8 @@ class Portfolio {
   bool usable() {
     if (!usable_.has_value()) {
       inputs_ = CollectInputs(ctx_, formulas_);
-      usable_ = !SecondEnginePath().empty() && inputs_.portable;
+      program_ = SecondEnginePath();
+      usable_ = !program_.empty() && inputs_.portable;
     }
     return *usable_;
   }
@@ -457,17 +527,30 @@ class Portfolio {
       for (const z3::func_decl& d : inputs_.constants) absl::StrAppend(&smt2, "|", d.name().str(), "| ");
       absl::StrAppend(&smt2, "))\n");
     }
-    engine_ = std::make_unique<SecondEngine>(std::move(smt2), deadline_);
+    absl::StrAppend(&smt2, "(get-info :reason-unknown)\n");
+    engine_ = std::make_unique<SecondEngine>(std::move(smt2), program_, deadline_);
   }
-  // One search of Z3 on `solver` of at most `resources` units, which the
-  // engine may end earlier.
-  z3::check_result Check(z3::solver& solver, unsigned resources) {
-    if (engine_ != nullptr && engine_->answered()) return z3::unknown;
-    return CheckUntil(ctx_, solver, deadline_, resources,
-                      engine_ != nullptr ? engine_->search() : nullptr);
+  // Z3's search in its round `round` on `solver`, of at most `resources`
+  // units (none: to the deadline), which the engine ends when its answer
+  // stands against it. Then, when Z3 found a model, waits for the engine's
+  // earlier rounds: Z3's answer is sat only when none of them found one
+  // (unknown when the engine's answer stands: Take gives it).
+  z3::check_result Check(z3::solver& solver, unsigned resources, int round) {
+    if (engine_ != nullptr) {
+      engine_->Z3Round(round);
+      if (engine_->Beats(round)) return z3::unknown;
+    }
+    z3::check_result r = CheckUntil(ctx_, solver, deadline_, resources,
+                                    engine_ != nullptr ? engine_->search() : nullptr);
+    if (r == z3::sat && engine_ != nullptr) {
+      engine_->AwaitRoundsBefore(round, deadline_);
+      if (engine_->Beats(round)) return z3::unknown;
+    }
+    return r;
   }
-  // True when the engine has a definite answer (Z3 should stop).
-  bool answered() const { return engine_ != nullptr && engine_->answered(); }
+  // True when the engine's answer stands after Z3's round `round` ended
+  // without one (Z3 should stop).
+  bool answered_after(int round) const { return engine_ != nullptr && engine_->BeatsAfter(round); }
   // After Z3 gave up: waits for the engine's answer (starting it if needed).
   void Finish() {
     Start();
@@ -494,13 +577,14 @@ class Portfolio {
       *log = "cvc5: no answer within the time limit";
       return z3::unknown;
     }
-    std::string took = absl::StrFormat("%.3f", engine_->seconds());
+    std::string took = absl::StrFormat("%.3f s, round %d", engine_->seconds(), engine_->answer_round());
     if (engine_->answer() == z3::unknown) {
-      *log = absl::StrCat("cvc5: unknown in ", took, " s (", engine_->why(), ")");
+      *log = absl::StrCat("cvc5: unknown in ", absl::StrFormat("%.3f", engine_->seconds()),
+                          " s (", engine_->why(), ")");
       return z3::unknown;
     }
     if (engine_->answer() == z3::unsat) {
-      *log = absl::StrCat("cvc5: unsat in ", took, " s");
+      *log = absl::StrCat("cvc5: unsat in ", took);
       return z3::unsat;
     }
     // sat: Z3 checks the formulas with cvc5's values of the inputs.
@@ -519,16 +603,16 @@ class Portfolio {
       for (unsigned i = 0; i < parsed.size(); ++i) pinned.add(parsed[i]);
       r = CheckUntil(ctx_, pinned, deadline_, 2 * kFirstSlice);
     } catch (const z3::exception& e) {
-      *log = absl::StrCat("cvc5: sat in ", took, " s, its model unreadable (", e.msg(), ")");
+      *log = absl::StrCat("cvc5: sat in ", took, ", its model unreadable (", e.msg(), ")");
       return z3::unknown;
     }
     if (r != z3::sat) {
-      *log = absl::StrCat("cvc5: sat in ", took, " s, its model not confirmed by Z3 (",
+      *log = absl::StrCat("cvc5: sat in ", took, ", its model not confirmed by Z3 (",
                           r == z3::unsat ? "unsat" : "unknown", ")");
       return z3::unknown;
     }
     if (model != nullptr) model->emplace(pinned.get_model());
-    *log = absl::StrCat("cvc5: sat in ", took, " s, its model confirmed by Z3");
+    *log = absl::StrCat("cvc5: sat in ", took, ", its model confirmed by Z3");
     return z3::sat;
   }
 
@@ -539,6 +623,7 @@ class Portfolio {
   bool tried_ = false;
   std::optional<bool> usable_;
   Inputs inputs_;
+  std::string program_;
   std::unique_ptr<SecondEngine> engine_;
 };
 
@@ -565,9 +650,14 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
   for (int turn = 0;; ++turn) {
     bool use_core = turn % 2 == 0 || turn >= 4;
     z3::solver& solver = use_core ? core : blaster;
+    // Beside cvc5 every turn is a round of its own, bounded; alone, the
+    // fifth runs to the deadline.
+    unsigned resources = turn < 4                ? slices[turn]
+                         : portfolio.started()   ? GrowingSlice(slices[3], turn - 3)
+                                                 : kNoResourceLimit;
     z3::check_result r = z3::unknown;
     try {
-      r = portfolio.Check(solver, turn < 4 ? slices[turn] : kNoResourceLimit);
+      r = portfolio.Check(solver, resources, turn);
     } catch (const z3::exception&) {
       r = z3::unknown;
     }
@@ -575,7 +665,10 @@ z3::check_result Alternate(z3::context& ctx, const std::vector<z3::expr>& formul
       if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());
       return r;
     }
-    if (Clock::now() >= deadline || turn >= 4 || portfolio.answered()) return z3::unknown;
+    if (Clock::now() >= deadline || resources == kNoResourceLimit || StopSignal() != 0 ||
+        portfolio.answered_after(turn)) {
+      return z3::unknown;
+    }
     portfolio.Start();  // after the first turn
   }
 }
@@ -609,18 +702,25 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
                                                   : z3::solver(ctx, "QF_AUFBV");
   for (const z3::expr& f : formulas) solver.add(f);
   MaybeDump(solver);
-  // A first slice; then, with the second engine started beside it, one
-  // search to the deadline (which the engine interrupts when it answers).
+  // A first slice; then, with the second engine started beside it, rounds
+  // of four times the last (see "cvc5, the second engine"); without it,
+  // one search to the deadline.
   z3::check_result r = z3::unknown;
-  for (int turn = 0; turn < 2; ++turn) {
-    bool first_slice = turn == 0 && portfolio.usable();
+  for (int turn = 0;; ++turn) {
+    unsigned resources = (turn == 0 && portfolio.usable()) || portfolio.started()
+                             ? GrowingSlice(kFirstSlice, turn)
+                             : kNoResourceLimit;
     try {
-      r = portfolio.Check(solver, first_slice ? kFirstSlice : kNoResourceLimit);
+      r = portfolio.Check(solver, resources, turn);
     } catch (const z3::exception& e) {
       *why_unknown = absl::StrCat("Z3 failed: ", e.msg());
       return z3::unknown;
     }
     if (r != z3::unknown) break;
+    if (portfolio.answered_after(turn)) {
+      *why_unknown = "stopped once cvc5 answered";
+      return r;
+    }
     std::string reason = solver.reason_unknown();
     bool timeout = Clock::now() >= deadline || reason == "timeout" ||
                    reason == "canceled" || reason == "interrupted" ||
@@ -630,7 +730,7 @@ z3::check_result SolveOnce(z3::context& ctx, const std::vector<z3::expr>& formul
       return r;
     }
     *why_unknown = "time limit reached";
-    if (Clock::now() >= deadline || portfolio.answered()) return r;
+    if (Clock::now() >= deadline || resources == kNoResourceLimit || StopSignal() != 0) return r;
     portfolio.Start();
   }
   if (r == z3::sat && model != nullptr) model->emplace(solver.get_model());

@@ -7,8 +7,10 @@
 // solver for the QF_AUFBV logic lacks (it answers "incomplete (theory
 // array)" at once). A query Z3 has not decided within a second (or gave up
 // on) also goes to cvc5 when it is installed (TRACESPEC_SECOND_SOLVER=off
-// turns that off): the first definite answer wins, cvc5's models confirmed
-// by Z3; both answers are logged under -v.
+// turns that off). Both engines search in rounds of resource units; an
+// unsat is taken at once, a model comes from the earliest round that found
+// one (Z3's first within a round), so it does not depend on which engine is
+// faster; cvc5's models are confirmed by Z3; both answers are logged under -v.
 // Internal to validator/ (exposes Z3 types).
 #ifndef TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_
 #define TRACESPEC_VALIDATOR_SYMEX_SOLVER_H_

@@ -3,12 +3,16 @@
 // whose meaning the two solvers may not share kept from it.
 #include "validator/symex/solver.h"
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
 #include "common/subprocess.h"
 #include "gtest/gtest.h"
+#include "tests/testing/testing.h"
 
 namespace tracespec::symex {
 namespace {
@@ -62,6 +66,48 @@ TEST_F(SecondEngineTest, QuotedNamesAndArraysRoundTrip) {
   SolveResult r = AskSecondEngine(ctx_, {q}, Deadline(), true);
   ASSERT_EQ(r.result, z3::sat) << r.why_unknown;
   EXPECT_TRUE(r.model->eval(q, true).is_true());
+}
+
+// The counterexample of a query both engines can answer is the same
+// whichever answers first in wall-clock time. The query is Discount#apply's
+// `\result <= cents` (tests/e2e/projects/maven-shop) refuted by an overflow,
+// with the remainder of `cents` fixed: Z3 finds a model in its second turn,
+// seconds after its first; cvc5 in well under a second. Solved once as it
+// is, once with a cvc5 that starts eight seconds late (a script of that
+// name first on PATH, as on a loaded machine): when the first answer in
+// wall-clock time won, the model was cvc5's in the one and Z3's in the
+// other.
+TEST_F(SecondEngineTest, TheCounterexampleDoesNotDependOnWhichEngineAnswersFirst) {
+  // A fresh context for each solve, as for each method.
+  const char* smt2 =
+      "(declare-fun cents () (_ BitVec 64))\n"
+      "(declare-fun percent () (_ BitVec 32))\n"
+      "(assert (and (bvsle (_ bv0 32) percent) (bvsle percent (_ bv100 32))\n"
+      "  (bvsgt (bvsub cents (bvsdiv (bvmul cents ((_ sign_extend 32) percent)) (_ bv100 64))) cents)\n"
+      "  (= (bvsrem cents (_ bv1000 64)) (_ bv7 64))))\n";
+  auto solve = [&] {
+    z3::context ctx;
+    z3::expr query = z3::mk_and(ctx.parse_string(smt2));
+    SolveResult r = Solve(ctx, {}, query, std::chrono::steady_clock::now() + std::chrono::seconds(90),
+                          /*want_model=*/true);
+    EXPECT_EQ(r.result, z3::sat) << r.why_unknown;
+    if (!r.model.has_value()) return std::string("(no model)");
+    EXPECT_TRUE(r.model->eval(query, true).is_true());
+    return r.model->eval(ctx.bv_const("cents", 64), true).to_string() + " " +
+           r.model->eval(ctx.bv_const("percent", 32), true).to_string();
+  };
+  std::string fast = solve();
+
+  testing::TempDir dir;
+  std::string late = dir.Write("bin/cvc5", "#!/bin/sh\nsleep 8\nexec " + FindInPath("cvc5") + " \"$@\"\n");
+  ASSERT_EQ(::chmod(late.c_str(), 0700), 0);
+  const char* path = std::getenv("PATH");
+  std::string saved = path != nullptr ? path : "";
+  ::setenv("PATH", (dir.path() + "/bin:" + saved).c_str(), 1);
+  ASSERT_EQ(FindInPath("cvc5"), late);
+  std::string slow = solve();
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(slow, fast);
 }
 
 // Two threads, each with its own context, time out search after search at
