@@ -96,10 +96,17 @@ class ObserveNoninterferenceTest : public ::testing::Test {
   }
 
   Observed Observe(const std::string& name, const std::vector<std::string>& extra) {
+    return ObserveOther(name, classes_, "ni.KeyringTest", "ni.Keyring#*", policy_, extra);
+  }
+
+  // `observe` of other classes, into dir_/`name`.
+  Observed ObserveOther(const std::string& name, const std::string& classes,
+                        const std::string& tests, const std::string& method,
+                        const std::string& policy, const std::vector<std::string>& extra) {
     std::string out = dir_.path() + "/" + name;
-    std::vector<std::string> args = {"observe",  "--classpath", classes_, "--tests",
-                                     "ni.KeyringTest", "--method", "ni.Keyring#*",
-                                     "--policy", policy_, "--out", out};
+    std::vector<std::string> args = {"observe",  "--classpath", classes, "--tests", tests,
+                                     "--method", method,        "--policy", policy, "--out",
+                                     out};
     args.insert(args.end(), extra.begin(), extra.end());
     return testing::RunObserve(args, out);
   }
@@ -355,12 +362,7 @@ deny: "*private*"
 redaction: MARK
 )");
   auto observe = [&](const std::string& name, const std::vector<std::string>& extra) {
-    std::string out = dir_.path() + "/" + name;
-    std::vector<std::string> args = {"observe", "--classpath", classes, "--tests",
-                                     "ni.SessionTest", "--method", "ni.Session#*",
-                                     "--policy", policy, "--out", out};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return testing::RunObserve(args, out);
+    return ObserveOther(name, classes, "ni.SessionTest", "ni.Session#*", policy, extra);
   };
   // The UUID's longs and the IPv4 address as an int (the IPv6 address's
   // low long, 7, is too common a number to search for).
