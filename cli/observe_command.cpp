@@ -75,7 +75,9 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
                 "every value of a test whose calls differ). When the runs differ a third run "
                 "separates nondeterministic values (withheld too, marked so). Not covered: "
                 "timing; secrets not read from a denied field (constants in code, denied "
-                "parameters, environment, files); a derived value the substitute happens not to "
+                "parameters, environment, files); denied fields of object types other than "
+                "strings, primitive arrays, UUIDs and IP addresses; a derived value the "
+                "substitute happens not to "
                 "change. Tests only; costs one extra JVM run at the same time as the tests, and "
                 "one after them when the runs differ");
   cmd->add_option("--noninterference-seed", options->noninterference_seed,

@@ -2,6 +2,7 @@
 #include "agent/prompt/text_holders.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <limits>
 #include <vector>
@@ -156,11 +157,40 @@ std::optional<std::string> DecodeText(const std::vector<int>& bytes) {
   return latin1;
 }
 
+// Text framed by a binary header (a length, a type tag) of at most
+// kMaxBinaryPrefix bytes: what follows the header, at least kMinByteText
+// bytes, when it reads as text. A header that is the text's length in 1, 2
+// or 4 bytes, big- or little-endian, is preferred (a length of 32..126 is
+// a printable byte, which would otherwise be read as the text's first
+// character); else the shortest header after which the rest reads as text.
+std::optional<std::string> TextAfterBinaryPrefix(const std::vector<int>& bytes) {
+  auto after = [&bytes](size_t header) -> std::optional<std::string> {
+    if (bytes.size() < header + kMinByteText) return std::nullopt;
+    return DecodeText({bytes.begin() + static_cast<std::ptrdiff_t>(header), bytes.end()});
+  };
+  for (size_t header : {1, 2, 4}) {
+    if (bytes.size() < header + kMinByteText) break;
+    uint64_t big = 0;
+    uint64_t little = 0;
+    for (size_t i = 0; i < header; ++i) {
+      big = big << 8 | static_cast<uint64_t>(bytes[i]);
+      little |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+    }
+    uint64_t length = bytes.size() - header;
+    if (big != length && little != length) continue;
+    if (std::optional<std::string> text = after(header)) return text;
+  }
+  for (size_t header = 1; header <= static_cast<size_t>(kMaxBinaryPrefix); ++header) {
+    if (std::optional<std::string> text = after(header)) return text;
+  }
+  return std::nullopt;
+}
+
 // The text of the `n` bytes of `array` from `from` on — a byte[] whole, a
 // ByteBuffer's window — when what was recorded of them reads as text once
 // trailing zero bytes (never written: allocate() and new byte[] fill with
-// them) are left off; a window whose recorded part is text is taken for
-// text as a whole. Sized `n` bytes.
+// them) are left off, as a whole or after a binary prefix; a window whose
+// recorded part is text is taken for text as a whole. Sized `n` bytes.
 std::optional<HeldText> Bytes(const std::string& type, const v1::ArrayContents& array, int from,
                               int n) {
   if (n < kMinByteText || from < 0 || from > array.length() - n) return std::nullopt;
@@ -174,6 +204,7 @@ std::optional<HeldText> Bytes(const std::string& type, const v1::ArrayContents& 
   while (!bytes.empty() && bytes.back() == 0) bytes.pop_back();
   if (bytes.empty()) return std::nullopt;
   std::optional<std::string> text = DecodeText(bytes);
+  if (!text.has_value()) text = TextAfterBinaryPrefix(bytes);
   if (!text.has_value()) return std::nullopt;
   HeldText held;
   held.kind = 'b';

@@ -6,8 +6,10 @@
 // `value` byte[] read with `coder` — 0 Latin-1, 1 UTF-16 little-endian —
 // or a char[] before JDK 9, and `count`); a byte[] of at least
 // kMinByteText bytes that, trailing zero bytes left off, decodes as
-// printable UTF-8 or Latin-1; a heap ByteBuffer whose window of its `hb`
-// byte[] (`offset`, `capacity`) does so; a UUID (`mostSigBits`,
+// printable UTF-8 or Latin-1, as a whole or after a binary prefix of at
+// most kMaxBinaryPrefix bytes (a length, a type tag: the text is what
+// follows it); a heap ByteBuffer whose window of its `hb` byte[]
+// (`offset`, `capacity`) does so; a UUID (`mostSigBits`,
 // `leastSigBits`) as its canonical text; a BigInteger (`signum`, `mag`)
 // and a BigDecimal (`intCompact` or `intVal`, `scale`) as their plain
 // decimal text; an Inet4Address (`holder` → `address` int) and an
@@ -28,6 +30,8 @@ namespace tracespec::prompt {
 
 // A byte[] shorter than this is never taken for text.
 inline constexpr int kMinByteText = 4;
+// The longest binary header (a length, a tag) before text in a byte[].
+inline constexpr int kMaxBinaryPrefix = 8;
 
 struct HeldText {
   // The alias family (disclosure.h): 's' String and the string builders,
@@ -37,7 +41,7 @@ struct HeldText {
   // As a prompt names it: "String", "StringBuilder", "char[]", "UUID", ...
   std::string type;
   // The text, UTF-8: what toString() (new String(bytes) for a byte[] or
-  // a ByteBuffer's bytes) gives; BigDecimal as toPlainString(), an address
+  // a ByteBuffer's bytes, after their binary prefix if any) gives; BigDecimal as toPlainString(), an address
   // as getHostAddress().
   std::string text;
   // False when part of the holder was not recorded (capped, withheld, or

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "observer/probe/snapshot.h"
 #include "observer/probe/substitute_value.h"
@@ -183,9 +184,102 @@ jobject SubstituteArray(JNIEnv* env, jarray array, char kind, A (JNIEnv::*make)(
   return out;
 }
 
-// The substitute of a String or primitive array, or null when `value` has
-// no substitute (other objects).
+// True, with the exception cleared, when the last JNI call threw.
+bool Threw(JNIEnv* env) {
+  if (!env->ExceptionCheck()) return false;
+  env->ExceptionClear();
+  return true;
+}
+
+// A UUID of the same version and variant (SubstituteUuid), made with the
+// public constructor from the public getters' longs; null when that fails.
+jobject SubstituteUuidObject(JNIEnv* env, jobject value, jclass uuid_class) {
+  jmethodID most = env->GetMethodID(uuid_class, "getMostSignificantBits", "()J");
+  if (Threw(env) || most == nullptr) return nullptr;
+  jmethodID least = env->GetMethodID(uuid_class, "getLeastSignificantBits", "()J");
+  if (Threw(env) || least == nullptr) return nullptr;
+  jmethodID make = env->GetMethodID(uuid_class, "<init>", "(JJ)V");
+  if (Threw(env) || make == nullptr) return nullptr;
+  auto m = static_cast<uint64_t>(env->CallLongMethod(value, most));
+  auto l = static_cast<uint64_t>(env->CallLongMethod(value, least));
+  if (Threw(env)) return nullptr;
+  auto [new_most, new_least] = SubstituteUuid(g_state->seed, m, l);
+  jobject out = env->NewObject(uuid_class, make, static_cast<jlong>(new_most),
+                               static_cast<jlong>(new_least));
+  return Threw(env) ? nullptr : out;
+}
+
+// An address of the same family (SubstituteAddress) with the host name,
+// when the original has one, substituted as text, and an IPv6 scope id
+// kept; null when that fails. The host name is read from toString()
+// ("host/address"), which, unlike getHostName(), never looks it up.
+jobject SubstituteAddressObject(JNIEnv* env, jobject value, jclass inet_class) {
+  jmethodID get_address = env->GetMethodID(inet_class, "getAddress", "()[B");
+  if (Threw(env) || get_address == nullptr) return nullptr;
+  jmethodID to_string = env->GetMethodID(inet_class, "toString", "()Ljava/lang/String;");
+  if (Threw(env) || to_string == nullptr) return nullptr;
+  auto bytes = static_cast<jbyteArray>(env->CallObjectMethod(value, get_address));
+  if (Threw(env) || bytes == nullptr) return nullptr;
+  auto text = static_cast<jstring>(env->CallObjectMethod(value, to_string));
+  if (Threw(env) || text == nullptr) return nullptr;
+  std::vector<uint8_t> address(static_cast<size_t>(env->GetArrayLength(bytes)));
+  env->GetByteArrayRegion(bytes, 0, static_cast<jsize>(address.size()),
+                          reinterpret_cast<jbyte*>(address.data()));
+  std::vector<uint8_t> substitute = SubstituteAddress(g_state->seed, address);
+  jbyteArray new_bytes = env->NewByteArray(static_cast<jsize>(substitute.size()));
+  if (Threw(env) || new_bytes == nullptr) return nullptr;
+  env->SetByteArrayRegion(new_bytes, 0, static_cast<jsize>(substitute.size()),
+                          reinterpret_cast<const jbyte*>(substitute.data()));
+
+  std::vector<jchar> units(static_cast<size_t>(env->GetStringLength(text)));
+  env->GetStringRegion(text, 0, static_cast<jsize>(units.size()), units.data());
+  size_t slash = units.size();
+  while (slash > 0 && units[slash - 1] != '/') --slash;
+  jstring host = nullptr;
+  if (slash > 1) {  // "host/address": a host name of slash - 1 chars
+    std::vector<jchar> name =
+        SubstituteText(g_state->seed, {units.begin(), units.begin() + (slash - 1)});
+    host = env->NewString(name.data(), static_cast<jsize>(name.size()));
+    if (Threw(env)) return nullptr;
+  }
+
+  jclass inet6 = env->FindClass("java/net/Inet6Address");
+  if (Threw(env) || inet6 == nullptr) return nullptr;
+  jint scope = 0;
+  if (env->IsInstanceOf(value, inet6)) {
+    jmethodID scope_id = env->GetMethodID(inet6, "getScopeId", "()I");
+    if (Threw(env) || scope_id == nullptr) return nullptr;
+    scope = env->CallIntMethod(value, scope_id);
+    if (Threw(env)) return nullptr;
+  }
+  jobject out;
+  if (scope != 0) {
+    jmethodID make = env->GetStaticMethodID(inet6, "getByAddress",
+                                            "(Ljava/lang/String;[BI)Ljava/net/Inet6Address;");
+    if (Threw(env) || make == nullptr) return nullptr;
+    out = env->CallStaticObjectMethod(inet6, make, host, new_bytes, scope);
+  } else {
+    jmethodID make = env->GetStaticMethodID(inet_class, "getByAddress",
+                                            "(Ljava/lang/String;[B)Ljava/net/InetAddress;");
+    if (Threw(env) || make == nullptr) return nullptr;
+    out = env->CallStaticObjectMethod(inet_class, make, host, new_bytes);
+  }
+  return Threw(env) ? nullptr : out;
+}
+
+// The substitute of a String, UUID, InetAddress or primitive array, or
+// null when `value` has no substitute (other objects).
 jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
+  jclass uuid_class = env->FindClass("java/util/UUID");
+  if (Threw(env)) return nullptr;
+  if (uuid_class != nullptr && env->IsInstanceOf(value, uuid_class)) {
+    return SubstituteUuidObject(env, value, uuid_class);
+  }
+  jclass inet_class = env->FindClass("java/net/InetAddress");
+  if (Threw(env)) return nullptr;
+  if (inet_class != nullptr && env->IsInstanceOf(value, inet_class)) {
+    return SubstituteAddressObject(env, value, inet_class);
+  }
   if (env->IsInstanceOf(value, string_class)) {
     auto string = static_cast<jstring>(value);
     std::vector<jchar> text(static_cast<size_t>(env->GetStringLength(string)));
@@ -268,8 +362,12 @@ void JNICALL OnFieldAccess(jvmtiEnv*, JNIEnv* env, jthread, jmethodID, jlocation
   if (value != nullptr) g_state->jvmti->GetTag(value, &tag);
   if (value != nullptr && tag != kSubstituteTag) {
     jclass string_class = env->FindClass("java/lang/String");
-    jobject out = string_class == nullptr ? nullptr
-                                          : SubstituteReference(env, value, string_class);
+    // The local references the substitute's making creates are freed with
+    // this frame; only the substitute leaves it.
+    jobject out = nullptr;
+    if (string_class != nullptr && env->PushLocalFrame(32) == JNI_OK) {
+      out = env->PopLocalFrame(SubstituteReference(env, value, string_class));
+    }
     if (out != nullptr) {
       g_state->jvmti->SetTag(out, kSubstituteTag);
       if (is_static) {

@@ -16,6 +16,10 @@
 //   same type, another value;
 // - float, double: another value (NaN stays NaN);
 // - boolean (and boolean[]): flipped;
+// - java.util.UUID: another UUID of the same version and variant;
+// - java.net.InetAddress: another address of the same family (every byte
+//   changed), its host name, when it has one, substituted as text, an IPv6
+//   scope id kept;
 // - other reference types (objects, Object[]) and null are not substituted.
 #ifndef TRACESPEC_OBSERVER_PROBE_SUBSTITUTE_H_
 #define TRACESPEC_OBSERVER_PROBE_SUBSTITUTE_H_

@@ -98,4 +98,32 @@ double SubstituteFloating(uint64_t seed, double value) {
   return out;
 }
 
+std::pair<uint64_t, uint64_t> SubstituteUuid(uint64_t seed, uint64_t most, uint64_t least) {
+  constexpr uint64_t kVersion = 0xF000;
+  constexpr uint64_t kVariant = 0xE000000000000000ULL;
+  const uint64_t words[2] = {most, least};
+  uint64_t h = SubstituteHash(seed, words, sizeof words);
+  // A nonzero change within the bits that are neither version nor variant.
+  uint64_t most_change = SubstituteMix(h) & ~kVersion;
+  uint64_t least_change = SubstituteMix(h + 1) & ~kVariant;
+  if (most_change == 0) most_change = 1;
+  if (least_change == 0) least_change = 1;
+  return {most ^ most_change, least ^ least_change};
+}
+
+std::vector<uint8_t> SubstituteAddress(uint64_t seed, const std::vector<uint8_t>& address) {
+  uint64_t h = SubstituteHash(seed, address.data(), address.size());
+  std::vector<uint8_t> out(address.size());
+  for (size_t i = 0; i < address.size(); ++i) {
+    out[i] = static_cast<uint8_t>(SubstituteIntegral(SubstituteMix(h + i), address[i], 8));
+  }
+  if (out.size() == 16) {
+    bool mapped = out[10] == 0xFF && out[11] == 0xFF;
+    for (size_t i = 0; i < 10 && mapped; ++i) mapped = out[i] == 0;
+    // Any other nonzero first byte: IPv6 again, and still another address.
+    if (mapped) out[0] = address[0] == 1 ? 2 : 1;
+  }
+  return out;
+}
+
 }  // namespace tracespec::probe

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace tracespec::probe {
@@ -37,6 +38,16 @@ std::vector<uint16_t> SubstituteTextVariant(uint64_t seed, const std::vector<uin
 uint64_t SubstituteIntegral(uint64_t seed, uint64_t value, int bits);
 // Another value (NaN stays NaN).
 double SubstituteFloating(uint64_t seed, double value);
+
+// Another UUID, as its (most, least) significant longs, of the same version
+// and variant: the version nibble (bits 12..15 of `most`) and the three
+// top bits of `least` (the widest variant field) are kept; both longs
+// change elsewhere.
+std::pair<uint64_t, uint64_t> SubstituteUuid(uint64_t seed, uint64_t most, uint64_t least);
+// Another IP address of the same length (4 bytes: IPv4, 16: IPv6), every
+// byte changed; an IPv6 substitute is never IPv4-mapped (::ffff:a.b.c.d),
+// which the JDK would turn into an IPv4 address.
+std::vector<uint8_t> SubstituteAddress(uint64_t seed, const std::vector<uint8_t>& address);
 
 }  // namespace tracespec::probe
 

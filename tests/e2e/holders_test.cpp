@@ -202,5 +202,63 @@ TEST(HolderLeakTest, TextInByteBuffersAndAddressesLeavesOnlyByShape) {
   EXPECT_THAT(sent, HasSubstr("backup=<a2: Inet6Address>"));
 }
 
+constexpr char kFramer[] = R"(package h;
+import java.nio.ByteBuffer;
+public class Framer {
+  private int framed;
+  public int frame(ByteBuffer packet, byte[] record, ByteBuffer known) {
+    framed++;
+    return packet.position() + record.length + known.position();
+  }
+}
+)";
+// Text after a binary header: the e-mail (built at run time, 42 bytes, so
+// its short length's second byte is a printable '*') after its length in
+// a ByteBuffer, and after a tag and a version in a byte[]; a notice
+// address the test spells, after its length.
+constexpr char kFramerTest[] = R"(package h;
+import static org.junit.jupiter.api.Assertions.*;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+class FramerTest {
+  static String mail() { return "tobias.lindqvist" + "@harrowgate-clinic.example"; }
+  static ByteBuffer framed(String text) {
+    byte[] b = text.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer buf = ByteBuffer.allocate(2 + b.length);
+    buf.putShort((short) b.length);
+    buf.put(b);
+    return buf;
+  }
+  @Test void frames() {
+    byte[] m = mail().getBytes(StandardCharsets.UTF_8);
+    byte[] record = new byte[4 + m.length];
+    record[0] = 0x7f;
+    record[1] = 1;
+    System.arraycopy(m, 0, record, 4, m.length);
+    assertEquals(44 + 46 + 40,
+                 new Framer().frame(framed(mail()), record,
+                                    framed("noreply@notifications.example-corp.com")));
+  }
+}
+)";
+
+TEST(HolderLeakTest, TextAfterABinaryPrefixLeavesOnlyByShape) {
+  Pipeline p;
+  ASSERT_NO_FATAL_FAILURE(RunPipeline("Framer", "frame", kFramer, kFramerTest, &p));
+  // The probe recorded the bytes: t, o, b, i after the prefix 0, 42.
+  ASSERT_THAT(p.recorded, HasSubstr("\"hb\""));
+  const std::string& sent = p.sent;
+  EXPECT_THAT(sent, HasSubstr("Counterexamples"));
+  EXPECT_THAT(sent, Not(HasSubstr("tobias.lindqvist")));
+  EXPECT_THAT(sent, Not(HasSubstr("116, 111, 98, 105")));
+  EXPECT_THAT(sent, Not(HasSubstr("packet.")));
+  EXPECT_THAT(sent, HasSubstr("packet=<b1: ByteBuffer, 44 bytes>"));
+  EXPECT_THAT(sent, HasSubstr("record=<b1: byte[], 46 bytes>"));
+  // The address the test spells is still shown, its length and its bytes
+  // (n, o, r, e, p, l, y).
+  EXPECT_THAT(sent, HasSubstr("0, 38, 110, 111, 114, 101, 112, 108, 121"));
+}
+
 }  // namespace
 }  // namespace tracespec

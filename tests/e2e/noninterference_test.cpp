@@ -96,10 +96,17 @@ class ObserveNoninterferenceTest : public ::testing::Test {
   }
 
   Observed Observe(const std::string& name, const std::vector<std::string>& extra) {
+    return ObserveOther(name, classes_, "ni.KeyringTest", "ni.Keyring#*", policy_, extra);
+  }
+
+  // `observe` of other classes, into dir_/`name`.
+  Observed ObserveOther(const std::string& name, const std::string& classes,
+                        const std::string& tests, const std::string& method,
+                        const std::string& policy, const std::vector<std::string>& extra) {
     std::string out = dir_.path() + "/" + name;
-    std::vector<std::string> args = {"observe",  "--classpath", classes_, "--tests",
-                                     "ni.KeyringTest", "--method", "ni.Keyring#*",
-                                     "--policy", policy_, "--out", out};
+    std::vector<std::string> args = {"observe",  "--classpath", classes, "--tests", tests,
+                                     "--method", method,        "--policy", policy, "--out",
+                                     out};
     args.insert(args.end(), extra.begin(), extra.end());
     return testing::RunObserve(args, out);
   }
@@ -282,6 +289,132 @@ redaction: MARK
   // every field by each snapshot: a substitute is never substituted again.
   EXPECT_EQ(summary.noninterference_substitutions(), 5);
   EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
+}
+
+// Denied fields that are a UUID and IPv4/IPv6 addresses (deny `*token*`,
+// `*private*`), kept elsewhere as numbers no deny pattern names: the
+// UUID's two longs, the IPv4 address's int, the low half of the IPv6
+// address. What the substitutes must keep — the UUID's version and
+// variant, each address's family, the host name's length, the IPv6 scope —
+// is not withheld.
+constexpr char kSession[] = R"(package ni;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.UUID;
+public class Session {
+  private final UUID sessionToken;
+  private final InetAddress privateHost;
+  private final InetAddress privateHost6;
+  public long high;
+  public long low;
+  public Session(UUID token, InetAddress host, InetAddress host6) {
+    sessionToken = token;
+    privateHost = host;
+    privateHost6 = host6;
+  }
+  public void bind() {
+    high = sessionToken.getMostSignificantBits();
+    low = sessionToken.getLeastSignificantBits();
+  }
+  public int kind() { return sessionToken.version() * 10 + sessionToken.variant(); }
+  public int route() { return ByteBuffer.wrap(privateHost.getAddress()).getInt(); }
+  public long route6() { return ByteBuffer.wrap(privateHost6.getAddress()).getLong(8); }
+  public boolean families() {
+    return privateHost instanceof Inet4Address && privateHost6 instanceof Inet6Address;
+  }
+  public int hostLength() { return privateHost.getHostName().length(); }
+  public String hostName() { return privateHost.getHostName(); }
+  public int scope() { return ((Inet6Address) privateHost6).getScopeId(); }
+}
+)";
+// The values are built at run time; the host name is given, so that
+// getHostName() never looks it up.
+constexpr char kSessionTest[] = R"(package ni;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+class SessionTest {
+  @Test void all() throws Exception {
+    byte[] v6 = new byte[16];
+    v6[0] = (byte) 0xfd; v6[1] = 0x12; v6[15] = 7;
+    Session s = new Session(
+        UUID.fromString(String.join("-", "5f0c2a9e", "7d41", "4b3a", "9e26", "c18f03d7ab54")),
+        InetAddress.getByAddress("db7." + "internal", new byte[] {10, 41, 7, (byte) 203}),
+        Inet6Address.getByAddress(null, v6, 3));
+    s.bind(); s.kind(); s.route(); s.route6(); s.families(); s.hostLength(); s.hostName();
+    s.scope();
+  }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, UuidsAndAddressesAreSubstitutedByValuesOfTheirKind) {
+  std::string classes = testing::CompileJava(
+      dir_, {{"ni/Session.java", kSession}, {"ni/SessionTest.java", kSessionTest}}, {"-g"},
+      testing::JunitJar());
+  ASSERT_FALSE(classes.empty());
+  std::string policy = dir_.Write("session.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+deny: "*token*"
+deny: "*private*"
+redaction: MARK
+)");
+  auto observe = [&](const std::string& name, const std::vector<std::string>& extra) {
+    return ObserveOther(name, classes, "ni.SessionTest", "ni.Session#*", policy, extra);
+  };
+  // The UUID's longs and the IPv4 address as an int (the IPv6 address's
+  // low long, 7, is too common a number to search for).
+  const std::string high = "6848895993518312250";   // 0x5f0c2a9e7d414b3a
+  const std::string low = "-7050735346612982956";   // 0x9e26c18f03d7ab54
+  const std::string route = "170461131";             // 10.41.7.203
+  Observed plain = observe("plain", {});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  // The gap: the fields are redacted, the numbers computed from them not.
+  EXPECT_THAT(plain.jsonl, HasSubstr(high));
+  EXPECT_THAT(plain.jsonl, HasSubstr(low));
+  EXPECT_THAT(plain.jsonl, HasSubstr(route));
+  EXPECT_THAT(plain.jsonl, HasSubstr("db7.internal"));
+
+  Observed ni = observe("ni", {"--noninterference"});
+  ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
+  std::string everything = testing::ReadTree(ni.out);
+  for (const std::string& leak : {high, low, route, std::string("db7.internal")}) {
+    EXPECT_THAT(everything, Not(HasSubstr(leak))) << leak;
+  }
+  const char* dependent = observer::kDependsOnDenied;
+  auto returned = [&](const std::string& method) -> v1::Value {
+    const v1::Observation* o = OfTest(ni, "ni.SessionTest#all", method);
+    EXPECT_NE(o, nullptr) << method;
+    return o == nullptr ? v1::Value() : o->outcome().returned();
+  };
+  const v1::Observation* bind = OfTest(ni, "ni.SessionTest#all", "bind");
+  ASSERT_NE(bind, nullptr);
+  int withheld_longs = 0;
+  for (const v1::Field& f : bind->post(0).fields()) {
+    if (f.name() == "high" || f.name() == "low") {
+      EXPECT_EQ(f.value().redacted().reason(), dependent) << f.name();
+      ++withheld_longs;
+    }
+  }
+  EXPECT_EQ(withheld_longs, 2);
+  EXPECT_EQ(returned("route").redacted().reason(), dependent);
+  EXPECT_EQ(returned("route6").redacted().reason(), dependent);
+  EXPECT_EQ(returned("hostName").redacted().reason(), dependent);
+  // Same version 4 and variant 2, same families, same host name length,
+  // same scope: recorded as they are.
+  EXPECT_EQ(returned("kind").int_value(), 42);
+  EXPECT_TRUE(returned("families").bool_value());
+  EXPECT_EQ(returned("hostLength").int_value(), 12);
+  EXPECT_EQ(returned("scope").int_value(), 3);
+  EXPECT_TRUE(ni.summary.tests_withheld().empty());
+  // One substitute per field, however often each is read.
+  EXPECT_EQ(ni.summary.noninterference_substitutions(), 3);
+
+  Observed again = observe("again", {"--noninterference"});
+  ASSERT_EQ(again.result.exit_code, 0) << again.Output();
+  testing::ExpectSameOutput(ni, again);
 }
 
 // A test that takes its time in one kind of run only, as $NI_SLOW says:

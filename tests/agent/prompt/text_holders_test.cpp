@@ -95,8 +95,8 @@ TEST(TextHoldersTest, AHeapByteBufferIsTheTextOfItsWindow) {
   // ByteBuffer.allocate(32).put(mail): the rest of the array is zeros, so
   // the array alone was no text before trailing zeros were left off.
   testing::AddByteBuffer(1, "jane@x.org" + std::string(22, '\0'), 0, 32, &g);
-  // A slice after a binary length prefix: the array is no text, the
-  // window is.
+  // A slice after a binary length prefix: the window is text, and so is
+  // the array, after its prefix (TextAfterABinaryPrefixIsText).
   testing::AddByteBuffer(2, std::string("\0\0\0\x0A", 4) + "jane@x.org", 4, 10, &g,
                          "java.nio.HeapByteBufferR");
   testing::AddByteBuffer(3, std::string("\x01\x02\x03\x04\x05", 5), 0, 5, &g);  // binary
@@ -110,13 +110,45 @@ TEST(TextHoldersTest, AHeapByteBufferIsTheTextOfItsWindow) {
   ASSERT_TRUE(Held(g, 2).has_value());
   EXPECT_EQ(Held(g, 2)->text, "jane@x.org");
   EXPECT_EQ(Held(g, 2)->size, 10);
-  EXPECT_FALSE(Held(g, 102).has_value());
+  ASSERT_TRUE(Held(g, 102).has_value());
+  EXPECT_EQ(Held(g, 102)->text, "jane@x.org");
+  EXPECT_EQ(Held(g, 102)->size, 14);
   EXPECT_FALSE(Held(g, 3).has_value());
   // Capped by the policy: incomplete; a direct buffer (no array): no text.
   g[1].mutable_array()->mutable_elements()->RemoveLast();
   EXPECT_FALSE(Held(g, 1)->complete);
   *g[0].mutable_fields(3)->mutable_value() = testing::RedactedValue();
   EXPECT_FALSE(Held(g, 1).has_value());
+}
+
+TEST(TextHoldersTest, TextAfterABinaryPrefixIsText) {
+  Graph g;
+  const std::string mail = "tobias.lindqvist@harrowgate-clinic.example";  // 42 = '*'
+  // putShort(length) then the text: the length is read as the header
+  // although its second byte is a printable '*'.
+  testing::AddByteBuffer(1, std::string("\0*", 2) + mail, 0, 44, &g);
+  // A little-endian int length in a byte[].
+  testing::AddBytes(2, std::string("*\0\0\0", 4) + mail, &g);
+  // A tag and a version, no length: the shortest header before text.
+  testing::AddBytes(3, std::string("\x7f\x01\0\0", 4) + "jane@x.org", &g);
+  // Binary after a header: no text; a header longer than kMaxBinaryPrefix
+  // neither.
+  testing::AddBytes(4, std::string("\0\x06", 2) + "abcdef\x01", &g);
+  testing::AddBytes(5, std::string(9, '\x01') + "jane@x.org", &g);
+  std::optional<HeldText> held = Held(g, 1);
+  ASSERT_TRUE(held.has_value());
+  EXPECT_EQ(held->kind, 'b');
+  EXPECT_EQ(held->type, "ByteBuffer");
+  EXPECT_EQ(held->text, mail);
+  EXPECT_EQ(held->size, 44);
+  EXPECT_TRUE(held->complete);
+  ASSERT_TRUE(Held(g, 2).has_value());
+  EXPECT_EQ(Held(g, 2)->text, mail);
+  EXPECT_EQ(Held(g, 2)->type, "byte[]");
+  ASSERT_TRUE(Held(g, 3).has_value());
+  EXPECT_EQ(Held(g, 3)->text, "jane@x.org");
+  EXPECT_FALSE(Held(g, 4).has_value());
+  EXPECT_FALSE(Held(g, 5).has_value());
 }
 
 TEST(TextHoldersTest, InetAddressesAreTheirHostAddressText) {

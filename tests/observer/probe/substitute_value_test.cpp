@@ -5,6 +5,8 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -94,6 +96,38 @@ TEST(SubstituteValueTest, FloatingValuesDifferAndNaNStaysNaN) {
     EXPECT_NE(SubstituteFloating(1, v), v) << v;
   }
   EXPECT_TRUE(std::isnan(SubstituteFloating(1, std::nan(""))));
+}
+
+TEST(SubstituteValueTest, AUuidKeepsItsVersionAndVariantAndBothLongsChange) {
+  // 5f0c2a9e-7d41-4b3a-9e26-c18f03d7ab54 (version 4, variant 2), the nil
+  // UUID and an all-ones one (no free bit may be left unchanged).
+  const std::pair<uint64_t, uint64_t> uuids[] = {
+      {0x5f0c2a9e7d414b3aULL, 0x9e26c18f03d7ab54ULL}, {0, 0}, {~uint64_t{0}, ~uint64_t{0}}};
+  for (auto [most, least] : uuids) {
+    auto [m, l] = SubstituteUuid(1, most, least);
+    EXPECT_NE(m, most);
+    EXPECT_NE(l, least);
+    EXPECT_EQ(m & 0xF000, most & 0xF000);                            // version
+    EXPECT_EQ(l >> 61, least >> 61);                                 // variant
+    EXPECT_EQ(SubstituteUuid(1, most, least), std::make_pair(m, l));  // deterministic
+    EXPECT_NE(SubstituteUuid(2, most, least), std::make_pair(m, l));  // seeded
+  }
+  // Each long depends on the whole UUID.
+  EXPECT_NE(SubstituteUuid(1, 7, 1).first, SubstituteUuid(1, 7, 2).first);
+}
+
+TEST(SubstituteValueTest, AnAddressKeepsItsLengthAndEveryByteChanges) {
+  const std::vector<uint8_t> v4 = {10, 41, 7, 203};
+  std::vector<uint8_t> v6(16, 0);
+  v6[0] = 0xfd;
+  v6[15] = 7;
+  for (const std::vector<uint8_t>& address : {v4, v6}) {
+    std::vector<uint8_t> out = SubstituteAddress(1, address);
+    ASSERT_EQ(out.size(), address.size());
+    for (size_t i = 0; i < out.size(); ++i) EXPECT_NE(out[i], address[i]) << i;
+    EXPECT_EQ(SubstituteAddress(1, address), out);
+    EXPECT_NE(SubstituteAddress(2, address), out);
+  }
 }
 
 }  // namespace
