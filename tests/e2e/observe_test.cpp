@@ -1145,7 +1145,10 @@ TEST_F(ExampleTest, BankShowsTheChecksumAndNeverTheAuditKey) {
     threw |= obs.outcome().thrown().class_name() == "bank.InsufficientFundsException";
   }
   EXPECT_TRUE(threw);
-  EXPECT_EQ(o.summary.tests_excluded(), 1);
+  // auditEntriesAreSignedWithTheSecretKey is named for the key but does
+  // nothing with it (the key is set up in @BeforeEach and withheld): it is
+  // not excluded.
+  EXPECT_EQ(o.summary.tests_excluded(), 0);
 }
 
 TEST_F(ExampleTest, LoanRecordsTheStateOfEachApplicationAcrossCalls) {
