@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "common/files.h"
 #include "common/method_id.h"
 #include "common/method_signature.h"
+#include "common/sensitive_mention.h"
 
 namespace tracespec::observer {
 namespace {
@@ -79,18 +81,28 @@ int LineOf(const std::string& s, size_t pos) {
   return 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<long>(pos), '\n'));
 }
 
-// The first sensitive name `text` mentions as whole words (NameWords: so
-// "token" in `accessToken`, not in `tokenize`), or "".
+// The first sensitive name `text` mentions, or "". Recorded data
+// (`as_source` false) mentions a name wherever it holds it as whole words
+// (NameWords: "token" in `accessToken`, not in `tokenize`); a test's source
+// only where the mention can carry data (FindSensitiveMention: in a comment
+// or literal, or naming the thing in a statement that spells data), so
+// `new TokenBucket(5)` or `PasswordRules.longEnough(6, 12)` exclude nothing.
 std::string FirstMention(const std::string& text,
                          const google::protobuf::RepeatedPtrField<std::string>& names,
+                         bool as_source, const std::set<std::string>* plain_names = nullptr,
                          size_t* where = nullptr) {
-  NameWords words(text);
+  NameWords words(as_source ? std::string_view() : std::string_view(text));
   size_t best = std::string::npos;
   std::string found;
   for (const std::string& name : names) {
-    std::optional<NameWords::Span> at = words.Find(name);
-    if (at && at->begin < best) {
-      best = at->begin;
+    size_t begin = std::string::npos;
+    if (as_source) {
+      if (std::optional<MentionSpan> at = FindSensitiveMention(text, name, plain_names)) begin = at->begin;
+    } else if (std::optional<NameWords::Span> at = words.Find(name)) {
+      begin = at->begin;
+    }
+    if (begin < best) {
+      best = begin;
       found = name;
     }
   }
@@ -382,7 +394,8 @@ std::string FindTestMethodSource(const std::string& source, const std::string& c
 }
 
 std::string SourceMention(const std::string& tests_src, const std::string& test_id,
-                          const google::protobuf::RepeatedPtrField<std::string>& sensitive_names) {
+                          const google::protobuf::RepeatedPtrField<std::string>& sensitive_names,
+                          const std::set<std::string>* plain_names) {
   if (tests_src.empty() || sensitive_names.empty()) return "";
   size_t hash = test_id.find('#');
   if (hash == std::string::npos) return "";
@@ -400,7 +413,8 @@ std::string SourceMention(const std::string& tests_src, const std::string& test_
   for (const Declaration& d : TestMethodDeclarations(*text, class_name, method, "")) {
     size_t where = 0;
     std::string name =
-        FirstMention(text->substr(d.begin, d.end - d.begin), sensitive_names, &where);
+        FirstMention(text->substr(d.begin, d.end - d.begin), sensitive_names,
+                     /*as_source=*/true, plain_names, &where);
     if (name.empty()) continue;
     return absl::StrCat("test source mentions \"", name, "\" (", relative, ":",
                         LineOf(*text, d.begin + where), ")");
@@ -420,7 +434,7 @@ std::string DataMention(const v1::Observation& observation,
     strings.push_back(&observation.outcome().thrown().message());
   }
   for (const std::string* s : strings) {
-    std::string name = FirstMention(*s, sensitive_names);
+    std::string name = FirstMention(*s, sensitive_names, /*as_source=*/false);
     if (!name.empty()) {
       const v1::MethodRef& m = observation.method();
       return absl::StrCat("recorded data mentions \"", name, "\" (a string in a call of ",

@@ -5,6 +5,7 @@
 #ifndef TRACESPEC_OBSERVER_EXCLUSION_H_
 #define TRACESPEC_OBSERVER_EXCLUSION_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,19 @@ std::string FindTestMethodSource(const std::string& source, const std::string& c
 
 // Why test `test_id` ("pkg.Cls#method") is excluded on account of its
 // source under `tests_src` ("" = clean or source not found): the first
-// sensitive name in the text FindTestMethodSource gives for it (every
-// overload), with file and line.
+// mention of a sensitive name that can carry data
+// (common/sensitive_mention.h: in a comment or literal, a value named for
+// it, a type or method named for it in a statement that spells data) in
+// the text FindTestMethodSource gives for it (every overload), with file
+// and line. `plain_names` (may be null): fields recorded only with types no
+// secret fits in (PlainValueNames), so `assertEquals(2, bucket.tokens)`
+// says nothing about an `int tokens`.
 std::string SourceMention(const std::string& tests_src, const std::string& test_id,
-                          const google::protobuf::RepeatedPtrField<std::string>& sensitive_names);
+                          const google::protobuf::RepeatedPtrField<std::string>& sensitive_names,
+                          const std::set<std::string>* plain_names = nullptr);
 
-// Why an observation's recorded strings make its test excluded ("" = clean).
+// Why an observation's recorded strings make its test excluded ("" =
+// clean): a recorded string holds a sensitive name as whole words.
 std::string DataMention(const v1::Observation& observation,
                         const google::protobuf::RepeatedPtrField<std::string>& sensitive_names);
 

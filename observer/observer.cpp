@@ -28,6 +28,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "observer/command.h"
 #include "observer/copy_check.h"
+#include "common/sensitive_mention.h"
 #include "observer/exclusion.h"
 #include "observer/junit.h"
 #include "observer/noninterference.h"
@@ -581,15 +582,22 @@ class Substitution {
 };
 
 // Which tests of run A are excluded, and why: by their source (with
-// --tests-src), by their bytecode copying a target's body, by their
-// recorded strings.
+// --tests-src; what it does with a sensitive name), by their bytecode
+// copying a target's body, by their recorded strings.
 absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptions& options,
                                                               const v1::ProbeConfig& config,
                                                               const TestResults& results) {
   const auto& sensitive = config.policy().sensitive_names();
   std::map<std::string, std::string> excluded;
+  // Fields run A recorded as ints and the like: a test reading one does
+  // nothing with sensitive data, whatever its name.
+  std::set<std::string> plain_names;
+  if (!options.tests_src.empty() && !sensitive.empty()) {
+    TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> recorded, ReadTrace(config.output_path()));
+    plain_names = PlainValueNames(recorded);
+  }
   for (const auto& [id, test] : results.tests) {
-    std::string reason = SourceMention(options.tests_src, id, sensitive);
+    std::string reason = SourceMention(options.tests_src, id, sensitive, &plain_names);
     if (!reason.empty()) excluded[id] = reason;
   }
   TS_ASSIGN_OR_RETURN(std::vector<CopyFinding> copies, CopiedTests(options));

@@ -10,8 +10,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/gateway/egress_policy.h"
-#include "common/name_words.h"
 #include "common/glob.h"
+#include "common/sensitive_mention.h"
 #include "rapidjson/document.h"
 
 namespace tracespec::gateway {
@@ -100,6 +100,7 @@ ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
     if (!IsGlobPattern(deny)) material.denied_name_patterns.push_back(deny);
   }
   material.sensitive_names.assign(policy.sensitive_names().begin(), policy.sensitive_names().end());
+  material.plain_value_names = PlainValueNames(observations);
   // A field redacted only because it held a denied value at times (taint)
   // is shown elsewhere: its name is not confidential, a denied one is never
   // shown.
@@ -262,14 +263,15 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
     }
     i = j;
   }
-  // Sensitive names as whole words ("token" in `accessToken`, not in
-  // `tokenize`), outside the fixed prompt text.
+  // Sensitive names where they can carry data (common/sensitive_mention.h:
+  // in a comment or literal, or naming the thing in a statement that spells
+  // data — "token" in `String accessToken = "..."`, not in `tokenize` or
+  // `new TokenBucket(5)`), outside the fixed prompt text.
   if (!lower_sensitive_names_.empty() && !structural_key) {
     std::string outside = std::string(text);
     for (const auto& [b, e] : fixed) outside.replace(b, e - b, e - b, ' ');
-    NameWords words(outside);
     for (const std::string& name : lower_sensitive_names_) {
-      if (std::optional<NameWords::Span> at = words.Find(name)) {
+      if (std::optional<MentionSpan> at = FindSensitiveMention(outside, name, &material_.plain_value_names)) {
         add("sensitive-name", at->begin, at->end);
         break;
       }

@@ -9,7 +9,8 @@
 //   redacted-field-name  the name of a field whose value was redacted,
 //   denied-field-name    an identifier matching the redaction policy's deny
 //                        patterns,
-//   sensitive-name       a sensitive name of the redaction policy,
+//   sensitive-name       a sensitive name of the redaction policy where it
+//                        can carry data (common/sensitive_mention.h),
 //   redacted-value       a value that must not leave (withheld values),
 //   blocked-term         a term of the egress policy's blocked_terms.
 // A secret.<id> finding is also made where a payload names a test class
@@ -20,6 +21,7 @@
 #define TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -50,8 +52,11 @@ struct ProtectedMaterial {
   // Glob patterns (RedactionPolicy.deny) matched, ignoring case, against
   // every identifier of the payload.
   std::vector<std::string> denied_name_patterns;
-  // Case-insensitive substrings (RedactionPolicy.sensitive_names).
+  // RedactionPolicy.sensitive_names, found by FindSensitiveMention.
   std::vector<std::string> sensitive_names;
+  // Fields recorded only with types no secret fits in (PlainValueNames):
+  // a sensitive name in one of them (an `int tokens`) is no mention.
+  std::set<std::string> plain_value_names;
   // Exact byte strings that must not leave.
   std::vector<std::string> withheld_values;
   // Fixed prompt text (prompt::PromptBuilder::TemplateTexts()): the name
@@ -69,7 +74,7 @@ struct ProtectedMaterial {
 };
 
 // Collects protected material from the redaction policy (deny patterns,
-// sensitive names) and the observations: names of fields recorded as
+// sensitive names) and the observations: plain value names, names of fields recorded as
 // Redacted, and the string values (4 bytes or longer: arguments, fields,
 // results, exception messages) of excluded observations that no included
 // observation also holds.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "common/deny_rule.h"
 #include "common/glob.h"
 #include "common/utf8.h"
 #include "observer/probe/class_file.h"
@@ -34,17 +35,6 @@ std::string BinaryName(const char* signature) {
 
 namespace {
 
-// Types no secret fits in: primitives other than long, and their boxes.
-bool CannotHoldSecret(std::string_view descriptor) {
-  if (descriptor.size() == 1) return descriptor != "J";
-  for (std::string_view box : {"Ljava/lang/Boolean;", "Ljava/lang/Byte;", "Ljava/lang/Short;",
-                               "Ljava/lang/Character;", "Ljava/lang/Integer;",
-                               "Ljava/lang/Float;", "Ljava/lang/Double;"}) {
-    if (descriptor == box) return true;
-  }
-  return false;
-}
-
 bool IsJdkClass(std::string_view binary_name) {
   for (std::string_view prefix : {"java.", "javax.", "jdk.", "sun.", "com.sun."}) {
     if (binary_name.substr(0, prefix.size()) == prefix) return true;
@@ -58,8 +48,7 @@ bool PolicyView::Denied(std::string_view name, std::string_view descriptor,
                         std::string_view owner) const {
   if (IsJdkClass(owner)) return false;
   for (const std::string& pattern : policy_.deny()) {
-    if (!GlobMatch(pattern, name, /*ignore_case=*/true)) continue;
-    if (!IsGlobPattern(pattern) || !CannotHoldSecret(descriptor)) return true;
+    if (DenyRuleApplies(pattern, name, descriptor)) return true;
   }
   return false;
 }

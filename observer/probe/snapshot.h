@@ -30,13 +30,11 @@ class PolicyView {
   const v1::RedactionPolicy& policy() const { return policy_; }
   // Whether a value named `name` (a field, parameter, or method for its
   // result) of JVM type `descriptor`, declared by class `owner` (binary
-  // name), is withheld. A deny rule that is an exact name ("pin") withholds
-  // a value of any type; a pattern ("*key*") only one of a type that can
-  // hold a secret: not boolean, byte, short, char, int, float, double or
-  // their boxes — so `int key` in a search, `tokenCount()` or `keyIndex`
-  // are recorded. Fields of the JDK's own classes (HashMap.Node.key,
-  // AbstractMap.keySet) are never withheld by name: their names are not
-  // the user's.
+  // name), is withheld: some deny rule applies to it (common/deny_rule.h:
+  // an exact name withholds any type; `*key*` withholds `apiKey` but not
+  // `monkey`, an `int key`, `keyIndex` or a `String key`). Fields of the
+  // JDK's own classes (HashMap.Node.key, AbstractMap.keySet) are never
+  // withheld by name: their names are not the user's.
   bool Denied(std::string_view name, std::string_view descriptor, std::string_view owner) const;
   // The first record rule matching a binary class name, or null.
   const v1::RecordRule* RuleFor(std::string_view class_name) const;

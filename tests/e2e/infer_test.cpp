@@ -141,15 +141,18 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   // What was sent is what the run directory keeps.
   EXPECT_EQ(Read(out + "/bank.Account#deposit/round-2/request.json"), second);
 
-  // Nothing of the implementation, nothing redacted, no excluded test.
+  // Nothing of the implementation, nothing redacted.
   std::string all = server.RecordText();
   for (const std::string& r2 : {std::string(received[0].body), second}) all += r2;
   for (const char* secret :
        {"AK-7f3e9c1d-CONFIDENTIAL", "auditKey", "checksum = 31 * checksum + amount",
-        "Integer.toHexString(signature)", "audit.record(sign(", "deposit must be positive",
-        "auditEntriesAreSignedWithTheSecretKey"}) {
+        "Integer.toHexString(signature)", "audit.record(sign(", "deposit must be positive"}) {
     EXPECT_FALSE(absl::StrContains(all, secret)) << secret;
   }
+  // A test is excluded for what it does with sensitive data, not for its
+  // name: `auditEntriesAreSignedWithTheSecretKey` deposits 25 and reads the
+  // entry count (the key is set up elsewhere, its value withheld), so it goes.
+  EXPECT_TRUE(absl::StrContains(all, "auditEntriesAreSignedWithTheSecretKey"));
 
   v1::InferResult result = Result(out);
   EXPECT_EQ(result.status(), v1::INFER_SUCCESS);

@@ -866,6 +866,68 @@ TEST_F(ObserveTest, NameRulesWithholdOnlyWhatCanHoldASecret) {
   EXPECT_EQ(o.summary.tests_excluded(), 1);
 }
 
+// Name rules that look at more than a name (issue 26, item 5): a deny
+// pattern matches whole words (`secretaryName` is not a secret, the
+// all-lower-case `apikey` still is), not a name for a fact about the secret
+// (`tokenExpiry`), not a `String key` alone (a lookup key); a test is
+// excluded for what it does with a sensitive name (a String named for a
+// token), not for reading an int `tokens` or calling `tokenExpiry`.
+constexpr char kDesk[] = R"(package w;
+public class Desk {
+  public String secretaryName = "";
+  public String apikey;
+  public int tokens;
+  public Desk(int tokens, String apikey) { this.tokens = tokens; this.apikey = apikey; }
+  public void assign(String name) { secretaryName = name; }
+  public static String lookup(String key) { return key.equals("timeout") ? "30" : ""; }
+  public static long tokenExpiry(long issuedAt, int ttl) { return issuedAt + ttl; }
+}
+)";
+constexpr char kDeskTest[] = R"(package w;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class DeskTest {
+  @Test void assigns() {
+    Desk d = new Desk(5, "zq-4471");
+    d.assign("Ines Mora");
+    assertEquals(5, d.tokens);
+  }
+  @Test void looksUp() { assertEquals("30", Desk.lookup("timeout")); }
+  @Test void expires() { assertEquals(1700003600L, Desk.tokenExpiry(1700000000L, 3600)); }
+  @Test void holdsAToken() {
+    String sessionToken = "s-1";
+    Desk.lookup(sessionToken);
+  }
+}
+)";
+
+TEST_F(ObserveTest, NameRulesReadWordsTypesAndWhatATestDoes) {
+  std::string classes = Compile({{"w/Desk.java", kDesk}, {"w/DeskTest.java", kDeskTest}});
+  Observed o = Observe(classes, "w.DeskTest", {"w.Desk#assign", "w.Desk#lookup", "w.Desk#tokenExpiry"},
+                       {"--tests-src", dir_.path() + "/src"});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::map<std::string, v1::Observation> by_test;
+  for (const v1::Observation& obs : o.observations) by_test[obs.test_id()] = obs;
+
+  v1::Observation assign = by_test["w.DeskTest#assigns"];
+  const v1::ObjectState* desk = State(assign.post(), assign.receiver().ref());
+  ASSERT_NE(desk, nullptr);
+  EXPECT_EQ(FieldOf(desk, "secretaryName")->string_value(), "Ines Mora");
+  EXPECT_TRUE(FieldOf(desk, "apikey")->has_redacted());
+  EXPECT_EQ(FieldOf(desk, "tokens")->int_value(), 5);
+  EXPECT_EQ(by_test["w.DeskTest#looksUp"].args(0).string_value(), "timeout");
+  EXPECT_EQ(by_test["w.DeskTest#expires"].outcome().returned().long_value(), 1700003600L);
+  EXPECT_THAT(testing::ReadTree(o.out), Not(HasSubstr("zq-4471")));
+
+  EXPECT_FALSE(by_test["w.DeskTest#assigns"].excluded()) << by_test["w.DeskTest#assigns"].excluded_reason();
+  EXPECT_FALSE(by_test["w.DeskTest#looksUp"].excluded());
+  EXPECT_FALSE(by_test["w.DeskTest#expires"].excluded()) << by_test["w.DeskTest#expires"].excluded_reason();
+  EXPECT_TRUE(by_test["w.DeskTest#holdsAToken"].excluded());
+  EXPECT_THAT(by_test["w.DeskTest#holdsAToken"].excluded_reason(),
+              HasSubstr("source mentions \"token\" (w/DeskTest.java:13)"));
+  EXPECT_EQ(o.summary.tests_excluded(), 1);
+}
+
 // --- Bad input. ------------------------------------------------------------------
 
 TEST_F(ObserveTest, MalformedPolicyNamesLineAndColumn) {
@@ -1083,7 +1145,10 @@ TEST_F(ExampleTest, BankShowsTheChecksumAndNeverTheAuditKey) {
     threw |= obs.outcome().thrown().class_name() == "bank.InsufficientFundsException";
   }
   EXPECT_TRUE(threw);
-  EXPECT_EQ(o.summary.tests_excluded(), 1);
+  // auditEntriesAreSignedWithTheSecretKey is named for the key but does
+  // nothing with it (the key is set up in @BeforeEach and withheld): it is
+  // not excluded.
+  EXPECT_EQ(o.summary.tests_excluded(), 0);
 }
 
 TEST_F(ExampleTest, LoanRecordsTheStateOfEachApplicationAcrossCalls) {

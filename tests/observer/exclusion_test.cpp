@@ -2,6 +2,8 @@
 // sensitive names it or the recorded data mention.
 #include "observer/exclusion.h"
 
+#include <set>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/testing.h"
@@ -144,6 +146,40 @@ TEST(ExclusionTest, SourceMentionNamesWordFileAndLine) {
   EXPECT_NE(SourceMention(dir.path(), "t.SomeTest$Inner#second", names), "");
   EXPECT_EQ(SourceMention(dir.path(), "t.Missing#second", names), "");
   EXPECT_EQ(SourceMention("", "t.SomeTest#second", names), "");
+}
+
+// A test is excluded for what it does with a sensitive name, not for the
+// word: reading a rate limiter's int `tokens`, naming its class or calling
+// `tokenExpiry` does nothing with a token; holding one in a String does.
+constexpr char kBucketTest[] = R"(package b;
+class BucketTest {
+  @Test void takesWhileTokensLast() {
+    TokenBucket b = new TokenBucket(5);
+    assertTrue(b.take(3));
+    assertEquals(2, b.tokens);
+  }
+  @Test void expires() { assertEquals(1700003600L, Expiry.tokenExpiry(1700000000L, 3600)); }
+  @Test void rules() { assertTrue(PasswordRules.longEnough(12, 12)); }
+  @Test void holds() {
+    String refreshToken = fixture();
+    assertTrue(new TokenBucket(5).take(refreshToken.length()));
+  }
+}
+)";
+
+TEST(ExclusionTest, SourceMentionIsWhatATestDoesWithTheNameNotTheWord) {
+  testing::TempDir dir;
+  dir.Write("b/BucketTest.java", kBucketTest);
+  auto names = Names({"token", "password"});
+  const std::set<std::string> plain = {"tokens"};  // recorded as an int
+  EXPECT_EQ(SourceMention(dir.path(), "b.BucketTest#takesWhileTokensLast", names, &plain), "");
+  EXPECT_EQ(SourceMention(dir.path(), "b.BucketTest#expires", names, &plain), "");
+  EXPECT_EQ(SourceMention(dir.path(), "b.BucketTest#rules", names, &plain), "");
+  EXPECT_EQ(SourceMention(dir.path(), "b.BucketTest#holds", names, &plain),
+            "test source mentions \"token\" (b/BucketTest.java:11)");
+  // Without knowing what `tokens` holds, reading it counts.
+  EXPECT_EQ(SourceMention(dir.path(), "b.BucketTest#takesWhileTokensLast", names),
+            "test source mentions \"token\" (b/BucketTest.java:6)");
 }
 
 TEST(ExclusionTest, DataMentionLooksAtEveryRecordedString) {

@@ -156,7 +156,7 @@ TEST(AuditedClientTest, BlockedPayloadsNeverArriveAndSecretsAreNotEchoed) {
       {"debug token " + secret, "secret.github-token", secret},
       {"this.pin=1234", "redacted-field-name", "pin=1234"},
       {"owner=Ms. Very Important", "redacted-value", "Very Important"},
-      {"int salaryCents = 3;", "sensitive-name", "salaryCents"},
+      {"int salaryCents = 312000;", "sensitive-name", "salaryCents"},
       {"if (amount <= 0) throw new IllegalArgumentException(\"amount must be positive\"); "
        "balance = Math.addExact(balance, amount); return balance;",
        "implementation-source", "addExact"},

@@ -81,7 +81,7 @@ TEST(EgressGateTest, EveryRuleBlocks) {
       {"secret.aws-access-key-id", "line one\nkey " + aws + " end", aws},
       {"redacted-field-name", "this.balance=10, this.PIN=1234", "PIN"},
       {"denied-field-name", "this.taxnumber=5", "taxnumber"},
-      {"sensitive-name", "int monthlySalaryCents = 5;", "Salary"},
+      {"sensitive-name", "int monthlySalaryCents = 812500;", "Salary"},
       {"redacted-value", "owner=\"Ms. Very Important\"", "Very Important"},
       {"redacted-value", "see bank.AccountTest#vip", "AccountTest#vip"},
       {"blocked-term", "part of project-bluebird", "bluebird"},
@@ -262,6 +262,41 @@ TEST(EgressGateTest, NameRulesSkipTheFixedTemplateAndTestClassNames) {
   // A secret inside text that looks like the template is still a secret.
   std::string key = "AK" + std::string("IA") + "Q7ZXQ7ZXQ7ZXQ7ZX";
   EXPECT_FALSE(gate->Check(to, Body(fixed + " " + key)).allowed());
+}
+
+// A sensitive name blocks where the payload does something with it that
+// can carry data, not wherever the word is: a rate limiter's int budget of
+// "tokens" (recorded as an int), its class and its tests go; a String
+// named for a token beside a literal, or a comment about one, does not.
+TEST(EgressGateTest, SensitiveNamesBlockWhatCarriesDataNotEveryWord) {
+  v1::RedactionPolicy redaction;
+  redaction.add_sensitive_names("token");
+  redaction.add_sensitive_names("password");
+  v1::Observation o = testing::Deposit("budget.TokenBucketTest#takesWhileTokensLast", 5, 10, 15);
+  v1::Field* tokens = o.add_post()->add_fields();
+  tokens->set_name("tokens");
+  tokens->set_jvm_type("I");
+  tokens->mutable_value()->set_int_value(5);
+  auto gate = EgressGate::Create(LoopbackPolicy(), ProtectedMaterialFrom(redaction, {o}), nullptr);
+  ASSERT_TRUE(gate.ok()) << gate.status();
+  for (const char* clean :
+       {"Method under test (class budget.TokenBucket, JVM descriptor (I)Z):\n"
+        "    public boolean take(int n)\n"
+        "Test budget.TokenBucketTest#takesWhileTokensLast:\n"
+        "  @Test void takesWhileTokensLast() {\n"
+        "    TokenBucket b = new TokenBucket(5);\n    assertEquals(2, b.tokens);\n  }\n"
+        "this.tokens=5 -> returns true",
+        "assertEquals(1700003600L, Expiry.tokenExpiry(1700000000L, 3600));",
+        "assertTrue(PasswordRules.longEnough(12, 12));"}) {
+    GateVerdict v = gate->Check(kUrl, Body(clean));
+    EXPECT_TRUE(v.allowed()) << clean << ": " << v.Summary();
+  }
+  for (const char* data : {"String accessToken = \"k-3\";", "// the password of the day",
+                           "login(user, password);", "new TokenBucket(\"abc\")"}) {
+    GateVerdict v = gate->Check(kUrl, Body(data));
+    ASSERT_FALSE(v.allowed()) << data;
+    EXPECT_EQ(v.findings[0].rule, "sensitive-name") << data;
+  }
 }
 
 // The request's own JSON keys (`name`, `schema`, `content`, ...) are the wire
