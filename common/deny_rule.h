@@ -18,12 +18,11 @@
 //       * the name names the thing, not a fact about it: not when a last
 //         word of NameWords::AttributeWords() follows the match
 //         (`tokenExpiry`, `passwordLength`, `keyIndex`);
-//       * for WORD "key": the name is not `key`/`keys` alone holding a
-//         String. That is Java's name for a lookup key (`Map.get(Object
-//         key)`, `Properties.getProperty(String key)`, a setting's name);
-//         key material is named for what it is (`apiKey`, `secretKey`,
-//         `privateKey`, `signingKey`, all withheld) or typed as bytes,
-//         chars or a `java.security.Key` (a bare `byte[] key` is withheld).
+//     A String named just `key` is withheld: it may be a lookup key
+//     (`Properties.getProperty(String key)`, a setting's name) but just as
+//     often key material (`hmac(String message, String key)`), and the name
+//     cannot tell them apart; a false alarm costs the model a value, a
+//     miss puts a secret on disk.
 //   - Any other pattern ("secret*", "*_pwd") is a case-insensitive glob on
 //     the whole name, for types that can hold a secret.
 #ifndef TRACESPEC_COMMON_DENY_RULE_H_
@@ -114,12 +113,7 @@ inline bool DenyRuleApplies(std::string_view rule, std::string_view name,
   if (word.empty()) return GlobMatch(rule, name, /*ignore_case=*/true);
   NameWords words(name);
   std::optional<NameWords::Span> at = FindDenyWord(words, word);
-  if (!at || !words.NamesTheThing(*at)) return false;
-  if (word == "key" && words.words().size() == 1 && descriptor == "Ljava/lang/String;") {
-    const std::string& only = words.words()[0].lower;
-    if (only == "key" || only == "keys") return false;  // a lookup key
-  }
-  return true;
+  return at.has_value() && words.NamesTheThing(*at);
 }
 
 }  // namespace tracespec
