@@ -5,9 +5,12 @@
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -432,6 +435,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   v1::ObserveSummary observed;
   bool reuse = ReadFile(key_path).value_or("") == *key &&
                loop::ReadJsonFile(obs_dir + "/summary.json", &observed).ok();
+  // The observations, read once for every method (see loop::InferWorld).
+  std::optional<std::vector<v1::Observation>> observations;
   if (reuse) {
     absl::StatusOr<std::vector<v1::Observation>> cached =
         ReadObservations(obs_dir + "/observations.pb");
@@ -440,6 +445,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                 cached.status().message(), "): observing again"),
                    start);
       reuse = false;
+    } else {
+      observations = *std::move(cached);
     }
   }
   if (reuse) {
@@ -541,13 +548,34 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   loop::InferOptions base = InferOptionsFor(project, out_dir, options.gateway);
   base.make_validator = options.make_validator;
   base.make_gateway_client = options.make_gateway_client;
+  // One world for every method: the class path opened and the observations
+  // read once, shared by the workers (each has its own validator).
+  std::unique_ptr<loop::InferWorld> world;
+  if (!queue.empty()) {
+    absl::StatusOr<std::unique_ptr<loop::InferWorld>> opened =
+        loop::InferWorld::Open(base, std::move(observations));
+    if (!opened.ok()) return Stop(out_dir, &s, opened.status());
+    world = *std::move(opened);
+    base.world = world.get();
+  }
+  // Each method's result as infer returned it, for infer's summary.
+  std::vector<std::optional<v1::InferResult>> results(targets->size());
   std::atomic<size_t> next{0};
   std::atomic<int> done{0};
   const int total = static_cast<int>(queue.size());
   std::mutex summary_mu;
   absl::Status first_error;
   auto work = [&] {
+    // This worker's validator, for all its methods (a method whose
+    // validator cannot be made reports why: RunInfer tries again).
+    std::unique_ptr<check::Validator> validator;
     for (size_t k = next++; k < queue.size() && StopSignal() == 0; k = next++) {
+      if (validator == nullptr) {
+        absl::StatusOr<std::unique_ptr<check::Validator>> made =
+            base.make_validator ? base.make_validator(base.classpath)
+                                : check::Validator::Create(base.classpath);
+        if (made.ok()) validator = *std::move(made);
+      }
       v1::MethodRun& m = runs[queue[k]];
       absl::Time method_start = absl::Now();
       ProgressEvent event;
@@ -558,6 +586,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
       report(event);
       loop::InferOptions o = base;
       o.methods = {m.method()};
+      o.validator = validator.get();
       o.write_summary = false;  // written once below, from every method's result.json
       std::string method_dir = absl::StrCat(out_dir, "/", m.infer_dir());
       m.set_reused(FileExists(method_dir + "/result.json"));
@@ -581,6 +610,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
         m.set_reason(inferred->summary.error());
       } else {
         FillFromInfer(out_dir, inferred->summary.results(0), &m);
+        results[queue[k]] = inferred->summary.results(0);  // as written to its result.json
       }
       m.set_seconds(Since(method_start));
       if (!inferred.ok() && inferred.status().code() == absl::StatusCode::kCancelled) continue;
@@ -622,11 +652,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   // infer's summary over every target, written here only (the workers do not).
   v1::InferSummary infer_summary;
   infer_summary.set_format_version(v1::FORMAT_VERSION_1);
-  for (const v1::MethodRun& m : runs) {
-    v1::InferResult r;
-    if (loop::ReadJsonFile(absl::StrCat(out_dir, "/", m.infer_dir(), "/result.json"), &r).ok()) {
-      *infer_summary.add_results() = r;
-    }
+  for (const std::optional<v1::InferResult>& r : results) {
+    if (r.has_value()) *infer_summary.add_results() = *r;
   }
   TS_RETURN_IF_ERROR(loop::WriteJsonFile(base.out_dir + "/summary.json", infer_summary));
   TS_RETURN_IF_ERROR(WriteFileAtomic(base.out_dir + "/summary.txt",

@@ -25,6 +25,7 @@
 #include "agent/loop/run_dir.h"
 #include "agent/synth/builtin_client.h"
 #include "common/files.h"
+#include "common/hash.h"
 #include "common/owned_paths.h"
 #include "common/interrupt.h"
 #include "validator/check/classfile_env.h"
@@ -335,33 +336,56 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
   return out;
 }
 
+namespace {
+
+// What a strength measure depends on (InferResult.strength_key): the
+// contract as validated, the observations and the bounds.
+std::string StrengthKey(const check::ValidateRequest& request) {
+  std::string data = absl::StrCat(request.contract, "\n", request.unwind, " ", request.max_array,
+                                  " ", request.timeout_seconds, "\n");
+  for (const v1::Observation& o : request.observations) {
+    std::string bytes = o.SerializeAsString();
+    absl::StrAppend(&data, bytes.size(), ":", bytes);
+  }
+  return Sha256Hex(data);
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<InferWorld>> InferWorld::Open(
+    const InferOptions& options, std::optional<std::vector<v1::Observation>> observations) {
+  auto world = std::make_unique<InferWorld>();
+  TS_ASSIGN_OR_RETURN(world->class_path, classfile::ClassPath::Create(options.classpath));
+  if (!options.llm_url.empty() || !options.gateway.empty()) {
+    if (!options.test_classpath.empty()) {
+      TS_ASSIGN_OR_RETURN(world->own_test_path, classfile::ClassPath::Create(options.test_classpath));
+    }
+    world->test_classes = world->test_path()->ListClasses();
+  }
+  if (observations.has_value()) {
+    world->observations = *std::move(observations);
+  } else {
+    TS_ASSIGN_OR_RETURN(world->observations, ReadObservations(options.observations));
+  }
+  return world;
+}
+
 absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   TS_RETURN_IF_ERROR(CheckOptions(options));
   // Bad input is found before anything is written: the class path opens,
   // the observations read, and every method resolves in the class files and
-  // has observations. The class path, opened once, is also the built-in
-  // synthesizer's type environment.
-  absl::StatusOr<classfile::ClassPath> class_path = classfile::ClassPath::Create(options.classpath);
-  if (!class_path.ok()) return class_path.status();
-  // The compiled tests, whose string constants the gate scans (remote
-  // models only).
-  std::optional<classfile::ClassPath> own_test_path;
-  classfile::ClassPath* test_path = &*class_path;
-  std::vector<std::string> test_classes;
-  const bool remote = !options.llm_url.empty() || !options.gateway.empty();
-  if (remote) {
-    if (!options.test_classpath.empty()) {
-      absl::StatusOr<classfile::ClassPath> made =
-          classfile::ClassPath::Create(options.test_classpath);
-      if (!made.ok()) return made.status();
-      own_test_path = *std::move(made);
-      test_path = &*own_test_path;
-    }
-    test_classes = test_path->ListClasses();
+  // has observations.
+  std::unique_ptr<InferWorld> own_world;
+  InferWorld* world = options.world;
+  if (world == nullptr) {
+    TS_ASSIGN_OR_RETURN(own_world, InferWorld::Open(options));
+    world = own_world.get();
   }
-  absl::StatusOr<std::vector<v1::Observation>> observations =
-      ReadObservations(options.observations);
-  if (!observations.ok()) return observations.status();
+  classfile::ClassPath* class_path = &world->class_path;
+  classfile::ClassPath* test_path = world->test_path();
+  const std::vector<std::string>& test_classes = world->test_classes;
+  const std::vector<v1::Observation>* observations = &world->observations;
+  const bool remote = !options.llm_url.empty() || !options.gateway.empty();
   std::vector<MethodInputs> all_inputs;
   for (const std::string& selector : options.methods) {
     absl::StatusOr<MethodInputs> inputs =
@@ -383,10 +407,15 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                                                               : options.audit_key)
                            .status());
   }
-  TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
-                      options.make_validator ? options.make_validator(options.classpath)
-                                             : check::Validator::Create(options.classpath));
-  check::ClassFileTypeEnvironment class_env(&*class_path);
+  std::unique_ptr<check::Validator> own_validator;
+  check::Validator* validator = options.validator;
+  if (validator == nullptr) {
+    TS_ASSIGN_OR_RETURN(own_validator,
+                        options.make_validator ? options.make_validator(options.classpath)
+                                               : check::Validator::Create(options.classpath));
+    validator = own_validator.get();
+  }
+  check::ClassFileTypeEnvironment class_env(class_path);
   v1::RedactionPolicy redaction;
   if (remote) {
     TS_ASSIGN_OR_RETURN(redaction, RecordingPolicy(options));
@@ -407,6 +436,10 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     }
     std::string method_dir = options.out_dir + "/" + MethodDirName(selector);
     MethodInputs* inputs = &all_inputs[index];
+    // An earlier run's result of this method (its journal), read before the
+    // loop replaces it: its strength is kept when measured on the same.
+    v1::InferResult earlier;
+    if (!ReadJsonFile(method_dir + "/result.json", &earlier).ok()) earlier.Clear();
     for (const std::string& test : inputs->tests_without_source) {
       if (progress) {
         progress(absl::StrCat(selector, ": no source of test ", test, " under ",
@@ -423,7 +456,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     base.unwind = refine.unwind;
     base.max_array = refine.max_array;
     base.timeout_seconds = refine.validation_timeout_seconds;
-    ValidatorOracle oracle(validator.get(), base);
+    ValidatorOracle oracle(validator, base);
     std::unique_ptr<gateway::LlmClient> client;
     if (!remote) {
       // In process, nothing leaves: no anonymisation (the synthesizer
@@ -434,12 +467,12 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       refine.prompt.anonymize = options.anonymize;
       refine.prompt.string_disclosure = redaction.string_disclosure();
       const std::string class_name = inputs->resolved.substr(0, inputs->resolved.find('#'));
-      refine.withheld_constants = DeniedConstants(&*class_path, class_name, redaction);
+      refine.withheld_constants = DeniedConstants(class_path, class_name, redaction);
       // Constants javac folded from the denied ones (PIN + 1), when the
       // implementation sources are at hand.
       if (!refine.withheld_constants.empty() && !options.implementation_sources.empty()) {
         absl::StatusOr<std::vector<v1::Value>> derived =
-            DerivedConstants(&*class_path, options.classpath, class_name, redaction,
+            DerivedConstants(class_path, options.classpath, class_name, redaction,
                              options.implementation_sources);
         if (derived.ok()) {
           refine.withheld_constants.insert(refine.withheld_constants.end(), derived->begin(),
@@ -479,7 +512,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       client = *std::move(made);
     }
     TS_ASSIGN_OR_RETURN(RefineOutcome outcome,
-                        RefineMethod(*inputs, client.get(), validator.get(), method_dir,
+                        RefineMethod(*inputs, client.get(), validator, method_dir,
                                      options.out_dir, refine));
     if (!outcome.stop.ok() && run.stopped.ok()) {
       run.stopped = absl::Status(outcome.stop.code(),
@@ -500,6 +533,18 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       }
       request.has_observations = true;
       request.observations = inputs->prompt.observations;
+      std::string key = StrengthKey(request);
+      if (earlier.strength().measured() && earlier.strength_key() == key) {
+        if (progress) {
+          progress(absl::StrCat(selector, ": strength kept (an earlier run measured it on the "
+                                          "same contract, observations and bounds)"));
+        }
+        *outcome.result.mutable_strength() = earlier.strength();
+        outcome.result.set_strength_key(key);
+        TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", outcome.result));
+        *run.summary.add_results() = outcome.result;
+        continue;
+      }
       absl::StatusOr<check::ValidationReport> measured = validator->MeasureStrength(request);
       if (StopSignal() != 0) {
         // The measure may rest on queries the stop cut short: the result is
@@ -510,6 +555,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       }
       if (measured.ok()) {
         *outcome.result.mutable_strength() = StrengthProto(measured->strength);
+        outcome.result.set_strength_key(key);
       } else {
         outcome.result.mutable_strength()->set_note(
             absl::StrCat("strength not measured: ", measured.status().message()));

@@ -5,6 +5,8 @@
 #ifndef TRACESPEC_AGENT_LOOP_INFER_H_
 #define TRACESPEC_AGENT_LOOP_INFER_H_
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,9 +15,34 @@
 #include "agent/gateway/gateway.h"
 #include "agent/loop/refine.h"
 #include "tracespec/v1/infer.pb.h"
+#include "tracespec/v1/observation.pb.h"
 #include "validator/check/validator.h"
+#include "validator/classfile/class_path.h"
 
 namespace tracespec::loop {
+
+struct InferOptions;
+
+// What every method of a run reads, opened and read once: the class path
+// (also the built-in synthesizer's type environment), the observations and,
+// with a remote model, the compiled tests' class path and classes (whose
+// string constants the gate scans). `tracespec run` opens one and its
+// workers share it; RunInfer opens its own when not given one.
+struct InferWorld {
+  // Opens `options.classpath` and `options.test_classpath` and reads
+  // `options.observations`, or takes `observations` when given (read
+  // already by the caller). Bad input is a status naming it.
+  static absl::StatusOr<std::unique_ptr<InferWorld>> Open(
+      const InferOptions& options, std::optional<std::vector<v1::Observation>> observations = {});
+
+  classfile::ClassPath class_path;  // Load may be called from any thread
+  std::vector<v1::Observation> observations;
+  // Remote models only: the compiled tests' class path (null: class_path)
+  // and its classes.
+  classfile::ClassPath* test_path() { return own_test_path ? &*own_test_path : &class_path; }
+  std::optional<classfile::ClassPath> own_test_path;
+  std::vector<std::string> test_classes;
+};
 
 struct InferOptions {
   std::string classpath;
@@ -74,6 +101,12 @@ struct InferOptions {
   // The validator the rounds check their candidates with (and that
   // measures their strength), made for `classpath`; unset: in process.
   check::ValidatorFactory make_validator;
+  // Set by a caller that infers many methods one RunInfer call at a time,
+  // from several threads (`tracespec run`): the world they share (see
+  // InferWorld), and this thread's validator (borrowed; make_validator is
+  // then not called). Unset: RunInfer opens its own.
+  InferWorld* world = nullptr;
+  check::Validator* validator = nullptr;
 };
 
 struct InferRun {

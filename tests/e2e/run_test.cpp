@@ -289,11 +289,23 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
   ASSERT_EQ(::stat((bank + "/target/classes/bank/Account.class").c_str(), &built), 0);
   EXPECT_EQ(built.st_mode & 0777, 0644u);
 
+  v1::RunSummary first = ReadRunJson(bank + "/tracespec-out");
+  EXPECT_THAT(run.stderr_data, Not(HasSubstr("strength kept")));
   SubprocessResult rerun = testing::RunTracespec({"run", bank});
   ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
   v1::RunSummary summary = ReadRunJson(bank + "/tracespec-out");
   EXPECT_TRUE(summary.observations_reused());
   for (const v1::MethodRun& m : summary.methods()) EXPECT_TRUE(m.reused()) << m.method();
+  // A finished method's strength is not measured again: same contract,
+  // observations and bounds.
+  ASSERT_EQ(summary.methods_size(), first.methods_size());
+  for (int i = 0; i < summary.methods_size(); ++i) {
+    const v1::MethodRun& m = summary.methods(i);
+    if (m.infer_status() != v1::INFER_SUCCESS) continue;
+    EXPECT_THAT(rerun.stderr_data, HasSubstr(m.method() + ": strength kept")) << m.method();
+    EXPECT_EQ(m.strength().SerializeAsString(), first.methods(i).strength().SerializeAsString())
+        << m.method();
+  }
 
   // Strength: in run's output and run.json, and `tracespec strength` of
   // the project (twice: the same bytes; mutants: tests/e2e/strength_test.cpp).

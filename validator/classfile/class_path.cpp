@@ -70,6 +70,7 @@ absl::StatusOr<ClassPath::ClassBytes> ClassPath::ReadBytes(absl::string_view nam
 
 absl::StatusOr<const ClassFile*> ClassPath::Load(absl::string_view name) {
   std::string internal = BinaryToInternal(name);
+  std::lock_guard<std::mutex> lock(*cache_mutex_);
   auto cached = cache_.find(internal);
   if (cached != cache_.end()) return cached->second.get();
   TS_ASSIGN_OR_RETURN(ClassBytes read, ReadBytes(name));

@@ -1,11 +1,13 @@
 // A class path: directories and .jar archives searched in order for classes
 // by name, as the JVM's application class loader does. Loaded classes are
-// parsed once and cached.
+// parsed once and cached. Once its entries are added, threads may share it
+// (Load locks the cache; the rest only reads).
 #ifndef TRACESPEC_VALIDATOR_CLASSFILE_CLASS_PATH_H_
 #define TRACESPEC_VALIDATOR_CLASSFILE_CLASS_PATH_H_
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,7 @@ class ClassPath {
   };
   std::vector<std::string> entry_names_;
   std::vector<Source> sources_;
+  std::unique_ptr<std::mutex> cache_mutex_ = std::make_unique<std::mutex>();  // keeps it movable
   std::map<std::string, std::unique_ptr<ClassFile>> cache_;
 };
 

@@ -1,6 +1,9 @@
 // Tests of the jar reader and the class path on archives made by `jar`.
 #include "validator/classfile/jar.h"
 
+#include <thread>
+#include <vector>
+
 #include "absl/strings/match.h"
 #include "common/files.h"
 #include "common/subprocess.h"
@@ -53,6 +56,36 @@ TEST_F(JarTest, ClassPathLoadsFromJarsAndDirectories) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_FALSE(ClassPath::Create(dir_.path() + "/nope.jar").ok());
+}
+
+// The workers of `tracespec run` share one class path (loop::InferWorld):
+// loads from several threads at once each parse a class once, and every
+// thread gets the same parsed class.
+TEST_F(JarTest, ThreadsShareOneClassPath) {
+  auto cp = ClassPath::Create(jar_ + ":" + classes_);
+  ASSERT_TRUE(cp.ok()) << cp.status();
+  constexpr int kThreads = 8;
+  std::vector<const ClassFile*> a(kThreads), b(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        auto x = cp->Load(t % 2 == 0 ? "p.A" : "p.q.B");
+        auto y = cp->Load(t % 2 == 0 ? "p.q.B" : "p.A");
+        if (!x.ok() || !y.ok()) return;
+        (t % 2 == 0 ? a : b)[t] = *x;
+        (t % 2 == 0 ? b : a)[t] = *y;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_NE(a[t], nullptr);
+    EXPECT_EQ(a[t], a[0]);
+    EXPECT_EQ(b[t], b[0]);
+  }
+  EXPECT_EQ(a[0]->name, "p/A");
+  EXPECT_EQ(b[0]->name, "p/q/B");
 }
 
 TEST_F(JarTest, CorruptArchivesAreErrors) {
