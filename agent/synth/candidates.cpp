@@ -332,6 +332,15 @@ class Templates {
     return out;
   }
 
+  // Whether a defining clause of y was accepted already: families that
+  // fit many shapes to few points run only when nothing simpler did.
+  bool Defined(int y) const {
+    for (const AcceptedCandidate& a : pool_->accepted()) {
+      if (a.candidate.defining && a.candidate.target == v_.terms[y].text) return true;
+    }
+    return false;
+  }
+
   std::string Guarded(int y, const std::string& core) const {
     const std::string& g = v_.terms[y].guard;
     return g.empty() ? core : absl::StrCat(g, " ==> ", core);
@@ -1276,11 +1285,7 @@ class Templates {
     };
     // Flat conditionals; nested ones (depth 1) only when nothing else
     // defines y (called last, see Run).
-    if (nested) {
-      for (const AcceptedCandidate& a : pool_->accepted()) {
-        if (a.candidate.defining && a.candidate.target == out.text) return;
-      }
-    }
+    if (nested && Defined(y)) return;
     int depth = nested ? 1 : 0;
     int tried = 0;
     for (const Atom& a : v_.atoms) {
@@ -1393,10 +1398,7 @@ class Templates {
   // \result == a + b`. Only when nothing defines y on every call.
   void Piecewise(int y) {
     const Term& out = v_.terms[y];
-    if (!IsIntegralType(out.type)) return;
-    for (const AcceptedCandidate& a : pool_->accepted()) {
-      if (a.candidate.defining && a.candidate.target == out.text) return;
-    }
+    if (!IsIntegralType(out.type) || Defined(y)) return;
     std::vector<size_t> obs = Known({y});
     int tried = 0;
     for (const Atom& a : v_.atoms) {
