@@ -305,7 +305,10 @@ class Templates {
           Comparisons(y);
           Conditional(y, /*nested=*/true);
         }
-        if (out.type.IsBoolean()) Booleans(y);
+        if (out.type.IsBoolean()) {
+          Booleans(y);
+          Divisibility(y);
+        }
       } else if (out.shape == TermShape::kString) {
         StringFacts(y);
       } else {
@@ -1466,6 +1469,130 @@ class Templates {
           }
         }
       }
+    }
+  }
+
+  // y <==> F for a boolean y, F an and/or combination of at most three
+  // atoms `x % k == 0` or `x % k != 0` over one integral input x: a
+  // Gregorian leap year is `year % 4 == 0 && year % 100 != 0 || year % 400
+  // == 0`. The moduli k are 2..12, 100, 400 and 1000 (those calendars,
+  // digits and groupings use), each dividing some observed x but not all.
+  // The rule: the formula of least cost that agrees with every distinct
+  // observed x, cost = its atoms, plus 2 when its moduli do not form a
+  // divisibility chain (4 | 100 | 400): rules that nest ("a multiple of 100
+  // is not, unless it is one of 400") are what specifications say, while
+  // unrelated moduli (`x % 8 == 0 || x % 3 == 0`) are what a handful of
+  // points admit by chance. At a tie the first in enumeration order (fewer
+  // atoms, smaller moduli, positive atoms, && before ||). Evidence: atoms
+  // + 3 distinct x (one atom 4, three atoms 6), both results seen, and no
+  // x seen with both. One formula is offered: the validator proves or
+  // refutes it, and a refutation's counterexample is one more point for
+  // the next fit. Only when nothing else defines y.
+  void Divisibility(int y) {
+    static constexpr int kModuli[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 100, 400, 1000};
+    static constexpr int kMaxAtoms = 3;
+    static constexpr int kExtraCalls = 3;
+    static constexpr int kNoChainCost = 2;
+    if (Defined(y)) return;
+    const std::string& yt = v_.terms[y].text;
+    for (int x : IntegralInputs(y)) {
+      if (pool_->full()) return;
+      std::map<__int128, bool> points;  // distinct x -> y
+      bool function = true;
+      for (size_t i : Known({y, x})) {
+        __int128 xv;
+        if (!AsInt(Val(x, i), &xv)) continue;
+        bool r = Val(y, i).i != 0;
+        auto [it, fresh] = points.emplace(xv, r);
+        function &= fresh || it->second == r;
+      }
+      int n = static_cast<int>(points.size());
+      if (!function || n < 1 + kExtraCalls) continue;
+      std::vector<bool> want;
+      for (const auto& [xv, r] : points) want.push_back(r);
+      if (std::count(want.begin(), want.end(), true) % n == 0) continue;  // one result only
+      std::vector<int> ks;
+      std::vector<std::vector<bool>> divides;
+      for (int k : kModuli) {
+        std::vector<bool> t;
+        for (const auto& [xv, r] : points) t.push_back(xv % k == 0);
+        int count = static_cast<int>(std::count(t.begin(), t.end(), true));
+        if (count == 0 || count == n) continue;
+        ks.push_back(k);
+        divides.push_back(std::move(t));
+      }
+      // A formula: atoms a[0..size) with polarities; size 3 is
+      // (l0 op01 l1) op2 l2, size 2 l0 op01 l1.
+      struct Formula {
+        int size = 0;
+        int atom[kMaxAtoms] = {0, 0, 0};
+        bool negated[kMaxAtoms] = {false, false, false};
+        bool and01 = true, and2 = true;
+      };
+      auto holds = [&](const Formula& f, int p) {
+        bool l[kMaxAtoms];
+        for (int j = 0; j < f.size; ++j) l[j] = divides[f.atom[j]][p] != f.negated[j];
+        bool v = l[0];
+        if (f.size >= 2) v = f.and01 ? v && l[1] : v || l[1];
+        if (f.size >= 3) v = f.and2 ? v && l[2] : v || l[2];
+        return v;
+      };
+      auto cost = [&](const Formula& f) {
+        std::vector<int> m;
+        for (int j = 0; j < f.size; ++j) m.push_back(ks[f.atom[j]]);
+        std::sort(m.begin(), m.end());
+        bool chain = true;
+        for (size_t j = 1; j < m.size(); ++j) chain &= m[j] % m[j - 1] == 0;
+        return f.size + (chain ? 0 : kNoChainCost);
+      };
+      std::optional<Formula> best;
+      int best_cost = 0;
+      int atoms = static_cast<int>(ks.size());
+      auto consider = [&](const Formula& f) {
+        int c = cost(f);
+        if (best && c >= best_cost) return;
+        for (int p = 0; p < n; ++p) {
+          if (holds(f, p) != want[p]) return;
+        }
+        best = f;
+        best_cost = c;
+      };
+      for (int size = 1; size <= kMaxAtoms && n >= size + kExtraCalls; ++size) {
+        if (best && size >= best_cost) break;
+        for (int a = 0; a < atoms; ++a) {
+          for (int b = size >= 2 ? a + 1 : 0; b < (size >= 2 ? atoms : 1); ++b) {
+            for (int c = 0; c < (size >= 3 ? atoms : 1); ++c) {
+              if (size >= 3 && (c == a || c == b)) continue;
+              for (int signs = 0; signs < (1 << size); ++signs) {
+                for (int ops = 0; ops < (1 << (size - 1)); ++ops) {
+                  Formula f;
+                  f.size = size;
+                  f.atom[0] = a;
+                  f.atom[1] = b;
+                  f.atom[2] = c;
+                  for (int j = 0; j < size; ++j) f.negated[j] = (signs >> j) & 1;
+                  f.and01 = (ops & 1) == 0;
+                  f.and2 = (ops & 2) == 0;
+                  // Same operator twice: each set of atoms once.
+                  if (size == 3 && f.and01 == f.and2 && c < b) continue;
+                  consider(f);
+                }
+              }
+            }
+          }
+        }
+      }
+      if (!best) continue;
+      const std::string& xt = v_.terms[x].text;
+      auto literal = [&](int j) {
+        return absl::StrCat(xt, " % ", ks[best->atom[j]], best->negated[j] ? " != 0" : " == 0");
+      };
+      std::string text = literal(0);
+      if (best->size >= 2) text = absl::StrCat(text, best->and01 ? " && " : " || ", literal(1));
+      if (best->size >= 3)
+        text = absl::StrCat(Paren(text), best->and2 ? " && " : " || ", literal(2));
+      Offer(y, absl::StrCat(yt, " <==> ", Paren(text)), "divisibility", kRankBooleanPair, true,
+            {x}, best->size + kExtraCalls);
     }
   }
 

@@ -280,5 +280,27 @@ public class K {
   EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '/' ==> \\result == a / b;"));
 }
 
+TEST(GrammarTest, LeapYearFromDivisibilityAtomsAndTheValidatorsCounterexamples) {
+  // The five years a test suite has admit `year % 8 == 0`; the validator
+  // refutes it, and with its counterexample the simplest formula whose
+  // moduli nest is the rule.
+  std::map<std::string, std::string> src = {{"t/Years.java", R"(package t;
+public class Years {
+  public static boolean isLeap(int year) {
+    if (year % 400 == 0) return true;
+    if (year % 100 == 0) return false;
+    return year % 4 == 0;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (int year : {2024, 2023, 1900, 2000, 2026}) {
+    bool r = year % 400 == 0 || (year % 100 != 0 && year % 4 == 0);
+    obs.push_back(
+        Call("t.Years", "isLeap", "(I)Z", {"year"}, true).Arg(I(year)).Returns(B(r)).Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.Years#isLeap", obs),
+               "ensures \\result <==> year % 4 == 0 && year % 100 != 0 || year % 400 == 0;");
+}
+
 }  // namespace
 }  // namespace tracespec::loop

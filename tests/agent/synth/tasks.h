@@ -96,6 +96,12 @@ inline v1::Observation MeanCall(const std::vector<int>& a) {
   return c.Returns(D(static_cast<double>(total) / static_cast<double>(a.size())));
 }
 
+// Gregorian leap years: divisible by 4, not by 100 unless by 400.
+inline v1::Observation LeapCall(int year) {
+  bool r = year % 400 == 0 || (year % 100 != 0 && year % 4 == 0);
+  return Call("calendar.Years", "isLeap", "(I)Z", {"year"}, true).Arg(I(year)).Returns(B(r));
+}
+
 inline v1::Observation CountCall(const std::vector<int>& a, int key) {
   int n = 0;
   for (int v : a) n += v == key;
@@ -264,6 +270,10 @@ inline std::vector<SynthTask> SynthTasks() {
       {MeanCall({2, 3, 4}), MeanCall({2, 3}), MeanCall({17}), MeanCall({-2, 0}), MeanCall({})},
       {"ensures \\result == (double) (\\sum int i; 0 <= i && i < a.length; (long) a[i]) / "
        "a.length;"});
+  add("isLeap",
+      {LeapCall(2024), LeapCall(2023), LeapCall(1900), LeapCall(2000), LeapCall(2026),
+       LeapCall(1996), LeapCall(2100), LeapCall(2400)},
+      {"ensures \\result <==> year % 4 == 0 && year % 100 != 0 || year % 400 == 0;"});
   add("count",
       {CountCall({1, 5, 3, 5}, 5), CountCall({7, 7}, 7), CountCall({}, 1),
        CountCall({4, 4, 1, 8}, 9), CountCall({2, 1, 2}, 2)},
