@@ -299,6 +299,7 @@ class Templates {
         if (IsNumericType(out.type)) {
           Conditional(y);
           MinMaxAbs(y);
+          MinMaxDifference(y);
           Piecewise(y);
           ArrayFacts(y);
           Membership(y);
@@ -1470,6 +1471,125 @@ class Templates {
         }
       }
     }
+  }
+
+  // y == A - B, or y == (A > B ? A - B : 0): a difference clamped at 0
+  // where it would be negative, with A and B an input or Math.min or
+  // Math.max of two inputs of y's type — the overlap of [aStart, aEnd) and
+  // [bStart, bEnd) is `Math.min(aEnd, bEnd) - Math.max(aStart, bStart)`
+  // where positive, else 0. After the clamped conditional the same with
+  // Math.max(0, A - B): the two differ only where A - B wraps, and the
+  // validator keeps the one the code computes. The fit chosen is the one
+  // with the fewest inputs, plus one for the clamp (a min or max of two
+  // inputs fits only where one input does not, so every operand is
+  // needed), first in operand order at a tie; evidence: four distinct
+  // calls, and for the clamp one call where it applies and two where the
+  // difference shows. Only when nothing else defines y; a difference of
+  // two inputs alone is Linear's.
+  void MinMaxDifference(int y) {
+    static constexpr size_t kMaxInputs = 6;
+    static constexpr int kMinCalls = 4;
+    const Term& out = v_.terms[y];
+    if (!IsIntegralType(out.type) || out.type.Is(Type::Kind::kChar) || Defined(y)) return;
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs;
+    for (int x : IntegralInputs(y)) {
+      if (!absl::StrContains(v_.terms[x].text, "length") && v_.terms[x].type == out.type)
+        xs.push_back(x);
+    }
+    if (xs.size() < 2 || xs.size() > kMaxInputs) return;
+    std::vector<size_t> obs = Known({y});
+    std::vector<size_t> all;
+    for (size_t i : obs) {
+      bool known = true;
+      for (int x : xs) known &= Val(x, i).known();
+      if (known) all.push_back(i);
+    }
+    std::set<std::string> calls;
+    for (size_t i : all) {
+      std::string key;
+      for (int x : xs) absl::StrAppend(&key, v_.terms[x].values[i].ToJml(), ";");
+      calls.insert(key);
+    }
+    if (static_cast<int>(calls.size()) < kMinCalls) return;
+    struct Operand {
+      std::string text;
+      std::vector<int> terms;
+      std::vector<__int128> values;  // per call of `all`
+    };
+    std::vector<Operand> operands;
+    auto value = [&](int x, size_t i) {
+      __int128 v = 0;
+      AsInt(Val(x, i), &v);
+      return v;
+    };
+    for (int x : xs) {
+      Operand o{v_.terms[x].text, {x}, {}};
+      for (size_t i : all) o.values.push_back(value(x, i));
+      operands.push_back(std::move(o));
+    }
+    for (bool max : {false, true}) {
+      for (size_t p = 0; p < xs.size(); ++p) {
+        for (size_t q = p + 1; q < xs.size(); ++q) {
+          Operand o{absl::StrCat(max ? "Math.max(" : "Math.min(", v_.terms[xs[p]].text, ", ",
+                                 v_.terms[xs[q]].text, ")"),
+                    {xs[p], xs[q]},
+                    {}};
+          for (size_t i : all) {
+            __int128 a = value(xs[p], i), b = value(xs[q], i);
+            o.values.push_back(max ? std::max(a, b) : std::min(a, b));
+          }
+          operands.push_back(std::move(o));
+        }
+      }
+    }
+    struct Fit {
+      int cost = 0;
+      const Operand* a = nullptr;
+      const Operand* b = nullptr;
+      bool clamped = false;
+    };
+    std::optional<Fit> best;
+    for (const Operand& a : operands) {
+      for (const Operand& b : operands) {
+        bool shared = false;
+        for (int t : a.terms) shared |= std::count(b.terms.begin(), b.terms.end(), t) > 0;
+        if (shared) continue;
+        int inputs = static_cast<int>(a.terms.size() + b.terms.size());
+        for (bool clamped : {false, true}) {
+          int cost = inputs + (clamped ? 1 : 0);
+          if ((best && cost >= best->cost) || (!clamped && inputs == 2)) continue;
+          bool fits = true;
+          int applies = 0, shows = 0;
+          for (size_t k = 0; k < all.size() && fits; ++k) {
+            __int128 r = 0;
+            AsInt(Val(y, all[k]), &r);
+            __int128 d = WrapTo(a.values[k] - b.values[k], is_long);
+            bool clamp = clamped && a.values[k] <= b.values[k];
+            (clamp ? applies : shows) += 1;
+            fits = (clamp ? 0 : d) == r;
+          }
+          if (!fits || (clamped && (applies < 1 || shows < 2))) continue;
+          best = Fit{cost, &a, &b, clamped};
+        }
+      }
+    }
+    if (!best) return;
+    std::vector<int> inputs = best->a->terms;
+    inputs.insert(inputs.end(), best->b->terms.begin(), best->b->terms.end());
+    std::string diff = absl::StrCat(best->a->text, " - ", best->b->text);
+    if (!best->clamped) {
+      Offer(y, absl::StrCat(out.text, " == ", diff), "min-max", kRankMinMax, true, inputs,
+            kMinCalls);
+      return;
+    }
+    std::string zero = IntLit(0, is_long);
+    Offer(y,
+          absl::StrCat(out.text, " == (", best->a->text, " > ", best->b->text, " ? ", diff, " : ",
+                       zero, ")"),
+          "min-max", kRankMinMax, true, inputs, kMinCalls);
+    Offer(y, absl::StrCat(out.text, " == Math.max(", zero, ", ", diff, ")"), "min-max",
+          kRankMinMax, true, inputs, kMinCalls);
   }
 
   // y <==> F for a boolean y, F an and/or combination of at most three

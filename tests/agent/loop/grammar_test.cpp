@@ -302,5 +302,32 @@ public class Years {
                "ensures \\result <==> year % 4 == 0 && year % 100 != 0 || year % 400 == 0;");
 }
 
+TEST(GrammarTest, OverlapIsAClampedDifferenceOfMinAndMax) {
+  std::map<std::string, std::string> src = {{"t/Intervals.java", R"(package t;
+public class Intervals {
+  public static int overlap(int aStart, int aEnd, int bStart, int bEnd) {
+    int start = Math.max(aStart, bStart);
+    int end = Math.min(aEnd, bEnd);
+    return end > start ? end - start : 0;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [as, ae, bs, be] : std::vector<std::tuple<int, int, int, int>>{
+           {0, 5, 2, 8}, {0, 10, 4, 6}, {0, 3, 5, 9}, {0, 4, 4, 8}, {2, 8, 0, 5}, {-10, -2, -7, 0}}) {
+    int start = std::max(as, bs), end = std::min(ae, be);
+    obs.push_back(Call("t.Intervals", "overlap", "(IIII)I", {"aStart", "aEnd", "bStart", "bEnd"},
+                       true)
+                      .Arg(I(as))
+                      .Arg(I(ae))
+                      .Arg(I(bs))
+                      .Arg(I(be))
+                      .Returns(I(end > start ? end - start : 0))
+                      .Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.Intervals#overlap", obs),
+               "ensures \\result == (Math.min(aEnd, bEnd) > Math.max(aStart, bStart) ? "
+               "Math.min(aEnd, bEnd) - Math.max(aStart, bStart) : 0);");
+}
+
 }  // namespace
 }  // namespace tracespec::loop

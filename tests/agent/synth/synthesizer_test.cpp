@@ -142,6 +142,25 @@ TEST(SynthesizerTest, DivisibilityFormulaNeedsEnoughDistinctCallsThatAgree) {
   EXPECT_THAT(none.jml, Not(HasSubstr("% 400")));
 }
 
+TEST(SynthesizerTest, ClampedDifferenceOfMinAndMaxNeedsFourCallsThatAgree) {
+  std::vector<v1::Observation> obs = testing::TaskObservations("overlap");
+  ASSERT_EQ(obs.size(), 6u);
+  EXPECT_EQ(ClausesOf(Synth({obs[0], obs[1], obs[2]}), "min-max"), 0);
+  // One result off by one: nothing of the kind fits.
+  std::vector<v1::Observation> off = obs;
+  *off[1].mutable_outcome()->mutable_returned() = testing::I(3);
+  SynthesisResult none = Synth(off);
+  EXPECT_EQ(ClausesOf(none, "min-max"), 0) << none.jml;
+  EXPECT_THAT(none.jml, Not(HasSubstr("Math.min")));
+  // Without a disjoint pair the clamp is not evidenced: the bare difference.
+  std::vector<v1::Observation> overlapping = {
+      testing::OverlapCall(0, 5, 2, 8), testing::OverlapCall(0, 10, 4, 6),
+      testing::OverlapCall(2, 8, 0, 5), testing::OverlapCall(-10, -2, -7, 0),
+      testing::OverlapCall(1, 9, 3, 4)};
+  EXPECT_THAT(Synth(overlapping).jml,
+              HasSubstr("ensures \\result == Math.min(aEnd, bEnd) - Math.max(aStart, bStart);"));
+}
+
 TEST(SynthesizerTest, BitwiseAndCubeForms) {
   auto calls = [](const char* name, int (*f)(int, int)) {
     std::vector<v1::Observation> out;
