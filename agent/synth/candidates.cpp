@@ -299,13 +299,17 @@ class Templates {
         if (IsNumericType(out.type)) {
           Conditional(y);
           MinMaxAbs(y);
+          MinMaxDifference(y);
           Piecewise(y);
           ArrayFacts(y);
           Membership(y);
           Comparisons(y);
           Conditional(y, /*nested=*/true);
         }
-        if (out.type.IsBoolean()) Booleans(y);
+        if (out.type.IsBoolean()) {
+          Booleans(y);
+          Divisibility(y);
+        }
       } else if (out.shape == TermShape::kString) {
         StringFacts(y);
       } else {
@@ -330,6 +334,15 @@ class Templates {
       if (ok) out.push_back(i);
     }
     return out;
+  }
+
+  // Whether a defining clause of y was accepted already: families that
+  // fit many shapes to few points run only when nothing simpler did.
+  bool Defined(int y) const {
+    for (const AcceptedCandidate& a : pool_->accepted()) {
+      if (a.candidate.defining && a.candidate.target == v_.terms[y].text) return true;
+    }
+    return false;
   }
 
   std::string Guarded(int y, const std::string& core) const {
@@ -1276,11 +1289,7 @@ class Templates {
     };
     // Flat conditionals; nested ones (depth 1) only when nothing else
     // defines y (called last, see Run).
-    if (nested) {
-      for (const AcceptedCandidate& a : pool_->accepted()) {
-        if (a.candidate.defining && a.candidate.target == out.text) return;
-      }
-    }
+    if (nested && Defined(y)) return;
     int depth = nested ? 1 : 0;
     int tried = 0;
     for (const Atom& a : v_.atoms) {
@@ -1393,10 +1402,7 @@ class Templates {
   // \result == a + b`. Only when nothing defines y on every call.
   void Piecewise(int y) {
     const Term& out = v_.terms[y];
-    if (!IsIntegralType(out.type)) return;
-    for (const AcceptedCandidate& a : pool_->accepted()) {
-      if (a.candidate.defining && a.candidate.target == out.text) return;
-    }
+    if (!IsIntegralType(out.type) || Defined(y)) return;
     std::vector<size_t> obs = Known({y});
     int tried = 0;
     for (const Atom& a : v_.atoms) {
@@ -1464,6 +1470,249 @@ class Templates {
           }
         }
       }
+    }
+  }
+
+  // y == A - B, or y == (A > B ? A - B : 0): a difference clamped at 0
+  // where it would be negative, with A and B an input or Math.min or
+  // Math.max of two inputs of y's type — the overlap of [aStart, aEnd) and
+  // [bStart, bEnd) is `Math.min(aEnd, bEnd) - Math.max(aStart, bStart)`
+  // where positive, else 0. After the clamped conditional the same with
+  // Math.max(0, A - B): the two differ only where A - B wraps, and the
+  // validator keeps the one the code computes. The fit chosen is the one
+  // with the fewest inputs, plus one for the clamp (a min or max of two
+  // inputs fits only where one input does not, so every operand is
+  // needed), first in operand order at a tie; evidence: four distinct
+  // calls, and for the clamp one call where it applies and two where the
+  // difference shows. Only when nothing else defines y; a difference of
+  // two inputs alone is Linear's.
+  void MinMaxDifference(int y) {
+    static constexpr size_t kMaxInputs = 6;
+    static constexpr int kMinCalls = 4;
+    const Term& out = v_.terms[y];
+    if (!IsIntegralType(out.type) || out.type.Is(Type::Kind::kChar) || Defined(y)) return;
+    bool is_long = out.type.Is(Type::Kind::kLong);
+    std::vector<int> xs;
+    for (int x : IntegralInputs(y)) {
+      if (!absl::StrContains(v_.terms[x].text, "length") && v_.terms[x].type == out.type)
+        xs.push_back(x);
+    }
+    if (xs.size() < 2 || xs.size() > kMaxInputs) return;
+    std::vector<size_t> obs = Known({y});
+    std::vector<size_t> all;
+    for (size_t i : obs) {
+      bool known = true;
+      for (int x : xs) known &= Val(x, i).known();
+      if (known) all.push_back(i);
+    }
+    std::set<std::string> calls;
+    for (size_t i : all) {
+      std::string key;
+      for (int x : xs) absl::StrAppend(&key, v_.terms[x].values[i].ToJml(), ";");
+      calls.insert(key);
+    }
+    if (static_cast<int>(calls.size()) < kMinCalls) return;
+    struct Operand {
+      std::string text;
+      std::vector<int> terms;
+      std::vector<__int128> values;  // per call of `all`
+    };
+    std::vector<Operand> operands;
+    auto value = [&](int x, size_t i) {
+      __int128 v = 0;
+      AsInt(Val(x, i), &v);
+      return v;
+    };
+    for (int x : xs) {
+      Operand o{v_.terms[x].text, {x}, {}};
+      for (size_t i : all) o.values.push_back(value(x, i));
+      operands.push_back(std::move(o));
+    }
+    for (bool max : {false, true}) {
+      for (size_t p = 0; p < xs.size(); ++p) {
+        for (size_t q = p + 1; q < xs.size(); ++q) {
+          Operand o{absl::StrCat(max ? "Math.max(" : "Math.min(", v_.terms[xs[p]].text, ", ",
+                                 v_.terms[xs[q]].text, ")"),
+                    {xs[p], xs[q]},
+                    {}};
+          for (size_t i : all) {
+            __int128 a = value(xs[p], i), b = value(xs[q], i);
+            o.values.push_back(max ? std::max(a, b) : std::min(a, b));
+          }
+          operands.push_back(std::move(o));
+        }
+      }
+    }
+    struct Fit {
+      int cost = 0;
+      const Operand* a = nullptr;
+      const Operand* b = nullptr;
+      bool clamped = false;
+    };
+    std::optional<Fit> best;
+    for (const Operand& a : operands) {
+      for (const Operand& b : operands) {
+        bool shared = false;
+        for (int t : a.terms) shared |= std::count(b.terms.begin(), b.terms.end(), t) > 0;
+        if (shared) continue;
+        int inputs = static_cast<int>(a.terms.size() + b.terms.size());
+        for (bool clamped : {false, true}) {
+          int cost = inputs + (clamped ? 1 : 0);
+          if ((best && cost >= best->cost) || (!clamped && inputs == 2)) continue;
+          bool fits = true;
+          int applies = 0, shows = 0;
+          for (size_t k = 0; k < all.size() && fits; ++k) {
+            __int128 r = 0;
+            AsInt(Val(y, all[k]), &r);
+            __int128 d = WrapTo(a.values[k] - b.values[k], is_long);
+            bool clamp = clamped && a.values[k] <= b.values[k];
+            (clamp ? applies : shows) += 1;
+            fits = (clamp ? 0 : d) == r;
+          }
+          if (!fits || (clamped && (applies < 1 || shows < 2))) continue;
+          best = Fit{cost, &a, &b, clamped};
+        }
+      }
+    }
+    if (!best) return;
+    std::vector<int> inputs = best->a->terms;
+    inputs.insert(inputs.end(), best->b->terms.begin(), best->b->terms.end());
+    std::string diff = absl::StrCat(best->a->text, " - ", best->b->text);
+    if (!best->clamped) {
+      Offer(y, absl::StrCat(out.text, " == ", diff), "min-max", kRankMinMax, true, inputs,
+            kMinCalls);
+      return;
+    }
+    std::string zero = IntLit(0, is_long);
+    Offer(y,
+          absl::StrCat(out.text, " == (", best->a->text, " > ", best->b->text, " ? ", diff, " : ",
+                       zero, ")"),
+          "min-max", kRankMinMax, true, inputs, kMinCalls);
+    Offer(y, absl::StrCat(out.text, " == Math.max(", zero, ", ", diff, ")"), "min-max",
+          kRankMinMax, true, inputs, kMinCalls);
+  }
+
+  // y <==> F for a boolean y, F an and/or combination of at most three
+  // atoms `x % k == 0` or `x % k != 0` over one integral input x: a
+  // Gregorian leap year is `year % 4 == 0 && year % 100 != 0 || year % 400
+  // == 0`. The moduli k are 2..12, 100, 400 and 1000 (those calendars,
+  // digits and groupings use), each dividing some observed x but not all.
+  // The rule: the formula of least cost that agrees with every distinct
+  // observed x, cost = its atoms, plus 2 when its moduli do not form a
+  // divisibility chain (4 | 100 | 400): rules that nest ("a multiple of 100
+  // is not, unless it is one of 400") are what specifications say, while
+  // unrelated moduli (`x % 8 == 0 || x % 3 == 0`) are what a handful of
+  // points admit by chance. At a tie the first in enumeration order (fewer
+  // atoms, smaller moduli, positive atoms, && before ||). Evidence: atoms
+  // + 3 distinct x (one atom 4, three atoms 6), both results seen, and no
+  // x seen with both. One formula is offered: the validator proves or
+  // refutes it, and a refutation's counterexample is one more point for
+  // the next fit. Only when nothing else defines y.
+  void Divisibility(int y) {
+    static constexpr int kModuli[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 100, 400, 1000};
+    static constexpr int kMaxAtoms = 3;
+    static constexpr int kExtraCalls = 3;
+    static constexpr int kNoChainCost = 2;
+    if (Defined(y)) return;
+    const std::string& yt = v_.terms[y].text;
+    for (int x : IntegralInputs(y)) {
+      if (pool_->full()) return;
+      std::map<__int128, bool> points;  // distinct x -> y
+      bool function = true;
+      for (size_t i : Known({y, x})) {
+        __int128 xv;
+        if (!AsInt(Val(x, i), &xv)) continue;
+        bool r = Val(y, i).i != 0;
+        auto [it, fresh] = points.emplace(xv, r);
+        function &= fresh || it->second == r;
+      }
+      int n = static_cast<int>(points.size());
+      if (!function || n < 1 + kExtraCalls) continue;
+      std::vector<bool> want;
+      for (const auto& [xv, r] : points) want.push_back(r);
+      if (std::count(want.begin(), want.end(), true) % n == 0) continue;  // one result only
+      std::vector<int> ks;
+      std::vector<std::vector<bool>> divides;
+      for (int k : kModuli) {
+        std::vector<bool> t;
+        for (const auto& [xv, r] : points) t.push_back(xv % k == 0);
+        int count = static_cast<int>(std::count(t.begin(), t.end(), true));
+        if (count == 0 || count == n) continue;
+        ks.push_back(k);
+        divides.push_back(std::move(t));
+      }
+      // A formula: atoms a[0..size) with polarities; size 3 is
+      // (l0 op01 l1) op2 l2, size 2 l0 op01 l1.
+      struct Formula {
+        int size = 0;
+        int atom[kMaxAtoms] = {0, 0, 0};
+        bool negated[kMaxAtoms] = {false, false, false};
+        bool and01 = true, and2 = true;
+      };
+      auto holds = [&](const Formula& f, int p) {
+        bool l[kMaxAtoms];
+        for (int j = 0; j < f.size; ++j) l[j] = divides[f.atom[j]][p] != f.negated[j];
+        bool v = l[0];
+        if (f.size >= 2) v = f.and01 ? v && l[1] : v || l[1];
+        if (f.size >= 3) v = f.and2 ? v && l[2] : v || l[2];
+        return v;
+      };
+      auto cost = [&](const Formula& f) {
+        std::vector<int> m;
+        for (int j = 0; j < f.size; ++j) m.push_back(ks[f.atom[j]]);
+        std::sort(m.begin(), m.end());
+        bool chain = true;
+        for (size_t j = 1; j < m.size(); ++j) chain &= m[j] % m[j - 1] == 0;
+        return f.size + (chain ? 0 : kNoChainCost);
+      };
+      std::optional<Formula> best;
+      int best_cost = 0;
+      int atoms = static_cast<int>(ks.size());
+      auto consider = [&](const Formula& f) {
+        int c = cost(f);
+        if (best && c >= best_cost) return;
+        for (int p = 0; p < n; ++p) {
+          if (holds(f, p) != want[p]) return;
+        }
+        best = f;
+        best_cost = c;
+      };
+      for (int size = 1; size <= kMaxAtoms && n >= size + kExtraCalls; ++size) {
+        if (best && size >= best_cost) break;
+        for (int a = 0; a < atoms; ++a) {
+          for (int b = size >= 2 ? a + 1 : 0; b < (size >= 2 ? atoms : 1); ++b) {
+            for (int c = 0; c < (size >= 3 ? atoms : 1); ++c) {
+              if (size >= 3 && (c == a || c == b)) continue;
+              for (int signs = 0; signs < (1 << size); ++signs) {
+                for (int ops = 0; ops < (1 << (size - 1)); ++ops) {
+                  Formula f;
+                  f.size = size;
+                  f.atom[0] = a;
+                  f.atom[1] = b;
+                  f.atom[2] = c;
+                  for (int j = 0; j < size; ++j) f.negated[j] = (signs >> j) & 1;
+                  f.and01 = (ops & 1) == 0;
+                  f.and2 = (ops & 2) == 0;
+                  // Same operator twice: each set of atoms once.
+                  if (size == 3 && f.and01 == f.and2 && c < b) continue;
+                  consider(f);
+                }
+              }
+            }
+          }
+        }
+      }
+      if (!best) continue;
+      const std::string& xt = v_.terms[x].text;
+      auto literal = [&](int j) {
+        return absl::StrCat(xt, " % ", ks[best->atom[j]], best->negated[j] ? " != 0" : " == 0");
+      };
+      std::string text = literal(0);
+      if (best->size >= 2) text = absl::StrCat(text, best->and01 ? " && " : " || ", literal(1));
+      if (best->size >= 3)
+        text = absl::StrCat(Paren(text), best->and2 ? " && " : " || ", literal(2));
+      Offer(y, absl::StrCat(yt, " <==> ", Paren(text)), "divisibility", kRankBooleanPair, true,
+            {x}, best->size + kExtraCalls);
     }
   }
 

@@ -280,5 +280,54 @@ public class K {
   EXPECT_THAT(w.result.jml, HasSubstr("ensures op == '/' ==> \\result == a / b;"));
 }
 
+TEST(GrammarTest, LeapYearFromDivisibilityAtomsAndTheValidatorsCounterexamples) {
+  // The five years a test suite has admit `year % 8 == 0`; the validator
+  // refutes it, and with its counterexample the simplest formula whose
+  // moduli nest is the rule.
+  std::map<std::string, std::string> src = {{"t/Years.java", R"(package t;
+public class Years {
+  public static boolean isLeap(int year) {
+    if (year % 400 == 0) return true;
+    if (year % 100 == 0) return false;
+    return year % 4 == 0;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (int year : {2024, 2023, 1900, 2000, 2026}) {
+    bool r = year % 400 == 0 || (year % 100 != 0 && year % 4 == 0);
+    obs.push_back(
+        Call("t.Years", "isLeap", "(I)Z", {"year"}, true).Arg(I(year)).Returns(B(r)).Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.Years#isLeap", obs),
+               "ensures \\result <==> year % 4 == 0 && year % 100 != 0 || year % 400 == 0;");
+}
+
+TEST(GrammarTest, OverlapIsAClampedDifferenceOfMinAndMax) {
+  std::map<std::string, std::string> src = {{"t/Intervals.java", R"(package t;
+public class Intervals {
+  public static int overlap(int aStart, int aEnd, int bStart, int bEnd) {
+    int start = Math.max(aStart, bStart);
+    int end = Math.min(aEnd, bEnd);
+    return end > start ? end - start : 0;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [as, ae, bs, be] : std::vector<std::tuple<int, int, int, int>>{
+           {0, 5, 2, 8}, {0, 10, 4, 6}, {0, 3, 5, 9}, {0, 4, 4, 8}, {2, 8, 0, 5}, {-10, -2, -7, 0}}) {
+    int start = std::max(as, bs), end = std::min(ae, be);
+    obs.push_back(Call("t.Intervals", "overlap", "(IIII)I", {"aStart", "aEnd", "bStart", "bEnd"},
+                       true)
+                      .Arg(I(as))
+                      .Arg(I(ae))
+                      .Arg(I(bs))
+                      .Arg(I(be))
+                      .Returns(I(end > start ? end - start : 0))
+                      .Build());
+  }
+  ExpectClause(SynthesizeAndValidate(src, "t.Intervals#overlap", obs),
+               "ensures \\result == (Math.min(aEnd, bEnd) > Math.max(aStart, bStart) ? "
+               "Math.min(aEnd, bEnd) - Math.max(aStart, bStart) : 0);");
+}
+
 }  // namespace
 }  // namespace tracespec::loop

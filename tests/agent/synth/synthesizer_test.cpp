@@ -105,6 +105,62 @@ TEST(SynthesizerTest, SolvedLinearAndFloatingForms) {
   testing::ExpectAdmitsAll(c.jml, celsius);
 }
 
+// How many of the result's clauses come from `family`.
+int ClausesOf(const SynthesisResult& r, const std::string& family) {
+  int n = 0;
+  for (const SynthesizedClause& c : r.clauses) n += c.family == family;
+  return n;
+}
+
+TEST(SynthesizerTest, DivisibilityFormulaNeedsEnoughDistinctCallsThatAgree) {
+  // One atom from four distinct inputs; not from three.
+  auto third = [](int n) {
+    return testing::Call("m.N", "third", "(I)Z", {"n"}, true)
+        .Arg(testing::I(n))
+        .Returns(testing::B(n % 3 == 0));
+  };
+  SynthesisResult one = Synth({third(3), third(4), third(6), third(7)});
+  EXPECT_THAT(one.jml, HasSubstr("ensures \\result <==> n % 3 == 0;"));
+  EXPECT_EQ(ClausesOf(Synth({third(3), third(4), third(7)}), "divisibility"), 0);
+  // Leap years need three atoms: six distinct years at least. These five
+  // admit no formula of one or two atoms.
+  std::vector<v1::Observation> five = {testing::LeapCall(4), testing::LeapCall(1900),
+                                       testing::LeapCall(2000), testing::LeapCall(2023),
+                                       testing::LeapCall(2026)};
+  EXPECT_EQ(ClausesOf(Synth(five), "divisibility"), 0) << Synth(five).jml;
+  five.push_back(testing::LeapCall(2024));
+  EXPECT_THAT(Synth(five).jml,
+              HasSubstr("ensures \\result <==> year % 4 == 0 && year % 100 != 0 || year % 400 == "
+                        "0;"));
+  // One year seen with both results: no formula of the year.
+  std::vector<v1::Observation> contradicting = testing::TaskObservations("isLeap");
+  v1::Observation wrong = testing::LeapCall(2024);
+  *wrong.mutable_outcome()->mutable_returned() = testing::B(false);
+  contradicting.push_back(wrong);
+  SynthesisResult none = Synth(contradicting);
+  EXPECT_EQ(ClausesOf(none, "divisibility"), 0) << none.jml;
+  EXPECT_THAT(none.jml, Not(HasSubstr("% 400")));
+}
+
+TEST(SynthesizerTest, ClampedDifferenceOfMinAndMaxNeedsFourCallsThatAgree) {
+  std::vector<v1::Observation> obs = testing::TaskObservations("overlap");
+  ASSERT_EQ(obs.size(), 6u);
+  EXPECT_EQ(ClausesOf(Synth({obs[0], obs[1], obs[2]}), "min-max"), 0);
+  // One result off by one: nothing of the kind fits.
+  std::vector<v1::Observation> off = obs;
+  *off[1].mutable_outcome()->mutable_returned() = testing::I(3);
+  SynthesisResult none = Synth(off);
+  EXPECT_EQ(ClausesOf(none, "min-max"), 0) << none.jml;
+  EXPECT_THAT(none.jml, Not(HasSubstr("Math.min")));
+  // Without a disjoint pair the clamp is not evidenced: the bare difference.
+  std::vector<v1::Observation> overlapping = {
+      testing::OverlapCall(0, 5, 2, 8), testing::OverlapCall(0, 10, 4, 6),
+      testing::OverlapCall(2, 8, 0, 5), testing::OverlapCall(-10, -2, -7, 0),
+      testing::OverlapCall(1, 9, 3, 4)};
+  EXPECT_THAT(Synth(overlapping).jml,
+              HasSubstr("ensures \\result == Math.min(aEnd, bEnd) - Math.max(aStart, bStart);"));
+}
+
 TEST(SynthesizerTest, BitwiseAndCubeForms) {
   auto calls = [](const char* name, int (*f)(int, int)) {
     std::vector<v1::Observation> out;

@@ -96,6 +96,25 @@ inline v1::Observation MeanCall(const std::vector<int>& a) {
   return c.Returns(D(static_cast<double>(total) / static_cast<double>(a.size())));
 }
 
+// Gregorian leap years: divisible by 4, not by 100 unless by 400.
+inline v1::Observation LeapCall(int year) {
+  bool r = year % 400 == 0 || (year % 100 != 0 && year % 4 == 0);
+  return Call("calendar.Years", "isLeap", "(I)Z", {"year"}, true).Arg(I(year)).Returns(B(r));
+}
+
+// The length of the common part of [aStart, aEnd) and [bStart, bEnd), 0
+// when they are disjoint.
+inline v1::Observation OverlapCall(int a_start, int a_end, int b_start, int b_end) {
+  int start = std::max(a_start, b_start), end = std::min(a_end, b_end);
+  return Call("geometry.Intervals", "overlap", "(IIII)I", {"aStart", "aEnd", "bStart", "bEnd"},
+              true)
+      .Arg(I(a_start))
+      .Arg(I(a_end))
+      .Arg(I(b_start))
+      .Arg(I(b_end))
+      .Returns(I(end > start ? end - start : 0));
+}
+
 inline v1::Observation CountCall(const std::vector<int>& a, int key) {
   int n = 0;
   for (int v : a) n += v == key;
@@ -264,6 +283,15 @@ inline std::vector<SynthTask> SynthTasks() {
       {MeanCall({2, 3, 4}), MeanCall({2, 3}), MeanCall({17}), MeanCall({-2, 0}), MeanCall({})},
       {"ensures \\result == (double) (\\sum int i; 0 <= i && i < a.length; (long) a[i]) / "
        "a.length;"});
+  add("isLeap",
+      {LeapCall(2024), LeapCall(2023), LeapCall(1900), LeapCall(2000), LeapCall(2026),
+       LeapCall(1996), LeapCall(2100), LeapCall(2400)},
+      {"ensures \\result <==> year % 4 == 0 && year % 100 != 0 || year % 400 == 0;"});
+  add("overlap",
+      {OverlapCall(0, 5, 2, 8), OverlapCall(0, 10, 4, 6), OverlapCall(0, 3, 5, 9),
+       OverlapCall(0, 4, 4, 8), OverlapCall(2, 8, 0, 5), OverlapCall(-10, -2, -7, 0)},
+      {"ensures \\result == (Math.min(aEnd, bEnd) > Math.max(aStart, bStart) ? Math.min(aEnd, "
+       "bEnd) - Math.max(aStart, bStart) : 0);"});
   add("count",
       {CountCall({1, 5, 3, 5}, 5), CountCall({7, 7}, 7), CountCall({}, 1),
        CountCall({4, 4, 1, 8}, 9), CountCall({2, 1, 2}, 2)},
