@@ -262,31 +262,28 @@ loop::InferOptions InferOptionsFor(const Project& project, const std::string& ou
   return o;
 }
 
-// Fills `run` from infer's result for its method.
-void FillFromInfer(const std::string& out_dir, const v1::InferResult& r, v1::MethodRun* run) {
+// Fills `run` from infer's result for its method and its last completed
+// round (`last`).
+void FillFromInfer(const v1::InferResult& r, const std::optional<v1::InferRound>& last,
+                   v1::MethodRun* run) {
   run->set_status(v1::METHOD_RUN_INFERRED);
   run->set_infer_status(r.status());
   run->set_history(r.history());
   run->set_rounds(r.rounds());
   run->set_contract(r.contract());
-  std::string infer_root = absl::StrCat(out_dir, "/", kInferDir);
   if (!r.contract_file().empty()) {
     run->set_contract_file(absl::StrCat(kInferDir, "/", r.contract_file()));
   }
   run->set_reason(r.reason());
   *run->mutable_strength() = r.strength();
   // The last completed round's validation lines.
-  if (r.rounds() > 0) {
-    v1::InferRound round;
-    std::string path = absl::StrCat(infer_root, "/", loop::MethodDirName(run->method()), "/",
-                                    loop::RoundDirName(r.rounds()), "/round.json");
-    if (loop::ReadJsonFile(path, &round).ok()) {
-      *run->mutable_consistency() = VerdictOfRound(
-          round.consistency(), round.has_consistency_verdict() ? &round.consistency_verdict() : nullptr);
-      *run->mutable_coverage() = VerdictOfRound(
-          round.coverage(), round.has_coverage_verdict() ? &round.coverage_verdict() : nullptr);
-      run->mutable_consistency()->set_seconds(round.validation_seconds());
-    }
+  if (r.rounds() > 0 && last.has_value()) {
+    const v1::InferRound& round = *last;
+    *run->mutable_consistency() = VerdictOfRound(
+        round.consistency(), round.has_consistency_verdict() ? &round.consistency_verdict() : nullptr);
+    *run->mutable_coverage() = VerdictOfRound(
+        round.coverage(), round.has_coverage_verdict() ? &round.coverage_verdict() : nullptr);
+    run->mutable_consistency()->set_seconds(round.validation_seconds());
   }
 }
 
@@ -609,7 +606,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
         m.set_status(v1::METHOD_RUN_FAILED);
         m.set_reason(inferred->summary.error());
       } else {
-        FillFromInfer(out_dir, inferred->summary.results(0), &m);
+        FillFromInfer(inferred->summary.results(0),
+                      inferred->last_rounds.empty() ? std::nullopt : inferred->last_rounds[0], &m);
         results[queue[k]] = inferred->summary.results(0);  // as written to its result.json
       }
       m.set_seconds(Since(method_start));

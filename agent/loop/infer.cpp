@@ -523,13 +523,9 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       check::ValidateRequest request = base;
       // The contract as validated: its .jml file, else its clauses.
       request.contract = outcome.result.contract();
-      if (!outcome.result.contract_file().empty()) {
-        std::string file = absl::StrCat(options.out_dir, "/", outcome.result.contract_file());
-        absl::StatusOr<std::string> text = ReadFile(file);
-        if (text.ok()) {
-          request.contract = *std::move(text);
-          request.contract_file = file;
-        }
+      if (!outcome.result.contract_file().empty() && !outcome.contract_file_text.empty()) {
+        request.contract = outcome.contract_file_text;
+        request.contract_file = absl::StrCat(options.out_dir, "/", outcome.result.contract_file());
       }
       request.has_observations = true;
       request.observations = inputs->prompt.observations;
@@ -543,6 +539,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
         outcome.result.set_strength_key(key);
         TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", outcome.result));
         *run.summary.add_results() = outcome.result;
+        run.last_rounds.push_back(outcome.last_round);
         continue;
       }
       absl::StatusOr<check::ValidationReport> measured = validator->MeasureStrength(request);
@@ -563,6 +560,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       TS_RETURN_IF_ERROR(WriteJsonFile(method_dir + "/result.json", outcome.result));
     }
     *run.summary.add_results() = outcome.result;
+    run.last_rounds.push_back(outcome.last_round);
   }
   TS_RETURN_IF_ERROR(WriteSummary(options, run.summary, &run.text));
   return run;

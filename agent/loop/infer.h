@@ -115,6 +115,9 @@ struct InferRun {
   // result of each, sorted by method (a re-run on some methods leaves the
   // others' results in place).
   v1::InferSummary summary;
+  // For each of summary.results: its method's last completed round (see
+  // RefineOutcome::last_round).
+  std::vector<std::optional<v1::InferRound>> last_rounds;
   // This run's part of summary.txt: one line per method
   // ("bank.Account#deposit: Success 11 (rounds: 01,11)") and the contract's
   // path.

@@ -192,7 +192,7 @@ class MethodRun {
         outcome.result.set_reason(absl::StrCat("round ", round.round(), ": ",
                                                RoundOutcomeName(round.outcome()), ": ",
                                                round.error()));
-        TS_RETURN_IF_ERROR(WriteResult(&outcome.result));
+        TS_RETURN_IF_ERROR(WriteResult(&outcome));
         return outcome;
       }
       rounds_.push_back(std::move(round));
@@ -204,7 +204,7 @@ class MethodRun {
     } else if (outcome.result.status() == v1::INFER_UNKNOWN) {
       outcome.result.set_reason(Undecided(*LastCheckable(rounds_)));
     }
-    TS_RETURN_IF_ERROR(WriteResult(&outcome.result));
+    TS_RETURN_IF_ERROR(WriteResult(&outcome));
     return outcome;
   }
 
@@ -243,11 +243,16 @@ class MethodRun {
     return r;
   }
 
-  absl::Status WriteResult(v1::InferResult* result) {
+  // Writes the outcome's result.json and contract file, and keeps in it
+  // what they hold that callers need (RefineOutcome).
+  absl::Status WriteResult(RefineOutcome* outcome) {
+    v1::InferResult* result = &outcome->result;
+    if (!rounds_.empty()) outcome->last_round = rounds_.back();
     if (!result->contract().empty()) {
       ContractFile file = RenderContractFile(inputs_, *result);
       std::string path = Join(dir_, file.name);
       TS_RETURN_IF_ERROR(WriteFileAtomic(path, file.content));
+      outcome->contract_file_text = file.content;
       std::string relative = path;
       if (!root_.empty() && relative.compare(0, root_.size() + 1, root_ + "/") == 0) {
         relative = relative.substr(root_.size() + 1);

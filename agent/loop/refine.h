@@ -12,6 +12,7 @@
 #define TRACESPEC_AGENT_LOOP_REFINE_H_
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,11 @@ struct RefineOptions {
 
 struct RefineOutcome {
   v1::InferResult result;
+  // The last completed round, as its round.json holds it (none when no
+  // round completed), and the contract file result.contract_file names, as
+  // written: callers use these instead of reading the files back.
+  std::optional<v1::InferRound> last_round;
+  std::string contract_file_text;
   // Why the method stopped (status INFER_STOPPED): the exchange's or the
   // validator's error. OK otherwise, and for a dry run.
   absl::Status stop;
