@@ -245,32 +245,8 @@ TEST_F(GatewayTlsTest, MutualTlsRefusesClientsWithoutACertificateOfItsCa) {
 TEST_F(GatewayTlsTest, BadPemFlagsAreClearInputErrorsBeforeAnythingHappens) {
   const std::string missing = local_.path() + "/missing.pem";
   const std::string text = local_.Write("not-pem.txt", "hello\n");
-  const CertificatePair& ca = Certs().ca;
-  const CertificatePair& client = Certs().client;
-  const CertificatePair& other_client = Certs().other_client;
-  struct Case {
-    std::vector<std::string> flags;
-    std::string message;
-  };
   // The client's flags, checked before any connection (no gateway here).
-  const std::vector<Case> client_cases = {
-      {{"--gateway-ca", missing}, "--gateway-ca " + missing + ": no such file"},
-      {{"--gateway-ca", text}, "--gateway-ca " + text + ": no PEM certificate in it"},
-      {{"--gateway-ca", client.key}, "--gateway-ca " + client.key + ": no PEM certificate in it"},
-      {{"--gateway-ca", ca.cert, "--gateway-cert", client.cert},
-       "--gateway-cert " + client.cert + " is given without --gateway-key"},
-      {{"--gateway-ca", ca.cert, "--gateway-key", client.key},
-       "--gateway-key " + client.key + " is given without --gateway-cert"},
-      {{"--gateway-cert", client.cert, "--gateway-key", client.key},
-       "--gateway-cert " + client.cert + " needs --gateway-ca"},
-      {{"--gateway-ca", ca.cert, "--gateway-cert", client.cert, "--gateway-key",
-        other_client.key},
-       "--gateway-key " + other_client.key +
-           ": is not the private key of the certificate in --gateway-cert " + client.cert},
-      {{"--gateway-ca", ca.cert, "--gateway-cert", client.cert, "--gateway-key", text},
-       "--gateway-key " + text + ": no PEM private key in it"},
-  };
-  for (const Case& c : client_cases) {
+  for (const BadTlsFlags& c : BadClientTlsFlags("--gateway", Certs(), missing, text)) {
     SubprocessResult r = Infer("127.0.0.1:1", c.flags);
     EXPECT_EQ(r.exit_code, 3) << absl::StrJoin(c.flags, " ") << "\n" << r.stderr_data;
     EXPECT_THAT(r.stderr_data, HasSubstr(c.message)) << absl::StrJoin(c.flags, " ");
@@ -283,32 +259,18 @@ TEST_F(GatewayTlsTest, BadPemFlagsAreClearInputErrorsBeforeAnythingHappens) {
   EXPECT_THAT(run.stderr_data, HasSubstr("--gateway-ca " + missing + ": no such file"));
   SubprocessResult without_gateway =
       RunTracespec({"infer", "--classpath", local_.path(), "--method", "demo.Calc#max",
-                    "--observations", local_.path(), "--out", out_, "--gateway-ca", ca.cert});
+                    "--observations", local_.path(), "--out", out_, "--gateway-ca",
+                    Certs().ca.cert});
   EXPECT_EQ(without_gateway.exit_code, 3) << without_gateway.stderr_data;
   EXPECT_THAT(without_gateway.stderr_data,
-              HasSubstr("--gateway-ca " + ca.cert + " is given without --gateway"));
+              HasSubstr("--gateway-ca " + Certs().ca.cert + " is given without --gateway"));
   EXPECT_FALSE(std::filesystem::exists(out_));
 
   // The gateway's flags, checked before it listens (and before its log is
   // opened).
   FakeLlmServer model("{\"responses\":[]}");
   ASSERT_TRUE(model.running());
-  const CertificatePair& server = Certs().server;
-  const std::vector<Case> server_cases = {
-      {{"--tls-cert", server.cert}, "--tls-cert " + server.cert + " is given without --tls-key"},
-      {{"--tls-key", server.key}, "--tls-key " + server.key + " is given without --tls-cert"},
-      {{"--tls-cert", missing, "--tls-key", server.key},
-       "--tls-cert " + missing + ": no such file"},
-      {{"--tls-cert", text, "--tls-key", server.key},
-       "--tls-cert " + text + ": no PEM certificate in it"},
-      {{"--tls-cert", server.cert, "--tls-key", client.key},
-       "--tls-key " + client.key + ": is not the private key of the certificate in --tls-cert " +
-           server.cert},
-      {{"--tls-cert", server.cert, "--tls-key", server.key, "--tls-client-ca", text},
-       "--tls-client-ca " + text + ": no PEM certificate in it"},
-      {{"--tls-client-ca", ca.cert}, "--tls-client-ca " + ca.cert + " needs --tls-cert"},
-  };
-  for (const Case& c : server_cases) {
+  for (const BadTlsFlags& c : BadServerTlsFlags(Certs(), missing, text)) {
     std::vector<std::string> args = {"gateway",         "--llm",       model.base_url(),
                                      "--model",         "m",           "--egress-policy",
                                      policy_,           "--audit-log", files_.log,

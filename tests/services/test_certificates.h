@@ -89,6 +89,62 @@ class TestCertificates {
   }
 };
 
+// A bad combination of TLS flags and the message it must be refused with
+// (exit 3, before anything connects or listens).
+struct BadTlsFlags {
+  std::vector<std::string> flags;
+  std::string message;
+};
+
+// The client's flags FLAG-ca, FLAG-cert and FLAG-key ("--validators",
+// "--gateway"): a missing file, files without the PEM they should hold, a
+// certificate without its key and the reverse, a certificate without the
+// CA, a key of another certificate. `missing` names no file; `text` is a
+// file of plain text.
+inline std::vector<BadTlsFlags> BadClientTlsFlags(const std::string& flag,
+                                                  const TestCertificates& c,
+                                                  const std::string& missing,
+                                                  const std::string& text) {
+  const std::string ca = flag + "-ca";
+  const std::string cert = flag + "-cert";
+  const std::string key = flag + "-key";
+  return {
+      {{ca, missing}, ca + " " + missing + ": no such file"},
+      {{ca, text}, ca + " " + text + ": no PEM certificate in it"},
+      {{ca, c.client.key}, ca + " " + c.client.key + ": no PEM certificate in it"},
+      {{ca, c.ca.cert, cert, c.client.cert},
+       cert + " " + c.client.cert + " is given without " + key},
+      {{ca, c.ca.cert, key, c.client.key}, key + " " + c.client.key + " is given without " + cert},
+      {{cert, c.client.cert, key, c.client.key}, cert + " " + c.client.cert + " needs " + ca},
+      {{ca, c.ca.cert, cert, c.client.cert, key, c.other_client.key},
+       key + " " + c.other_client.key + ": is not the private key of the certificate in " +
+           cert + " " + c.client.cert},
+      {{ca, c.ca.cert, cert, c.client.cert, key, text},
+       key + " " + text + ": no PEM private key in it"},
+  };
+}
+
+// The server's flags --tls-cert, --tls-key and --tls-client-ca, as above.
+inline std::vector<BadTlsFlags> BadServerTlsFlags(const TestCertificates& c,
+                                                  const std::string& missing,
+                                                  const std::string& text) {
+  return {
+      {{"--tls-cert", c.server.cert},
+       "--tls-cert " + c.server.cert + " is given without --tls-key"},
+      {{"--tls-key", c.server.key}, "--tls-key " + c.server.key + " is given without --tls-cert"},
+      {{"--tls-cert", missing, "--tls-key", c.server.key},
+       "--tls-cert " + missing + ": no such file"},
+      {{"--tls-cert", text, "--tls-key", c.server.key},
+       "--tls-cert " + text + ": no PEM certificate in it"},
+      {{"--tls-cert", c.server.cert, "--tls-key", c.client.key},
+       "--tls-key " + c.client.key + ": is not the private key of the certificate in --tls-cert " +
+           c.server.cert},
+      {{"--tls-cert", c.server.cert, "--tls-key", c.server.key, "--tls-client-ca", text},
+       "--tls-client-ca " + text + ": no PEM certificate in it"},
+      {{"--tls-client-ca", c.ca.cert}, "--tls-client-ca " + c.ca.cert + " needs --tls-cert"},
+  };
+}
+
 }  // namespace tracespec
 
 #endif  // TRACESPEC_TESTS_SERVICES_TEST_CERTIFICATES_H_

@@ -212,30 +212,7 @@ TEST_F(ValidatorTlsTest, BadPemFlagsAreClearInputErrorsBeforeAnythingHappens) {
   const std::string text = local_.Write("not-pem.txt", "hello\n");
   // The client's flags, checked before any connection (no server here).
   const std::vector<std::string> pool = {"--validators", "127.0.0.1:1"};
-  struct Case {
-    std::vector<std::string> flags;
-    std::string message;
-  };
-  const std::vector<Case> client_cases = {
-      {{"--validators-ca", missing}, "--validators-ca " + missing + ": no such file"},
-      {{"--validators-ca", text}, "--validators-ca " + text + ": no PEM certificate in it"},
-      {{"--validators-ca", client_->key},
-       "--validators-ca " + client_->key + ": no PEM certificate in it"},
-      {{"--validators-ca", ca_->cert, "--validators-cert", client_->cert},
-       "--validators-cert " + client_->cert + " is given without --validators-key"},
-      {{"--validators-ca", ca_->cert, "--validators-key", client_->key},
-       "--validators-key " + client_->key + " is given without --validators-cert"},
-      {{"--validators-cert", client_->cert, "--validators-key", client_->key},
-       "--validators-cert " + client_->cert + " needs --validators-ca"},
-      {{"--validators-ca", ca_->cert, "--validators-cert", client_->cert, "--validators-key",
-        other_client_->key},
-       "--validators-key " + other_client_->key +
-           ": is not the private key of the certificate in --validators-cert " + client_->cert},
-      {{"--validators-ca", ca_->cert, "--validators-cert", client_->cert, "--validators-key",
-        text},
-       "--validators-key " + text + ": no PEM private key in it"},
-  };
-  for (const Case& c : client_cases) {
+  for (const BadTlsFlags& c : BadClientTlsFlags("--validators", *certificates_, missing, text)) {
     SubprocessResult r = Validate(kHolds, Join(pool, c.flags));
     EXPECT_EQ(r.exit_code, 3) << absl::StrJoin(c.flags, " ") << "\n" << r.stderr_data;
     EXPECT_THAT(r.stderr_data, HasSubstr(c.message)) << absl::StrJoin(c.flags, " ");
@@ -258,18 +235,7 @@ TEST_F(ValidatorTlsTest, BadPemFlagsAreClearInputErrorsBeforeAnythingHappens) {
   EXPECT_FALSE(std::filesystem::exists(out));
 
   // The server's flags, checked before it listens.
-  const std::vector<Case> server_cases = {
-      {{"--tls-cert", server_->cert}, "--tls-cert " + server_->cert + " is given without --tls-key"},
-      {{"--tls-key", server_->key}, "--tls-key " + server_->key + " is given without --tls-cert"},
-      {{"--tls-cert", missing, "--tls-key", server_->key}, "--tls-cert " + missing + ": no such file"},
-      {{"--tls-cert", server_->cert, "--tls-key", client_->key},
-       "--tls-key " + client_->key + ": is not the private key of the certificate in --tls-cert " +
-           server_->cert},
-      {{"--tls-cert", server_->cert, "--tls-key", server_->key, "--tls-client-ca", text},
-       "--tls-client-ca " + text + ": no PEM certificate in it"},
-      {{"--tls-client-ca", ca_->cert}, "--tls-client-ca " + ca_->cert + " needs --tls-cert"},
-  };
-  for (const Case& c : server_cases) {
+  for (const BadTlsFlags& c : BadServerTlsFlags(*certificates_, missing, text)) {
     ServerProcess server(*classes_, c.flags, local_.path() + "/bad.err");
     EXPECT_EQ(server.address(), "") << absl::StrJoin(c.flags, " ");
     EXPECT_EQ(server.WaitForExit(10), 3) << absl::StrJoin(c.flags, " ");
