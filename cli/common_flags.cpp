@@ -7,6 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "cli/commands.h"
 #include "common/files.h"
+#include "services/gateway/client.h"
 #include "services/validator/client.h"
 
 namespace tracespec::cli {
@@ -97,36 +98,70 @@ void AddValidatorsOptions(CLI::App* cmd, ValidatorsFlags* flags) {
       "SERVING; a call whose server dies is retried on another. The servers check with their "
       "own --classpath, which must hold the same class files as this one (strength is still "
       "measured here). Plaintext unless --validators-ca is given. No server reachable: exit 4");
-  cmd->add_option(
-      "--validators-ca", flags->tls.ca,
-      "PEM file of the CA certificates the servers' certificates must chain to: the calls go "
-      "over TLS, and a server's certificate must also name the host of --validators (the one "
-      "host of a numeric list, NAME of dns:///NAME:PORT) among its subject alternative names. "
-      "A failed handshake: exit 4");
-  cmd->add_option("--validators-cert", flags->tls.cert,
-                  "PEM file of this client's certificate (chain, leaf first), presented to "
-                  "servers that require one (mutual TLS); needs --validators-ca and "
-                  "--validators-key");
-  cmd->add_option("--validators-key", flags->tls.key,
-                  "PEM file of the private key of --validators-cert (unencrypted)");
+  AddClientTlsOptions(
+      cmd, &flags->tls,
+      "CA certificates the servers' certificates must chain to: the calls go over TLS, and a "
+      "server's certificate must also name the host of --validators (the one host of a "
+      "numeric list, NAME of dns:///NAME:PORT) among its subject alternative names",
+      "servers that require one");
+}
+
+void AddClientTlsOptions(CLI::App* cmd, services::ClientTlsFiles* files,
+                         absl::string_view ca_help, absl::string_view who) {
+  const std::string& flag = files->flag;
+  cmd->add_option(absl::StrCat(flag, "-ca"), files->ca,
+                  absl::StrCat("PEM file of the ", ca_help, ". A failed handshake: exit 4"));
+  cmd->add_option(absl::StrCat(flag, "-cert"), files->cert,
+                  absl::StrCat("PEM file of this client's certificate (chain, leaf first), "
+                               "presented to ", who, " (mutual TLS); needs ", flag, "-ca and ",
+                               flag, "-key"));
+  cmd->add_option(absl::StrCat(flag, "-key"), files->key,
+                  absl::StrCat("PEM file of the private key of ", flag, "-cert (unencrypted)"));
+}
+
+absl::StatusOr<std::optional<services::ClientTls>> ReadClientTlsFlags(
+    const std::string& address, const services::ClientTlsFiles& files) {
+  if (address.empty()) {
+    for (const auto& [suffix, path] : {std::pair<const char*, const std::string&>{"-ca", files.ca},
+                                       {"-cert", files.cert},
+                                       {"-key", files.key}}) {
+      if (!path.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(files.flag, suffix, " ", path,
+                                                       " is given without ", files.flag));
+      }
+    }
+    return std::nullopt;
+  }
+  return services::ReadClientTls(files);
 }
 
 absl::StatusOr<ValidatorPool> ReadValidatorsFlags(const ValidatorsFlags& flags) {
-  if (flags.validators.empty()) {
-    for (const auto& [flag, path] : {std::pair<const char*, const std::string&>{
-                                         "--validators-ca", flags.tls.ca},
-                                     {"--validators-cert", flags.tls.cert},
-                                     {"--validators-key", flags.tls.key}}) {
-      if (!path.empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(flag, " ", path, " is given without --validators"));
-      }
-    }
-    return ValidatorPool();
-  }
-  absl::StatusOr<std::optional<services::ClientTls>> tls = services::ReadClientTls(flags.tls);
+  absl::StatusOr<std::optional<services::ClientTls>> tls =
+      ReadClientTlsFlags(flags.validators, flags.tls);
   if (!tls.ok()) return tls.status();
+  if (flags.validators.empty()) return ValidatorPool();
   return ValidatorPool{flags.validators, *std::move(tls)};
+}
+
+void AddGatewayTlsOptions(CLI::App* cmd, services::ClientTlsFiles* files) {
+  AddClientTlsOptions(cmd, files,
+                      "CA certificates the gateway's certificate must chain to: the calls go "
+                      "over TLS, and the gateway's certificate must also name the host of "
+                      "--gateway (a DNS name or an IP address) among its subject alternative "
+                      "names",
+                      "a gateway that requires one");
+}
+
+absl::StatusOr<gateway::GatewayClientFactory> GatewayFactoryFor(
+    const std::string& gateway, const services::ClientTlsFiles& tls) {
+  absl::StatusOr<std::optional<services::ClientTls>> read = ReadClientTlsFlags(gateway, tls);
+  if (!read.ok()) return read.status();
+  if (gateway.empty()) return gateway::GatewayClientFactory();
+  services::RemoteGatewayOptions remote;
+  remote.gateway = gateway;
+  remote.tls = *std::move(read);
+  if (absl::Status reached = services::ProbeGateway(remote); !reached.ok()) return reached;
+  return services::RemoteGatewayFactory(remote);
 }
 
 absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::string& classpath,

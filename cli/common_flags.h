@@ -14,7 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "services/validator/tls.h"
+#include "agent/gateway/gateway.h"
+#include "services/common/tls.h"
 #include "validator/check/validator.h"
 
 namespace tracespec::cli {
@@ -56,10 +57,23 @@ CLI::Option* AddTimeoutOption(CLI::App* cmd, double* seconds,
 CLI::Option* AddJsonFlag(CLI::App* cmd, bool* json,
                          absl::string_view help = "Print the report as one JSON document");
 
+// FLAG-ca, FLAG-cert and FLAG-key of a client's address flag FLAG
+// (services::ClientTlsFiles::flag): TLS to the server(s) at FLAG, and mutual
+// TLS. `ca_help` says what the CA's certificates must sign and name; `who`
+// is who asks for the client's certificate ("servers that require one").
+void AddClientTlsOptions(CLI::App* cmd, services::ClientTlsFiles* files,
+                         absl::string_view ca_help, absl::string_view who);
+
+// Reads and checks the PEM files of a client's TLS flags
+// (services::ReadClientTls): InvalidArgument naming the flag and the file,
+// and for a TLS flag given without `address` (the value of files.flag).
+absl::StatusOr<std::optional<services::ClientTls>> ReadClientTlsFlags(
+    const std::string& address, const services::ClientTlsFiles& files);
+
 // --validators and its TLS flags, as given.
 struct ValidatorsFlags {
-  std::string validators;            // "" = check in process
-  services::ClientTlsFiles tls;      // --validators-ca, -cert, -key
+  std::string validators;                         // "" = check in process
+  services::ClientTlsFiles tls{"--validators"};   // --validators-ca, -cert, -key
 };
 
 // The pool a command checks on, its PEM files read and checked.
@@ -92,6 +106,17 @@ absl::StatusOr<std::unique_ptr<check::Validator>> MakeValidator(const std::strin
 // it does not, before anything is written), a factory of
 // MakeValidator(class_path, pool, /*local_strength=*/true).
 absl::StatusOr<check::ValidatorFactory> ValidatorFactoryFor(const ValidatorsFlags& flags);
+
+// --gateway-ca, --gateway-cert, --gateway-key (the address flag, --gateway,
+// is the command's own).
+void AddGatewayTlsOptions(CLI::App* cmd, services::ClientTlsFiles* files);
+
+// For a command with --gateway ADDR: an unset factory when `gateway` is
+// empty (and no TLS flag given); else, once the PEM files are read and the
+// gateway answers now (the error when they are bad or it does not, before
+// anything is written), services::RemoteGatewayFactory of it.
+absl::StatusOr<gateway::GatewayClientFactory> GatewayFactoryFor(
+    const std::string& gateway, const services::ClientTlsFiles& tls);
 
 // A path flag to check before any work starts.
 enum class PathKind {

@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_join.h"
 #include "agent/loop/infer.h"
-#include "services/gateway/client.h"
 #include "cli/commands.h"
 #include "cli/common_flags.h"
 #include "common/interrupt.h"
@@ -24,6 +23,7 @@ struct InferFlags {
   bool builtin = false;
   bool json = false;
   ValidatorsFlags validators;
+  services::ClientTlsFiles gateway_tls{"--gateway"};  // --gateway-ca, -cert, -key
 };
 
 int Run(InferFlags& flags) {
@@ -66,15 +66,11 @@ int Run(InferFlags& flags) {
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
   if (!make_validator.ok()) return ReportError(make_validator.status());
   options.make_validator = *std::move(make_validator);
-  if (!options.gateway.empty()) {
-    // Reached before anything is written: no gateway, no run directory.
-    services::RemoteGatewayOptions remote;
-    remote.gateway = options.gateway;
-    if (absl::Status reached = services::ProbeGateway(remote); !reached.ok()) {
-      return ReportError(reached);
-    }
-    options.make_gateway_client = services::RemoteGatewayFactory(remote);
-  }
+  // Reached before anything is written: no gateway, no run directory.
+  absl::StatusOr<gateway::GatewayClientFactory> make_gateway_client =
+      GatewayFactoryFor(options.gateway, flags.gateway_tls);
+  if (!make_gateway_client.ok()) return ReportError(make_gateway_client.status());
+  options.make_gateway_client = *std::move(make_gateway_client);
   StopOnSignals();
   absl::StatusOr<loop::InferRun> run = loop::RunInfer(options);
   if (!run.ok()) return ReportError(run.status());
@@ -154,7 +150,9 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
                   "this run sends the gateway only its protected material (the redaction "
                   "policy, the observations, the --impl-src texts) and the prompts, and holds "
                   "no key. Excludes --llm, --egress-policy, --audit-log, --audit-key and "
-                  "--dry-run (the gateway's own apply)");
+                  "--dry-run (the gateway's own apply). Plaintext unless --gateway-ca is "
+                  "given. No gateway reachable: exit 4");
+  AddGatewayTlsOptions(cmd, &flags->gateway_tls);
   cmd->add_option("--model", o.refine.model,
                   "Model name for --llm (required with it); with --gateway, default: the "
                   "gateway's");
@@ -224,10 +222,10 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
            {kExitInputError,
             "unknown class or method, no observations, malformed policy or observations, "
             "missing path, a bad PEM file of --validators-ca, --validators-cert or "
-            "--validators-key"},
+            "--validators-key, or of --gateway-ca, --gateway-cert or --gateway-key"},
            {kExitEnvironment,
-            "endpoint unreachable, timeout, answer not a chat completion, request blocked by "
-            "the egress gate, I/O"},
+            "endpoint or gateway unreachable (a failed TLS handshake too), timeout, answer not "
+            "a chat completion, request blocked by the egress gate, I/O"},
            {kExitCheckFailed, "some method Fail or Error"},
            {kExitUnknown, "some method Unknown (its final contract undecided), none Fail or Error"},
            {kExitInterrupted,

@@ -14,7 +14,6 @@
 #include "cli/status_line.h"
 #include "common/interrupt.h"
 #include "project/run.h"
-#include "services/gateway/client.h"
 
 namespace tracespec::cli {
 namespace {
@@ -26,6 +25,7 @@ struct ProjectFlags {
   ValidatorsFlags validators;
   // run only.
   std::string gateway;
+  services::ClientTlsFiles gateway_tls{"--gateway"};  // --gateway-ca, -cert, -key
 };
 
 // Progress on stderr: on a terminal one status line rewritten in place
@@ -84,16 +84,14 @@ int RunCommand(const ProjectFlags& flags) {
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
   if (!make_validator.ok()) return ReportError(make_validator.status());
   options.make_validator = *std::move(make_validator);
-  if (!flags.gateway.empty()) {
-    services::RemoteGatewayOptions remote;
-    remote.gateway = flags.gateway;
-    if (absl::Status reached = services::ProbeGateway(remote); !reached.ok()) {
-      printer->Finish();
-      return ReportError(reached);
-    }
-    options.gateway = flags.gateway;
-    options.make_gateway_client = services::RemoteGatewayFactory(remote);
+  absl::StatusOr<gateway::GatewayClientFactory> make_gateway_client =
+      GatewayFactoryFor(flags.gateway, flags.gateway_tls);
+  if (!make_gateway_client.ok()) {
+    printer->Finish();
+    return ReportError(make_gateway_client.status());
   }
+  options.gateway = flags.gateway;
+  options.make_gateway_client = *std::move(make_gateway_client);
   StopOnSignals();
   absl::StatusOr<project::RunResult> result = project::RunProject(options);
   printer->Finish();
@@ -141,7 +139,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                   "name, impl_src and anonymize still apply; its url, api_key_env, "
                   "egress_policy, timeout and attempts are the gateway's own); the requests go "
                   "through the gateway's egress gate into its audit log, and this run holds no "
-                  "key. Reached before the build runs");
+                  "key. Reached before the build runs. Plaintext unless --gateway-ca is given");
+  AddGatewayTlsOptions(cmd, &flags->gateway_tls);
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
@@ -161,9 +160,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
            {kExitInputError,
             "no project found, unknown or malformed configuration entry with file:line:column, "
             "build command failed, unknown class or method, no tests, a bad PEM file of "
-            "--validators-ca, --validators-cert or --validators-key"},
+            "--validators-ca, --validators-cert or --validators-key, or of --gateway-ca, "
+            "--gateway-cert or --gateway-key"},
            {kExitEnvironment,
-            "missing JVM, the test JVM died, endpoint or gateway unreachable, I/O"},
+            "missing JVM, the test JVM died, endpoint or gateway unreachable (a failed TLS "
+            "handshake too), I/O"},
            {kExitInterrupted,
             "Ctrl-C or SIGTERM: stops within seconds, finished methods are kept and a re-run "
             "continues from them; recorded as a failed run; a second signal ends at once"}}));

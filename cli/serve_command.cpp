@@ -12,11 +12,37 @@
 #include "cli/common_flags.h"
 #include "services/gateway/server.h"
 #include "services/validator/server.h"
-#include "services/validator/tls.h"
+#include "services/common/tls.h"
 
 namespace tracespec::cli {
 
 namespace {
+
+// --tls-cert, --tls-key, --tls-client-ca of a server whose clients give
+// CLIENT_FLAG-ca and CLIENT_FLAG-cert.
+void AddServerTlsOptions(CLI::App* cmd, services::ServerTlsFiles* files,
+                         const std::string& client_flag) {
+  cmd->add_option("--tls-cert", files->cert,
+                  absl::StrCat("PEM file of this server's certificate (chain, leaf first): serve "
+                               "TLS only (a plaintext client fails its handshake). Clients check "
+                               "that it chains to their ",
+                               client_flag,
+                               "-ca and names the host they connect to in its subject "
+                               "alternative names (DNS name or IP address)"));
+  cmd->add_option("--tls-key", files->key,
+                  "PEM file of the private key of --tls-cert (unencrypted)");
+  cmd->add_option("--tls-client-ca", files->client_ca,
+                  absl::StrCat("PEM file of CA certificates: mutual TLS, every client must "
+                               "present a certificate that chains to one of them (",
+                               client_flag,
+                               "-cert); a client without one, or with one from another CA, "
+                               "fails its handshake. Needs --tls-cert"));
+}
+
+// The TLS text of a server's exit codes.
+constexpr char kTlsFileErrors[] =
+    "a TLS file missing, unreadable or without the PEM it should hold, a key that is not the "
+    "certificate's, a certificate without its key";
 
 void AddServeGatewayCommand(CLI::App* serve, int* exit_code) {
   auto options = std::make_shared<services::GatewayServiceOptions>();
@@ -34,8 +60,8 @@ void AddServeGatewayCommand(CLI::App* serve, int* exit_code) {
       "(nothing is sent). At most --max-sessions sessions and --max-calls calls at a time "
       "(one more: RESOURCE_EXHAUSTED). The standard gRPC health service answers SERVING "
       "once ready. SIGINT or SIGTERM: answer the calls in progress, seal the audit log, "
-      "exit 0. The calls are plaintext and unauthenticated: listen on loopback or a trusted "
-      "network only");
+      "exit 0. Without --tls-cert the calls are plaintext and unauthenticated: listen on "
+      "loopback or a trusted network only");
   cmd->add_option("--listen", options->listen,
                   "Address to listen on, host:port (port 0 picks a free one), e.g. "
                   "127.0.0.1:7412")
@@ -82,30 +108,43 @@ void AddServeGatewayCommand(CLI::App* serve, int* exit_code) {
                               "RESOURCE_EXHAUSTED",
                               options->max_request_bytes))
       ->check(CLI::Range(int64_t{1024}, int64_t{2147483647}));
+  auto tls_files = std::make_shared<services::ServerTlsFiles>();
+  AddServerTlsOptions(cmd, tls_files.get(), "--gateway");
   cmd->footer(
       "Output: one line 'tracespec: gateway service listening on HOST:PORT (to URL)' on "
-      "stdout once it serves, with the port actually bound.\n" +
+      "stdout once it serves, with the port actually bound (', TLS' or ', mutual TLS' after the "
+      "URL when so).\n" +
       ExitStatusFooter({{kExitOk, "stopped by SIGINT or SIGTERM after answering every call"},
                         {kExitUsage, "unknown flag, a missing required flag, a number out of "
                                      "range"},
                         {kExitInputError,
-                         "the egress policy missing or malformed, the audit log or its key "
-                         "refused (broken chain, another key, an unsealed tail), a bad "
-                         "endpoint URL, the API key variable unset"},
+                         absl::StrCat("the egress policy missing or malformed, the audit log "
+                                      "or its key refused (broken chain, another key, an "
+                                      "unsealed tail), a bad endpoint URL, the API key "
+                                      "variable unset; ",
+                                      kTlsFileErrors)},
                         {kExitEnvironment,
                          "the address cannot be bound, the audit log or key unreadable"}}));
-  cmd->callback([options, timeout_seconds, exit_code] {
+  cmd->callback([options, timeout_seconds, tls_files, exit_code] {
     *exit_code = CheckPathFlags({{"--egress-policy", options->egress_policy_path,
                                   PathKind::kFile}});
     if (*exit_code != kExitOk) return;
+    absl::StatusOr<std::optional<services::ServerTls>> tls = services::ReadServerTls(*tls_files);
+    if (!tls.ok()) {
+      *exit_code = ReportError(tls.status());
+      return;
+    }
+    options->tls = *std::move(tls);
     if (options->endpoint.api_key_env.empty() && std::getenv("TRACESPEC_API_KEY") != nullptr) {
       options->endpoint.api_key_env = "TRACESPEC_API_KEY";
     }
     options->endpoint.total_timeout = absl::Seconds(*timeout_seconds);
     absl::Status served = services::ServeGatewayUntilSignal(
-        *options, [](const services::GatewayServer& server) {
-          std::printf("tracespec: gateway service listening on %s (to %s)\n",
-                      server.address().c_str(), server.destination().c_str());
+        *options, [security = services::ServingSecurity(options->tls)](
+                      const services::GatewayServer& server) {
+          std::printf("tracespec: gateway service listening on %s (to %s%s)\n",
+                      server.address().c_str(), server.destination().c_str(),
+                      security.c_str());
           std::fflush(stdout);
         });
     *exit_code = served.ok() ? kExitOk : ReportError(served);
@@ -155,18 +194,7 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
                                     options->max_request_bytes))
       ->check(CLI::Range(int64_t{1024}, int64_t{2147483647}));
   auto tls_files = std::make_shared<services::ServerTlsFiles>();
-  validator->add_option("--tls-cert", tls_files->cert,
-                        "PEM file of this server's certificate (chain, leaf first): serve TLS "
-                        "only (a plaintext client fails its handshake). Clients check that it "
-                        "chains to their --validators-ca and names the host they connect to in "
-                        "its subject alternative names (DNS name or IP address)");
-  validator->add_option("--tls-key", tls_files->key,
-                        "PEM file of the private key of --tls-cert (unencrypted)");
-  validator->add_option("--tls-client-ca", tls_files->client_ca,
-                        "PEM file of CA certificates: mutual TLS, every client must present a "
-                        "certificate that chains to one of them (--validators-cert); a client "
-                        "without one, or with one from another CA, fails its handshake. Needs "
-                        "--tls-cert");
+  AddServerTlsOptions(validator, tls_files.get(), "--validators");
   validator->footer(
       "Output: one line 'tracespec: validator service listening on HOST:PORT (N workers)' on "
       "stdout once it serves, with the port actually bound (', TLS' or ', mutual TLS' after the "
@@ -174,9 +202,7 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ExitStatusFooter({{kExitOk, "stopped by SIGINT or SIGTERM after answering every call"},
                         {kExitUsage, "unknown flag, a number out of range"},
                         {kExitInputError,
-                         "missing class path entry; a TLS file missing, unreadable or without "
-                         "the PEM it should hold, a key that is not the certificate's, a "
-                         "certificate without its key"},
+                         absl::StrCat("missing class path entry; ", kTlsFileErrors)},
                         {kExitEnvironment, "the address cannot be bound"}}));
   validator->callback([options, tls_files, exit_code] {
     *exit_code = CheckPathFlags({{"--classpath", options->class_path, PathKind::kClassPath}});
@@ -188,12 +214,10 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
     }
     options->tls = *std::move(tls);
     absl::Status served = services::ServeValidatorUntilSignal(
-        *options, [security = !options->tls.has_value()               ? ""
-                              : options->tls->client_ca_pem.empty() ? ", TLS"
-                                                                    : ", mutual TLS"](
+        *options, [security = services::ServingSecurity(options->tls)](
                       const services::ValidatorServer& server) {
           std::printf("tracespec: validator service listening on %s (%d workers%s)\n",
-                      server.address().c_str(), server.workers(), security);
+                      server.address().c_str(), server.workers(), security.c_str());
           std::fflush(stdout);
         });
     *exit_code = served.ok() ? kExitOk : ReportError(served);

@@ -98,15 +98,25 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> ReadyChannel(const RemoteGatewayO
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(-1);
   std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateCustomChannel(options.gateway, grpc::InsecureChannelCredentials(), args);
+      grpc::CreateCustomChannel(options.gateway, ChannelCredentialsOf(options.tls), args);
   grpc_connectivity_state state = WaitUntilReady(channel.get(), options.connect_seconds);
   if (state != GRPC_CHANNEL_READY) {
+    // gRPC does not say why; under TLS a handshake of our own does.
+    std::string handshake =
+        options.tls.has_value()
+            ? TlsHandshakeProblem(*options.tls, options.gateway, /*seconds=*/2)
+            : "";
+    if (!handshake.empty()) {
+      return absl::UnavailableError(absl::StrCat("no gateway reachable at ", options.gateway,
+                                                 " (UNAVAILABLE: ", handshake, ")"));
+    }
     return absl::UnavailableError(absl::StrCat(
         "no gateway reachable at ", options.gateway,
         state == GRPC_CHANNEL_TRANSIENT_FAILURE
-            ? " (UNAVAILABLE: the connection was refused or failed)"
-            : absl::StrCat(" (UNAVAILABLE: not connected within ", options.connect_seconds,
-                           " s)")));
+            ? " (UNAVAILABLE: the connection was refused or failed"
+            : absl::StrCat(" (UNAVAILABLE: not connected within ", options.connect_seconds, " s"),
+        options.tls.has_value() ? ")" : "; a gateway that serves TLS refuses plaintext: give "
+                                        "--gateway-ca for it)"));
   }
   return channel;
 }

@@ -12,11 +12,13 @@
 #define TRACESPEC_SERVICES_GATEWAY_CLIENT_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "agent/gateway/gateway.h"
 #include "agent/gateway/llm_client.h"
+#include "services/common/tls.h"
 
 namespace tracespec::services {
 
@@ -25,10 +27,16 @@ struct RemoteGatewayOptions {
   std::string gateway;
   // How long to wait for the gateway to accept a connection.
   double connect_seconds = 10;
+  // Unset: plaintext. Set: TLS; the gateway's certificate must chain to
+  // `server_ca_pem` and name the host of `gateway` among its subject
+  // alternative names, and `identity` is presented when the gateway asks
+  // for one (mutual TLS).
+  std::optional<ClientTls> tls;
 };
 
 // Connects and opens a session with `material`. UNAVAILABLE naming the
-// address when no gateway answers within connect_seconds; the gateway's
+// address when no gateway answers within connect_seconds (under TLS with
+// the reason the handshake failed: services::TlsHandshakeProblem); the gateway's
 // own errors (INVALID_ARGUMENT for material it refuses, RESOURCE_EXHAUSTED)
 // as it gives them.
 absl::StatusOr<std::unique_ptr<gateway::LlmClient>> ConnectGateway(

@@ -177,7 +177,7 @@ class ServerImpl final : public GatewayServer {
   absl::Status Bind() {
     ListenOptions listen;
     listen.listen = options_.listen;
-    listen.credentials = grpc::InsecureServerCredentials();
+    listen.credentials = ServerCredentialsOf(options_.tls);
     listen.max_request_bytes = options_.max_request_bytes;
     // Every admitted call, the refusals and the health checks.
     listen.max_threads = 2 * options_.max_calls + 8;

@@ -17,11 +17,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "agent/gateway/openai_client.h"
 #include "agent/gateway/retrying_client.h"
+#include "services/common/tls.h"
 
 namespace tracespec::services {
 
@@ -40,6 +42,10 @@ struct GatewayServiceOptions {
   std::string audit_witness_path;
   // Non-empty: a dry run, every allowed request body written here.
   std::string dry_run_dir;
+  // Unset: plaintext. Set: TLS only (a plaintext client fails its
+  // handshake), and with a client CA, mutual TLS (a client must present a
+  // certificate that chains to it).
+  std::optional<ServerTls> tls;
   int max_sessions = 64;
   int max_calls = 16;
   int64_t max_request_bytes = 64 << 20;

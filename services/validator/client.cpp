@@ -127,17 +127,6 @@ class RemoteValidator : public check::Validator {
   std::unique_ptr<check::Validator> local_;
 };
 
-std::shared_ptr<grpc::ChannelCredentials> CredentialsOf(const std::optional<ClientTls>& tls) {
-  if (!tls.has_value()) return grpc::InsecureChannelCredentials();
-  grpc::SslCredentialsOptions ssl;
-  ssl.pem_root_certs = tls->server_ca_pem;
-  if (tls->identity.has_value()) {
-    ssl.pem_private_key = tls->identity->private_key_pem;
-    ssl.pem_cert_chain = tls->identity->certificate_chain_pem;
-  }
-  return grpc::SslCredentials(ssl);
-}
-
 }  // namespace
 
 absl::StatusOr<std::string> ValidatorsTarget(const std::string& validators) {
@@ -208,7 +197,7 @@ absl::StatusOr<std::unique_ptr<check::Validator>> ConnectValidators(
     if (!authority->empty()) args.SetString(GRPC_ARG_DEFAULT_AUTHORITY, *authority);
   }
   std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateCustomChannel(*target, CredentialsOf(options.tls), args);
+      grpc::CreateCustomChannel(*target, ChannelCredentialsOf(options.tls), args);
   // Ready: some replica connected and its health service says SERVING.
   // TRANSIENT_FAILURE: every replica refused or failed (round_robin reports
   // it only then), so there is no point in waiting.

@@ -23,7 +23,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "services/validator/tls.h"
+#include "services/common/tls.h"
 #include "validator/check/validator.h"
 
 namespace tracespec::services {

@@ -191,7 +191,7 @@ class ServerImpl final : public ValidatorServer {
   absl::Status Bind() {
     ListenOptions listen;
     listen.listen = options_.listen;
-    listen.credentials = Credentials();
+    listen.credentials = ServerCredentialsOf(options_.tls);
     listen.max_request_bytes = options_.max_request_bytes;
     // The handlers only wait for the workers; enough threads for every
     // accepted call, the refusals and the health checks.
@@ -202,18 +202,6 @@ class ServerImpl final : public ValidatorServer {
     if (!server.ok()) return server.status();
     server_ = *std::move(server);
     return absl::OkStatus();
-  }
-
-  std::shared_ptr<grpc::ServerCredentials> Credentials() const {
-    if (!options_.tls.has_value()) return grpc::InsecureServerCredentials();
-    const ServerTls& tls = *options_.tls;
-    grpc::SslServerCredentialsOptions ssl(
-        tls.client_ca_pem.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
-                                  : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
-    ssl.pem_root_certs = tls.client_ca_pem;
-    ssl.pem_key_cert_pairs.push_back(
-        {tls.identity.private_key_pem, tls.identity.certificate_chain_pem});
-    return grpc::SslServerCredentials(ssl);
   }
 
   const std::string& address() const override { return address_; }

@@ -20,7 +20,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "services/validator/tls.h"
+#include "services/common/tls.h"
 
 namespace tracespec::services {
 

@@ -14,6 +14,17 @@
 
 namespace tracespec {
 
+// An egress policy that lets requests reach the fake model server on
+// loopback (and stores no payloads).
+inline constexpr char kLoopbackEgressPolicy[] = R"(format_version: FORMAT_VERSION_1
+allow { scheme: "http" host: "127.0.0.1" any_port: true path_prefix: "/v1/" }
+audit { store_payloads: false }
+)";
+
+// A model's answer for the fake model server to give.
+inline constexpr char kContractAnswer[] =
+    R"({"contract": "//@ requires amount > 0;", "hypotheses": []})";
+
 // The gateway's files: DIR/audit.jsonl, DIR/keys/audit-key.pem.
 struct GatewayFiles {
   explicit GatewayFiles(const std::string& dir)

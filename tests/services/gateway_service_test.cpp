@@ -33,13 +33,6 @@ using ::testing::HasSubstr;
 using testing::ContentEntry;
 using testing::FakeLlmServer;
 
-constexpr char kAnswer[] = R"({"contract": "//@ requires amount > 0;", "hypotheses": []})";
-
-constexpr char kPolicy[] = R"(format_version: FORMAT_VERSION_1
-allow { scheme: "http" host: "127.0.0.1" any_port: true path_prefix: "/v1/" }
-audit { store_payloads: false }
-)";
-
 gateway::LlmRequest RequestWith(const std::string& user_text) {
   gateway::LlmRequest r;
   r.messages = {{prompt::Role::kSystem, "Write JML."}, {prompt::Role::kUser, user_text}};
@@ -56,7 +49,7 @@ class GatewayServiceTest : public ::testing::Test {
     client_key_ = client_dir_.path() + "/audit-key.pem";
     setenv("TRACESPEC_AUDIT_KEY", client_key_.c_str(), 1);
     unsetenv("TRACESPEC_API_KEY");
-    policy_ = gateway_dir_.Write("egress.textproto", kPolicy);
+    policy_ = gateway_dir_.Write("egress.textproto", kLoopbackEgressPolicy);
   }
   void TearDown() override { unsetenv("TRACESPEC_AUDIT_KEY"); }
 
@@ -88,7 +81,7 @@ class GatewayServiceTest : public ::testing::Test {
 };
 
 TEST_F(GatewayServiceTest, AnAllowedRequestReachesTheModelAndItsAnswerComesBack) {
-  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kContractAnswer) + "]}");
   ASSERT_TRUE(model.running());
   auto server = StartGateway(model);
   ASSERT_NE(server->address(), "");
@@ -103,7 +96,7 @@ TEST_F(GatewayServiceTest, AnAllowedRequestReachesTheModelAndItsAnswerComesBack)
   ASSERT_TRUE(encoded.ok()) << encoded.status();
   auto response = (*client)->Complete(request);
   ASSERT_TRUE(response.ok()) << response.status();
-  EXPECT_EQ(response->text, kAnswer);
+  EXPECT_EQ(response->text, kContractAnswer);
   EXPECT_EQ(response->model, "fake-model");
   EXPECT_EQ(response->http_status, 200);
 
@@ -126,7 +119,7 @@ TEST_F(GatewayServiceTest, AnAllowedRequestReachesTheModelAndItsAnswerComesBack)
 }
 
 TEST_F(GatewayServiceTest, ASecretIsRefusedWithItsRuleNeverSentAndAudited) {
-  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kContractAnswer) + "]}");
   ASSERT_TRUE(model.running());
   auto server = StartGateway(model);
   ASSERT_NE(server->address(), "");
@@ -169,7 +162,7 @@ TEST_F(GatewayServiceTest, ASecretIsRefusedWithItsRuleNeverSentAndAudited) {
 }
 
 TEST_F(GatewayServiceTest, ADryRunWritesTheBodyOnTheGatewayAndSendsNothing) {
-  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kContractAnswer) + "]}");
   ASSERT_TRUE(model.running());
   std::string dry = gateway_dir_.path() + "/dry";
   auto server = StartGateway(model, {"--dry-run", dry});
@@ -187,7 +180,7 @@ TEST_F(GatewayServiceTest, ADryRunWritesTheBodyOnTheGatewayAndSendsNothing) {
 }
 
 TEST_F(GatewayServiceTest, SessionsAreBoundedAndClosedWithTheirClients) {
-  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kContractAnswer) + "]}");
   ASSERT_TRUE(model.running());
   auto server = StartGateway(model, {"--max-sessions", "1"});
   ASSERT_NE(server->address(), "");
@@ -206,7 +199,7 @@ TEST_F(GatewayServiceTest, SessionsAreBoundedAndClosedWithTheirClients) {
 }
 
 TEST_F(GatewayServiceTest, SigtermSealsTheLogWithTheGatewaysKey) {
-  FakeLlmServer model("{\"responses\":[" + ContentEntry(kAnswer) + "]}");
+  FakeLlmServer model("{\"responses\":[" + ContentEntry(kContractAnswer) + "]}");
   ASSERT_TRUE(model.running());
   auto server = StartGateway(model);
   ASSERT_NE(server->address(), "");

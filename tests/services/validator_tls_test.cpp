@@ -1,7 +1,8 @@
 // TLS and mutual TLS between `--validators` clients and `tracespec serve
-// validator` (services/validator/tls.h): the real binary on loopback, with a
+// validator` (services/common/tls.h): the real binary on loopback, with a
 // CA, server and client certificates made by the openssl command at test
-// time, and a second, unrelated CA with a client certificate of its own.
+// time, and a second, unrelated CA with a client certificate of its own
+// (tests/services/test_certificates.h).
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "services/validator/client.h"
 #include "tests/services/server_process.h"
+#include "tests/services/test_certificates.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec {
@@ -38,65 +40,25 @@ constexpr char kHolds[] = "//@ ensures \\result >= a && \\result >= b;\n";
 // Fails when b > a: a counterexample in the report.
 constexpr char kFails[] = "//@ ensures \\result == a;\n";
 
-// A key and a certificate: files under the suite's directory.
-struct Pair {
-  std::string cert;
-  std::string key;
-};
+using Pair = CertificatePair;
 
 class ValidatorTlsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir();
     classes_ = new std::string(testing::CompileJava(*dir_, {{"demo/Calc.java", kCalc}}, {"-g"}));
-    ca_ = new Pair(MakeCa("ca", "tracespec test CA"));
-    other_ca_ = new Pair(MakeCa("other-ca", "unrelated test CA"));
-    server_ = new Pair(MakeLeaf("server", *ca_, "DNS:localhost,IP:127.0.0.1", "serverAuth"));
-    // Signed by the right CA, but for a name the client does not connect to.
-    elsewhere_ = new Pair(MakeLeaf("elsewhere", *ca_, "DNS:elsewhere.invalid", "serverAuth"));
-    client_ = new Pair(MakeLeaf("client", *ca_, "DNS:client", "clientAuth"));
-    other_client_ = new Pair(MakeLeaf("other-client", *other_ca_, "DNS:client", "clientAuth"));
+    certificates_ = new TestCertificates(*dir_);
+    ca_ = &certificates_->ca;
+    other_ca_ = &certificates_->other_ca;
+    server_ = &certificates_->server;
+    elsewhere_ = &certificates_->elsewhere;
+    client_ = &certificates_->client;
+    other_client_ = &certificates_->other_client;
   }
   static void TearDownTestSuite() {
-    for (Pair* p : {ca_, other_ca_, server_, elsewhere_, client_, other_client_}) delete p;
+    delete certificates_;
     delete classes_;
     delete dir_;
-  }
-
-  static void OpenSsl(const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {"openssl"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    absl::StatusOr<SubprocessResult> r = RunSubprocess(argv, {});
-    ASSERT_TRUE(r.ok()) << r.status();
-    ASSERT_EQ(r->exit_code, 0) << absl::StrJoin(argv, " ") << "\n" << r->stderr_data;
-  }
-
-  // A self-signed CA with a P-256 key.
-  static Pair MakeCa(const std::string& name, const std::string& common_name) {
-    Pair p{dir_->path() + "/" + name + ".pem", dir_->path() + "/" + name + ".key"};
-    OpenSsl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-             "-nodes", "-keyout", p.key, "-out", p.cert, "-days", "2", "-subj",
-             "/CN=" + common_name, "-addext", "basicConstraints=critical,CA:TRUE", "-addext",
-             "keyUsage=critical,keyCertSign,cRLSign"});
-    return p;
-  }
-
-  // A certificate signed by `ca` with these subject alternative names and
-  // extended key usage.
-  static Pair MakeLeaf(const std::string& name, const Pair& ca, const std::string& san,
-                       const std::string& usage) {
-    Pair p{dir_->path() + "/" + name + ".pem", dir_->path() + "/" + name + ".key"};
-    const std::string csr = dir_->path() + "/" + name + ".csr";
-    const std::string ext = dir_->Write(
-        name + ".ext", absl::StrCat("subjectAltName=", san,
-                                    "\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n"
-                                    "extendedKeyUsage=",
-                                    usage, "\n"));
-    OpenSsl({"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-             "-keyout", p.key, "-out", csr, "-subj", "/CN=" + name});
-    OpenSsl({"x509", "-req", "-in", csr, "-CA", ca.cert, "-CAkey", ca.key, "-set_serial",
-             absl::StrCat(++serial_), "-days", "2", "-extfile", ext, "-out", p.cert});
-    return p;
   }
 
   std::unique_ptr<ServerProcess> StartServer(const std::vector<std::string>& tls,
@@ -144,25 +106,25 @@ class ValidatorTlsTest : public ::testing::Test {
 
   static testing::TempDir* dir_;
   static std::string* classes_;
-  static Pair* ca_;
-  static Pair* other_ca_;
-  static Pair* server_;
-  static Pair* elsewhere_;
-  static Pair* client_;
-  static Pair* other_client_;
-  static int serial_;
+  static TestCertificates* certificates_;
+  static const Pair* ca_;
+  static const Pair* other_ca_;
+  static const Pair* server_;
+  static const Pair* elsewhere_;
+  static const Pair* client_;
+  static const Pair* other_client_;
   testing::TempDir local_;
 };
 
 testing::TempDir* ValidatorTlsTest::dir_ = nullptr;
 std::string* ValidatorTlsTest::classes_ = nullptr;
-Pair* ValidatorTlsTest::ca_ = nullptr;
-Pair* ValidatorTlsTest::other_ca_ = nullptr;
-Pair* ValidatorTlsTest::server_ = nullptr;
-Pair* ValidatorTlsTest::elsewhere_ = nullptr;
-Pair* ValidatorTlsTest::client_ = nullptr;
-Pair* ValidatorTlsTest::other_client_ = nullptr;
-int ValidatorTlsTest::serial_ = 0;
+TestCertificates* ValidatorTlsTest::certificates_ = nullptr;
+const Pair* ValidatorTlsTest::ca_ = nullptr;
+const Pair* ValidatorTlsTest::other_ca_ = nullptr;
+const Pair* ValidatorTlsTest::server_ = nullptr;
+const Pair* ValidatorTlsTest::elsewhere_ = nullptr;
+const Pair* ValidatorTlsTest::client_ = nullptr;
+const Pair* ValidatorTlsTest::other_client_ = nullptr;
 
 TEST(ValidatorsTlsAuthorityTest, TheOneHostOfAListIsTheNameCheckedNamesGoToGrpc) {
   EXPECT_EQ(*services::ValidatorsTlsAuthority("ipv4:127.0.0.1:1,127.0.0.1:2"), "127.0.0.1:1");
@@ -250,30 +212,7 @@ TEST_F(ValidatorTlsTest, BadPemFlagsAreClearInputErrorsBeforeAnythingHappens) {
   const std::string text = local_.Write("not-pem.txt", "hello\n");
   // The client's flags, checked before any connection (no server here).
   const std::vector<std::string> pool = {"--validators", "127.0.0.1:1"};
-  struct Case {
-    std::vector<std::string> flags;
-    std::string message;
-  };
-  const std::vector<Case> client_cases = {
-      {{"--validators-ca", missing}, "--validators-ca " + missing + ": no such file"},
-      {{"--validators-ca", text}, "--validators-ca " + text + ": no PEM certificate in it"},
-      {{"--validators-ca", client_->key},
-       "--validators-ca " + client_->key + ": no PEM certificate in it"},
-      {{"--validators-ca", ca_->cert, "--validators-cert", client_->cert},
-       "--validators-cert " + client_->cert + " is given without --validators-key"},
-      {{"--validators-ca", ca_->cert, "--validators-key", client_->key},
-       "--validators-key " + client_->key + " is given without --validators-cert"},
-      {{"--validators-cert", client_->cert, "--validators-key", client_->key},
-       "--validators-cert " + client_->cert + " needs --validators-ca"},
-      {{"--validators-ca", ca_->cert, "--validators-cert", client_->cert, "--validators-key",
-        other_client_->key},
-       "--validators-key " + other_client_->key +
-           ": is not the private key of the certificate in --validators-cert " + client_->cert},
-      {{"--validators-ca", ca_->cert, "--validators-cert", client_->cert, "--validators-key",
-        text},
-       "--validators-key " + text + ": no PEM private key in it"},
-  };
-  for (const Case& c : client_cases) {
+  for (const BadTlsFlags& c : BadClientTlsFlags("--validators", *certificates_, missing, text)) {
     SubprocessResult r = Validate(kHolds, Join(pool, c.flags));
     EXPECT_EQ(r.exit_code, 3) << absl::StrJoin(c.flags, " ") << "\n" << r.stderr_data;
     EXPECT_THAT(r.stderr_data, HasSubstr(c.message)) << absl::StrJoin(c.flags, " ");
@@ -296,18 +235,7 @@ TEST_F(ValidatorTlsTest, BadPemFlagsAreClearInputErrorsBeforeAnythingHappens) {
   EXPECT_FALSE(std::filesystem::exists(out));
 
   // The server's flags, checked before it listens.
-  const std::vector<Case> server_cases = {
-      {{"--tls-cert", server_->cert}, "--tls-cert " + server_->cert + " is given without --tls-key"},
-      {{"--tls-key", server_->key}, "--tls-key " + server_->key + " is given without --tls-cert"},
-      {{"--tls-cert", missing, "--tls-key", server_->key}, "--tls-cert " + missing + ": no such file"},
-      {{"--tls-cert", server_->cert, "--tls-key", client_->key},
-       "--tls-key " + client_->key + ": is not the private key of the certificate in --tls-cert " +
-           server_->cert},
-      {{"--tls-cert", server_->cert, "--tls-key", server_->key, "--tls-client-ca", text},
-       "--tls-client-ca " + text + ": no PEM certificate in it"},
-      {{"--tls-client-ca", ca_->cert}, "--tls-client-ca " + ca_->cert + " needs --tls-cert"},
-  };
-  for (const Case& c : server_cases) {
+  for (const BadTlsFlags& c : BadServerTlsFlags(*certificates_, missing, text)) {
     ServerProcess server(*classes_, c.flags, local_.path() + "/bad.err");
     EXPECT_EQ(server.address(), "") << absl::StrJoin(c.flags, " ");
     EXPECT_EQ(server.WaitForExit(10), 3) << absl::StrJoin(c.flags, " ");

@@ -1,4 +1,4 @@
-#include "services/validator/tls.h"
+#include "services/common/tls.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -159,6 +159,13 @@ std::pair<std::string, std::string> HostPort(absl::string_view entry) {
   return {std::string(host), std::string(entry.substr(colon + 1))};
 }
 
+// An IP address, not a name.
+bool IsNumericHost(const std::string& host) {
+  unsigned char address[sizeof(in6_addr)];
+  return inet_pton(AF_INET, host.c_str(), address) == 1 ||
+         inet_pton(AF_INET6, host.c_str(), address) == 1;
+}
+
 Endpoints EndpointsOf(const std::string& target) {
   Endpoints out;
   if (absl::StartsWith(target, "ipv4:") || absl::StartsWith(target, "ipv6:")) {
@@ -168,6 +175,12 @@ Endpoints EndpointsOf(const std::string& target) {
     }
   } else if (absl::StartsWith(target, "dns:")) {
     out.addresses.push_back(HostPort(target.substr(target.rfind('/') + 1)));
+  } else if (!absl::StrContains(target, "/") && absl::StrContains(target, ":") &&
+             !absl::StartsWith(target, "unix")) {
+    // "HOST:PORT": gRPC resolves it by DNS and checks HOST, a name or an
+    // address, against the certificate.
+    out.addresses.push_back(HostPort(target));
+    out.numeric = IsNumericHost(out.addresses[0].first);
   }
   if (!out.addresses.empty()) out.name = out.addresses[0].first;
   return out;
@@ -282,22 +295,54 @@ absl::StatusOr<std::optional<ServerTls>> ReadServerTls(const ServerTlsFiles& fil
 }
 
 absl::StatusOr<std::optional<ClientTls>> ReadClientTls(const ClientTlsFiles& files) {
+  const std::string ca_flag = absl::StrCat(files.flag, "-ca");
+  const std::string cert_flag = absl::StrCat(files.flag, "-cert");
+  const std::string key_flag = absl::StrCat(files.flag, "-key");
   if (files.ca.empty()) {
     if (files.cert.empty() && files.key.empty()) return std::nullopt;
     return absl::InvalidArgumentError(absl::StrCat(
-        files.cert.empty() ? "--validators-key " : "--validators-cert ",
-        files.cert.empty() ? files.key : files.cert,
-        " needs --validators-ca (the CA that signed the servers' certificates)"));
+        files.cert.empty() ? key_flag : cert_flag, " ",
+        files.cert.empty() ? files.key : files.cert, " needs ", ca_flag,
+        " (the CA that signed the servers' certificates)"));
   }
   ClientTls tls;
-  absl::StatusOr<std::string> ca = ReadCertificatesFile("--validators-ca", files.ca);
+  tls.flag = files.flag;
+  absl::StatusOr<std::string> ca = ReadCertificatesFile(ca_flag.c_str(), files.ca);
   if (!ca.ok()) return ca.status();
   tls.server_ca_pem = *std::move(ca);
   absl::StatusOr<std::optional<TlsIdentity>> identity =
-      ReadIdentity("--validators-cert", files.cert, "--validators-key", files.key);
+      ReadIdentity(cert_flag.c_str(), files.cert, key_flag.c_str(), files.key);
   if (!identity.ok()) return identity.status();
   tls.identity = *std::move(identity);
   return tls;
+}
+
+std::shared_ptr<grpc::ServerCredentials> ServerCredentialsOf(const std::optional<ServerTls>& tls) {
+  if (!tls.has_value()) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions ssl(
+      tls->client_ca_pem.empty() ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                 : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  ssl.pem_root_certs = tls->client_ca_pem;
+  ssl.pem_key_cert_pairs.push_back(
+      {tls->identity.private_key_pem, tls->identity.certificate_chain_pem});
+  return grpc::SslServerCredentials(ssl);
+}
+
+std::shared_ptr<grpc::ChannelCredentials> ChannelCredentialsOf(
+    const std::optional<ClientTls>& tls) {
+  if (!tls.has_value()) return grpc::InsecureChannelCredentials();
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = tls->server_ca_pem;
+  if (tls->identity.has_value()) {
+    ssl.pem_private_key = tls->identity->private_key_pem;
+    ssl.pem_cert_chain = tls->identity->certificate_chain_pem;
+  }
+  return grpc::SslCredentials(ssl);
+}
+
+std::string ServingSecurity(const std::optional<ServerTls>& tls) {
+  if (!tls.has_value()) return "";
+  return tls->client_ca_pem.empty() ? ", TLS" : ", mutual TLS";
 }
 
 std::string TlsHandshakeProblem(const ClientTls& tls, const std::string& target, double seconds) {
@@ -346,8 +391,8 @@ std::string TlsHandshakeProblem(const ClientTls& tls, const std::string& target,
     }
     if (verify != X509_V_OK) {
       ERR_clear_error();
-      return absl::StrCat(failed, "the server's certificate does not verify against "
-                                  "--validators-ca: ", X509_verify_cert_error_string(verify));
+      return absl::StrCat(failed, "the server's certificate does not verify against ", tls.flag,
+                          "-ca: ", X509_verify_cert_error_string(verify));
     }
     return absl::StrCat(failed, OpenSslReason());
   }
@@ -359,9 +404,10 @@ std::string TlsHandshakeProblem(const ClientTls& tls, const std::string& target,
   if (read > 0) return "";
   int error = SSL_get_error(ssl.get(), read);
   if (error == SSL_ERROR_SSL) {
-    return absl::StrCat(failed, "the server refused this client (",
-                        tls.identity.has_value() ? "its certificate, --validators-cert"
-                                                 : "no --validators-cert given",
+    const std::string whose = tls.identity.has_value()
+                                  ? absl::StrCat("its certificate, ", tls.flag, "-cert")
+                                  : absl::StrCat("no ", tls.flag, "-cert given");
+    return absl::StrCat(failed, "the server refused this client (", whose,
                         "): ", AfterHandshake(OpenSslReason()));
   }
   ERR_clear_error();
