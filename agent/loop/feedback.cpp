@@ -18,6 +18,7 @@
 #include "common/status.h"
 #include "common/subprocess.h"
 #include "validator/classfile/class_file.h"
+#include "validator/classfile/instructions.h"
 
 namespace tracespec::loop {
 namespace {
@@ -179,6 +180,28 @@ bool PoolConstant(const classfile::ClassFile& cls, size_t index, v1::Value* out)
 
 bool ConstantOf(const classfile::ClassFile& cls, const classfile::Field& field, v1::Value* out) {
   return PoolConstant(cls, field.constant_value_index, out);
+}
+
+// The strings and distinctive numbers javac compiled into `cls`: those of
+// its constant pool, and the operands of `sipush` in its code (an int up
+// to 32767 is put into the instruction itself, not the pool; `bipush`'s
+// never pass DistinctiveNumber).
+std::vector<v1::Value> CompiledConstants(const classfile::ClassFile& cls) {
+  std::vector<v1::Value> out;
+  for (size_t i = 1; i < cls.pool.size(); ++i) {
+    v1::Value v;
+    if (PoolConstant(cls, i, &v)) out.push_back(v);
+  }
+  for (const classfile::Method& m : cls.methods) {
+    if (!m.code.has_value()) continue;
+    for (const classfile::Instruction& in : m.code->instructions) {
+      if (in.opcode != classfile::kSipush || !DistinctiveNumber(in.operand)) continue;
+      v1::Value v;
+      v.set_int_value(in.operand);
+      out.push_back(v);
+    }
+  }
+  return out;
 }
 
 // The number of a numeric Value, for comparison across kinds.
@@ -453,15 +476,10 @@ absl::StatusOr<std::vector<v1::Value>> DerivedConstants(classfile::ClassPath* cl
   TS_ASSIGN_OR_RETURN(std::string bytes, ReadFile(absl::StrCat(dir, "/out/", target, ".class")));
   TS_ASSIGN_OR_RETURN(classfile::ClassFile again, classfile::ParseClassFile(bytes, target));
   std::set<std::string> kept;
-  for (size_t i = 1; i < again.pool.size(); ++i) {
-    v1::Value v;
-    if (PoolConstant(again, i, &v)) kept.insert(v.SerializeAsString());
-  }
+  for (const v1::Value& v : CompiledConstants(again)) kept.insert(v.SerializeAsString());
   std::vector<v1::Value> out;
   std::set<std::string> seen;
-  for (size_t i = 1; i < (*original)->pool.size(); ++i) {
-    v1::Value v;
-    if (!PoolConstant(**original, i, &v)) continue;
+  for (const v1::Value& v : CompiledConstants(**original)) {
     std::string key = v.SerializeAsString();
     if (!kept.count(key) && seen.insert(key).second) out.push_back(v);
   }

@@ -48,10 +48,10 @@ std::vector<v1::Value> DeniedConstants(classfile::ClassPath* class_path,
 // constants (found under `sources`: directories of packages or .java
 // files) are compiled again, against `classpath`, with each denied
 // constant's initializer replaced by another value of its type; every
-// string or distinctive number of `class_name`'s constant pool that the
-// second compilation no longer holds depends on a denied constant. Small
-// numbers javac puts into the code itself (bipush/sipush, below 32768) are
-// not distinctive and not looked at. Empty when no constant is denied; an
+// string or distinctive number of `class_name`'s constant pool, or operand
+// of a `sipush` in its code (javac puts an int up to 32767 into the
+// instruction), that the second compilation no longer holds depends on a
+// denied constant. Empty when no constant is denied; an
 // error when the class's source is not found or javac fails (the caller
 // says the derived constants go unmasked).
 absl::StatusOr<std::vector<v1::Value>> DerivedConstants(classfile::ClassPath* class_path,

@@ -216,6 +216,45 @@ public interface Codes {
   EXPECT_TRUE(nothing->empty());
 }
 
+TEST(FeedbackTest, SmallDerivedNumbersInTheCodeAreFoundToo) {
+  // An int up to 32767 is compiled into a `sipush`, not the constant pool:
+  // `code == LOCK + 1` with LOCK = 4821 holds 4822 only in the code, and
+  // went back to the model unmasked. 3000, which does not come from the
+  // denied constant, stays.
+  TempDir dir;
+  const std::map<std::string, std::string> sources = {{"p/Latch.java", R"(package p;
+public class Latch {
+  private static final int LOCK_PIN = 4821;
+  public boolean open(int code) { return code == LOCK_PIN + 1; }
+  public int budget(int turns) { return turns * 3000; }
+}
+)"}};
+  std::string classes = CompileJava(dir, sources);
+  ASSERT_FALSE(classes.empty());
+  std::string src = dir.path() + "/src";
+  ASSERT_TRUE(MakeDirs(src + "/p").ok());
+  ASSERT_TRUE(WriteFileAtomic(src + "/p/Latch.java", sources.at("p/Latch.java")).ok());
+  auto class_path = classfile::ClassPath::Create(classes);
+  ASSERT_TRUE(class_path.ok()) << class_path.status();
+  v1::RedactionPolicy policy;
+  policy.add_deny("*pin*");
+  absl::StatusOr<std::vector<v1::Value>> derived =
+      DerivedConstants(&*class_path, classes, "p.Latch", policy, {src});
+  ASSERT_TRUE(derived.ok()) << derived.status();
+  std::vector<int32_t> found;
+  for (const v1::Value& v : *derived) found.push_back(v.int_value());
+  EXPECT_THAT(found, ::testing::UnorderedElementsAre(4821, 4822));
+  prompt::ValidationFeedback feedback;
+  v1::Observation cx;
+  cx.add_args()->set_int_value(4822);
+  v1::Observation other;
+  other.add_args()->set_int_value(3000);
+  feedback.counterexamples = {cx, other};
+  EXPECT_EQ(MaskConstants(*derived, &feedback), 1);
+  EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
+  EXPECT_EQ(feedback.counterexamples[1].args(0).int_value(), 3000);
+}
+
 TEST(FeedbackTest, AClauseTheSolverCouldNotDecideIsNamedToTheSynthesizer) {
   // Before, a timeout was only prose in the summary: the oracle named no
   // clause, so the synthesizer could not drop it and kept the whole
