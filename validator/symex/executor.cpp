@@ -481,6 +481,29 @@ class MethodRun {
     impl_.AddObligation(ObligationKind::kUnsupported, s.guard, Site(ins.pc), what);
   }
 
+  // `a == b` of references where one is an object a static initialiser
+  // allocated (an enum constant) and the other may be an input: the input
+  // can never be that object here (Machine::Impl::initializer_objects), so
+  // the comparison would be decided wrongly; unsupported where an input
+  // takes part.
+  void UnsupportedComparison(const State& s, const Instruction& ins, const z3::expr& a,
+                             const z3::expr& b) {
+    if (impl_.initializer_objects.empty()) return;
+    for (const auto& [object, other] : {std::pair(a, b), std::pair(b, a)}) {
+      std::optional<uint64_t> ref = JavaOps::BvValue(object);
+      if (!ref || JavaOps::BvValue(other)) continue;
+      for (const auto& made : impl_.initializer_objects) {
+        if (*ref < made.lo || *ref >= made.hi) continue;
+        impl_.AddObligation(
+            ObligationKind::kUnsupported, ops_.And(s.guard, impl_.IsInputRef(other)), Site(ins.pc),
+            absl::StrCat("comparing a reference that may come from the inputs with an object of ",
+                         made.class_name, "'s static initialiser (an enum constant: inputs "
+                         "holding one are not modelled)"));
+        return;
+      }
+    }
+  }
+
   static Value Pop(State& s) {
     Value v = std::move(s.stack.back());
     s.stack.pop_back();
@@ -618,6 +641,7 @@ absl::Status MethodRun::Step(const Instruction& ins, State s) {
       TS_RETURN_IF_ERROR(Need(s, ins, 2));
       z3::expr b = Pop(s).e;
       z3::expr a = Pop(s).e;
+      if (o == op::kIfAcmpeq || o == op::kIfAcmpne) UnsupportedComparison(s, ins, a, b);
       z3::expr cond = (o == op::kIfIcmpeq || o == op::kIfAcmpeq) ? ops_.Eq(a, b)
                       : (o == op::kIfIcmpne || o == op::kIfAcmpne) ? ops_.Not(ops_.Eq(a, b))
                       : o == op::kIfIcmplt ? ops_.Lt(a, b)
@@ -1630,7 +1654,11 @@ absl::StatusOr<std::optional<State>> Machine::Impl::Initialize(State state, cons
     CallTarget target;
     target.kind = CallTarget::Kind::kBytecode;
     target.method = clinit;
+    const uint32_t first_object = next_ref();
     TS_ASSIGN_OR_RETURN(CallResult r, Call(target, run, site, {}, false));
+    if (next_ref() > first_object) {
+      initializer_objects.push_back({first_object, next_ref(), cls.binary_name()});
+    }
     if (r.exceptional) {
       AddObligation(ObligationKind::kUnsupported, r.exceptional->guard, site,
                     absl::StrCat("exception in the static initialiser of ", cls.binary_name()));

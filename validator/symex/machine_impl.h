@@ -94,6 +94,15 @@ class Machine::Impl {
   z3::expr ClassLiteral(const std::string& name);
   z3::expr Origin(const z3::expr& ref) const;  // site id term
   uint32_t next_ref() const { return next_ref_; }
+  // The objects each static initialiser run allocated, [lo, hi). They are
+  // allocations, so no input reference can be one of them — while in a JVM
+  // a field or an argument may well hold one (an enum constant). Comparing
+  // an input reference with one is therefore unsupported (executor.cpp).
+  struct InitializerObjects {
+    uint32_t lo = 0, hi = 0;
+    std::string class_name;
+  };
+  std::vector<InitializerObjects> initializer_objects;
   const std::unordered_map<uint32_t, Allocation>& allocations() const { return allocations_; }
   // The element kind of the content array used for arrays of `descriptor`.
   static ElemKind ElemOfArray(absl::string_view array_descriptor);
