@@ -7,6 +7,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/files.h"
 #include "common/glob.h"
 #include "common/proto_io.h"
@@ -144,6 +146,40 @@ absl::Status CheckSources(const std::string& description, const v1::ProjectConfi
   return absl::OkStatus();
 }
 
+// The bounds of `config` (read from `path`) in the ranges the validator
+// takes; an error names the line of the field (the first that sets it).
+absl::Status CheckBounds(const std::string& path, const v1::ProjectConfig& config) {
+  const v1::ProjectBounds& b = config.bounds();
+  auto where = [&path](absl::string_view field) {
+    std::string text = ReadFile(path).value_or("");
+    int line = 1;
+    for (absl::string_view l : absl::StrSplit(text, '\n')) {
+      absl::string_view t = absl::StripLeadingAsciiWhitespace(l);
+      if (absl::StartsWith(t, field) || absl::StrContains(l, absl::StrCat(" ", field, ":")) ||
+          absl::StrContains(l, absl::StrCat("{", field, ":"))) {
+        return absl::StrCat(path, ":", line);
+      }
+      ++line;
+    }
+    return path;
+  };
+  if (b.unwind() < 0 || b.unwind() > 1000000) {
+    return absl::InvalidArgumentError(absl::StrCat(where("unwind"), ": bounds.unwind ", b.unwind(),
+                                                   " is outside 1..1000000 (0 or absent: the default, 4)"));
+  }
+  if (b.max_array() < 0 || b.max_array() > 4096) {
+    return absl::InvalidArgumentError(absl::StrCat(where("max_array"), ": bounds.max_array ",
+                                                   b.max_array(),
+                                                   " is outside 1..4096 (0 or absent: the default, 4)"));
+  }
+  if (!(b.check_timeout_seconds() >= 0) || b.check_timeout_seconds() > 86400) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where("check_timeout_seconds"), ": bounds.check_timeout_seconds ", b.check_timeout_seconds(),
+        " is outside (0, 86400] seconds (0 or absent: the default, 60)"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Project> LoadProject(const std::string& dir) {
@@ -161,6 +197,7 @@ absl::StatusOr<Project> LoadProject(const std::string& dir) {
           absl::StrCat(config_path, ": no 'classes' entry (the class directories or jars of "
                                     "the code under test)"));
     }
+    TS_RETURN_IF_ERROR(CheckBounds(config_path, config));
     if (config.has_model() && config.model().has_endpoint()) {
       const v1::ProjectEndpoint& endpoint = config.model().endpoint();
       if (endpoint.url().empty() || endpoint.model().empty() ||

@@ -1,6 +1,10 @@
 // project/config.h on real directories and class files compiled by javac.
 #include "project/config.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
 #include "gmock/gmock.h"
@@ -12,6 +16,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(ConfigTest, DiscoversAMavenLayout) {
   testing::TempDir dir;
@@ -62,6 +67,21 @@ TEST(ConfigTest, BadConfigurationsAreNamed) {
   p = LoadProject(dir.path());
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(p.status().message(), HasSubstr("no 'classes' entry"));
+
+  // Bounds the validator does not take are bad configuration, named with
+  // their line, before anything runs (they ended every method Stopped).
+  for (const auto& [bounds, want] : std::vector<std::pair<std::string, std::string>>{
+           {"bounds { unwind: -3 }", ":2: bounds.unwind -3 is outside 1..1000000"},
+           {"bounds {\n  max_array: 99999\n}", ":3: bounds.max_array 99999 is outside 1..4096"},
+           {"bounds { check_timeout_seconds: -1 }", ":2: bounds.check_timeout_seconds -1 is outside"}}) {
+    dir.Write("tracespec.textproto", "classes: \"c\"\n" + bounds + "\n");
+    p = LoadProject(dir.path());
+    ASSERT_FALSE(p.ok()) << bounds;
+    EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(p.status().message(), HasSubstr("tracespec.textproto" + want)) << bounds;
+  }
+  dir.Write("tracespec.textproto", "classes: \"c\"\nbounds { unwind: 8 max_array: 0 }\n");
+  EXPECT_THAT(LoadProject(dir.path()).status().message(), Not(HasSubstr("bounds")));
 
   p = LoadProject(dir.path() + "/missing");
   ASSERT_FALSE(p.ok());
