@@ -437,6 +437,20 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_THAT(stray.stderr_data, HasSubstr("specs/bank/Extra.jml is not a spec file of the run"));
   ASSERT_TRUE(RemoveAll(extra).ok());
 
+  // A stored contract edited into a JML syntax error: named with its file
+  // and line, not reported as a missing contract.
+  std::string account = out + "/specs/bank/Account.jml";
+  std::string stored = *ReadFile(account);
+  std::string broken = absl::StrReplaceAll(
+      stored, {{"ensures \\result == \\old(balance);", "ensures \\result == (balance <= 0 ? 1 : );"}});
+  ASSERT_NE(broken, stored);
+  ASSERT_TRUE(WriteFileAtomic(account, broken).ok());
+  SubprocessResult malformed = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(malformed.exit_code, 3) << malformed.stdout_data << malformed.stderr_data;
+  EXPECT_THAT(malformed.stderr_data, HasSubstr("specs/bank/Account.jml:"));
+  EXPECT_THAT(malformed.stderr_data, Not(HasSubstr("the files changed after the run")));
+  ASSERT_TRUE(WriteFileAtomic(account, stored).ok());
+
   // run.json naming fewer contracts than Account.jml holds.
   v1::RunSummary fewer = ReadRunJson(out);
   int dropped = 0;
