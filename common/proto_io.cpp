@@ -26,7 +26,9 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
       has_error_ = true;
       line_ = line + 1;
       column_ = column + 1;
-      message_ = message;
+      // The parser names the token it found; at the end of the text that
+      // is nothing ("Expected identifier, got: ").
+      message_ = absl::EndsWith(message, "got: ") ? absl::StrCat(message, "end of file") : message;
     }
   }
   void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}

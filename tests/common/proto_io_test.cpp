@@ -88,6 +88,16 @@ TEST(ProtoIoTest, TextProtoErrorHasLineAndColumn) {
   EXPECT_NE(status.message().find("bogus_field"), std::string::npos) << status;
 }
 
+// A text that ends inside a message: the error says so, where the parser
+// names no token.
+TEST(ProtoIoTest, TextProtoCutShortSaysEndOfFile) {
+  v1::ProjectConfig config;
+  absl::Status status = ParseTextProto("classes: \"c\"\nmodel { builtin: true\n", "t.textproto", &config);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("t.textproto:3:"), std::string::npos) << status;
+  EXPECT_NE(status.message().find("got: end of file"), std::string::npos) << status;
+}
+
 TEST(ProtoIoTest, JsonIsDeterministic) {
   EXPECT_EQ(ToJsonLine(MakeObservation(7)), ToJsonLine(MakeObservation(7)));
   EXPECT_EQ(ToJsonLine(MakeObservation(7)).find('\n'), std::string::npos);
