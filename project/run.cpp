@@ -584,7 +584,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
       loop::InferOptions o = base;
       o.methods = {m.method()};
       o.validator = validator.get();
-      o.write_summary = false;  // written once below, from every method's result.json
+      o.write_summary = false;  // written once below, from the results the workers return
       std::string method_dir = absl::StrCat(out_dir, "/", m.infer_dir());
       m.set_reused(FileExists(method_dir + "/result.json"));
       std::string prefix = m.method() + ": ";
