@@ -569,8 +569,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     for (size_t k = next++; k < queue.size() && StopSignal() == 0; k = next++) {
       if (validator == nullptr) {
         absl::StatusOr<std::unique_ptr<check::Validator>> made =
-            base.make_validator ? base.make_validator(base.classpath)
-                                : check::Validator::Create(base.classpath);
+            check::MakeValidator(base.make_validator, base.classpath);
         if (made.ok()) validator = *std::move(made);
       }
       v1::MethodRun& m = runs[queue[k]];
@@ -802,9 +801,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         " methods; check does not pass on nothing"));
   }
   TS_ASSIGN_OR_RETURN(std::unique_ptr<check::Validator> validator,
-                      options.make_validator
-                          ? options.make_validator(MainClassPath(project))
-                          : check::Validator::Create(MainClassPath(project)));
+                      check::MakeValidator(options.make_validator, MainClassPath(project)));
   const v1::ProjectBounds& bounds = project.config.bounds();
   CheckResult result;
   for (const v1::MethodRun& m : summary.methods()) {

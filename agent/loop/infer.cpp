@@ -411,8 +411,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   check::Validator* validator = options.validator;
   if (validator == nullptr) {
     TS_ASSIGN_OR_RETURN(own_validator,
-                        options.make_validator ? options.make_validator(options.classpath)
-                                               : check::Validator::Create(options.classpath));
+                        check::MakeValidator(options.make_validator, options.classpath));
     validator = own_validator.get();
   }
   check::ClassFileTypeEnvironment class_env(class_path);

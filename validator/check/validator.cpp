@@ -403,4 +403,9 @@ absl::StatusOr<std::unique_ptr<Validator>> Validator::Create(const std::string& 
   return std::unique_ptr<Validator>(new ValidatorImpl(class_path));
 }
 
+absl::StatusOr<std::unique_ptr<Validator>> MakeValidator(const ValidatorFactory& factory,
+                                                         const std::string& class_path) {
+  return factory ? factory(class_path) : Validator::Create(class_path);
+}
+
 }  // namespace tracespec::check

@@ -216,6 +216,11 @@ class Validator {
 using ValidatorFactory =
     std::function<absl::StatusOr<std::unique_ptr<Validator>>(const std::string& class_path)>;
 
+// The validator `factory` makes for `class_path`, or Validator::Create's
+// when `factory` is unset.
+absl::StatusOr<std::unique_ptr<Validator>> MakeValidator(const ValidatorFactory& factory,
+                                                         const std::string& class_path);
+
 // Text: one line per check ("consistency: PASS (complete)", "coverage: FAIL
 // (2 of 3 observations admitted)"), "result: 01", then diagnostics and
 // counterexamples readably.

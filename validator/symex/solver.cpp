@@ -282,22 +282,18 @@ void PinInputs(const z3::model& model, z3::solver& solver, const std::string& sk
 
 constexpr unsigned kFirstSlice = 2000000;
 
-// cvc5's budget in its round `round` (from 1), in its own resource units
-// (about half a million a second on this project's machines): one second
-// and a half, then four times the last.
-unsigned SecondEngineBudget(int round) {
-  unsigned budget = 1000000;
-  for (int i = 1; i < round && budget < (1u << 30); ++i) budget *= 4;
+// The budget of an engine's `steps`-th round after the one of `first`
+// resource units: four times the last (no growth past 2^30 units).
+unsigned GrowingSlice(unsigned first, int steps) {
+  unsigned budget = first;
+  for (int i = 0; i < steps && budget < (1u << 30); ++i) budget *= 4;
   return budget;
 }
 
-// Z3's budget in round `round` of a search beside cvc5 that has no
-// schedule of its own (`first` is its round 0): four times the last round's.
-unsigned GrowingSlice(unsigned first, int round) {
-  unsigned budget = first;
-  for (int i = 0; i < round && budget < (1u << 30); ++i) budget *= 4;
-  return budget;
-}
+// cvc5's budget in its round `round` (from 1), in its own resource units
+// (about half a million a second on this project's machines): one second
+// and a half, then four times the last.
+unsigned SecondEngineBudget(int round) { return GrowingSlice(1000000, round - 1); }
 
 // Read each time (the environment of a test may change it): finding it is
 // a few stat calls, next to a query that ran for a second already.
