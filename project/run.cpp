@@ -719,6 +719,16 @@ struct StoredRun {
   v1::RunSummary summary;
 };
 
+// The refusal when the last run failed (`why`, recorded in `record`):
+// "the last `tracespec run` of P failed: WHY\n(RECORD); CONSEQUENCE: fix
+// the failure and run `tracespec run` again".
+absl::Status LastRunFailed(const Project& project, const std::string& why,
+                           const std::string& record, const std::string& consequence) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the last `tracespec run` of ", project.dir, " failed: ", why, "\n(", record, "); ",
+      consequence, ": fix the failure and run `tracespec run` again"));
+}
+
 // `what` names the work in the message when there is no run.json.
 absl::StatusOr<StoredRun> LoadStoredRun(const std::string& project_dir,
                                         const std::string& out_dir, const char* what) {
@@ -726,6 +736,14 @@ absl::StatusOr<StoredRun> LoadStoredRun(const std::string& project_dir,
   TS_ASSIGN_OR_RETURN(run.project, LoadProject(project_dir));
   run.out_dir = out_dir.empty() ? DefaultOutDir(run.project) : out_dir;
   std::string run_json = absl::StrCat(run.out_dir, "/", kRunJson);
+  std::string failed_json = absl::StrCat(run.out_dir, "/", kFailedRunJson);
+  if (!FileExists(run_json) && FileExists(failed_json)) {
+    v1::RunSummary failed;
+    TS_RETURN_IF_ERROR(loop::ReadJsonFile(failed_json, &failed));
+    return LastRunFailed(run.project, failed.error(), failed_json,
+                         absl::StrCat("no run of it has succeeded (no ", run_json, "): nothing to ",
+                                      what));
+  }
   if (!FileExists(run_json)) {
     return absl::NotFoundError(absl::StrCat("no ", run_json, ": nothing to ", what,
                                             "; run `tracespec run` first"));

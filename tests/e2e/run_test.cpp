@@ -380,6 +380,24 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   RemoveAll(bank + "/target").IgnoreError();
   RemoveAll(bank + "/tracespec-out").IgnoreError();
   const std::string out = bank + "/tracespec-out";
+  std::string config_path = bank + "/tracespec.textproto";
+  std::string config = *ReadFile(config_path);
+  std::string broken_config =
+      absl::StrReplaceAll(config, {{"tests: \"bank.AccountTest\"", "tests: \"bank.NoSuchTest\""}});
+  ASSERT_NE(broken_config, config);
+
+  // The first run fails: no run.json, and check says why.
+  ASSERT_TRUE(WriteFileAtomic(config_path, broken_config).ok());
+  SubprocessResult first_failed = testing::RunTracespec({"run", bank});
+  EXPECT_EQ(first_failed.exit_code, 3) << first_failed.stdout_data << first_failed.stderr_data;
+  ASSERT_FALSE(FileExists(out + "/run.json"));
+  SubprocessResult never_ran = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(never_ran.exit_code, 3) << never_ran.stdout_data << never_ran.stderr_data;
+  EXPECT_THAT(never_ran.stderr_data, HasSubstr("the last `tracespec run` of"));
+  EXPECT_THAT(never_ran.stderr_data, HasSubstr("bank.NoSuchTest"));
+  EXPECT_THAT(never_ran.stderr_data, HasSubstr(out + "/failed-run.json"));
+  ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
+
   SubprocessResult run = testing::RunTracespec({"run", bank});
   ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
   std::string good_run_json = *ReadFile(out + "/run.json");
@@ -398,11 +416,6 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   std::map<std::string, std::string> good_specs = Specs(out);
   ASSERT_FALSE(good_specs.empty());
 
-  std::string config_path = bank + "/tracespec.textproto";
-  std::string config = *ReadFile(config_path);
-  std::string broken_config =
-      absl::StrReplaceAll(config, {{"tests: \"bank.AccountTest\"", "tests: \"bank.NoSuchTest\""}});
-  ASSERT_NE(broken_config, config);
   ASSERT_TRUE(WriteFileAtomic(config_path, broken_config).ok());
   SubprocessResult failed = testing::RunTracespec({"run", bank});
   EXPECT_EQ(failed.exit_code, 3) << failed.stdout_data << failed.stderr_data;
