@@ -9,6 +9,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/files.h"
 #include "validator/jml/parser.h"
 
@@ -94,12 +97,42 @@ absl::Status SpecsMatchRun(const std::string& out_dir, const v1::RunSummary& sum
   return absl::OkStatus();
 }
 
+namespace {
+
+// The package path of a Java source ("shop/" for `package shop;`, "" for
+// the default package), from its first package declaration.
+std::string PackagePath(const std::string& source) {
+  absl::StatusOr<std::string> text = ReadFile(source);
+  if (!text.ok()) return "";
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!absl::ConsumePrefix(&line, "package ")) continue;
+    size_t end = line.find(';');
+    if (end == absl::string_view::npos) return "";
+    return absl::StrCat(absl::StrReplaceAll(absl::StripAsciiWhitespace(line.substr(0, end)),
+                                            {{".", "/"}}),
+                        "/");
+  }
+  return "";
+}
+
+}  // namespace
+
 std::vector<std::string> StaleSources(const Project& project, bool* roots_found) {
+  // Class file path relative to a class directory ("shop/Util.class") ->
+  // source, for every source of `sources`.
+  std::map<std::string, std::string> sources;
+  for (const std::string& entry : project.config.sources()) {
+    if (IsDirectory(entry)) {
+      for (const auto& [rel, source] : FilesUnder(entry, ".java")) sources.emplace(rel, source);
+    } else if (absl::EndsWith(entry, ".java") && FileExists(entry)) {
+      sources.emplace(absl::StrCat(PackagePath(entry), fs::path(entry).filename().string()), entry);
+    }
+  }
+  if (roots_found != nullptr) *roots_found = !sources.empty();
   std::vector<std::string> stale;
-  const std::string root = project.dir + "/src/main/java";
-  if (roots_found != nullptr) *roots_found = IsDirectory(root);
   std::error_code ec;
-  for (const auto& [rel, source] : FilesUnder(root, ".java")) {
+  for (const auto& [rel, source] : sources) {
     if (absl::EndsWith(rel, "package-info.java") || absl::EndsWith(rel, "module-info.java")) continue;
     const std::string class_rel = rel.substr(0, rel.size() - 5) + ".class";
     for (const std::string& classes : project.config.classes()) {

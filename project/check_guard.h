@@ -28,10 +28,11 @@ absl::Status SpecsMatchRun(const std::string& out_dir, const v1::RunSummary& sum
 
 // Sources of `project` newer than their class files, each as "SOURCE is
 // newer than CLASS" (paths relative to the project), sorted. Sources are
-// looked for in PROJECT/src/main/java (Maven and Gradle layouts, and any
-// configuration whose classes come from there); a source whose class file
-// does not exist is not listed (its top-level class may be named otherwise).
-// `*roots_found` (may be null) tells whether any source directory was found.
+// the configuration's `sources` (source roots, or single files placed by
+// their package declaration), which LoadProject defaults to src/main/java
+// when the project has it; a source whose class file does not exist is
+// not listed (its top-level class may be named otherwise).
+// `*roots_found` (may be null) tells whether any source was there to look at.
 std::vector<std::string> StaleSources(const Project& project, bool* roots_found);
 
 }  // namespace tracespec::project

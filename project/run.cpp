@@ -804,11 +804,15 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
           " has no build command: build the project first, or set `build` in ",
           kConfigFileName, " so that check runs it"));
     }
+    std::vector<std::string> roots;
+    for (const std::string& s : project.config.sources()) {
+      roots.push_back(std::filesystem::relative(s, project.dir).generic_string());
+    }
     build_note = roots_found
-                     ? "against the class files as found (no build command; none older than "
-                       "its source in src/main/java)"
-                     : "against the class files as found (no build command, and no "
-                       "src/main/java to tell whether they are current)";
+                     ? absl::StrCat("against the class files as found (no build command; none "
+                                    "older than its source in ", absl::StrJoin(roots, ", "), ")")
+                     : "against the class files as found (no build command, and no sources "
+                       "(`sources`, default src/main/java) to tell whether they are current)";
   }
   int contracts = 0;
   for (const v1::MethodRun& m : summary.methods()) contracts += m.spec_file().empty() ? 0 : 1;

@@ -506,6 +506,27 @@ TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
   EXPECT_THAT(stale.stderr_data,
               HasSubstr("src/main/java/shop/Price.java is newer than target/classes/shop/Price.class"));
   EXPECT_THAT(stale.stderr_data, HasSubstr("has no build command"));
+
+  // The same where the configuration names the sources (no src/main/java).
+  testing::TempDir configured;
+  configured.Write("src/shop/Price.java", *ReadFile(source));
+  configured.Write("tracespec.textproto",
+                   "classes: \"target/classes\"\ntest_classes: \"target/test-classes\"\n"
+                   "sources: \"src\"\n");
+  Javac(configured.path(), "src", "target/classes", "");
+  ASSERT_TRUE(MakeDirs(configured.path() + "/target/test-classes").ok());
+  configured.Write("tracespec-out/run.json",
+                   "{\"formatVersion\":\"FORMAT_VERSION_1\",\"methods\":[{\"method\":"
+                   "\"shop.Price#twice(I)I\"}]}\n");
+  std::string configured_source = configured.path() + "/src/shop/Price.java";
+  fs::last_write_time(configured_source,
+                      fs::last_write_time(configured.path() + "/target/classes/shop/Price.class") +
+                          std::chrono::seconds(5));
+  SubprocessResult stale_configured = testing::RunTracespec({"check", configured.path()});
+  EXPECT_EQ(stale_configured.exit_code, 3)
+      << stale_configured.stdout_data << stale_configured.stderr_data;
+  EXPECT_THAT(stale_configured.stderr_data,
+              HasSubstr("src/shop/Price.java is newer than target/classes/shop/Price.class"));
 }
 
 // Ctrl-C during `tracespec run`, even when the shell started it in the
