@@ -40,6 +40,10 @@ std::string ObjectText(const v1::ObjectState& o) {
     return absl::StrCat("#", o.id(), " ", o.class_name(), " length ", o.array().length(), " {",
                         absl::StrJoin(parts, ", "), "}");
   }
+  if (!o.enum_constant().empty()) {  // name and ordinal are left out: the name says them
+    return absl::StrCat("#", o.id(), " ", o.class_name(), ".", o.enum_constant(),
+                        parts.empty() ? "" : absl::StrCat(" {", absl::StrJoin(parts, ", "), "}"));
+  }
   return absl::StrCat("#", o.id(), " ", o.class_name(), " {", absl::StrJoin(parts, ", "), "}");
 }
 
