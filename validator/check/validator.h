@@ -75,6 +75,9 @@ struct CheckResult {
   // every execution was explored (`complete` stays false, `cuts` lists the
   // bounded run's cuts).
   bool proved = false;
+  // Consistency: input lengths (arrays, strings) were cut, so even a proof
+  // by induction holds only for inputs within the bound.
+  bool inputs_cut = false;
   std::vector<Diagnostic> diagnostics;
   // Concrete behaviours: for consistency, executions of the bytecode the
   // contract excludes; for coverage, the recorded observations it rejects.
