@@ -297,6 +297,8 @@ v1::Strength StrengthProto(const check::StrengthResult& strength) {
   out.set_observations(strength.observations);
   out.set_pinned(strength.pinned);
   out.set_undecided(strength.undecided);
+  out.set_thrown(strength.thrown);
+  out.set_thrown_pinned(strength.thrown_pinned);
   out.set_perturbed(strength.perturbed);
   out.set_rejected(strength.rejected);
   out.set_weak(strength.Weak());
@@ -341,10 +343,12 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
 namespace {
 
 // What a strength measure depends on (InferResult.strength_key): the
-// contract as validated, the observations and the bounds.
+// measure's version, the contract as validated, the observations and the
+// bounds.
 std::string StrengthKey(const check::ValidateRequest& request) {
-  std::string data = absl::StrCat(request.contract, "\n", request.unwind, " ", request.max_array,
-                                  " ", request.timeout_seconds, "\n");
+  std::string data = absl::StrCat(check::kStrengthMeasureVersion, "\n", request.contract, "\n",
+                                  request.unwind, " ", request.max_array, " ",
+                                  request.timeout_seconds, "\n");
   for (const v1::Observation& o : request.observations) {
     std::string bytes = o.SerializeAsString();
     absl::StrAppend(&data, bytes.size(), ":", bytes);
