@@ -193,6 +193,7 @@ v1::CheckVerdict VerdictOfRound(const std::string& line, const v1::Verdict* type
   v.set_status(std::string(status));
   v.set_complete(typed->complete());
   v.set_proved(typed->proved());
+  v.set_inputs_cut(typed->inputs_cut());
   for (const std::string& c : typed->cuts()) v.add_cuts(c);
   return v;
 }
@@ -290,7 +291,8 @@ void FillFromInfer(const v1::InferResult& r, const std::optional<v1::InferRound>
 std::string MethodLine(const v1::MethodRun& m) {
   switch (m.status()) {
     case v1::METHOD_RUN_NOT_OBSERVED:
-      return "not observed (no test called it)";
+      return absl::StrCat("not observed (", m.reason().empty() ? "no test called it" : m.reason(),
+                          ")");
     case v1::METHOD_RUN_FAILED:
       return absl::StrCat("failed: ", m.reason());
     default:
@@ -299,7 +301,11 @@ std::string MethodLine(const v1::MethodRun& m) {
   std::string last = m.history().empty() ? "" : m.history().substr(m.history().rfind(',') + 1);
   std::string out = loop::InferStatusName(m.infer_status());
   if (loop::ShowsLastBits(m.infer_status()) && !last.empty()) absl::StrAppend(&out, " ", last);
-  absl::StrAppend(&out, " (rounds: ", m.history().empty() ? "none" : m.history(), ")");
+  const v1::CheckVerdict& c = m.consistency();
+  absl::StrAppend(&out, loop::RoundsNote(m.history(), m.infer_status(),
+                                         c.status() == "PASS" ? v1::VERDICT_PASS
+                                                              : v1::VERDICT_STATUS_UNSPECIFIED,
+                                         c.complete(), c.proved(), c.inputs_cut()));
   out = loop::WithStrength(std::move(out), m.strength());
   if (m.infer_status() != v1::INFER_SUCCESS && !m.reason().empty()) {
     absl::StrAppend(&out, ": ", m.reason());
@@ -554,6 +560,28 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     if (!opened.ok()) return Stop(out_dir, &s, opened.status());
     world = *std::move(opened);
     base.world = world.get();
+    // A method only failing tests called has nothing to infer from (their
+    // calls are kept out of inference): say so rather than start on it.
+    std::map<std::string, std::set<std::string>> passing, failing;
+    for (const v1::Observation& o : world->observations) {
+      std::string key = MethodId::FromRef(o.method()).Key();
+      (o.test_failed() ? failing : passing)[key].insert(o.test_id());
+    }
+    std::vector<size_t> inferable;
+    for (size_t i : queue) {
+      v1::MethodRun& m = runs[i];
+      absl::StatusOr<MethodId> id = MethodId::Parse(m.method());
+      if (!id.ok() || passing.count(id->Key()) || !failing.count(id->Key())) {
+        inferable.push_back(i);
+        continue;
+      }
+      m.set_status(v1::METHOD_RUN_NOT_OBSERVED);
+      const std::set<std::string>& tests = failing[id->Key()];
+      m.set_reason(absl::StrCat("only failing tests called it (",
+                                absl::StrJoin(tests.begin(), tests.end(), ", "),
+                                "); their calls are kept out of inference"));
+    }
+    queue = std::move(inferable);
   }
   // Each method's result as infer returned it, for infer's summary.
   std::vector<std::optional<v1::InferResult>> results(targets->size());

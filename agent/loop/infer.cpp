@@ -297,6 +297,8 @@ v1::Strength StrengthProto(const check::StrengthResult& strength) {
   out.set_observations(strength.observations);
   out.set_pinned(strength.pinned);
   out.set_undecided(strength.undecided);
+  out.set_thrown(strength.thrown);
+  out.set_thrown_pinned(strength.thrown_pinned);
   out.set_perturbed(strength.perturbed);
   out.set_rejected(strength.rejected);
   out.set_weak(strength.Weak());
@@ -318,7 +320,9 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
     std::string last = r.history().empty() ? "" : r.history().substr(r.history().rfind(',') + 1);
     absl::StrAppend(&out, r.method(), ": ", InferStatusName(r.status()));
     if (ShowsLastBits(r.status()) && !last.empty()) absl::StrAppend(&out, " ", last);
-    absl::StrAppend(&out, " (rounds: ", r.history().empty() ? "none" : r.history(), ")");
+    const v1::Verdict& c = r.consistency_verdict();
+    absl::StrAppend(&out, RoundsNote(r.history(), r.status(), c.status(), c.complete(),
+                                     c.proved(), c.inputs_cut()));
     absl::StrAppend(&out, WithStrength("", r.strength()), "\n");
     if (!r.strength().note().empty()) absl::StrAppend(&out, "  strength: ", r.strength().note(), "\n");
     if (!r.reason().empty()) absl::StrAppend(&out, "  ", r.reason(), "\n");
@@ -339,10 +343,12 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
 namespace {
 
 // What a strength measure depends on (InferResult.strength_key): the
-// contract as validated, the observations and the bounds.
+// measure's version, the contract as validated, the observations and the
+// bounds.
 std::string StrengthKey(const check::ValidateRequest& request) {
-  std::string data = absl::StrCat(request.contract, "\n", request.unwind, " ", request.max_array,
-                                  " ", request.timeout_seconds, "\n");
+  std::string data = absl::StrCat(check::kStrengthMeasureVersion, "\n", request.contract, "\n",
+                                  request.unwind, " ", request.max_array, " ",
+                                  request.timeout_seconds, "\n");
   for (const v1::Observation& o : request.observations) {
     std::string bytes = o.SerializeAsString();
     absl::StrAppend(&data, bytes.size(), ":", bytes);

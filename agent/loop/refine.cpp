@@ -237,6 +237,11 @@ class MethodRun {
       }
       break;
     }
+    for (auto round = rounds_.rbegin(); round != rounds_.rend(); ++round) {
+      if (round->candidate() != r.contract() || !round->has_consistency_verdict()) continue;
+      *r.mutable_consistency_verdict() = round->consistency_verdict();
+      break;
+    }
     std::string destination = client_->Destination();
     r.set_client(destination.empty() ? "builtin" : destination);
     r.set_seconds(absl::ToDoubleSeconds(absl::Now() - start));

@@ -104,6 +104,16 @@ bool ShowsLastBits(v1::InferStatus status) {
   return status != v1::INFER_STOPPED && status != v1::INFER_UNKNOWN;
 }
 
+std::string RoundsNote(const std::string& history, v1::InferStatus status,
+                       v1::VerdictStatus consistency, bool complete, bool proved,
+                       bool inputs_cut) {
+  std::string scope;
+  if (status == v1::INFER_SUCCESS && consistency == v1::VERDICT_PASS && !complete) {
+    scope = proved && !inputs_cut ? "; proved by induction" : "; within bounds";
+  }
+  return absl::StrCat(" (rounds: ", history.empty() ? "none" : history, scope, ")");
+}
+
 const char* RoundOutcomeName(v1::RoundOutcome outcome) {
   switch (outcome) {
     case v1::ROUND_VALIDATED: return "validated";

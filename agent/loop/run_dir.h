@@ -64,6 +64,13 @@ const char* InferStatusName(v1::InferStatus status);
 // 01"): not for Stopped (the method did not end there) nor Unknown (its 0 is
 // a check that could not decide, not one that refuted the contract).
 bool ShowsLastBits(v1::InferStatus status);
+// " (rounds: 01,11)" after a method's status, and what its consistency PASS
+// covered when not everything: " (rounds: 11; within bounds)" (input
+// lengths, loops or recursion were cut), " (rounds: 11; proved by
+// induction)" (the cut loops were closed, no input length was cut).
+std::string RoundsNote(const std::string& history, v1::InferStatus status,
+                       v1::VerdictStatus consistency, bool complete, bool proved,
+                       bool inputs_cut);
 // "validated", "not checkable", "no contract", "exchange failed", ...
 const char* RoundOutcomeName(v1::RoundOutcome outcome);
 

@@ -247,19 +247,28 @@ absl::StatusOr<MethodView> ReadMethod(const std::string& out_dir, const std::str
   const v1::Strength& st = method.result.strength();
   if (st.measured()) {
     method.strength.push_back({"summary", st.summary()});
+    int returned = st.observations() - st.thrown();
     method.strength.push_back(
         {"result pinned (determinism)",
-         absl::StrCat(st.pinned(), "/", st.observations(), " observations",
+         absl::StrCat(st.pinned() - st.thrown_pinned(), "/", returned,
+                      st.thrown() > 0 ? " observations that returned" : " observations",
                       st.undecided() > 0 ? absl::StrCat(", ", st.undecided(), " undecided") : "")});
+    if (st.thrown() > 0) {
+      method.strength.push_back(
+          {"exception pinned (determinism)",
+           absl::StrCat(st.thrown_pinned(), "/", st.thrown(),
+                        " observations that threw (the contract applies and admits no normal "
+                        "outcome)")});
+    }
     method.strength.push_back(
         {"perturbed outcomes rejected (completeness)",
          absl::StrCat(st.rejected(), "/", st.perturbed(),
                       st.perturbed() > 0 ? absl::StrCat(" (", st.rejected() * 100 / st.perturbed(), "%)")
                                          : "")});
     if (st.vacuous()) {
-      method.strength.push_back({"says nothing", "the contract holds but pins the result (of a void method: the post-state) on no observation and rejects no perturbed outcome: it is not counted as a contract that holds"});
+      method.strength.push_back({"says nothing", "the contract holds but pins the outcome on no observation and rejects no perturbed outcome but unchanged fields changed (what a frame alone rejects): it is not counted as a contract that holds"});
     } else if (st.weak()) {
-      method.strength.push_back({"weak", "the result (of a void method: the post-state) is pinned on fewer than half of the observations"});
+      method.strength.push_back({"weak", "the result (of a void method: the post-state) is pinned on fewer than half of the observations that returned"});
     }
   }
   if (!st.note().empty()) method.strength.push_back({"note", st.note()});

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "common/files.h"
+#include "common/method_id.h"
 #include "common/method_signature.h"
 #include "common/status.h"
 #include "common/table.h"
@@ -95,9 +96,6 @@ const MutantOutcome* MutantResult::ContractOnlyExample() const {
 }
 
 absl::StatusOr<MutantResult> RunMutants(const MutantRunOptions& options) {
-  auto progress = [&options](const std::string& line) {
-    if (options.progress) options.progress(line);
-  };
   TS_ASSIGN_OR_RETURN(MethodSignature signature, MethodSignature::Parse(options.method));
   TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(options.classpath));
   TS_ASSIGN_OR_RETURN(classfile::ClassPath::ClassBytes original,
@@ -108,6 +106,12 @@ absl::StatusOr<MutantResult> RunMutants(const MutantRunOptions& options) {
                       classfile::MethodMutants(original.bytes, original.where,
                                                signature.method_name, signature.descriptor,
                                                mutant_options));
+  // Each progress line names the method, as people read it.
+  std::string display =
+      MethodId(signature.class_name, signature.method_name, generated.descriptor).Display();
+  auto progress = [&options, &display](const std::string& line) {
+    if (options.progress) options.progress(absl::StrCat(display, ": ", line));
+  };
   MutantResult result;
   result.method = options.method;
   result.generated = generated.generated;

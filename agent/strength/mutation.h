@@ -54,8 +54,9 @@ struct MutantRunOptions {
   double test_timeout_seconds = 0;
   // At most this many mutants (classfile::MutantOptions; 0: all).
   int max_mutants = 40;
-  // One line per step ("M03 (3/12) iadd -> isub @pc 5 (line 30): tests
-  // kill, contract kills"), for a progress display.
+  // One line per step, naming the method ("k.Counter#add(int): M03 iadd ->
+  // isub @pc 5 (line 30) (3/12): tests kill, contract kills"), for a
+  // progress display.
   std::function<void(const std::string&)> progress;
 };
 

@@ -123,7 +123,7 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   std::string out = tmp_.path() + "/run";
   SubprocessResult r = Infer(out, Remote(server));
   ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 10,11)"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 10,11; within bounds)"));
   EXPECT_THAT(r.stdout_data, HasSubstr(out + "/bank.Account#deposit/Account.jml"));
   EXPECT_THAT(r.stderr_data, HasSubstr("bank.Account#deposit: round 1: 10"));
 
@@ -169,7 +169,7 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
     EXPECT_TRUE(FileExists(out + "/bank.Account#deposit/round-2/" + file)) << file;
   }
   EXPECT_THAT(Read(out + "/summary.txt"),
-              HasSubstr("bank.Account#deposit: Success 11 (rounds: 10,11)"));
+              HasSubstr("bank.Account#deposit: Success 11 (rounds: 10,11; within bounds)"));
 
   // The audit log verifies; a one-byte edit is found at its record.
   std::string log = out + "/audit.jsonl";
@@ -189,7 +189,7 @@ TEST_F(InferE2eTest, RefinesAWrongFirstAnswerWithTheCounterexampleItWasSent) {
   // A re-run finds the method done and sends nothing.
   SubprocessResult again = Infer(out, Remote(server));
   EXPECT_EQ(again.exit_code, 0) << again.stderr_data;
-  EXPECT_THAT(again.stdout_data, HasSubstr("Success 11 (rounds: 10,11)"));
+  EXPECT_THAT(again.stdout_data, HasSubstr("Success 11 (rounds: 10,11; within bounds)"));
   EXPECT_EQ(server.Received().size(), 2u);
 
   std::vector<std::string> lines = absl::StrSplit(Read(log), '\n', absl::SkipEmpty());
@@ -254,7 +254,7 @@ TEST_F(InferE2eTest, AnonymisedRequestsCarryNoNameOfTheCodeAndAnswersAreMappedBa
   flags.push_back("--anonymize");
   SubprocessResult r = Infer(out, flags);
   ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 11)"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 11; within bounds)"));
   ASSERT_EQ(server.Received().size(), 1u);
   const std::string& body = server.Received()[0].body;
   EXPECT_THAT(body, HasSubstr("public void m1(int a1)"));
@@ -338,7 +338,7 @@ TEST_F(InferE2eTest, AnUnreachableEndpointStopsTheRunAndARerunContinues) {
   SubprocessResult again = Infer(out, Remote(server));
   EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
   EXPECT_THAT(again.stderr_data, HasSubstr("moved to round-1.attempt-1 and is redone"));
-  EXPECT_THAT(again.stdout_data, HasSubstr("Success 11 (rounds: 11)"));
+  EXPECT_THAT(again.stdout_data, HasSubstr("Success 11 (rounds: 11; within bounds)"));
   EXPECT_TRUE(FileExists(out + "/bank.Account#deposit/round-1.attempt-1/round.json"));
 }
 
@@ -369,7 +369,7 @@ TEST_F(InferE2eTest, AnAnswerThatIsNotJsonIsRecordedAndARerunContinues) {
   testing::FakeLlmServer server(Script({testing::ContentEntry(kRightAnswer)}));
   SubprocessResult again = Infer(out, Remote(server));
   EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
-  EXPECT_THAT(again.stdout_data, HasSubstr("Success 11 (rounds: 11)"));
+  EXPECT_THAT(again.stdout_data, HasSubstr("Success 11 (rounds: 11; within bounds)"));
 }
 
 TEST_F(InferE2eTest, AnAnswerWithoutJmlCostsARoundAndIsFedBack) {
@@ -378,7 +378,7 @@ TEST_F(InferE2eTest, AnAnswerWithoutJmlCostsARoundAndIsFedBack) {
   std::string out = tmp_.path() + "/nojml";
   SubprocessResult r = Infer(out, Remote(server));
   EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("Success 11 (rounds: 00,11)"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("Success 11 (rounds: 00,11; within bounds)"));
   EXPECT_EQ(Round(out, "round-1").outcome(), v1::ROUND_NO_CONTRACT);
   ASSERT_EQ(server.Received().size(), 2u);
   EXPECT_THAT(server.Received()[1].body, HasSubstr("the answer holds no JML contract"));
@@ -461,8 +461,8 @@ TEST_F(InferE2eTest, TheBuiltinSynthesizerReachesSuccessOnTheBank) {
                                    *observations_, "--out", out};
   SubprocessResult r = RunTracespec(args);
   EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
-  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 11)"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#withdraw: Success 11 (rounds: 11)"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 11; within bounds)"));
+  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#withdraw: Success 11 (rounds: 11; within bounds)"));
   std::string deposit = Read(out + "/bank.Account#deposit/Account.jml");
   EXPECT_THAT(deposit, HasSubstr("ensures balance == \\old(balance) + amount;"));
   EXPECT_THAT(deposit, HasSubstr("ensures checksum == 31 * \\old(checksum) + amount;"));

@@ -322,8 +322,8 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
                         "100% of perturbed outcomes\n"));
   SubprocessResult strength_again = testing::RunTracespec({"strength", bank, "--no-mutants"});
   EXPECT_EQ(strength_again.stdout_data, strength.stdout_data);
-  // One contract: nothing about the result is flagged weak, the inferred
-  // one is not.
+  // One contract: a bare frame says nothing about the result, the inferred
+  // contract pins it.
   dir.Write("weak.jml-text", "//@ assignable \\nothing;\n");
   dir.Write("strong.jml-text", "//@ assignable \\nothing;\n//@ ensures \\result == balance;\n");
   for (const char* which : {"weak", "strong"}) {
@@ -334,7 +334,7 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
     ASSERT_EQ(one.exit_code, 0) << one.stdout_data << one.stderr_data;
     if (std::string(which) == "weak") {
       EXPECT_THAT(one.stdout_data, HasSubstr("pins \\result on 0/5 observations"));
-      EXPECT_THAT(one.stdout_data, HasSubstr(", weak\n"));
+      EXPECT_THAT(one.stdout_data, HasSubstr(", says nothing about the outcome\n"));
     } else {
       EXPECT_THAT(one.stdout_data, HasSubstr("pins \\result on 5/5 observations"));
       EXPECT_THAT(one.stdout_data, Not(HasSubstr(", weak")));
@@ -703,13 +703,16 @@ TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {
 
 // A failing JUnit test: run names it in the observe progress line and in
 // run.json's failed_tests (also when the observations are reused), and its
-// call of half(7) is kept out of what the synthesizer is shown.
+// call of half(7) is kept out of what the synthesizer is shown. third(I)I,
+// which only a failing test calls, is not observed, saying so (it was sent
+// to the synthesizer, which failed for want of observations).
 TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   testing::TempDir dir;
   dir.Write("src/main/java/shop/Price.java",
             "package shop;\npublic class Price {\n"
             "  public static int twice(int x) { return 2 * x; }\n"
-            "  public static int half(int x) { return x / 2; }\n}\n");
+            "  public static int half(int x) { return x / 2; }\n"
+            "  public static int third(int x) { return x / 3; }\n}\n");
   dir.Write("src/test/java/shop/PriceTest.java",
             "package shop;\n"
             "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
@@ -717,21 +720,27 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
             "class PriceTest {\n"
             "  @Test void twiceDoubles() { assertEquals(6, Price.twice(3)); }\n"
             "  @Test void halfRoundsUp() { assertEquals(4, Price.half(7)); }  // fails\n"
+            "  @Test void thirdIsNine() { assertEquals(9, Price.third(3)); }  // fails\n"
             "  @Test void halfHalves() {\n"
             "    assertEquals(3, Price.half(6));\n"
             "    assertEquals(-2, Price.half(-4));\n"
             "  }\n}\n");
   CompileMavenLayout(dir.path());
   const std::string failed = "shop.PriceTest#halfRoundsUp: AssertionFailedError";
+  const std::string failed_third = "shop.PriceTest#thirdIsNine: AssertionFailedError";
   const std::string out = dir.path() + "/tracespec-out";
 
   SubprocessResult r = testing::RunTracespec({"run", dir.path()});
   ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
   EXPECT_THAT(r.stderr_data,
-              HasSubstr(absl::StrCat("observe: 3 tests run, 1 failed (", failed,
+              HasSubstr(absl::StrCat("observe: 4 tests run, 2 failed (", failed, ", ", failed_third,
                                      "; their calls are kept out of inference), ")));
+  EXPECT_THAT(r.stdout_data, HasSubstr("shop.Price#third(I)I: not observed (only failing tests "
+                                       "called it (shop.PriceTest"));
+  EXPECT_THAT(r.stdout_data, Not(HasSubstr("exchange failed")));
   v1::RunSummary summary = ReadRunJson(out);
-  EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(failed));
+  EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(failed, failed_third));
+  EXPECT_EQ(summary.not_observed(), 1);
   const v1::MethodRun* half = nullptr;
   for (const v1::MethodRun& m : summary.methods()) {
     if (m.method() == "shop.Price#half(I)I") half = &m;
@@ -747,10 +756,11 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   SubprocessResult again = testing::RunTracespec({"run", dir.path()});
   ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
   EXPECT_THAT(again.stderr_data,
-              HasSubstr(absl::StrCat("; failed: ", failed, " (their calls are kept out of inference)")));
+              HasSubstr(absl::StrCat("; failed: ", failed, ", ", failed_third,
+                                     " (their calls are kept out of inference)")));
   v1::RunSummary reused = ReadRunJson(out);
   EXPECT_TRUE(reused.observations_reused());
-  EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed));
+  EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed, failed_third));
 }
 
 // Every method's contract pointer in the report names a file that holds

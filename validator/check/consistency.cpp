@@ -789,6 +789,7 @@ class ConsistencyCheck {
     FindCuts(*q_, machine_, obligations, any_pre_, request_.unwind, request_.max_array, &r,
              &input_cuts_);
     DecideVerdict(*q_, &r);
+    if (r.status == CheckStatus::kPass && induction_ == nullptr) NothingChecked(&r);
     return Finish(std::move(r));
   }
 
@@ -800,6 +801,9 @@ class ConsistencyCheck {
   // The cuts (in CheckResult::cuts) of the bound on input lengths, which no
   // induction step removes.
   const std::vector<std::string>& input_cuts() const { return input_cuts_; }
+  // The verdict is UNKNOWN because no pre-state within the bounds satisfies
+  // the preconditions (NothingChecked).
+  bool nothing_checked() const { return nothing_checked_; }
 
  private:
   // What a spec case assumes at entry.
@@ -829,6 +833,21 @@ class ConsistencyCheck {
       auto model = q_->Sat(ops_.And(any_pre_, condition), &undecided);
       (model || undecided ? failed_invariants_ : held_invariants_).insert(text);
     }
+  }
+
+  // A PASS where no pre-state (within the bounds on input lengths) satisfies
+  // any spec case's precondition checked no execution: UNKNOWN, saying so,
+  // never PASS.
+  void NothingChecked(CheckResult* r) {
+    bool undecided = false;
+    if (q_->Sat(any_pre_, &undecided) || undecided) return;
+    nothing_checked_ = true;
+    r->status = CheckStatus::kUnknown;
+    r->complete = false;
+    r->cuts.clear();
+    r->summary = absl::StrCat(
+        "nothing was checked: no pre-state satisfies the preconditions (requires clauses) ",
+        "with input arrays and strings of at most ", request_.max_array, " elements");
   }
 
   static symex::ExecOptions Options(const ValidateRequest& request, Clock::time_point deadline,
@@ -1535,6 +1554,7 @@ class ConsistencyCheck {
   std::unique_ptr<BodyStatements> body_;
   std::set<std::string> held_invariants_, failed_invariants_;
   std::vector<std::string> input_cuts_;
+  bool nothing_checked_ = false;
   std::map<size_t, Lowered> lowered_statements_;  // by arrival
   std::vector<const jml::BodyAnnotation*> unplaced_;
   bool ghosts_placed_ = true;
@@ -1552,11 +1572,14 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
                                              const ValidateRequest& request) {
   ConsistencyCheck check(program, method, spec, request);
   TS_ASSIGN_OR_RETURN(CheckResult r, check.Run());
+  r.inputs_cut = !check.input_cuts().empty();
   // A PASS whose inputs were cut short: a bug that only longer inputs show
   // (a loop wrong from index 6 on) is looked for once more with inputs
-  // kDeepenFactor times as long, within a bounded share of the time.
-  if (r.status == CheckStatus::kPass && request.deepen && !check.input_cuts().empty() &&
-      request.max_array > 0) {
+  // kDeepenFactor times as long, within a bounded share of the time. So is
+  // a precondition only longer inputs satisfy (nothing was checked): only a
+  // FAIL there changes the verdict.
+  if ((r.status == CheckStatus::kPass || check.nothing_checked()) && request.deepen &&
+      !check.input_cuts().empty() && request.max_array > 0) {
     ValidateRequest deeper = request;
     deeper.max_array = std::min(4096, request.max_array * kDeepenFactor);
     deeper.unwind = std::max(request.unwind, deeper.max_array + 1);

@@ -427,6 +427,11 @@ absl::StatusOr<Term> Lowering::LowerField(const Expr& e) {
       return Unsupported(e, absl::StrCat("static field ", e.sym.owner, ".", e.name,
                                          " of a library class"));
     }
+    const symex::ClassInfo* owner = machine_.program().FindClass(field->owner);
+    if (owner != nullptr && machine_.MayBeUninitialized(heap(), *owner)) {
+      return Unsupported(e, absl::StrCat("static field ", e.sym.owner, ".", e.name, " where ",
+                                         e.sym.owner, " may not be initialised yet"));
+    }
     return FromValue(machine_.ReadStatic(heap(), *field), e.type);
   }
   if (field == nullptr) {

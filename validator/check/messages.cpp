@@ -15,6 +15,7 @@ v1::Verdict VerdictOf(const CheckResult& result) {
   }
   v.set_complete(result.complete);
   v.set_proved(result.proved);
+  v.set_inputs_cut(result.inputs_cut);
   for (const std::string& c : result.cuts) v.add_cuts(c);
   v.set_reason(result.summary);
   return v;
@@ -30,6 +31,7 @@ void ApplyVerdict(const v1::Verdict& verdict, CheckResult* result) {
   }
   result->complete = verdict.complete();
   result->proved = verdict.proved();
+  result->inputs_cut = verdict.inputs_cut();
   result->cuts.assign(verdict.cuts().begin(), verdict.cuts().end());
   result->summary = verdict.reason();
 }

@@ -85,6 +85,10 @@ z3::expr ObservationPin::Object(
     }
     return out;
   }
+  if (!state.enum_constant().empty()) {  // a counterexample's: that constant
+    std::optional<z3::expr> constant = machine_.EnumConstant(state.class_name(), state.enum_constant());
+    if (constant) out = ops_.And(out, ref == *constant);
+  }
   for (const v1::Field& f : state.fields()) {
     const symex::FieldInfo* info = machine_.program().ResolveField(
         classfile::BinaryToInternal(f.declaring_class().empty() ? state.class_name()

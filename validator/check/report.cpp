@@ -40,6 +40,10 @@ std::string ObjectText(const v1::ObjectState& o) {
     return absl::StrCat("#", o.id(), " ", o.class_name(), " length ", o.array().length(), " {",
                         absl::StrJoin(parts, ", "), "}");
   }
+  if (!o.enum_constant().empty()) {  // name and ordinal are left out: the name says them
+    return absl::StrCat("#", o.id(), " ", o.class_name(), ".", o.enum_constant(),
+                        parts.empty() ? "" : absl::StrCat(" {", absl::StrJoin(parts, ", "), "}"));
+  }
   return absl::StrCat("#", o.id(), " ", o.class_name(), " {", absl::StrJoin(parts, ", "), "}");
 }
 
@@ -187,14 +191,15 @@ std::string FormatReportJson(const ValidationReport& report) {
 std::string FormatStrengthTable(
     const std::vector<std::pair<std::string, StrengthResult>>& rows) {
   std::vector<std::vector<std::string>> cells;
-  cells.push_back({"method", "observations", "pinned", "undecided", "perturbed", "rejected",
-                   "weak"});
+  cells.push_back({"method", "observations", "pinned", "threw", "throw pinned", "undecided",
+                   "perturbed", "rejected", "weak"});
   for (const auto& [method, s] : rows) {
     if (!s.measured) {
-      cells.push_back({method, "-", "-", "-", "-", "-", "not measured"});
+      cells.push_back({method, "-", "-", "-", "-", "-", "-", "-", "not measured"});
       continue;
     }
-    cells.push_back({method, absl::StrCat(s.observations), absl::StrCat(s.pinned),
+    cells.push_back({method, absl::StrCat(s.observations), absl::StrCat(s.returned_pinned()),
+                     absl::StrCat(s.thrown), absl::StrCat(s.thrown_pinned),
                      absl::StrCat(s.undecided), absl::StrCat(s.perturbed),
                      absl::StrCat(s.rejected, " (", s.RejectedPercent(), "%)"),
                      s.Vacuous() ? "says nothing" : s.Weak() ? "weak" : "no"});

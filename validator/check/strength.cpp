@@ -47,6 +47,8 @@ std::string IncompleteOutcome(const v1::Observation& o) {
   return "";
 }
 
+bool Threw(const v1::Observation& o) { return o.outcome().kind_case() == v1::Outcome::kThrown; }
+
 bool IsExceptionalBehavior(jml::Behavior b) {
   return b == jml::Behavior::kExceptional;
 }
@@ -54,7 +56,8 @@ bool IsExceptionalBehavior(jml::Behavior b) {
 // ---- Determinism -----------------------------------------------------------
 
 // Pins the symbolic entry (and a free post-state) to one observation and
-// asks whether the specification admits another normal outcome.
+// asks whether the specification admits another normal outcome (of an
+// observation that threw: whether it applies and admits no normal one).
 class DeterminismQuery {
  public:
   DeterminismQuery(symex::Machine& machine, const symex::MethodInfo& method,
@@ -95,7 +98,7 @@ class DeterminismQuery {
       same = ops_.And(same,
                       pin_.Object(post_, ref, *it->second, &post_ids, &locations, &elements));
     }
-    bool exceptional = o.outcome().kind_case() == v1::Outcome::kThrown;
+    bool exceptional = Threw(o);
     std::optional<symex::Value> result;
     const std::string& ret = method_.signature.ret;
     if (ret != "V") {
@@ -226,6 +229,14 @@ class DeterminismQuery {
       z3::check_result other = Solve(ops_.And(admits, ops_.Not(same)), why);
       if (other == z3::unknown) return Answer::kUndecided;
       return other == z3::unsat ? Answer::kPinned : Answer::kOpen;
+    }
+    // The contract determines that the call throws when some case applies
+    // to the pre-state and no normal outcome is admitted; where no case
+    // applies it says nothing.
+    switch (Solve(ops_.And(pin, any_pre), why)) {
+      case z3::sat: break;
+      case z3::unsat: return Answer::kOpen;
+      default: return Answer::kUndecided;
     }
     z3::check_result normal = Solve(admits, why);
     if (normal == z3::unknown) return Answer::kUndecided;
@@ -417,18 +428,24 @@ v1::ObjectState* PostObject(v1::Observation* o, uint64_t id) {
   return nullptr;
 }
 
+struct PerturbedOutcome {
+  v1::Observation observation;
+  // A field the call did not change, changed: a frame alone rejects it.
+  bool unchanged_field = false;
+};
+
 // The perturbed outcomes of one observation, in a fixed order.
-std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
-                                               const std::string& ret) {
-  std::vector<v1::Observation> out;
-  if (o.outcome().kind_case() == v1::Outcome::kThrown) {
+std::vector<PerturbedOutcome> PerturbedOutcomes(const v1::Observation& o,
+                                                const std::string& ret) {
+  std::vector<PerturbedOutcome> out;
+  if (Threw(o)) {
     v1::Observation p = o;
     if (ret == "V") {
       p.mutable_outcome()->mutable_returned_void();
     } else {
       *p.mutable_outcome()->mutable_returned() = DefaultOf(ret);
     }
-    out.push_back(std::move(p));
+    out.push_back({std::move(p)});
     return out;
   }
   // The result.
@@ -437,7 +454,7 @@ std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
     for (const v1::Value& v : Perturb(r, /*all=*/true)) {
       v1::Observation p = o;
       *p.mutable_outcome()->mutable_returned() = v;
-      out.push_back(std::move(p));
+      out.push_back({std::move(p)});
     }
     if (r.kind_case() == v1::Value::kRef) {
       // One element of a returned array changed.
@@ -447,7 +464,7 @@ std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
         std::vector<v1::Value> changed = Perturb(s->array().elements(0), /*all=*/false);
         if (!changed.empty()) {
           *s->mutable_array()->mutable_elements(0) = changed[0];
-          out.push_back(std::move(p));
+          out.push_back({std::move(p)});
         }
       }
     }
@@ -470,7 +487,7 @@ std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
         for (const v1::Value& v : Perturb(a.elements(i), /*all=*/false)) {
           v1::Observation p = o;
           *p.mutable_post(si)->mutable_array()->mutable_elements(i) = v;
-          out.push_back(std::move(p));
+          out.push_back({std::move(p)});
         }
         break;  // one element
       }
@@ -492,7 +509,7 @@ std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
       for (const v1::Value& v : values) {
         v1::Observation p = o;
         *p.mutable_post(si)->mutable_fields(fi)->mutable_value() = v;
-        out.push_back(std::move(p));
+        out.push_back({std::move(p), /*unchanged_field=*/!changed});
       }
     }
   }
@@ -500,7 +517,7 @@ std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
   v1::Observation p = o;
   v1::Thrown* t = p.mutable_outcome()->mutable_thrown();
   t->set_class_name("java.lang.RuntimeException");
-  out.push_back(std::move(p));
+  out.push_back({std::move(p)});
   return out;
 }
 
@@ -509,8 +526,17 @@ std::vector<v1::Observation> PerturbedOutcomes(const v1::Observation& o,
 std::string StrengthResult::Summary() const {
   if (!measured) return note.empty() ? "strength not measured" : note;
   if (observations == 0) return "no admitted observation to measure strength on";
-  std::string out = absl::StrCat("pins ", what, " on ", pinned, "/", observations,
-                                 " observations");
+  std::string out;
+  if (thrown == 0) {
+    out = absl::StrCat("pins ", what, " on ", pinned, "/", observations, " observations");
+  } else if (returned() == 0) {
+    out = absl::StrCat("pins the exception on ", thrown_pinned, "/", thrown,
+                       " observations (each threw)");
+  } else {
+    out = absl::StrCat("pins ", what, " on ", returned_pinned(), "/", returned(),
+                       " observations that returned and the exception on ", thrown_pinned, "/",
+                       thrown, " that threw");
+  }
   if (undecided > 0) absl::StrAppend(&out, " (", undecided, " undecided)");
   absl::StrAppend(&out, ", rejects ", RejectedPercent(), "% of perturbed outcomes");
   if (Vacuous()) {
@@ -539,15 +565,17 @@ StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInf
     if (evaluator.EvaluateSpec(*spec.spec).admitted != jml::Truth::kFalse) admitted.push_back(&o);
   }
   r.observations = static_cast<int>(admitted.size());
+  for (const v1::Observation* o : admitted) r.thrown += Threw(*o);
   // Completeness.
   for (const v1::Observation* o : admitted) {
-    for (const v1::Observation& p : PerturbedOutcomes(*o, method.signature.ret)) {
+    for (const PerturbedOutcome& p : PerturbedOutcomes(*o, method.signature.ret)) {
       jml::EvalOptions options;
       options.env = spec.env;
-      jml::ObservationEvaluator evaluator(p, *spec.context, options);
+      jml::ObservationEvaluator evaluator(p.observation, *spec.context, options);
       jml::Truth t = evaluator.EvaluateSpec(*spec.spec).admitted;
       ++r.perturbed;
       if (t == jml::Truth::kFalse) ++r.rejected;
+      if (t == jml::Truth::kFalse && p.unchanged_field) ++r.rejected_unchanged;
       if (t == jml::Truth::kUnknown) ++r.perturbed_undecided;
     }
   }
@@ -573,7 +601,10 @@ StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInf
       for (const v1::Observation* o : admitted) {
         std::string why;
         switch (query.Ask(*o, &why)) {
-          case DeterminismQuery::Answer::kPinned: ++r.pinned; break;
+          case DeterminismQuery::Answer::kPinned:
+            ++r.pinned;
+            r.thrown_pinned += Threw(*o);
+            break;
           case DeterminismQuery::Answer::kOpen: break;
           case DeterminismQuery::Answer::kUndecided:
             ++r.undecided;

@@ -75,6 +75,9 @@ struct CheckResult {
   // every execution was explored (`complete` stays false, `cuts` lists the
   // bounded run's cuts).
   bool proved = false;
+  // Consistency: input lengths (arrays, strings) were cut, so even a proof
+  // by induction holds only for inputs within the bound.
+  bool inputs_cut = false;
   std::vector<Diagnostic> diagnostics;
   // Concrete behaviours: for consistency, executions of the bytecode the
   // contract excludes; for coverage, the recorded observations it rejects.
@@ -132,9 +135,12 @@ inline constexpr double kDeepenSeconds = 3.0;
 // How much a contract says about the outcomes it admits, measured on the
 // recorded observations it admits (see strength.cpp):
 //   determinism — per observation one Z3 query over the lowered
-//     specification: with the pre-state pinned to the recorded one, can a
-//     normal outcome with a different \result or recorded post-state
-//     satisfy it (for an exceptional observation: any normal outcome)?
+//     specification, with the pre-state pinned to the recorded one. An
+//     observation no case of the contract applies to (every requires
+//     false) is not pinned: the contract says nothing there. Otherwise, for
+//     a normal observation: can a normal outcome with a different \result
+//     or recorded post-state satisfy it? For one that threw: can any
+//     normal outcome (then the contract does not say that it throws)?
 //     Unsat: the outcome is pinned. The outcome is compared by contents:
 //     strings by their characters, arrays by length and elements, new
 //     objects by their fields; every recorded field and array element is
@@ -145,38 +151,59 @@ inline constexpr double kDeepenSeconds = 3.0;
 //     out.
 //   completeness — per observation, perturbed outcomes (\result or a
 //     changed field ±1 and ±k, a boolean flipped, a double one ulp and far
-//     off, one array element changed, a return swapped for an exception and
-//     back) evaluated against the specification; the share it rejects.
+//     off, one array element changed, two unchanged fields of the receiver
+//     +1, a return swapped for an exception and back) evaluated against the
+//     specification; the share it rejects.
 struct StrengthResult {
   bool measured = false;
   // "\result" for a non-void method, "the post-state" for a void one.
   std::string what;
-  int observations = 0;  // admitted observations measured
-  int pinned = 0;
+  int observations = 0;  // admitted observations measured, the ones that threw included
+  int pinned = 0;        // of `observations`, thrown_pinned included
   int undecided = 0;     // determinism query not decided (timeout, unsupported construct)
+  // Of `observations`, the ones where the method threw, and of those the
+  // ones where the contract determines that it throws (it applies and
+  // admits no normal outcome): counted apart, they never pin `what`.
+  int thrown = 0;
+  int thrown_pinned = 0;
   int perturbed = 0;     // perturbed outcomes tried
   int rejected = 0;
   int perturbed_undecided = 0;  // perturbed outcomes the evaluator could not decide
+  // Of `rejected`, the perturbations of a field the call did not change:
+  // what a frame alone rejects, saying nothing about the outcome.
+  int rejected_unchanged = 0;
   // Why some determinism queries were undecided (first reason), or why
   // nothing was measured.
   std::string note;
   double seconds = 0;
-  // Pinned on fewer than half of the observations.
-  bool Weak() const { return measured && pinned * 2 < observations; }
+  int returned() const { return observations - thrown; }
+  int returned_pinned() const { return pinned - thrown_pinned; }
+  // Pinned on fewer than half of the observations that returned (of a
+  // method seen only to throw: of the ones that threw).
+  bool Weak() const {
+    if (!measured) return false;
+    return returned() > 0 ? returned_pinned() * 2 < returned() : thrown_pinned * 2 < thrown;
+  }
   // Says nothing about the outcome: pins it on no observation (every
-  // query decided) and rejects none of the perturbed outcomes — a
-  // tautology, bare frame or a clause true of every value the type allows.
+  // query decided) and rejects no perturbed outcome but the unchanged
+  // fields — a tautology, a bare frame or a clause true of every value the
+  // type allows.
   bool Vacuous() const {
     return measured && observations > 0 && pinned == 0 && undecided == 0 && perturbed > 0 &&
-           rejected == 0;
+           rejected == rejected_unchanged;
   }
   // Percent of perturbed outcomes rejected, rounded down (0 when none).
   int RejectedPercent() const { return perturbed == 0 ? 0 : rejected * 100 / perturbed; }
-  // "pins \result on 17/17 observations, rejects 96% of perturbed outcomes"
-  // (", weak" appended when Weak(); ", says nothing about the outcome" when
-  // Vacuous()).
+  // "pins \result on 17/17 observations, rejects 96% of perturbed outcomes";
+  // with observations that threw "pins \result on 3/3 observations that
+  // returned and the exception on 1/1 that threw, ..." (", weak" appended
+  // when Weak(); ", says nothing about the outcome" when Vacuous()).
   std::string Summary() const;
 };
+
+// The version of the measure: a strength recorded by an earlier version is
+// measured again, not kept.
+inline constexpr int kStrengthMeasureVersion = 2;
 
 struct ValidationReport {
   std::string method;  // "bank.Account#deposit(I)V"
@@ -242,7 +269,9 @@ std::string FormatReportJson(const ValidationReport& report);
 
 // The strength of several contracts as a table, one row per (method,
 // strength) in the order given, then each row's summary and note:
-//   method  observations  pinned  undecided  perturbed  rejected  weak
+//   method  observations  pinned  threw  throw pinned  undecided  perturbed  rejected  weak
+// (pinned: of the observations that returned; throw pinned: of the ones
+// that threw).
 // No timings: the same inputs give the same bytes.
 std::string FormatStrengthTable(
     const std::vector<std::pair<std::string, StrengthResult>>& rows);

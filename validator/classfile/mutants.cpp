@@ -2,6 +2,7 @@
 #include "validator/classfile/mutants.h"
 
 #include <map>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -215,7 +216,10 @@ absl::StatusOr<MethodMutantsResult> MethodMutants(absl::string_view bytes,
   std::vector<Mutant> all;
   for (size_t i = 0; i < code.instructions.size(); ++i) {
     const Instruction& ins = code.instructions[i];
+    // One mutant per distinct patch: iconst_1's n-1 and 0 are one change.
+    std::set<std::vector<uint8_t>> seen;
     for (Patch& p : PatchesOf(*cls, code, i)) {
+      if (!seen.insert(p.bytes).second) continue;
       Mutant m;
       m.kind = p.kind;
       m.change = p.what;
@@ -230,6 +234,7 @@ absl::StatusOr<MethodMutantsResult> MethodMutants(absl::string_view bytes,
   }
   MethodMutantsResult result;
   result.generated = static_cast<int>(all.size());
+  result.descriptor = method->descriptor;
   int width = all.size() >= 100 ? 3 : 2;
   for (size_t i = 0; i < all.size(); ++i) {
     all[i].id = absl::StrFormat("M%0*d", width, static_cast<int>(i + 1));

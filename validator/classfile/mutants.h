@@ -14,6 +14,8 @@
 //   removed field store putfield/putstatic replaced by pops of its operands
 //   default return      a local or field loaded just before xreturn replaced
 //                       by the type's default (0, 0L, 0.0, null)
+// A patch the same as an earlier one at the same instruction (iconst_1's
+// n-1 and 0) is one mutant, the first.
 #ifndef TRACESPEC_VALIDATOR_CLASSFILE_MUTANTS_H_
 #define TRACESPEC_VALIDATOR_CLASSFILE_MUTANTS_H_
 
@@ -54,6 +56,7 @@ struct MutantOptions {
 struct MethodMutantsResult {
   std::vector<Mutant> mutants;  // in id order
   int generated = 0;            // before the cap
+  std::string descriptor;       // the method's full JVM descriptor, "(I)V"
 };
 
 // The mutants of method `name` of the class file `bytes`; `descriptor` is

@@ -15,20 +15,6 @@ namespace tracespec::protocol {
 using symex::ClassInfo;
 using symex::FieldInfo;
 
-bool IsEnumClass(const ClassInfo* cls) {
-  return cls != nullptr && cls->origin == ClassInfo::Origin::kClassPath && cls->file != nullptr &&
-         (cls->file->access & classfile::kAccEnum) != 0 && cls->super_name == "java/lang/Enum";
-}
-
-std::vector<const FieldInfo*> EnumConstants(const symex::Program& program, const ClassInfo& cls) {
-  std::vector<const FieldInfo*> out;
-  for (const classfile::Field& f : cls.file->fields) {
-    if (!f.is_static() || (f.access & classfile::kAccEnum) == 0) continue;
-    if (const FieldInfo* info = program.ResolveField(cls.name, f.name, f.descriptor)) out.push_back(info);
-  }
-  return out;
-}
-
 absl::StatusOr<std::vector<StateField>> ResolveStateFields(const symex::Program& program, const ClassInfo& cls,
                                                            const std::vector<std::string>& names) {
   if (names.empty()) return absl::InvalidArgumentError("no state fields named");

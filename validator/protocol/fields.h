@@ -41,10 +41,8 @@ struct StateField {
   std::vector<const symex::FieldInfo*> constants;
 };
 
-// Whether `cls` is an enum class of the class path.
-bool IsEnumClass(const symex::ClassInfo* cls);
-// Its constants (static fields with ACC_ENUM) in declaration order.
-std::vector<const symex::FieldInfo*> EnumConstants(const symex::Program& program, const symex::ClassInfo& cls);
+using symex::EnumConstants;
+using symex::IsEnumClass;
 
 // Resolves `names` as instance fields of `cls` (inherited ones included) and
 // classifies them; errors name the field and say why it cannot be a state

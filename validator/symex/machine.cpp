@@ -33,6 +33,57 @@ char DescriptorOfKind(ElemKind kind) {
   return 'I';
 }
 
+// The enum class of an object of class `cls` (itself, or the enum whose
+// constant's body it is), else nullptr.
+const ClassInfo* EnumClassOf(const Program& program, const ClassInfo* cls) {
+  if (cls == nullptr) return nullptr;
+  for (const ClassInfo* c : program.SuperChain(cls)) {
+    if (IsEnumClass(c)) return c;
+  }
+  return nullptr;
+}
+
+// The enums of the class path whose constants an input of `method` may
+// hold (or its contract may compare its result with): those among the
+// declared types of its parameters, result and receiver and,
+// transitively, of the fields of the class-path types these reach (their
+// subtypes included; a type of the platform is not followed, so an Object
+// holding a constant is not counted). Sorted by name.
+std::vector<const ClassInfo*> EnumsOfInputs(const Program& program, const MethodInfo& method) {
+  std::set<std::string> seen;
+  std::deque<std::string> work;
+  auto reach = [&](absl::string_view descriptor) {
+    size_t dims = descriptor.find_first_not_of('[');
+    if (dims == absl::string_view::npos || descriptor[dims] != 'L') return;
+    std::string name = classfile::DescriptorToClassName(descriptor.substr(dims));
+    if (Program::IsJdkClass(name) || !seen.insert(name).second) return;
+    work.push_back(name);
+  };
+  if (!method.is_static()) work.push_back(method.owner->name), seen.insert(method.owner->name);
+  for (const std::string& d : method.signature.params) reach(d);
+  reach(method.signature.ret);  // `\result == Color.RED` in its contract
+  std::map<std::string, const ClassInfo*> enums;
+  while (!work.empty()) {
+    std::string name = work.front();
+    work.pop_front();
+    std::vector<const ClassInfo*> classes;
+    if (const ClassInfo* cls = program.FindClass(name)) classes.push_back(cls);
+    for (int id : program.ConcreteSubtypes(name)) {
+      if (program.Type(id).cls != nullptr) classes.push_back(program.Type(id).cls);
+    }
+    for (const ClassInfo* cls : classes) {
+      if (cls->origin != ClassInfo::Origin::kClassPath) continue;
+      if (!seen.count(cls->name)) seen.insert(cls->name), work.push_back(cls->name);
+      if (const ClassInfo* e = EnumClassOf(program, cls)) enums.emplace(e->name, e);
+      for (const FieldInfo* f : program.InstanceFields(cls)) reach(f->descriptor);
+      for (const FieldInfo* f : program.StaticFields(cls)) reach(f->descriptor);
+    }
+  }
+  std::vector<const ClassInfo*> out;
+  for (const auto& [name, e] : enums) out.push_back(e);
+  return out;
+}
+
 }  // namespace
 
 std::string Site::Describe() const {
@@ -207,7 +258,7 @@ void Machine::Impl::AddInputTyping(const z3::expr& ref, absl::string_view descri
   std::string type = classfile::DescriptorToClassName(descriptor);
   std::vector<int> ids = program.ConcreteSubtypes(type);
   z3::expr t = z3::select(types_init_, ref);
-  z3::expr ok = ops.And(IsInputRef(ref), TypeIn(t, ids));
+  z3::expr ok = ops.And(ops.And(IsInputRef(ref), TypeIn(t, ids)), EnumConstantsOnly(ref, t, ids));
   std::vector<int> arrays;
   for (int id : ids) {
     if (program.Type(id).is_array) arrays.push_back(id);
@@ -341,7 +392,8 @@ void Machine::Impl::AddElementTyping(const z3::expr& array_ref, const z3::expr& 
     if (!t.is_array || t.elem != ElemKind::kRef) continue;
     std::vector<int> ids = program.ConcreteSubtypes(classfile::DescriptorToClassName(t.component));
     z3::expr et = z3::select(types_init_, value);
-    z3::expr ok = ops.And(IsInputRef(value), TypeIn(et, ids));
+    z3::expr ok = ops.And(ops.And(IsInputRef(value), TypeIn(et, ids)),
+                          EnumConstantsOnly(value, et, ids));
     std::vector<int> arrays;
     for (int sub : ids) {
       if (program.Type(sub).is_array) arrays.push_back(sub);
@@ -362,6 +414,16 @@ void Machine::Impl::AddElementTyping(const z3::expr& array_ref, const z3::expr& 
 }
 
 z3::expr Machine::Impl::Allocate(int type_id, std::optional<z3::expr> length, int origin_site) {
+  const TypeInfo& t = program.Type(type_id);
+  if (enum_constants_preexist && !t.is_array && EnumClassOf(program, t.cls) != nullptr) {
+    z3::expr r = Preexisting(type_id);  // an enum constant (see enum_constants)
+    for (const FieldInfo* f : program.InstanceFields(t.cls)) {
+      char d = f->descriptor[0];
+      m.axioms_.push_back(z3::select(InitialField(f->id), r) ==
+                          ops.StoreAs(d, ops.Default(KindOfDescriptor(d))));
+    }
+    return r;
+  }
   uint32_t ref = next_ref_++;
   z3::expr r = ops.Ref(ref);
   Allocation a;
@@ -369,7 +431,6 @@ z3::expr Machine::Impl::Allocate(int type_id, std::optional<z3::expr> length, in
   a.length = length;
   allocations_.emplace(ref, a);
   m.axioms_.push_back(z3::select(types_init_, r) == ops.TypeId(type_id));
-  const TypeInfo& t = program.Type(type_id);
   if (t.is_array) {
     m.axioms_.push_back(z3::select(lengths_init_, r) == *length);
     char d = t.component[0] == '[' ? 'L' : t.component[0];
@@ -387,6 +448,31 @@ z3::expr Machine::Impl::Allocate(int type_id, std::optional<z3::expr> length, in
     }
   }
   return r;
+}
+
+z3::expr Machine::Impl::EnumConstantsOnly(const z3::expr& ref, const z3::expr& type,
+                                          const std::vector<int>& ids) const {
+  z3::expr out = ops.True();
+  for (const auto& [name, constants] : enum_constants) {
+    std::vector<int> types;
+    for (int id : program.ConcreteSubtypes(name)) {
+      if (std::find(ids.begin(), ids.end(), id) != ids.end()) types.push_back(id);
+    }
+    if (types.empty()) continue;
+    z3::expr any = ops.False();
+    for (const EnumConstant& c : constants) any = ops.Or(any, ops.Eq(ref, ops.Ref(c.ref)));
+    out = ops.And(out, ops.Implies(TypeIn(type, types), any));
+  }
+  return out;
+}
+
+std::string Machine::Impl::EnumConstantName(uint32_t ref) const {
+  for (const auto& [name, constants] : enum_constants) {
+    for (const EnumConstant& c : constants) {
+      if (c.ref == ref) return absl::StrCat(classfile::InternalToBinary(name), ".", c.name);
+    }
+  }
+  return "";
 }
 
 z3::expr Machine::Impl::Preexisting(int type_id) {
@@ -515,6 +601,25 @@ Value Machine::ReadStatic(const Heap& heap, const FieldInfo& field) const {
   auto it = heap.statics.find(field.id);
   if (it == heap.statics.end()) return Value{kind, ops_.Default(kind)};
   return Value{kind, ops_.LoadAs(d, it->second)};
+}
+
+bool Machine::MayBeUninitialized(const Heap& heap, const ClassInfo& cls) const {
+  if (cls.origin != ClassInfo::Origin::kClassPath || impl_->IsInitializedInitially(cls)) {
+    return false;
+  }
+  auto it = heap.initialized.find(cls.name);
+  return it == heap.initialized.end() || !JavaOps::IsTrue(it->second);
+}
+
+std::optional<z3::expr> Machine::EnumConstant(absl::string_view cls, absl::string_view name) const {
+  const ClassInfo* e = EnumClassOf(program_, program_.FindClass(classfile::BinaryToInternal(cls)));
+  if (e == nullptr) return std::nullopt;
+  auto it = impl_->enum_constants.find(e->name);
+  if (it == impl_->enum_constants.end()) return std::nullopt;
+  for (const Impl::EnumConstant& c : it->second) {
+    if (c.name == name) return ops_.Ref(c.ref);
+  }
+  return std::nullopt;
 }
 
 void Machine::WriteField(Heap& heap, const z3::expr& ref, const FieldInfo& field,
@@ -726,6 +831,36 @@ absl::StatusOr<EntryState> Machine::CreateEntry(const MethodInfo& method) {
   EntryState entry{nullptr, ops_.True(), {}, std::nullopt, {}, {}, {}};
   entry.method = &method;
   entry.guard = ops_.True();
+  // The enums an input may hold a constant of were initialised before the
+  // call (a JVM initialises an enum before any of its constants exists):
+  // their constants exist at entry, and inputs of their types are them.
+  // An initialisation that is not plain (it may throw, or does something
+  // the validator does not model) is undone: that enum is initialised where
+  // the method first uses it, as before, and comparing an input with its
+  // constants stays unsupported (executor.cpp, UnsupportedComparison).
+  for (const ClassInfo* e : EnumsOfInputs(program_, method)) {
+    EntryState before = entry;
+    impl_->enum_constants_preexist = true;
+    absl::Status initialized = EnsureInitialized(entry, *e);
+    impl_->enum_constants_preexist = false;
+    std::vector<Impl::EnumConstant> constants;
+    if (initialized.ok() && entry.obligations.size() == before.obligations.size() &&
+        JavaOps::Same(entry.guard, before.guard)) {
+      for (const FieldInfo* c : EnumConstants(program_, *e)) {
+        std::optional<uint64_t> ref = JavaOps::BvValue(ReadStatic(entry.heap, *c).e);
+        if (!ref || *ref == 0 || *ref >= Impl::kAllocBase) {
+          constants.clear();  // not a fixed preexisting object
+          break;
+        }
+        constants.push_back({static_cast<uint32_t>(*ref), c->name});
+      }
+    }
+    if (constants.empty()) {
+      entry = std::move(before);
+      continue;
+    }
+    impl_->enum_constants[e->name] = std::move(constants);
+  }
   TS_RETURN_IF_ERROR(EnsureInitialized(entry, *method.owner));
   const classfile::ClassFile& file = *method.owner->file;
   entry.arg_names = file.ParameterNames(*method.method);
@@ -745,8 +880,9 @@ absl::StatusOr<EntryState> Machine::CreateEntry(const MethodInfo& method) {
     } else {
       ids = program_.ConcreteSubtypes(cls.name);
     }
-    axioms_.push_back(ops_.And(impl_->IsInputRef(self),
-                               impl_->TypeIn(z3::select(impl_->types_init_, self), ids)));
+    z3::expr type = z3::select(impl_->types_init_, self);
+    axioms_.push_back(ops_.And(ops_.And(impl_->IsInputRef(self), impl_->TypeIn(type, ids)),
+                               impl_->EnumConstantsOnly(self, type, ids)));
     entry.receiver = Value{Kind::kRef, self};
   }
   for (size_t i = 0; i < method.signature.params.size(); ++i) {
@@ -901,6 +1037,8 @@ std::string Machine::FormatValue(const z3::model& model, const Value& value,
     default: {
       auto r = EvalBits(model, value.e);
       if (!r || *r == 0) return "null";
+      std::string constant = impl_->EnumConstantName(static_cast<uint32_t>(*r));
+      if (!constant.empty()) return constant;
       return absl::StrCat(TypeNameIn(model, value.e), "#", *r);
     }
   }
@@ -991,6 +1129,8 @@ class GraphBuilder {
       v1::ObjectState* obj = out->Add();
       obj->set_id(ids_.at(r));
       obj->set_class_name(t.is_array ? t.name : t.DisplayName());
+      std::string constant = impl_.EnumConstantName(r);
+      if (!constant.empty()) obj->set_enum_constant(constant.substr(constant.rfind('.') + 1));
       z3::expr ref = impl_.ops.Ref(r);
       if (t.is_array) {
         int64_t length = static_cast<int32_t>(Bits(m_.ArrayLength(ref)));
@@ -1008,6 +1148,8 @@ class GraphBuilder {
         }
       } else if (t.cls != nullptr) {
         for (const FieldInfo* f : program_.InstanceFields(t.cls)) {
+          // A constant's name and ordinal are its enum's: the name says them.
+          if (!constant.empty() && f->owner == "java/lang/Enum") continue;
           z3::expr stored = impl_.Select(impl_.FieldArray(heap, f->id), ref);
           Value v{KindOfDescriptor(f->descriptor[0]), impl_.ops.LoadAs(f->descriptor[0], stored)};
           v1::Field* field = obj->add_fields();

@@ -303,6 +303,12 @@ class Machine {
   // exit heaps from specs). Reads of input objects add their typing axioms.
   Value ReadField(const Heap& heap, const z3::expr& ref, const FieldInfo& field);
   Value ReadStatic(const Heap& heap, const FieldInfo& field) const;
+  // Whether the static initialiser of `cls` may not have run in `heap`
+  // (then ReadStatic gives the default value, not the initialised one).
+  bool MayBeUninitialized(const Heap& heap, const ClassInfo& cls) const;
+  // The constant `name` of the enum of class `cls` ("p.Light$Color"), when
+  // CreateEntry initialised that enum (its constants exist before the call).
+  std::optional<z3::expr> EnumConstant(absl::string_view cls, absl::string_view name) const;
   z3::expr ArrayLength(const z3::expr& ref);
   // Element `index` of the array `ref` whose static type is
   // `array_descriptor` (e.g. "[I"; for "[B" boolean arrays are handled too).

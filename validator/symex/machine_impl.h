@@ -103,6 +103,25 @@ class Machine::Impl {
     std::string class_name;
   };
   std::vector<InitializerObjects> initializer_objects;
+  // The constants of the enums CreateEntry initialised before the method's
+  // entry (EnumsOfInputs): objects that exist before the execution (below
+  // kAllocBase, like inputs), as in a JVM, where a field or an argument can
+  // hold a constant only once its enum has been initialised. An input of
+  // such an enum's type is null or one of them (EnumConstantsOnly).
+  struct EnumConstant {
+    uint32_t ref = 0;
+    std::string name;  // "RED"
+  };
+  std::map<std::string, std::vector<EnumConstant>> enum_constants;  // by enum class
+  // While set, an object of an enum's class is allocated as a preexisting
+  // object (CreateEntry sets it while it initialises the enums).
+  bool enum_constants_preexist = false;
+  // "`ref`, whose runtime type is the term `type` and one of `ids`, is one
+  // of the constants if its type is an enum's of enum_constants".
+  z3::expr EnumConstantsOnly(const z3::expr& ref, const z3::expr& type,
+                             const std::vector<int>& ids) const;
+  // "p.Light$Color.RED" for a constant's reference, else "".
+  std::string EnumConstantName(uint32_t ref) const;
   const std::unordered_map<uint32_t, Allocation>& allocations() const { return allocations_; }
   // The element kind of the content array used for arrays of `descriptor`.
   static ElemKind ElemOfArray(absl::string_view array_descriptor);

@@ -422,6 +422,20 @@ bool Program::HierarchyKnown(absl::string_view type) const {
   return true;
 }
 
+bool IsEnumClass(const ClassInfo* cls) {
+  return cls != nullptr && cls->origin == ClassInfo::Origin::kClassPath && cls->file != nullptr &&
+         (cls->file->access & classfile::kAccEnum) != 0 && cls->super_name == "java/lang/Enum";
+}
+
+std::vector<const FieldInfo*> EnumConstants(const Program& program, const ClassInfo& cls) {
+  std::vector<const FieldInfo*> out;
+  for (const classfile::Field& f : cls.file->fields) {
+    if (!f.is_static() || (f.access & classfile::kAccEnum) == 0) continue;
+    if (const FieldInfo* info = program.ResolveField(cls.name, f.name, f.descriptor)) out.push_back(info);
+  }
+  return out;
+}
+
 std::vector<int> Program::ConcreteSubtypes(absl::string_view type) const {
   auto cached = subtypes_cache_.find(std::string(type));
   if (cached != subtypes_cache_.end()) return cached->second;

@@ -116,6 +116,15 @@ struct DispatchCase {
   std::vector<int> type_ids;
 };
 
+class Program;
+
+// Whether `cls` is an enum class of the class path (a direct subclass of
+// java.lang.Enum with ACC_ENUM; the classes of constants with bodies are
+// its subclasses).
+bool IsEnumClass(const ClassInfo* cls);
+// Its constants (static fields with ACC_ENUM) in declaration order.
+std::vector<const FieldInfo*> EnumConstants(const Program& program, const ClassInfo& cls);
+
 class Program {
  public:
   // Loads every class of `class_path` and builds the type universe. A class

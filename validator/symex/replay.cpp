@@ -134,7 +134,10 @@ std::string MethodDriver(const v1::Observation& observation,
   for (const v1::ObjectState& obj : observation.pre()) {
     std::string var = absl::StrCat("o", obj.id());
     const std::string& cls = obj.class_name();
-    if (obj.has_array()) {
+    if (!obj.enum_constant().empty()) {
+      absl::StrAppend(&body, "    Object ", var, " = constant(", JavaString(obj.class_name()), ", ",
+                      JavaString(obj.enum_constant()), ");\n");
+    } else if (obj.has_array()) {
       absl::StrAppend(&body, "    Object ", var, " = Array.newInstance(type(",
                       JavaString(obj.array().element_descriptor()), "), ", obj.array().length(),
                       ");\n");
@@ -254,6 +257,13 @@ std::string MethodDriver(const v1::Observation& observation,
       "  }\n\n"
       "  private static Object alloc(String cls) throws Exception {\n"
       "    return allocateInstance.invoke(unsafe, Class.forName(cls));\n"
+      "  }\n\n"
+      "  private static Object constant(String cls, String name) throws Exception {\n"
+      "    Class<?> c = Class.forName(cls);\n"
+      "    while (!c.isEnum()) c = c.getSuperclass();  // a constant with a body\n"
+      "    Field f = c.getDeclaredField(name);\n"
+      "    f.setAccessible(true);\n"
+      "    return f.get(null);\n"
       "  }\n\n"
       "  private static void set(Object target, String cls, String name, Object value)\n"
       "      throws Exception {\n"

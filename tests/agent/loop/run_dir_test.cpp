@@ -15,6 +15,24 @@ TEST(RunDirTest, MethodDirectoryNames) {
   EXPECT_EQ(MethodDirName(".."), "_..");
 }
 
+// What a Success's consistency PASS covered is on its line: nothing when
+// complete, "within bounds" when something was cut (also a proof by
+// induction whose inputs were cut), "proved by induction" otherwise.
+TEST(RunDirTest, TheRoundsNoteSaysWhatASuccessCovered) {
+  const auto ok = v1::INFER_SUCCESS;
+  const auto pass = v1::VERDICT_PASS;
+  EXPECT_EQ(RoundsNote("01,11", ok, pass, true, false, false), " (rounds: 01,11)");
+  EXPECT_EQ(RoundsNote("11", ok, pass, false, false, true), " (rounds: 11; within bounds)");
+  EXPECT_EQ(RoundsNote("11", ok, pass, false, false, false), " (rounds: 11; within bounds)");
+  EXPECT_EQ(RoundsNote("11", ok, pass, false, true, true), " (rounds: 11; within bounds)");
+  EXPECT_EQ(RoundsNote("11", ok, pass, false, true, false), " (rounds: 11; proved by induction)");
+  // Only a Success's PASS is qualified; a verdict of an older run has none.
+  EXPECT_EQ(RoundsNote("01", v1::INFER_FAIL, pass, false, false, true), " (rounds: 01)");
+  EXPECT_EQ(RoundsNote("11", ok, v1::VERDICT_STATUS_UNSPECIFIED, false, false, false),
+            " (rounds: 11)");
+  EXPECT_EQ(RoundsNote("", v1::INFER_STOPPED, pass, false, false, false), " (rounds: none)");
+}
+
 void WriteRound(const std::string& dir, int number, v1::RoundOutcome outcome) {
   v1::InferRound r;
   r.set_format_version(v1::FORMAT_VERSION_1);

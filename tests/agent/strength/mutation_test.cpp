@@ -164,9 +164,13 @@ TEST_F(MutantRunTest, TheContractKillsTheStoreTheTestsMiss) {
   EXPECT_THAT(table, HasSubstr(absl::StrCat("k.Counter#add(I)V: ", n, " mutants: tests kill ")));
   EXPECT_THAT(table, HasSubstr("  contract only: M"));
   EXPECT_THAT(table, HasSubstr("equivalence is not checked"));
-  // Progress: the original, then one line per mutant.
+  // Progress: the original, then one line per mutant, each naming the
+  // method.
   ASSERT_EQ(lines.size(), r->mutants.size() + 2);
   EXPECT_THAT(lines.back(), HasSubstr(absl::StrCat("(", n, "/", n, "): ")));
+  for (const std::string& line : lines) {
+    EXPECT_THAT(line, ::testing::StartsWith("k.Counter#add(int): "));
+  }
 }
 
 TEST_F(MutantRunTest, WithoutTestsOnlyTheContractJudgesAndTheTableIsStable) {

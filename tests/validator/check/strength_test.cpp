@@ -70,6 +70,10 @@ public class Ops {
     items[size] = x;
     size = size + 1;
   }
+
+  public int getCount() {
+    return count;
+  }
 }
 )java";
 
@@ -278,7 +282,8 @@ TEST_F(StrengthTest, WeakContractIsFlaggedAndStrongOneIsNot) {
   EXPECT_EQ(weak.pinned, 0);
   EXPECT_EQ(weak.undecided, 0) << weak.note;
   EXPECT_TRUE(weak.Weak());
-  EXPECT_THAT(weak.Summary(), HasSubstr("pins \\result on 0/4 observations"));
+  EXPECT_THAT(weak.Summary(), HasSubstr("pins \\result on 0/3 observations that returned and "
+                                        "the exception on 0/1 that threw"));
   // Nothing about the result: every perturbed result is admitted.
   EXPECT_EQ(weak.RejectedPercent(), 0);
   EXPECT_TRUE(weak.Vacuous());
@@ -293,8 +298,42 @@ TEST_F(StrengthTest, WeakContractIsFlaggedAndStrongOneIsNot) {
   // of each return, a return instead of the exception: all rejected.
   EXPECT_EQ(strong.perturbed, 3 * 5 + 1);
   EXPECT_EQ(strong.rejected, strong.perturbed);
+  EXPECT_EQ(strong.thrown, 1);
+  EXPECT_EQ(strong.thrown_pinned, 1);
   EXPECT_EQ(strong.Summary(),
-            "pins \\result on 4/4 observations, rejects 100% of perturbed outcomes");
+            "pins \\result on 3/3 observations that returned and the exception on 1/1 that "
+            "threw, rejects 100% of perturbed outcomes");
+}
+
+TEST_F(StrengthTest, AnObservationThatThrewNeverPinsTheResult) {
+  // The exceptional case determines that div(_, 0) throws; the normal case
+  // says nothing about the result: weak, though half the calls are pinned.
+  const char* contract =
+      "//@ public normal_behavior\n"
+      "//@   requires b != 0;\n"
+      "//@   assignable \\nothing;\n"
+      "//@ also\n"
+      "//@ public exceptional_behavior\n"
+      "//@   requires b == 0;\n"
+      "//@   assignable \\nothing;\n"
+      "//@   signals_only IllegalArgumentException;\n";
+  StrengthResult r = Measure("s.Ops#div", contract, {Div(7, 2), Div(5, 0), Div(-9, 3), Div(1, 0)});
+  ASSERT_TRUE(r.measured) << r.note;
+  EXPECT_EQ(r.undecided, 0) << r.note;
+  EXPECT_EQ(r.observations, 4);
+  EXPECT_EQ(r.thrown, 2);
+  EXPECT_EQ(r.thrown_pinned, 2) << r.note;
+  EXPECT_EQ(r.returned_pinned(), 0);
+  EXPECT_TRUE(r.Weak());
+  EXPECT_FALSE(r.Vacuous());  // it says when the call throws
+  EXPECT_THAT(r.Summary(), HasSubstr("pins \\result on 0/2 observations that returned and the "
+                                     "exception on 2/2 that threw"));
+  EXPECT_THAT(r.Summary(), HasSubstr(", weak"));
+  // Seen only to throw: the exception is what is pinned.
+  StrengthResult thrown = Measure("s.Ops#div", contract, {Div(5, 0), Div(1, 0)});
+  ASSERT_TRUE(thrown.measured) << thrown.note;
+  EXPECT_FALSE(thrown.Weak());
+  EXPECT_THAT(thrown.Summary(), HasSubstr("pins the exception on 2/2 observations (each threw)"));
 }
 
 TEST_F(StrengthTest, AContractThatSaysNothingAboutTheOutcomeIsVacuous) {
@@ -387,6 +426,40 @@ TEST_F(StrengthTest, ArrayArgumentOutsideTheFrameKeepsItsElements) {
               obs);
   ASSERT_TRUE(open.measured) << open.note;
   EXPECT_EQ(open.pinned, 1) << open.note;  // only the empty array
+}
+
+// getCount() on a receiver whose count is `count`.
+v1::Observation GetCount(int count) {
+  v1::Observation o = Call("getCount", "()I", {});
+  o.mutable_method()->set_is_static(false);
+  o.mutable_receiver()->set_ref(1);
+  for (bool post : {false, true}) {
+    v1::ObjectState* s = Receiver(&o, post);
+    AddField(s, "count", "I", Int(count));
+    AddField(s, "other", "I", Int(7));
+  }
+  *o.mutable_outcome()->mutable_returned() = Int(count);
+  return o;
+}
+
+TEST_F(StrengthTest, ABareFrameOnAGetterSaysNothing) {
+  // `assignable \nothing` rejects the receiver's fields changed, but says
+  // nothing of the result.
+  std::vector<v1::Observation> obs = {GetCount(3), GetCount(5)};
+  StrengthResult frame = Measure("s.Ops#getCount", "//@ assignable \\nothing;\n", obs);
+  ASSERT_TRUE(frame.measured) << frame.note;
+  EXPECT_EQ(frame.pinned, 0);
+  EXPECT_EQ(frame.undecided, 0) << frame.note;
+  EXPECT_GT(frame.rejected, 0);
+  EXPECT_EQ(frame.rejected, frame.rejected_unchanged);
+  EXPECT_TRUE(frame.Vacuous());
+  EXPECT_THAT(frame.Summary(), HasSubstr(", says nothing about the outcome"));
+  StrengthResult exact =
+      Measure("s.Ops#getCount", "//@ assignable \\nothing;\n//@ ensures \\result == count;\n", obs);
+  ASSERT_TRUE(exact.measured) << exact.note;
+  EXPECT_EQ(exact.pinned, 2) << exact.note;
+  EXPECT_FALSE(exact.Vacuous());
+  EXPECT_FALSE(exact.Weak());
 }
 
 std::vector<v1::Observation> GreetObservations() {

@@ -269,6 +269,20 @@ TEST_F(MutantsTest, FieldStoresAreRemoved) {
   EXPECT_THAT(out["putfield big removed"], HasSubstr("calls=1 big=0 "));
 }
 
+TEST_F(MutantsTest, EachPatchIsOneMutant) {
+  // calls++ pushes iconst_1: its n-1 and 0 are the same patch, one mutant.
+  std::vector<std::string> changes = Changes(Of("bump"));
+  EXPECT_EQ(std::count(changes.begin(), changes.end(), "constant: iconst_1 -> iconst_0"), 1);
+  EXPECT_THAT(changes, ::testing::Contains("constant: iconst_1 -> iconst_2"));
+  for (const char* name : {"add", "scale", "lsub", "dmul", "max", "stepSum", "bump", "total",
+                           "same", "probe"}) {
+    std::set<std::string> classes;
+    for (const Mutant& m : Of(name)) {
+      EXPECT_TRUE(classes.insert(m.bytes).second) << m.Label() << " repeats an earlier mutant";
+    }
+  }
+}
+
 TEST_F(MutantsTest, ReturnsAreReplacedByDefaults) {
   std::vector<Mutant> all = Of("total");
   for (Mutant& m : Of("same")) all.push_back(m);
