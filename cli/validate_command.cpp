@@ -85,7 +85,7 @@ void AddValidateCommand(CLI::App& app, int* exit_code) {
   AddJsonFlag(cmd, &flags->json);
   cmd->footer(
       "Output: 'consistency: PASS|FAIL|ERROR|UNKNOWN (...)', 'coverage: ... (n of m observations "
-      "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass), "
+      "admitted)', 'result: 11' (the paper's notation: consistency then coverage, 1 = pass, 0 = not, - = skipped: 'result: 1-' without observations), "
       "then diagnostics and counterexamples (arguments, pre/post objects, outcome). A PASS "
       "'within bounds' means no violation among executions whose loops fit in k iterations "
       "and whose input arrays and strings have at most L elements; the summary names each "

@@ -20,7 +20,7 @@
 //   request.method = "bank.Account#deposit";
 //   request.contract = "//@ ensures balance == \\old(balance) + amount;";
 //   TS_ASSIGN_OR_RETURN(check::ValidationReport report, validator->Validate(request));
-//   report.Bits()   // "11" when both checks pass
+//   report.Bits()   // "11" when both checks pass, "1-" when coverage was skipped
 #ifndef TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
 #define TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
 
@@ -212,8 +212,9 @@ struct ValidationReport {
   std::vector<Diagnostic> notes;  // about the contract as a whole
   // Filled by Validator::MeasureStrength only.
   StrengthResult strength;
-  // The paper's 2-bit notation: consistency then coverage, '1' for PASS
-  // (coverage SKIPPED counts as '1'), e.g. "01".
+  // The paper's 2-bit notation: consistency then coverage, '1' for PASS,
+  // '0' otherwise, '-' for a check that was skipped (coverage without
+  // observations: "1-", not "11", which would say it passed).
   std::string Bits() const;
   bool Passed() const;  // both checks pass (or coverage skipped)
 };

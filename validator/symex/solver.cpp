@@ -597,7 +597,10 @@ class Portfolio {
     try {
       z3::expr_vector parsed = ctx_.parse_string(pins.c_str(), sorts, decls);
       for (unsigned i = 0; i < parsed.size(); ++i) pinned.add(parsed[i]);
-      r = CheckUntil(ctx_, pinned, deadline_, 2 * kFirstSlice);
+      // With every input fixed this is usually quick; the budget is large
+      // because an unconfirmed model is a counterexample lost (a deeper
+      // check's FAIL that ends as nothing).
+      r = CheckUntil(ctx_, pinned, deadline_, 16 * kFirstSlice);
     } catch (const z3::exception& e) {
       *log = absl::StrCat("cvc5: sat in ", took, ", its model unreadable (", e.msg(), ")");
       return z3::unknown;
