@@ -52,9 +52,9 @@ TEST(TargetTest, PatternsSelectPublicMethodsByGlob) {
   EXPECT_EQ(t->method_name(), "get?ota*");
   EXPECT_FALSE(ParseTarget("bank.Account#deposit")->pattern());
   // What a pattern selects by name (infer expands its patterns with this).
-  EXPECT_TRUE(PatternSelects(*t, "com.acme.Pricing", "getQuota"));
-  EXPECT_FALSE(PatternSelects(*t, "com.acme.Pricing", "setQuota"));
-  EXPECT_FALSE(PatternSelects(*t, "com.acme.PricingX", "getQuota"));
+  EXPECT_TRUE(PatternSelects(*t, "com.acme.Pricing", "getRotaMax"));
+  EXPECT_FALSE(PatternSelects(*t, "com.acme.Pricing", "setRota"));
+  EXPECT_FALSE(PatternSelects(*t, "com.acme.PricingX", "getRota"));
   auto all = ParseTarget("vault.*#*");
   ASSERT_TRUE(all.ok()) << all.status();
   EXPECT_TRUE(PatternSelects(*all, "vault.sub.Vault", "open"));
