@@ -125,7 +125,10 @@ void AddInferCommand(CLI::App& app, int* exit_code) {
   AddClassPathOption(cmd, &o.classpath, "Directories and jars of the code under analysis");
   cmd->add_option("--method", o.methods,
                   "Method to infer: pkg.Class#name, pkg.Class#name(JVM descriptor) or "
-                  "pkg.Class#name(Java parameter types, e.g. int[], String); repeatable")
+                  "pkg.Class#name(Java parameter types, e.g. int[], String); or a pattern as "
+                  "`observe --method` takes it ('vault.Vault#*', 'pkg.*#get*'; * any "
+                  "characters, ? one), standing for every observed method it selects "
+                  "(constructors only by name); repeatable")
       ->required();
   cmd->add_option("--observations", o.observations,
                   "Output directory of `tracespec observe` (or an observations .pb/.jsonl file)")

@@ -204,14 +204,18 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "not name, or lacks the contract of a method run.json puts in a file (each named with "
       "file:line), when the last run wrote no contract, and, without a build command, when a "
       "source (the configuration's `sources`, default src/main/java) is newer than its class "
-      "file.\n" +
+      "file. Nor does it check less than the run proved: when the configuration's bounds "
+      "{ unwind max_array } are lower than those run.json records, it stops (exit 3), naming "
+      "each contract (\"METHOD: checked with max_array 2, below the run's 4\"); raise them "
+      "again, or run `tracespec run` to prove the contracts within the lower bounds (higher "
+      "bounds, and any time limit, are fine).\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
             "no run.json under OUT, the last run failed, specs/ and run.json disagree, a "
-            "contract edited since the run with --frozen, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
+            "contract edited since the run with --frozen, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }

@@ -64,4 +64,10 @@ absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec) {
   return target;
 }
 
+bool PatternSelects(const v1::ProbeTarget& target, std::string_view class_name,
+                    std::string_view method_name) {
+  return target.pattern() && method_name != "<init>" && method_name != "<clinit>" &&
+         GlobMatch(target.class_name(), class_name) && GlobMatch(target.method_name(), method_name);
+}
+
 }  // namespace tracespec::observer

@@ -5,6 +5,7 @@
 #define TRACESPEC_OBSERVER_TARGET_H_
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -20,6 +21,14 @@ namespace tracespec::observer {
 // ("com.acme.pricing.*#*", "pkg.Class#*", "pkg.*#get*"): globs over binary
 // class names and method names selecting public methods (ProbeTarget.pattern).
 absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec);
+
+// Whether a pattern target (ParseTarget of "pkg.*#get*") selects the method
+// `method_name` of the class `class_name` (binary name) by name, as the probe
+// tests it: both globs match and the method is not a constructor or static
+// initializer. (Which methods the probe instruments — public, with code — it
+// decides from the class file.)
+bool PatternSelects(const v1::ProbeTarget& target, std::string_view class_name,
+                    std::string_view method_name);
 
 using ::tracespec::CheckClassName;
 

@@ -549,6 +549,9 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   }
 
   loop::InferOptions base = InferOptionsFor(project, out_dir, options.gateway);
+  s.mutable_bounds()->set_unwind(base.refine.unwind);
+  s.mutable_bounds()->set_max_array(base.refine.max_array);
+  s.mutable_bounds()->set_check_timeout_seconds(base.refine.validation_timeout_seconds);
   base.make_validator = options.make_validator;
   base.make_gateway_client = options.make_gateway_client;
   // One world for every method: the class path opened and the observations
@@ -789,6 +792,43 @@ bool NamesAReference(const std::string& explanation) {
   return false;
 }
 
+// A check within lower bounds than the run's would pass on executions the
+// run's proof covered and this one does not (a bug that shows only on
+// longer arrays): refused, like any other state the run does not account
+// for. Higher bounds check more and are fine; the time limit only turns
+// verdicts into "undecided", so it may differ either way. A run.json
+// without bounds (written before they were recorded) is not compared.
+absl::Status CheckBoundsNotLowered(const Project& project, const std::string& out_dir,
+                                   const v1::RunSummary& summary,
+                                   const std::vector<StoredContract>& contracts) {
+  if (!summary.has_bounds()) return absl::OkStatus();
+  check::ValidateRequest now;
+  check::ApplyBounds(project.config.bounds(), &now);
+  const v1::ProjectBounds& run = summary.bounds();
+  std::vector<std::string> lower;  // "max_array 2, below the run's 4"
+  std::vector<std::string> restore;  // "max_array: 4"
+  if (now.unwind < run.unwind()) {
+    lower.push_back(absl::StrCat("unwind ", now.unwind, ", below the run's ", run.unwind()));
+    restore.push_back(absl::StrCat("unwind: ", run.unwind()));
+  }
+  if (now.max_array < run.max_array()) {
+    lower.push_back(absl::StrCat("max_array ", now.max_array, ", below the run's ", run.max_array()));
+    restore.push_back(absl::StrCat("max_array: ", run.max_array()));
+  }
+  if (lower.empty()) return absl::OkStatus();
+  std::vector<std::string> lines;
+  for (const StoredContract& c : contracts) {
+    lines.push_back(absl::StrCat(c.method, ": checked with ", absl::StrJoin(lower, " and "), " (",
+                                 Where(c), ")"));
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the bounds of ", project.description, " are lower than those the last run (", out_dir, "/",
+      kRunJson, ") proved its contracts within, so check would verify less than the run did:\n  ",
+      absl::StrJoin(lines, "\n  "), "\nset bounds { ", absl::StrJoin(restore, " "),
+      " } (or higher) again, or run `tracespec run` to prove the contracts within the lower "
+      "bounds"));
+}
+
 }  // namespace
 
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
@@ -824,6 +864,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         " recorded:\n  ", absl::StrJoin(edited, "\n  "),
         "\nrestore them, or run `tracespec run` again"));
   }
+  TS_RETURN_IF_ERROR(CheckBoundsNotLowered(project, out_dir, summary, stored_contracts));
   std::string build_note;
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);

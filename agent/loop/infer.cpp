@@ -34,6 +34,8 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "observer/policy.h"
+#include "observer/target.h"
+#include "common/glob.h"
 #include "tracespec/v1/summary.pb.h"
 
 namespace tracespec::loop {
@@ -180,6 +182,41 @@ std::vector<std::string> LocalEgressFlags(const InferOptions& options) {
 }
 
 namespace {
+
+// The methods `selectors` name, in their order: a pattern ("vault.Vault#*",
+// "pkg.*#get*": observe's syntax and matching, observer::ParseTarget and
+// PatternSelects) stands for every observed method it selects, sorted by
+// key; any other selector stays as given. A method named twice is kept once.
+absl::StatusOr<std::vector<std::string>> ExpandMethodPatterns(
+    const std::vector<std::string>& selectors, const std::vector<v1::Observation>& observations,
+    const std::string& observations_path) {
+  std::vector<std::string> methods;
+  std::set<std::string> seen;
+  for (const std::string& selector : selectors) {
+    if (!IsGlobPattern(selector)) {
+      if (seen.insert(selector).second) methods.push_back(selector);
+      continue;
+    }
+    TS_ASSIGN_OR_RETURN(v1::ProbeTarget pattern, observer::ParseTarget(selector));
+    std::set<std::string> matched;
+    for (const v1::Observation& o : observations) {
+      if (observer::PatternSelects(pattern, o.method().class_name(), o.method().name())) {
+        matched.insert(absl::StrCat(o.method().class_name(), "#", o.method().name(),
+                                    o.method().jvm_descriptor()));
+      }
+    }
+    if (matched.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--method '", selector, "': the pattern matches no observed method in ",
+          observations_path, " (a pattern selects methods by class and name among those "
+          "observed; constructors are named, not matched)"));
+    }
+    for (const std::string& m : matched) {
+      if (seen.insert(m).second) methods.push_back(m);
+    }
+  }
+  return methods;
+}
 
 absl::Status CheckOptions(const InferOptions& options) {
   if (options.methods.empty()) return absl::InvalidArgumentError("infer: no --method given");
@@ -392,8 +429,10 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   const std::vector<std::string>& test_classes = world->test_classes;
   const std::vector<v1::Observation>* observations = &world->observations;
   const bool remote = !options.llm_url.empty() || !options.gateway.empty();
+  TS_ASSIGN_OR_RETURN(const std::vector<std::string> methods,
+                      ExpandMethodPatterns(options.methods, *observations, options.observations));
   std::vector<MethodInputs> all_inputs;
-  for (const std::string& selector : options.methods) {
+  for (const std::string& selector : methods) {
     absl::StatusOr<MethodInputs> inputs =
         LoadMethodInputs(selector, *class_path, *observations, options.observations,
                          options.tests_src);
@@ -431,11 +470,11 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
   InferRun run;
   run.summary.set_format_version(v1::FORMAT_VERSION_1);
   const std::function<void(absl::string_view)>& progress = options.refine.progress;
-  for (size_t index = 0; index < options.methods.size(); ++index) {
-    const std::string& selector = options.methods[index];
+  for (size_t index = 0; index < methods.size(); ++index) {
+    const std::string& selector = methods[index];
     if (StopSignal() != 0) {
       return absl::CancelledError(absl::StrCat(StopReason(), " after ", run.summary.results_size(),
-                                               " of ", options.methods.size(),
+                                               " of ", methods.size(),
                                                " methods; their results are kept in ",
                                                options.out_dir, ", and a re-run continues"));
     }

@@ -454,23 +454,44 @@ TEST_F(InferE2eTest, AnUnreadableAuditKeyIsBadInputAndNothingIsSent) {
   EXPECT_FALSE(FileExists(out + "/audit.jsonl"));
 }
 
+// withdraw is named by a pattern, as `observe --method` takes it: it
+// stands for the observed methods it selects, by their full names.
 TEST_F(InferE2eTest, TheBuiltinSynthesizerReachesSuccessOnTheBank) {
   std::string out = tmp_.path() + "/builtin";
   std::vector<std::string> args = {"infer", "--classpath", *classes_, "--method", kMethod,
-                                   "--method", "bank.Account#withdraw", "--observations",
+                                   "--method", "bank.Acc*#w?thdr*", "--observations",
                                    *observations_, "--out", out};
   SubprocessResult r = RunTracespec(args);
   EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
   EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#deposit: Success 11 (rounds: 11; within bounds)"));
-  EXPECT_THAT(r.stdout_data, HasSubstr("bank.Account#withdraw: Success 11 (rounds: 11; within bounds)"));
+  EXPECT_THAT(r.stdout_data,
+              HasSubstr("bank.Account#withdraw(I)V: Success 11 (rounds: 11; within bounds)"));
+  EXPECT_THAT(r.stdout_data, Not(HasSubstr("bank.Account#deposit(I)V")));
   std::string deposit = Read(out + "/bank.Account#deposit/Account.jml");
   EXPECT_THAT(deposit, HasSubstr("ensures balance == \\old(balance) + amount;"));
   EXPECT_THAT(deposit, HasSubstr("ensures checksum == 31 * \\old(checksum) + amount;"));
   EXPECT_THAT(deposit, HasSubstr("signals_only IllegalArgumentException;"));
-  std::string withdraw = Read(out + "/bank.Account#withdraw/Account.jml");
+  std::string withdraw = Read(out + "/bank.Account#withdraw(I)V/Account.jml");
   EXPECT_THAT(withdraw, HasSubstr("ensures balance == \\old(balance) - amount;"));
   EXPECT_THAT(withdraw, HasSubstr("InsufficientFundsException"));
   EXPECT_FALSE(FileExists(out + "/audit.jsonl"));  // nothing left the process
+}
+
+TEST_F(InferE2eTest, APatternThatSelectsNoObservedMethodIsBadInput) {
+  std::string out = tmp_.path() + "/nothing";
+  SubprocessResult none = RunTracespec({"infer", "--classpath", *classes_, "--method",
+                                        "bank.Account#get*", "--observations", *observations_,
+                                        "--out", out});
+  EXPECT_EQ(none.exit_code, 3) << none.stdout_data << none.stderr_data;
+  EXPECT_THAT(none.stderr_data, HasSubstr("--method 'bank.Account#get*': the pattern matches no "
+                                          "observed method in " + *observations_));
+  EXPECT_FALSE(FileExists(out));
+  // The pattern's own syntax errors are observe's.
+  SubprocessResult typed = RunTracespec({"infer", "--classpath", *classes_, "--method",
+                                         "bank.Account#dep*(I)", "--observations", *observations_,
+                                         "--out", out});
+  EXPECT_EQ(typed.exit_code, 3) << typed.stdout_data << typed.stderr_data;
+  EXPECT_THAT(typed.stderr_data, HasSubstr("a pattern selects methods by name only"));
 }
 
 }  // namespace

@@ -445,6 +445,26 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_THAT(holds.stdout_data, HasSubstr("3 contracts checked against the current build"));
   EXPECT_THAT(holds.stdout_data, HasSubstr("0 undecided; 0 edited since the run\n"));
   EXPECT_THAT(holds.stdout_data, Not(HasSubstr("edited since the run:")));
+  // The run records the bounds it proved within; check refuses lower ones,
+  // naming each contract, and accepts higher ones.
+  v1::RunSummary bounded = ReadRunJson(out);
+  EXPECT_EQ(bounded.bounds().unwind(), 4);
+  EXPECT_EQ(bounded.bounds().max_array(), 4);
+  ASSERT_TRUE(WriteFileAtomic(config_path, config + "bounds { max_array: 2 unwind: 8 }\n").ok());
+  SubprocessResult lowered = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(lowered.exit_code, 3) << lowered.stdout_data << lowered.stderr_data;
+  EXPECT_THAT(lowered.stderr_data,
+              HasSubstr("bank.Account#deposit(I)V: checked with max_array 2, below the run's 4 "
+                        "(specs/bank/Account.jml:"));
+  EXPECT_THAT(lowered.stderr_data, HasSubstr("bank.Account#getBalance()I: checked with max_array 2"));
+  EXPECT_THAT(lowered.stderr_data, HasSubstr("set bounds { max_array: 4 }"));
+  EXPECT_THAT(lowered.stderr_data, Not(HasSubstr("unwind 8")));
+  EXPECT_THAT(lowered.stdout_data, Not(HasSubstr("contracts checked")));
+  ASSERT_TRUE(WriteFileAtomic(config_path, config + "bounds { max_array: 5 }\n").ok());
+  SubprocessResult raised = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(raised.exit_code, 0) << raised.stdout_data << raised.stderr_data;
+  EXPECT_THAT(raised.stdout_data, HasSubstr("3 contracts checked against the current build"));
+  ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
 
   // A spec file the run did not write.
   std::string extra = out + "/specs/bank/Extra.jml";

@@ -51,6 +51,15 @@ TEST(TargetTest, PatternsSelectPublicMethodsByGlob) {
   EXPECT_EQ(t->class_name(), "com.acme.Pricing");
   EXPECT_EQ(t->method_name(), "get?ota*");
   EXPECT_FALSE(ParseTarget("bank.Account#deposit")->pattern());
+  // What a pattern selects by name (infer expands its patterns with this).
+  EXPECT_TRUE(PatternSelects(*t, "com.acme.Pricing", "getRotaMax"));
+  EXPECT_FALSE(PatternSelects(*t, "com.acme.Pricing", "setRota"));
+  EXPECT_FALSE(PatternSelects(*t, "com.acme.PricingX", "getRota"));
+  auto all = ParseTarget("vault.*#*");
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_TRUE(PatternSelects(*all, "vault.sub.Vault", "open"));
+  EXPECT_FALSE(PatternSelects(*all, "vault.Vault", "<init>"));
+  EXPECT_FALSE(PatternSelects(*ParseTarget("vault.Vault#open"), "vault.Vault", "open"));
 
   EXPECT_THAT(std::string(ParseTarget("com.acme.*").status().message()),
               HasSubstr("expected CLASS#METHOD"));
