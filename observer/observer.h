@@ -59,8 +59,11 @@ struct ObserveOptions {
   bool list_hot = false;
   // Decide what depends on a denied field by running the tests again with
   // every denied field substituted (noninterference.h): values that differ
-  // are withheld. Test runs only (not commands, not list_hot).
-  bool noninterference = false;
+  // are withheld. kDefault: on for test runs, off for a command (the
+  // summary says so) and list_hot; kOn with a command or list_hot is an
+  // error.
+  enum class Noninterference { kDefault, kOn, kOff };
+  Noninterference noninterference = Noninterference::kDefault;
   uint64_t noninterference_seed = kDefaultNoninterferenceSeed;
 };
 

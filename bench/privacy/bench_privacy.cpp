@@ -9,8 +9,9 @@
 // neighbours) and for the case's verbatim needles: LEAK or OK. For a clean
 // case it checks that requests went out (none blocked) and carry what the
 // tests disclose, with nothing redacted or withheld: OK, BLOCKED or ALTERED.
-// Each case runs in two modes: `plain` (observe as configured by default)
-// and `ni` (`observe_noninterference: true`).
+// Each case runs in two modes: `plain` (`observe_noninterference: false`,
+// the tests run once) and `ni` (`observe_noninterference: true`, the
+// default); both are written out, so that any build measures the same.
 //
 //   bench_privacy [--case NAME]... [--mode plain|ni|both] [--jobs N]
 //                 [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] [--json]
@@ -669,7 +670,7 @@ std::string ProjectConfig(const Case& c, const std::string& bench_dir, int port,
   absl::StrAppend(&out, "model { endpoint { url: ",
                   Quoted(absl::StrCat("http://127.0.0.1:", port, "/v1")),
                   " model: \"fake-model\" egress_policy: ", Quoted(egress_policy), " } }\n");
-  if (ni) absl::StrAppend(&out, "observe_noninterference: true\n");
+  absl::StrAppend(&out, "observe_noninterference: ", ni ? "true" : "false", "\n");
   return out;
 }
 
@@ -933,7 +934,8 @@ void Usage() {
                "                     [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] "
                "[--json]\n"
                "  --case NAME     run only this case (repeatable; a directory under cases/)\n"
-               "  --mode M        plain (observe as is), ni (observe_noninterference: true),\n"
+               "  --mode M        plain (observe_noninterference: false), ni (true, the\n"
+               "                  default),\n"
                "                  or both (default)\n"
                "  --jobs N        runs at once (default 1)\n"
                "  --tracespec BIN the tracespec binary (default: the one built with this bench)\n"
