@@ -90,7 +90,8 @@ std::string NoninterferenceLine(const v1::ObserveSummary& s) {
       return absl::StrCat("noninterference not run: ", s.noninterference_not_compared());
     }
     return "noninterference off: values computed from denied fields (an encoding, a hash) are "
-           "recorded as they are";
+           "recorded as they are and may leave with the observations (--noninterference or "
+           "observe_noninterference: true withholds them, for tests)";
   }
   std::string out =
       absl::StrCat("noninterference (seed ", s.noninterference_seed(), ", ",
