@@ -13,6 +13,7 @@
 #include "cli/common_flags.h"
 #include "cli/status_line.h"
 #include "common/interrupt.h"
+#include "common/proto_io.h"
 #include "project/run.h"
 
 namespace tracespec::cli {
@@ -23,6 +24,9 @@ struct ProjectFlags {
   std::string out_dir;
   int jobs = 1;
   ValidatorsFlags validators;
+  // check only.
+  bool frozen = false;
+  bool json = false;
   // run only.
   bool no_noninterference = false;
   std::string gateway;
@@ -108,6 +112,7 @@ int CheckCommand(const ProjectFlags& flags) {
   project::CheckOptions options;
   options.project_dir = flags.project_dir;
   options.out_dir = flags.out_dir;
+  options.frozen = flags.frozen;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
   if (!make_validator.ok()) return ReportError(make_validator.status());
@@ -115,7 +120,8 @@ int CheckCommand(const ProjectFlags& flags) {
   absl::StatusOr<project::CheckResult> result = project::CheckProject(options);
   printer->Finish();
   if (!result.ok()) return ReportError(result.status());
-  std::fputs(result->text.c_str(), stdout);
+  std::fputs(flags.json ? (ToJsonLine(result->summary) + "\n").c_str() : result->text.c_str(),
+             stdout);
   std::fflush(stdout);
   if (result->broken > 0) return kExitCheckFailed;
   if (result->undecided > 0) return kExitUnknown;
@@ -192,20 +198,32 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "observations; lists every method whose contract no longer holds with its "
       "counterexample");
   AddProjectArguments(cmd, flags.get());
+  cmd->add_flag("--frozen", flags->frozen,
+                "Refuse (exit 3) when a contract under OUT/specs was edited since the run "
+                "(its JML differs from the one run.json records), naming each with file:line: "
+                "for pipelines where contracts change only through `tracespec run`");
+  AddJsonFlag(cmd, &flags->json,
+              "Print the result as one JSON document (tracespec.v1.CheckSummary: per contract "
+              "its verdict, file, line and whether it was edited since the run)");
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
-      "whose method is gone, counts as broken. Check does not pass on nothing: it stops "
-      "(exit 3) when the last run failed (OUT/failed-run.json), when OUT/specs holds a file or "
-      "a contract run.json does not name, when the last run wrote no contract, and, without a "
-      "build command, when a source in src/main/java is newer than its class file.\n" +
+      "whose method is gone, counts as broken. A contract edited by hand since the run is "
+      "checked as it stands and listed (\"edited since the run: METHOD (FILE:LINE)\", and "
+      "counted in the last line); --frozen refuses it. Check does not pass on nothing: it "
+      "stops (exit 3) when the last run failed (OUT/failed-run.json, also when no run has "
+      "succeeded yet), when OUT/specs holds a file or a method's contract that run.json does "
+      "not name, or lacks the contract of a method run.json puts in a file (each named with "
+      "file:line), when the last run wrote no contract, and, without a build command, when a "
+      "source (the configuration's `sources`, default src/main/java) is newer than its class "
+      "file.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
-            "no run.json under OUT, the last run failed, specs/ and run.json disagree, nothing "
-            "to check, stale class files, no project, build command failed, a bad PEM file of "
+            "no run.json under OUT, the last run failed, specs/ and run.json disagree, a "
+            "contract edited since the run with --frozen, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }

@@ -4,13 +4,20 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <system_error>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "common/files.h"
 #include "validator/jml/parser.h"
+#include "validator/jml/printer.h"
+#include "validator/jml/type_env.h"
 
 namespace tracespec::project {
 namespace {
@@ -32,48 +39,86 @@ std::map<std::string, std::string> FilesUnder(const std::string& root, const std
   return files;
 }
 
-// Method contracts declared in a .jml file (model methods are not
-// contracts of the class's methods).
-absl::StatusOr<int> CountContracts(const std::string& path) {
+// A method declared in a .jml file (model methods are not methods of the
+// class, so not listed).
+struct Declared {
+  std::string method;  // "a.B#m(I)V"
+  int line = 0;        // of the contract's first annotation, else of the name
+  bool has_contract = false;
+  std::string text;  // the contract, printed canonically
+};
+
+// The canonical text of a contract: parsed and printed again, so that
+// layout and comments do not count.
+std::string Canonical(const jml::MethodSpec& spec) { return jml::PrintMethodSpec(spec); }
+
+absl::StatusOr<std::vector<Declared>> DeclaredIn(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::unique_ptr<jml::CompilationUnit>> unit = jml::ParseJmlFile(*text, path);
   if (!unit.ok()) return unit.status();
   // Malformed JML is kept on its declaration (jml::ParseJmlFile); a stored
-  // contract that no longer parses is named, not counted as missing.
+  // contract that no longer parses is named, not reported as missing.
   if (!(*unit)->errors.empty()) return (*unit)->errors.front();
-  int count = 0;
+  // Descriptors as the file's own declarations and the JDK tell them
+  // (other classes guessed from their names): no class path needed.
+  jml::SourceTypeEnvironment env({unit->get()}, &jml::JdkTypeEnvironment());
+  std::vector<Declared> declared;
   for (const auto& type : (*unit)->types) {
     if (!type->errors.empty()) return type->errors.front();
     for (const jml::MethodDecl& m : type->methods) {
       if (!m.errors.empty()) return m.errors.front();
-      if (!m.jml && !m.spec.empty()) ++count;
+      if (m.jml) continue;
+      const jml::MethodInfo* info = env.InfoFor(*type, m);
+      Declared d;
+      d.method = absl::StrCat(type->binary_name, "#", m.name, info != nullptr ? info->descriptor : "");
+      d.has_contract = !m.spec.empty();
+      d.line = d.has_contract && m.spec.span.valid() ? m.spec.span.line : m.span.line;
+      if (d.has_contract) d.text = Canonical(m.spec);
+      declared.push_back(std::move(d));
     }
   }
-  return count;
+  return declared;
+}
+
+// The contract run.json recorded for `m`, printed canonically; nothing
+// when it recorded none that parses (an older run.json).
+std::optional<std::string> RecordedText(const v1::MethodRun& m) {
+  if (m.contract().empty()) return std::nullopt;
+  absl::StatusOr<jml::SpecText> parsed = jml::ParseSpecText(m.contract(), "run.json");
+  if (!parsed.ok()) return std::nullopt;
+  return Canonical(parsed->spec);
 }
 
 }  // namespace
 
-absl::Status SpecsMatchRun(const std::string& out_dir, const v1::RunSummary& summary) {
+std::string Where(const StoredContract& contract) {
+  return absl::StrCat(contract.spec_file, ":", contract.line);
+}
+
+absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::string& out_dir,
+                                                                const v1::RunSummary& summary) {
   const std::string run_json = absl::StrCat(out_dir, "/run.json");
-  std::map<std::string, int> named;  // "specs/a/B.jml" -> methods run.json puts there
+  // "specs/a/B.jml" -> the methods run.json puts there.
+  std::map<std::string, std::vector<const v1::MethodRun*>> named;
   for (const std::string& f : summary.spec_files()) named[f];
   for (const v1::MethodRun& m : summary.methods()) {
-    if (!m.spec_file().empty()) ++named[m.spec_file()];
+    if (!m.spec_file().empty()) named[m.spec_file()].push_back(&m);
   }
   std::map<std::string, std::string> on_disk;
   for (const auto& [rel, abs] : FilesUnder(absl::StrCat(out_dir, "/", kSpecsDir), ".jml")) {
     on_disk[absl::StrCat(kSpecsDir, "/", rel)] = abs;
   }
-  for (const auto& [file, count] : named) {
+  for (const auto& [file, methods] : named) {
     if (!on_disk.count(file)) {
       return absl::FailedPreconditionError(absl::StrCat(
           run_json, " names ", out_dir, "/", file, ", which does not exist: the contracts of ",
-          count, count == 1 ? " method cannot" : " methods cannot",
+          methods.size(), methods.size() == 1 ? " method cannot" : " methods cannot",
           " be checked; run `tracespec run` again"));
     }
   }
+  std::map<std::string, StoredContract> found;  // by method
+  std::vector<std::string> problems;
   for (const auto& [file, path] : on_disk) {
     auto it = named.find(file);
     if (it == named.end()) {
@@ -82,24 +127,91 @@ absl::Status SpecsMatchRun(const std::string& out_dir, const v1::RunSummary& sum
                        " records: its contracts would go unchecked; remove it or run `tracespec "
                        "run` again"));
     }
-    absl::StatusOr<int> held = CountContracts(path);
-    if (!held.ok()) return held.status();
-    if (*held != it->second) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          path, " holds ", *held, *held == 1 ? " method contract; " : " method contracts; ",
-          run_json, " names ", it->second, " for it: the files changed after the run; run "
-          "`tracespec run` again"));
+    absl::StatusOr<std::vector<Declared>> declared = DeclaredIn(path);
+    if (!declared.ok()) return declared.status();
+    std::map<std::string, const v1::MethodRun*> expected;
+    for (const v1::MethodRun* m : it->second) expected[m->method()] = m;
+    std::map<std::string, int> declared_at;  // method -> line of its declaration
+    for (const Declared& d : *declared) {
+      declared_at.emplace(d.method, d.line);
+      if (!d.has_contract) continue;
+      auto named_here = expected.find(d.method);
+      if (named_here == expected.end()) {
+        problems.push_back(absl::StrCat(path, ":", d.line, ": a contract of ", d.method, ", which ",
+                                        run_json, " does not name: it would go unchecked"));
+        continue;
+      }
+      if (found.count(d.method)) {
+        problems.push_back(absl::StrCat(path, ":", d.line, ": a second contract of ", d.method,
+                                        " (the first is at line ", found[d.method].line, ")"));
+        continue;
+      }
+      StoredContract& c = found[d.method];
+      c.method = d.method;
+      c.spec_file = file;
+      c.line = d.line;
+      std::optional<std::string> recorded = RecordedText(*named_here->second);
+      c.edited = recorded.has_value() && *recorded != d.text;
+    }
+    for (const auto& [method, m] : expected) {
+      if (found.count(method)) continue;
+      auto at = declared_at.find(method);
+      problems.push_back(absl::StrCat(
+          path, at == declared_at.end() ? "" : absl::StrCat(":", at->second), ": no contract of ",
+          method, ", which ", run_json, " records in this file",
+          at == declared_at.end() ? " (the file does not declare the method)"
+                                  : " (its declaration has none)"));
     }
   }
-  return absl::OkStatus();
+  if (!problems.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        absl::StrJoin(problems, "\n"), "\nthe contracts under ", out_dir, "/", kSpecsDir,
+        " are not the ones the last run recorded, so check would not check what it reports: "
+        "restore them, or run `tracespec run` again"));
+  }
+  std::vector<StoredContract> contracts;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (!m.spec_file().empty()) contracts.push_back(found[m.method()]);
+  }
+  return contracts;
 }
 
+namespace {
+
+// The package path of a Java source ("shop/" for `package shop;`, "" for
+// the default package), from its first package declaration.
+std::string PackagePath(const std::string& source) {
+  absl::StatusOr<std::string> text = ReadFile(source);
+  if (!text.ok()) return "";
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    if (!absl::ConsumePrefix(&line, "package ")) continue;
+    size_t end = line.find(';');
+    if (end == absl::string_view::npos) return "";
+    return absl::StrCat(absl::StrReplaceAll(absl::StripAsciiWhitespace(line.substr(0, end)),
+                                            {{".", "/"}}),
+                        "/");
+  }
+  return "";
+}
+
+}  // namespace
+
 std::vector<std::string> StaleSources(const Project& project, bool* roots_found) {
+  // Class file path relative to a class directory ("shop/Util.class") ->
+  // source, for every source of `sources`.
+  std::map<std::string, std::string> sources;
+  for (const std::string& entry : project.config.sources()) {
+    if (IsDirectory(entry)) {
+      for (const auto& [rel, source] : FilesUnder(entry, ".java")) sources.emplace(rel, source);
+    } else if (absl::EndsWith(entry, ".java") && FileExists(entry)) {
+      sources.emplace(absl::StrCat(PackagePath(entry), fs::path(entry).filename().string()), entry);
+    }
+  }
+  if (roots_found != nullptr) *roots_found = !sources.empty();
   std::vector<std::string> stale;
-  const std::string root = project.dir + "/src/main/java";
-  if (roots_found != nullptr) *roots_found = IsDirectory(root);
   std::error_code ec;
-  for (const auto& [rel, source] : FilesUnder(root, ".java")) {
+  for (const auto& [rel, source] : sources) {
     if (absl::EndsWith(rel, "package-info.java") || absl::EndsWith(rel, "module-info.java")) continue;
     const std::string class_rel = rel.substr(0, rel.size() - 5) + ".class";
     for (const std::string& classes : project.config.classes()) {

@@ -1,7 +1,8 @@
 // What `tracespec check` verifies before it checks anything, so that the
 // CI guard cannot pass having checked nothing, or the wrong thing: the
-// contracts under OUT/specs are exactly the ones run.json records, and the
-// class files it will check are not older than their sources.
+// contracts under OUT/specs are exactly the ones run.json records, method
+// by method, and the class files it will check are not older than their
+// sources.
 #ifndef TRACESPEC_PROJECT_CHECK_GUARD_H_
 #define TRACESPEC_PROJECT_CHECK_GUARD_H_
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "project/config.h"
 #include "tracespec/v1/run.pb.h"
 
@@ -18,20 +20,41 @@ namespace tracespec::project {
 // (a RunSummary whose `error` says why), removed by the next good run.
 inline constexpr char kFailedRunJson[] = "failed-run.json";
 
-// OK when every .jml file under OUT/specs is one of `summary`'s spec files
-// and holds exactly the method contracts `summary` attributes to it, and
-// every spec file `summary` names exists. Otherwise a FailedPrecondition
-// naming the first file that disagrees and the counts ("specs/a/B.jml holds
-// 3 method contracts; run.json names 2 of them"); a .jml file that does not
-// parse: its parse error.
-absl::Status SpecsMatchRun(const std::string& out_dir, const v1::RunSummary& summary);
+// One method's contract as it stands under OUT/specs.
+struct StoredContract {
+  // As run.json names it: "bank.Account#deposit(I)V".
+  std::string method;
+  // Relative to OUT ("specs/bank/Account.jml"), and the line of the
+  // contract's first annotation there.
+  std::string spec_file;
+  int line = 0;
+  // The contract differs from the one run.json recorded for the method
+  // (compared as parsed JML: layout and comments do not count). Editing
+  // specs/ by hand is allowed; check says so.
+  bool edited = false;
+};
+
+// "specs/bank/Account.jml:14", for messages.
+std::string Where(const StoredContract& contract);
+
+// The stored contract of every method run.json puts in a spec file, in
+// run.json's order, when OUT/specs holds exactly those: every .jml file is
+// one of `summary`'s spec files and every spec file it names exists, each
+// file holds a contract of each method run.json puts there, and no
+// contract of any other method. Otherwise a FailedPrecondition naming
+// every disagreement with its file and line ("OUT/specs/a/B.jml:12: a
+// contract of a.B#m()V, which OUT/run.json does not name"); a .jml file
+// that does not parse: its parse error.
+absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::string& out_dir,
+                                                                const v1::RunSummary& summary);
 
 // Sources of `project` newer than their class files, each as "SOURCE is
 // newer than CLASS" (paths relative to the project), sorted. Sources are
-// looked for in PROJECT/src/main/java (Maven and Gradle layouts, and any
-// configuration whose classes come from there); a source whose class file
-// does not exist is not listed (its top-level class may be named otherwise).
-// `*roots_found` (may be null) tells whether any source directory was found.
+// the configuration's `sources` (source roots, or single files placed by
+// their package declaration), which LoadProject defaults to src/main/java
+// when the project has it; a source whose class file does not exist is
+// not listed (its top-level class may be named otherwise).
+// `*roots_found` (may be null) tells whether any source was there to look at.
 std::vector<std::string> StaleSources(const Project& project, bool* roots_found);
 
 }  // namespace tracespec::project

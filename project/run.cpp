@@ -760,6 +760,16 @@ struct StoredRun {
   v1::RunSummary summary;
 };
 
+// The refusal when the last run failed (`why`, recorded in `record`):
+// "the last `tracespec run` of P failed: WHY\n(RECORD); CONSEQUENCE: fix
+// the failure and run `tracespec run` again".
+absl::Status LastRunFailed(const Project& project, const std::string& why,
+                           const std::string& record, const std::string& consequence) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the last `tracespec run` of ", project.dir, " failed: ", why, "\n(", record, "); ",
+      consequence, ": fix the failure and run `tracespec run` again"));
+}
+
 // `what` names the work in the message when there is no run.json.
 absl::StatusOr<StoredRun> LoadStoredRun(const std::string& project_dir,
                                         const std::string& out_dir, const char* what) {
@@ -767,6 +777,14 @@ absl::StatusOr<StoredRun> LoadStoredRun(const std::string& project_dir,
   TS_ASSIGN_OR_RETURN(run.project, LoadProject(project_dir));
   run.out_dir = out_dir.empty() ? DefaultOutDir(run.project) : out_dir;
   std::string run_json = absl::StrCat(run.out_dir, "/", kRunJson);
+  std::string failed_json = absl::StrCat(run.out_dir, "/", kFailedRunJson);
+  if (!FileExists(run_json) && FileExists(failed_json)) {
+    v1::RunSummary failed;
+    TS_RETURN_IF_ERROR(loop::ReadJsonFile(failed_json, &failed));
+    return LastRunFailed(run.project, failed.error(), failed_json,
+                         absl::StrCat("no run of it has succeeded (no ", run_json, "): nothing to ",
+                                      what));
+  }
   if (!FileExists(run_json)) {
     return absl::NotFoundError(absl::StrCat("no ", run_json, ": nothing to ", what,
                                             "; run `tracespec run` first"));
@@ -801,13 +819,24 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   if (FileExists(failed_json) || !summary.error().empty()) {
     if (FileExists(failed_json)) TS_RETURN_IF_ERROR(loop::ReadJsonFile(failed_json, &failed));
     const std::string& why = summary.error().empty() ? failed.error() : summary.error();
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the last `tracespec run` of ", project.dir, " failed: ", why, "\n(",
-        FileExists(failed_json) ? failed_json : absl::StrCat(out_dir, "/", kRunJson),
-        "); the contracts under ", out_dir, "/specs are from an earlier run, so check does not "
-        "vouch for them: fix the failure and run `tracespec run` again"));
+    return LastRunFailed(
+        project, why, FileExists(failed_json) ? failed_json : absl::StrCat(out_dir, "/", kRunJson),
+        absl::StrCat("the contracts under ", out_dir,
+                     "/specs are from an earlier run, so check does not vouch for them"));
   }
-  TS_RETURN_IF_ERROR(SpecsMatchRun(out_dir, summary));
+  TS_ASSIGN_OR_RETURN(std::vector<StoredContract> stored_contracts,
+                      ReadStoredContracts(out_dir, summary));
+  std::vector<std::string> edited;  // "a.B#m()V (specs/a/B.jml:12)"
+  for (const StoredContract& c : stored_contracts) {
+    if (c.edited) edited.push_back(absl::StrCat(c.method, " (", Where(c), ")"));
+  }
+  if (options.frozen && !edited.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--frozen: ", edited.size(), edited.size() == 1 ? " contract" : " contracts",
+        " under ", out_dir, "/specs edited since the run ", out_dir, "/", kRunJson,
+        " recorded:\n  ", absl::StrJoin(edited, "\n  "),
+        "\nrestore them, or run `tracespec run` again"));
+  }
   std::string build_note;
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);
@@ -827,15 +856,17 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
           " has no build command: build the project first, or set `build` in ",
           kConfigFileName, " so that check runs it"));
     }
+    std::vector<std::string> roots;
+    for (const std::string& s : project.config.sources()) {
+      roots.push_back(std::filesystem::relative(s, project.dir).generic_string());
+    }
     build_note = roots_found
-                     ? "against the class files as found (no build command; none older than "
-                       "its source in src/main/java)"
-                     : "against the class files as found (no build command, and no "
-                       "src/main/java to tell whether they are current)";
+                     ? absl::StrCat("against the class files as found (no build command; none "
+                                    "older than its source in ", absl::StrJoin(roots, ", "), ")")
+                     : "against the class files as found (no build command, and no sources "
+                       "(`sources`, default src/main/java) to tell whether they are current)";
   }
-  int contracts = 0;
-  for (const v1::MethodRun& m : summary.methods()) contracts += m.spec_file().empty() ? 0 : 1;
-  if (contracts == 0) {
+  if (stored_contracts.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "nothing to check: the last `tracespec run` (", out_dir, "/", kRunJson,
         ") wrote no contract for any of its ", summary.methods_size(),
@@ -845,16 +876,18 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                       check::MakeValidator(options.make_validator, MainClassPath(project)));
   const v1::ProjectBounds& bounds = project.config.bounds();
   CheckResult result;
-  for (const v1::MethodRun& m : summary.methods()) {
-    if (m.spec_file().empty()) continue;
+  for (const StoredContract& stored_contract : stored_contracts) {
     MethodCheck mc;
-    mc.method = m.method();
-    mc.spec_file = m.spec_file();
-    std::string path = absl::StrCat(out_dir, "/", m.spec_file());
+    mc.method = stored_contract.method;
+    mc.spec_file = stored_contract.spec_file;
+    mc.line = stored_contract.line;
+    mc.edited = stored_contract.edited;
+    if (mc.edited) ++result.edited;
+    std::string path = absl::StrCat(out_dir, "/", mc.spec_file);
     absl::StatusOr<std::string> contract = ReadFile(path);
     if (!contract.ok()) return contract.status();
     check::ValidateRequest request;
-    request.method = m.method();
+    request.method = mc.method;
     request.contract = *contract;
     request.contract_file = path;
     check::ApplyBounds(bounds, &request);
@@ -913,10 +946,26 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
       absl::StrAppend(&result.text, "  ", absl::StrReplaceAll(c, {{"\n", "\n  "}}), "\n");
     }
   }
+  for (const std::string& e : edited) absl::StrAppend(&result.text, "edited since the run: ", e, "\n");
+  for (const MethodCheck& mc : result.methods) {
+    v1::CheckedContract* c = result.summary.add_contracts();
+    c->set_method(mc.method);
+    c->set_spec_file(mc.spec_file);
+    c->set_line(mc.line);
+    c->set_verdict(VerdictName(mc.verdict));
+    c->set_summary(mc.summary);
+    for (const std::string& x : mc.counterexamples) c->add_counterexamples(x);
+    c->set_edited(mc.edited);
+  }
+  result.summary.set_holds(result.holds);
+  result.summary.set_broken(result.broken);
+  result.summary.set_undecided(result.undecided);
+  result.summary.set_edited(result.edited);
+  result.summary.set_build(build_note);
   absl::StrAppend(&result.text, result.methods.size(), " contracts checked ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
-                  " undecided\n");
+                  " undecided; ", result.edited, " edited since the run\n");
   return result;
 }
 

@@ -105,6 +105,9 @@ const char* VerdictName(Verdict verdict);  // "holds", "BROKEN", "undecided"
 struct MethodCheck {
   std::string method;
   std::string spec_file;  // relative to OUT
+  int line = 0;           // of the contract in spec_file
+  // The contract differs from the one run.json recorded (StoredContract).
+  bool edited = false;
   Verdict verdict = Verdict::kHolds;
   // The validator's consistency line, or why it could not be checked.
   std::string summary;
@@ -118,6 +121,10 @@ struct CheckOptions {
   ProgressFn progress;
   // The validator the contracts are checked with; unset: in process.
   check::ValidatorFactory make_validator;
+  // A contract edited since the run is a refusal (FailedPrecondition, each
+  // named with file:line) instead of a note: for pipelines where contracts
+  // change only through `tracespec run`.
+  bool frozen = false;
 };
 
 struct CheckResult {
@@ -125,12 +132,19 @@ struct CheckResult {
   int holds = 0;
   int broken = 0;
   int undecided = 0;
+  // Contracts edited since the run (checked as they stand).
+  int edited = 0;
   std::string text;
+  // The same as data (`tracespec check --json`).
+  v1::CheckSummary summary;
 };
 
-// Reads OUT/run.json (missing: NotFound, "run `tracespec run` first"),
-// runs the build command, and checks each method's contract in its
-// OUT/specs file against the class files now on disk. A contract that no
+// Reads OUT/run.json (missing: NotFound, "run `tracespec run` first"; or
+// FailedPrecondition when OUT/failed-run.json says the run failed),
+// refuses what check_guard.h refuses, runs the build command, and checks
+// each method's contract in its OUT/specs file against the class files now
+// on disk. Contracts edited since the run are checked as they stand, and
+// listed. A contract that no
 // longer type-checks or whose method is gone counts as broken.
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options);
 

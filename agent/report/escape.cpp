@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 
 namespace tracespec::report {
@@ -97,6 +98,31 @@ std::string MarkdownCode(absl::string_view text) {
   // A space on each side keeps a leading or trailing backtick inside, and
   // CommonMark strips exactly one space from each side.
   return absl::StrCat(fence, " ", line, " ", fence);
+}
+
+std::string MarkdownText(absl::string_view text) {
+  std::string line = Printable(text);
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::replace(line.begin(), line.end(), '\t', ' ');
+  size_t begin = line.find_first_not_of(' ');
+  line = begin == std::string::npos ? "" : line.substr(begin);
+  std::string out;
+  out.reserve(line.size() + line.size() / 8);
+  // What would open a block at the start of the line: a heading, a list
+  // item, a setext underline, a thematic break, an ordered list ("1." "1)").
+  size_t digits = 0;
+  while (digits < line.size() && absl::ascii_isdigit(line[digits])) ++digits;
+  bool ordered = digits > 0 && digits < line.size() && (line[digits] == '.' || line[digits] == ')') &&
+                 (digits + 1 == line.size() || line[digits + 1] == ' ');
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    bool inline_markup = absl::string_view("\\`*_[]<>!|~&").find(c) != absl::string_view::npos;
+    bool block_start = (i == 0 && absl::string_view("#+-=").find(c) != absl::string_view::npos) ||
+                       (ordered && i == digits);
+    if (inline_markup || block_start) out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 std::string MarkdownBlock(absl::string_view text, absl::string_view info) {

@@ -4,8 +4,9 @@
 // valid UTF-8 (a bad byte becomes U+FFFD), control characters other than
 // newline and tab become visible escapes (\u0007), and then it is escaped
 // for its place, so no input can add markup, links or code to a report.
-// In Markdown, untrusted text only ever goes into code spans and blocks,
-// where neither inline HTML nor autolinks are recognised.
+// In Markdown, untrusted values (names, paths, clauses, values) go into code
+// spans and blocks; the report's own sentences, which carry such values,
+// are prose with every character that could start markup escaped.
 #ifndef TRACESPEC_AGENT_REPORT_ESCAPE_H_
 #define TRACESPEC_AGENT_REPORT_ESCAPE_H_
 
@@ -24,6 +25,14 @@ std::string HtmlEscape(absl::string_view text);
 // A Markdown code span holding `text` verbatim on one line (newlines shown
 // as spaces), with a backtick fence longer than any run inside it.
 std::string MarkdownCode(absl::string_view text);
+
+// `text` as one Markdown paragraph line of prose, shown as it is: newlines
+// become spaces, leading white space is dropped, and every character that
+// could start inline markup, HTML, an entity or a link (\ ` * _ [ ] < > ! |
+// ~ &), or a block at the start of the line (# + - = or "1." "1)"), is
+// backslash-escaped. (GitHub's extension that links a bare www. or http://
+// text still shows it as the same visible text.)
+std::string MarkdownText(absl::string_view text);
 
 // A fenced Markdown code block holding `text` verbatim, fence longer than
 // any backtick run inside it, ending with a newline.

@@ -1,6 +1,8 @@
-// report.md: the same content as report.html in Markdown. Text from the
-// run directory only ever appears inside code spans and fenced blocks
-// (escape.h), where Markdown reads neither HTML nor links.
+// report.md: the same content as report.html in Markdown. Values from the
+// run directory (names, paths, clauses, values) appear inside code spans
+// and fenced blocks; the report's sentences, which carry such values, are
+// prose with markup characters escaped (escape.h): neither can add HTML,
+// links or code.
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -11,9 +13,10 @@
 namespace tracespec::report {
 namespace {
 
-// Our own sentences carry untrusted parts (paths, URLs, reasons), so they
-// are shown as code too when they are not plain words of ours.
+// A value: code.
 std::string C(const std::string& text) { return MarkdownCode(text); }
+// A sentence of ours, carrying untrusted parts (paths, URLs, reasons): prose.
+std::string T(const std::string& text) { return MarkdownText(text); }
 
 void Overview(const RunView& run, std::string* out) {
   // Numbers and status names only: plain text.
@@ -33,7 +36,7 @@ void Overview(const RunView& run, std::string* out) {
   if (!run.not_inferred.empty()) {
     absl::StrAppend(out, "Targets without a contract:\n\n");
     for (const v1::MethodRun& m : run.not_inferred) {
-      absl::StrAppend(out, "- ", C(DisplayName(m)), ": ", C(NotInferredNote(m)), "\n");
+      absl::StrAppend(out, "- ", C(DisplayName(m)), ": ", T(NotInferredNote(m)), "\n");
     }
     absl::StrAppend(out, "\n");
   }
@@ -42,7 +45,7 @@ void Overview(const RunView& run, std::string* out) {
 void Project(const RunView& run, std::string* out) {
   if (!run.run) return;
   absl::StrAppend(out, "## Project\n\n");
-  for (const std::string& line : ProjectLines(*run.run)) absl::StrAppend(out, C(line), "\n\n");
+  for (const std::string& line : ProjectLines(*run.run)) absl::StrAppend(out, T(line), "\n\n");
 }
 
 void AuditList(const std::vector<v1::AuditRecord>& records, std::string* out) {
@@ -59,7 +62,7 @@ void AuditList(const std::vector<v1::AuditRecord>& records, std::string* out) {
 
 void Egress(const RunView& run, std::string* out) {
   absl::StrAppend(out, "## What left the machine\n\n");
-  for (const std::string& p : EgressParagraphs(run)) absl::StrAppend(out, C(p), "\n\n");
+  for (const std::string& p : EgressParagraphs(run)) absl::StrAppend(out, T(p), "\n\n");
   if (run.audit.present) absl::StrAppend(out, "Audit head: ", C(run.audit.head_hash), "\n\n");
 }
 
@@ -67,13 +70,13 @@ void ObserveRun(const RunView& run, std::string* out) {
   if (!run.observe) return;
   const v1::ObserveSummary& s = *run.observe;
   absl::StrAppend(out, "## Observation run\n\n");
-  for (const std::string& line : ObserveLines(s)) absl::StrAppend(out, C(line), "\n\n");
+  for (const std::string& line : ObserveLines(s)) absl::StrAppend(out, T(line), "\n\n");
   absl::StrAppend(out, "### Excluded tests\n\n");
   bool any = false;
   for (const v1::TestSummary& t : s.tests()) {
     if (!t.excluded()) continue;
     any = true;
-    absl::StrAppend(out, "- ", C(t.test_id()), ": ", C(t.excluded_reason()), "\n");
+    absl::StrAppend(out, "- ", C(t.test_id()), ": ", T(t.excluded_reason()), "\n");
   }
   absl::StrAppend(out, any ? "\n" : "None: every test's observations may be sent to a model.\n\n");
   absl::StrAppend(out,
@@ -92,7 +95,7 @@ void ObserveRun(const RunView& run, std::string* out) {
   if (!s.target_problems().empty()) {
     absl::StrAppend(out, "### Targets that matched nothing\n\n");
     for (const v1::TargetProblem& p : s.target_problems()) {
-      absl::StrAppend(out, "- ", C(p.target()), ": ", C(p.message()), "\n");
+      absl::StrAppend(out, "- ", C(p.target()), ": ", T(p.message()), "\n");
     }
     absl::StrAppend(out, "\n");
   }
@@ -163,7 +166,7 @@ void Observations(const MethodView& m, std::string* out) {
     absl::StrAppend(out, "None of this method's observations come from an excluded test.\n\n");
   } else {
     for (const auto& [test, reason] : m.excluded_tests) {
-      absl::StrAppend(out, "- ", C(test), ": ", C(reason), "\n");
+      absl::StrAppend(out, "- ", C(test), ": ", T(reason), "\n");
     }
     absl::StrAppend(out, "\n");
   }
@@ -182,7 +185,7 @@ void Method(const RunView& run, const MethodView& m, std::string* out) {
   absl::StrAppend(out, "### ", C(m.display), "\n\n");
   if (m.display != m.method) absl::StrAppend(out, "JVM: ", C(m.method), "\n\n");
   absl::StrAppend(out, "**", StatusName(m), "**, history ",
-                  C(m.result.history()), ", ", C(RoundsSentence(m)), "\n\n#### Contract\n\n");
+                  C(m.result.history()), ", ", T(RoundsSentence(m)), "\n\n#### Contract\n\n");
   if (!m.contract_file.empty()) absl::StrAppend(out, "File: ", C(m.contract_file), "\n\n");
   if (m.result.contract().empty()) {
     absl::StrAppend(out, "No contract.\n\n");
@@ -199,7 +202,7 @@ void Method(const RunView& run, const MethodView& m, std::string* out) {
   Rounds(m, out);
   Counterexamples(m, out);
   Observations(m, out);
-  absl::StrAppend(out, "#### What left the machine\n\n", C(MethodEgressSentence(run, m)), "\n\n");
+  absl::StrAppend(out, "#### What left the machine\n\n", T(MethodEgressSentence(run, m)), "\n\n");
   if (m.remote() && !m.audit.empty()) AuditList(m.audit, out);
 }
 

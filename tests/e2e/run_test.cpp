@@ -368,11 +368,14 @@ TEST(RunTest, CheckCatchesTheDroppedChecksumUpdate) {
 }
 
 // The CI guard cannot pass on a run that failed or on contracts the run
-// does not account for: a run that fails (an unknown test class) keeps the
-// last good run.json and specs and records the failure aside; check
+// does not account for: a first run that fails leaves no run.json, and
+// check names the failure; a run that fails (an unknown test class) keeps
+// the last good run.json and specs and records the failure aside; check
 // refuses while it is recorded; a good run clears it. A .jml file the run
-// did not write, or a run.json that names fewer contracts than a file
-// holds, stops check too.
+// did not write, a contract of a method run.json does not name, or one
+// missing from its file, stops check too, naming the method and the line;
+// a contract edited since the run is checked, and listed (refused with
+// --frozen).
 TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   testing::TempDir dir;
   std::string bank =
@@ -380,6 +383,24 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   RemoveAll(bank + "/target").IgnoreError();
   RemoveAll(bank + "/tracespec-out").IgnoreError();
   const std::string out = bank + "/tracespec-out";
+  std::string config_path = bank + "/tracespec.textproto";
+  std::string config = *ReadFile(config_path);
+  std::string broken_config =
+      absl::StrReplaceAll(config, {{"tests: \"bank.AccountTest\"", "tests: \"bank.NoSuchTest\""}});
+  ASSERT_NE(broken_config, config);
+
+  // The first run fails: no run.json, and check says why.
+  ASSERT_TRUE(WriteFileAtomic(config_path, broken_config).ok());
+  SubprocessResult first_failed = testing::RunTracespec({"run", bank});
+  EXPECT_EQ(first_failed.exit_code, 3) << first_failed.stdout_data << first_failed.stderr_data;
+  ASSERT_FALSE(FileExists(out + "/run.json"));
+  SubprocessResult never_ran = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(never_ran.exit_code, 3) << never_ran.stdout_data << never_ran.stderr_data;
+  EXPECT_THAT(never_ran.stderr_data, HasSubstr("the last `tracespec run` of"));
+  EXPECT_THAT(never_ran.stderr_data, HasSubstr("bank.NoSuchTest"));
+  EXPECT_THAT(never_ran.stderr_data, HasSubstr(out + "/failed-run.json"));
+  ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
+
   SubprocessResult run = testing::RunTracespec({"run", bank});
   ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
   std::string good_run_json = *ReadFile(out + "/run.json");
@@ -398,11 +419,6 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   std::map<std::string, std::string> good_specs = Specs(out);
   ASSERT_FALSE(good_specs.empty());
 
-  std::string config_path = bank + "/tracespec.textproto";
-  std::string config = *ReadFile(config_path);
-  std::string broken_config =
-      absl::StrReplaceAll(config, {{"tests: \"bank.AccountTest\"", "tests: \"bank.NoSuchTest\""}});
-  ASSERT_NE(broken_config, config);
   ASSERT_TRUE(WriteFileAtomic(config_path, broken_config).ok());
   SubprocessResult failed = testing::RunTracespec({"run", bank});
   EXPECT_EQ(failed.exit_code, 3) << failed.stdout_data << failed.stderr_data;
@@ -427,6 +443,8 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult holds = testing::RunTracespec({"check", bank});
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
   EXPECT_THAT(holds.stdout_data, HasSubstr("3 contracts checked against the current build"));
+  EXPECT_THAT(holds.stdout_data, HasSubstr("0 undecided; 0 edited since the run\n"));
+  EXPECT_THAT(holds.stdout_data, Not(HasSubstr("edited since the run:")));
 
   // A spec file the run did not write.
   std::string extra = out + "/specs/bank/Extra.jml";
@@ -451,6 +469,54 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_THAT(malformed.stderr_data, Not(HasSubstr("the files changed after the run")));
   ASSERT_TRUE(WriteFileAtomic(account, stored).ok());
 
+  // The same number of contracts, for other methods: getBalance's removed,
+  // one added for a method run.json does not name.
+  std::string swapped = absl::StrReplaceAll(
+      stored, {{"  //@ public normal_behavior\n  //@   assignable \\nothing;\n"
+                "  //@   ensures \\result == \\old(balance);\n  public int getBalance();\n",
+                "  public int getBalance();\n\n  //@ public normal_behavior\n"
+                "  //@   ensures \\result == 0;\n  public int zero();\n"}});
+  ASSERT_NE(swapped, stored);
+  ASSERT_TRUE(WriteFileAtomic(account, swapped).ok());
+  SubprocessResult swap = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(swap.exit_code, 3) << swap.stdout_data << swap.stderr_data;
+  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:24: no contract of "
+                                          "bank.Account#getBalance()I, which"));
+  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:26: a contract of "
+                                          "bank.Account#zero()I, which"));
+  EXPECT_THAT(swap.stdout_data, Not(HasSubstr("contracts checked")));
+  ASSERT_TRUE(WriteFileAtomic(account, stored).ok());
+
+  // A contract weakened by hand: checked as it stands, and said to be
+  // edited (in the text, the summary line and --json); --frozen refuses it.
+  std::string weakened =
+      absl::StrReplaceAll(stored, {{"ensures \\result == \\old(balance);", "ensures true;"}});
+  ASSERT_NE(weakened, stored);
+  ASSERT_TRUE(WriteFileAtomic(account, weakened).ok());
+  SubprocessResult edited = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(edited.exit_code, 0) << edited.stdout_data << edited.stderr_data;
+  EXPECT_THAT(edited.stdout_data,
+              HasSubstr("edited since the run: bank.Account#getBalance()I "
+                        "(specs/bank/Account.jml:24)\n"));
+  EXPECT_THAT(edited.stdout_data, Not(HasSubstr("edited since the run: bank.Account#deposit")));
+  EXPECT_THAT(edited.stdout_data, HasSubstr("3 hold, 0 broken, 0 undecided; 1 edited since the run"));
+  SubprocessResult edited_json = testing::RunTracespec({"check", bank, "--json"});
+  EXPECT_EQ(edited_json.exit_code, 0) << edited_json.stdout_data << edited_json.stderr_data;
+  v1::CheckSummary checked;
+  EXPECT_TRUE(FromJson(edited_json.stdout_data, &checked).ok()) << edited_json.stdout_data;
+  EXPECT_EQ(checked.edited(), 1);
+  EXPECT_EQ(checked.holds(), 3);
+  EXPECT_EQ(checked.contracts_size(), 3);
+  for (const v1::CheckedContract& c : checked.contracts()) {
+    EXPECT_EQ(c.edited(), c.method() == "bank.Account#getBalance()I") << c.method();
+    EXPECT_EQ(c.spec_file(), "specs/bank/Account.jml");
+  }
+  SubprocessResult frozen = testing::RunTracespec({"check", bank, "--frozen"});
+  EXPECT_EQ(frozen.exit_code, 3) << frozen.stdout_data << frozen.stderr_data;
+  EXPECT_THAT(frozen.stderr_data,
+              HasSubstr("bank.Account#getBalance()I (specs/bank/Account.jml:24)"));
+  EXPECT_THAT(frozen.stdout_data, Not(HasSubstr("contracts checked")));
+
   // run.json naming fewer contracts than Account.jml holds.
   v1::RunSummary fewer = ReadRunJson(out);
   int dropped = 0;
@@ -464,8 +530,9 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   ASSERT_TRUE(WriteFileAtomic(out + "/run.json", ToJsonLine(fewer)).ok());
   SubprocessResult uncounted = testing::RunTracespec({"check", bank});
   EXPECT_EQ(uncounted.exit_code, 3) << uncounted.stdout_data << uncounted.stderr_data;
-  EXPECT_THAT(uncounted.stderr_data, HasSubstr("Account.jml holds 3 method contracts"));
-  EXPECT_THAT(uncounted.stderr_data, HasSubstr("names 2 for it"));
+  EXPECT_THAT(uncounted.stderr_data,
+              HasSubstr("Account.jml:30: a contract of bank.Account#withdraw(I)V, which"));
+  EXPECT_THAT(uncounted.stderr_data, HasSubstr("does not name: it would go unchecked"));
 }
 
 // Without a build command, check does not take stale class files for the
@@ -493,6 +560,27 @@ TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
   EXPECT_THAT(stale.stderr_data,
               HasSubstr("src/main/java/shop/Price.java is newer than target/classes/shop/Price.class"));
   EXPECT_THAT(stale.stderr_data, HasSubstr("has no build command"));
+
+  // The same where the configuration names the sources (no src/main/java).
+  testing::TempDir configured;
+  configured.Write("src/shop/Price.java", *ReadFile(source));
+  configured.Write("tracespec.textproto",
+                   "classes: \"target/classes\"\ntest_classes: \"target/test-classes\"\n"
+                   "sources: \"src\"\n");
+  Javac(configured.path(), "src", "target/classes", "");
+  ASSERT_TRUE(MakeDirs(configured.path() + "/target/test-classes").ok());
+  configured.Write("tracespec-out/run.json",
+                   "{\"formatVersion\":\"FORMAT_VERSION_1\",\"methods\":[{\"method\":"
+                   "\"shop.Price#twice(I)I\"}]}\n");
+  std::string configured_source = configured.path() + "/src/shop/Price.java";
+  fs::last_write_time(configured_source,
+                      fs::last_write_time(configured.path() + "/target/classes/shop/Price.class") +
+                          std::chrono::seconds(5));
+  SubprocessResult stale_configured = testing::RunTracespec({"check", configured.path()});
+  EXPECT_EQ(stale_configured.exit_code, 3)
+      << stale_configured.stdout_data << stale_configured.stderr_data;
+  EXPECT_THAT(stale_configured.stderr_data,
+              HasSubstr("src/shop/Price.java is newer than target/classes/shop/Price.class"));
 }
 
 // Ctrl-C during `tracespec run`, even when the shell started it in the

@@ -14,6 +14,7 @@
 #include "absl/strings/str_split.h"
 #include "agent/gateway/audit_log.h"
 #include "agent/loop/run_dir.h"
+#include "agent/report/escape.h"
 #include "common/files.h"
 #include "common/method_id.h"
 #include "common/proto_io.h"
@@ -326,8 +327,25 @@ TEST_F(ReportTest, RunJsonAddsTheProjectTheMergedSpecAndTargetsWithoutContract) 
   EXPECT_THAT(html, HasSubstr("<code>specs/bank/Account.jml</code>"));
   EXPECT_THAT(html, HasSubstr("<li><code>bank.Account#close()V</code>: not observed: no test "
                               "called it</li>"));
-  EXPECT_THAT(Markdown(), HasSubstr("- ` bank.Account#close()V `: ` not observed: no test called "
-                                    "it `"));
+  std::string md = Markdown();
+  EXPECT_THAT(md, HasSubstr("- ` bank.Account#close()V `: not observed: no test called it\n"));
+  // The project's paragraphs are prose (with markup characters escaped),
+  // not code spans: "Project /home/dev/bank (maven layout: ...".
+  EXPECT_THAT(md, HasSubstr("## Project\n\nProject /home/dev/bank (maven layout: target/classes"));
+  EXPECT_THAT(md, Not(HasSubstr("` Project ")));
+  EXPECT_THAT(md, HasSubstr("\n\nModel: the built-in synthesizer."));
+}
+
+TEST(MarkdownTextTest, ProseWhoseMarkupCharactersAreShownAsTheyAre) {
+  EXPECT_EQ(MarkdownText("Project /a/b (maven layout: target/classes)."),
+            "Project /a/b (maven layout: target/classes).");
+  EXPECT_EQ(MarkdownText("a <b>*c*</b> [l](http://x) `d` | e_f ~g~ &amp; !h \\"),
+            "a \\<b\\>\\*c\\*\\</b\\> \\[l\\](http://x) \\`d\\` \\| e\\_f \\~g\\~ \\&amp; \\!h \\\\");
+  EXPECT_EQ(MarkdownText("# heading"), "\\# heading");
+  EXPECT_EQ(MarkdownText("  - item\nnext"), "\\- item next");
+  EXPECT_EQ(MarkdownText("12. ordered"), "12\\. ordered");
+  EXPECT_EQ(MarkdownText("12."), "12\\.");
+  EXPECT_EQ(MarkdownText("1.5 seconds"), "1.5 seconds");
 }
 
 TEST_F(ReportTest, MethodsAreNamedInJavaWithTheJvmKeyBeside) {
@@ -350,7 +368,7 @@ TEST_F(ReportTest, MethodsAreNamedInJavaWithTheJvmKeyBeside) {
   std::string md = Markdown();
   EXPECT_THAT(md, HasSubstr("### ` bank.Account#deposit(int) `\n\nJVM: ` bank.Account#deposit(I)I `"));
   EXPECT_THAT(md, HasSubstr("- ` bank.Account#deposit(int) `: **"));
-  EXPECT_THAT(md, HasSubstr("- ` bank.Account#transfer(Account, long[], String) `: ` not observed"));
+  EXPECT_THAT(md, HasSubstr("- ` bank.Account#transfer(Account, long[], String) `: not observed"));
 }
 
 // A method that failed points to infer's file of the last contract tried,
