@@ -28,6 +28,7 @@ struct ProjectFlags {
   bool frozen = false;
   bool json = false;
   // run only.
+  bool no_noninterference = false;
   std::string gateway;
   services::ClientTlsFiles gateway_tls{"--gateway"};  // --gateway-ca, -cert, -key
 };
@@ -83,6 +84,7 @@ int RunCommand(const ProjectFlags& flags) {
   options.project_dir = flags.project_dir;
   options.out_dir = flags.out_dir;
   options.jobs = flags.jobs;
+  options.no_noninterference = flags.no_noninterference;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
   // Connected before the build runs: no server, nothing done or written.
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
@@ -147,11 +149,21 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                   "through the gateway's egress gate into its audit log, and this run holds no "
                   "key. Reached before the build runs. Plaintext unless --gateway-ca is given");
   AddGatewayTlsOptions(cmd, &flags->gateway_tls);
+  cmd->add_flag("--no-noninterference", flags->no_noninterference,
+                "Observe the tests once even when the configuration says "
+                "observe_noninterference: true (unset or false is the same: the default). "
+                "Values computed from a denied field (its characters as an int[], its hash) "
+                "are then recorded and may reach the model; only the field itself, and equal "
+                "copies of it, are withheld; the observe line says `noninterference off`. "
+                "With observe_noninterference: true the tests run a second time with every "
+                "denied field substituted, and what differs is withheld (`tracespec observe "
+                "--help`, --noninterference)");
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
       "redaction_policy, bounds, model, rounds, observe_timeout_seconds, "
-      "observe_noninterference (observe --noninterference); paths relative to "
+      "observe_noninterference (observe --noninterference; default off); paths "
+      "relative to "
       "the project), else a Maven layout (target/classes, target/test-classes, src/test/java) "
       "or a Gradle layout (build/classes/java/main and test, src/test/java): every test-like "
       "class is run and every public method of every top-level class is a target.\n"

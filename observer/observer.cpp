@@ -78,7 +78,8 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
     return absl::InvalidArgumentError("no target methods given (--method)");
   }
   if (options.out_dir.empty()) return absl::InvalidArgumentError("no output directory (--out)");
-  if (options.noninterference && (command_run || options.list_hot)) {
+  if (options.noninterference == ObserveOptions::Noninterference::kOn &&
+      (command_run || options.list_hot)) {
     return absl::InvalidArgumentError(
         "--noninterference applies to test runs (--tests), not to a command or --list-hot");
   }
@@ -457,7 +458,27 @@ struct SubstitutedRuns {
   Withheld withheld;
   int runs = 1;
   uint64_t substitutions = 0;
+  // Why the runs were not compared, when they were not (summary.proto).
+  std::string not_compared;
 };
+
+// Whether the substituted runs happen: only when asked for (kOn; the
+// default is off, see ObserveOptions). `not_compared` says why not when
+// asked for but nothing can be substituted: a policy that denies no field
+// (then no second JVM runs: it would cost a run and decide nothing).
+struct NoninterferencePlan {
+  bool run = false;
+  std::string not_compared;
+};
+
+NoninterferencePlan PlanNoninterference(const ObserveOptions& options,
+                                        const v1::RedactionPolicy& policy) {
+  if (options.noninterference != ObserveOptions::Noninterference::kOn) return {};
+  if (policy.deny().empty() || policy.record().empty()) {
+    return {false, "the policy denies no field: nothing to substitute, no second run"};
+  }
+  return {true, ""};
+}
 
 // One substituted run (B or C) of --noninterference; its errors name it.
 absl::StatusOr<Rerun> RunSubstituted(const Plan& plan, const ObserveOptions& options,
@@ -514,13 +535,13 @@ class BackgroundRun {
 // is written.
 class Substitution {
  public:
-  Substitution(const ObserveOptions& options, std::string work)
-      : options_(options), work_(std::move(work)) {}
+  Substitution(const ObserveOptions& options, bool enabled, std::string work)
+      : options_(options), enabled_(enabled), work_(std::move(work)) {}
 
   // Starts B with plan.command's selection, unless it runs already;
   // `beside` names the JVM it runs beside, if any.
   void StartBeside(const Plan& plan, const std::string& beside) {
-    if (!options_.noninterference) return;
+    if (!enabled_) return;
     if (b_ != nullptr && selectors_ == plan.command.selectors) return;
     b_.reset();
     ++started_;
@@ -550,6 +571,14 @@ class Substitution {
     TS_ASSIGN_OR_RETURN(Rerun b, b_->Wait());
     out.substitutions = b.substitutions;
     out.runs = 2;
+    // Nothing substituted: B ran with the same data as A, so nothing A
+    // recorded can depend on a denied field's value, and what differs is
+    // nondeterminism; it is kept, and no run C is needed to say so.
+    if (b.substitutions == 0) {
+      out.not_compared = "the substituted run read no denied field";
+      Info(absl::StrCat("noninterference: ", out.not_compared, "; nothing withheld"));
+      return out;
+    }
     TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> b_trace, ReadTrace(b_->dir() + "/trace.pb"));
     std::vector<v1::Observation> trial = a;
     if (!WithholdDifferences(&trial, b_trace, nullptr).any()) return out;
@@ -575,6 +604,7 @@ class Substitution {
 
  private:
   const ObserveOptions options_;
+  const bool enabled_;
   const std::string work_;
   int started_ = 0;  // B runs started: B<n> and C<n> live in work_/b<n>, work_/c<n>
   std::vector<std::string> selectors_;
@@ -783,7 +813,12 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   } cleanup{work};
   // Dropped before `cleanup`: a substituted run still going is stopped
   // before its directory is removed.
-  Substitution substitution(options, work);
+  const NoninterferencePlan noninterference =
+      PlanNoninterference(options, plan.config.policy());
+  if (!noninterference.not_compared.empty()) {
+    Info(absl::StrCat("noninterference: not run: ", noninterference.not_compared));
+  }
+  Substitution substitution(options, noninterference.run, work);
 
   v1::ProbeConfig& config = plan.config;
   config.set_output_path(work + "/trace.pb");
@@ -876,13 +911,15 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   }
 
   SubstitutedRuns substituted;
-  if (options.noninterference) {
+  substituted.not_compared = noninterference.not_compared;
+  if (noninterference.run) {
     TS_ASSIGN_OR_RETURN(substituted, substitution.Compare(plan, excluded));
   }
 
   v1::ObserveSummary summary;
   summary.set_format_version(v1::FORMAT_VERSION_1);
-  if (options.noninterference) {
+  summary.set_noninterference_not_compared(substituted.not_compared);
+  if (noninterference.run) {
     summary.set_noninterference(true);
     summary.set_noninterference_seed(options.noninterference_seed);
     summary.set_noninterference_runs(substituted.runs);

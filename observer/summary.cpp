@@ -84,6 +84,29 @@ void ObservationCounter::Fill(v1::ObserveSummary* summary) const {
   }
 }
 
+std::string NoninterferenceLine(const v1::ObserveSummary& s) {
+  if (!s.noninterference()) {
+    if (!s.noninterference_not_compared().empty()) {
+      return absl::StrCat("noninterference not run: ", s.noninterference_not_compared());
+    }
+    return "noninterference off: values computed from denied fields (an encoding, a hash) are "
+           "recorded as they are and may leave with the observations (--noninterference or "
+           "observe_noninterference: true withholds them, for tests)";
+  }
+  std::string out =
+      absl::StrCat("noninterference (seed ", s.noninterference_seed(), ", ",
+                   s.noninterference_runs(), " runs, ", s.noninterference_substitutions(),
+                   " denied values substituted): ");
+  if (!s.noninterference_not_compared().empty()) {
+    absl::StrAppend(&out, "nothing withheld: ", s.noninterference_not_compared());
+  } else {
+    absl::StrAppend(&out, s.withheld_dependent(),
+                    " recorded values withheld as depending on a denied value, ",
+                    s.withheld_nondeterministic(), " as nondeterministic (dependence not decided)");
+  }
+  return out;
+}
+
 std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_dir) {
   std::string out;
   const bool command_run = !s.command_program().empty();
@@ -155,16 +178,9 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     absl::StrAppend(&out, "holding a value of a denied location (taint): ", s.tainted_values(),
                     " recorded value", s.tainted_values() == 1 ? "" : "s", " redacted\n");
   }
-  if (s.noninterference()) {
-    absl::StrAppend(&out, "noninterference (seed ", s.noninterference_seed(), ", ",
-                    s.noninterference_runs(), " runs, ", s.noninterference_substitutions(),
-                    " denied values substituted): ", s.withheld_dependent(),
-                    " recorded values withheld as depending on a denied value, ",
-                    s.withheld_nondeterministic(),
-                    " as nondeterministic (dependence not decided)\n");
-    for (const std::string& t : s.tests_withheld()) {
-      absl::StrAppend(&out, "  ", t, ": its calls differed between the runs; all values withheld\n");
-    }
+  absl::StrAppend(&out, NoninterferenceLine(s), "\n");
+  for (const std::string& t : s.tests_withheld()) {
+    absl::StrAppend(&out, "  ", t, ": its calls differed between the runs; all values withheld\n");
   }
   if (!command_run) {
     absl::StrAppend(&out, "excluded tests (never sent anywhere): ", s.tests_excluded(), "\n");

@@ -38,6 +38,10 @@ class ObservationCounter {
 // "passed", "FAILED", "skipped", "INTERRUPTED" or "not run".
 const char* StatusName(v1::TestStatus status);
 
+// What noninterference did, as one line (no newline): the runs compared
+// and the values withheld, why no runs were compared, or that it was off.
+std::string NoninterferenceLine(const v1::ObserveSummary& summary);
+
 // The summary as a few readable lines; `out_dir` is named for the files.
 std::string FormatSummary(const v1::ObserveSummary& summary, const std::string& out_dir);
 

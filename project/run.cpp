@@ -34,6 +34,7 @@
 #include "common/subprocess.h"
 #include "observer/junit.h"
 #include "observer/observer.h"
+#include "observer/summary.h"
 #include "project/check_guard.h"
 #include "project/reachable_classes.h"
 #include "project/spec_files.h"
@@ -113,6 +114,14 @@ absl::Status HashTree(const std::string& path, std::string* out, bool skip_class
 // and the targets can reach (ReachableClassFiles) and its other files, the
 // libraries, the tests and their sources, the targets, the policy and the
 // time limit. A captured command (no tests) depends on every class file.
+// `observe_noninterference` as observe takes it: unset is observe's default
+// (off).
+observer::ObserveOptions::Noninterference ObserveNoninterference(const v1::ProjectConfig& c) {
+  using Noninterference = observer::ObserveOptions::Noninterference;
+  if (!c.has_observe_noninterference()) return Noninterference::kDefault;
+  return c.observe_noninterference() ? Noninterference::kOn : Noninterference::kOff;
+}
+
 absl::StatusOr<std::string> ObservationsKey(const Project& project,
                                             const std::vector<std::string>& tests,
                                             const std::vector<std::string>& targets) {
@@ -159,8 +168,10 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
     if (FileExists(path)) TS_RETURN_IF_ERROR(HashTree(path, &text));
   }
   absl::StrAppend(&text, "max-bytes ", c.observe_max_bytes(), "\n");
-  // Only when set, so that the keys of earlier runs stay valid.
-  if (c.observe_noninterference()) absl::StrAppend(&text, "noninterference\n");
+  // Only when on, so that the keys of earlier runs stay valid.
+  if (ObserveNoninterference(c) == observer::ObserveOptions::Noninterference::kOn) {
+    absl::StrAppend(&text, "noninterference\n");
+  }
   return Sha256Hex(text);
 }
 
@@ -389,6 +400,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   absl::Time start = absl::Now();
   Reporter report(options.progress);
   TS_ASSIGN_OR_RETURN(Project project, LoadProject(options.project_dir));
+  if (options.no_noninterference) project.config.set_observe_noninterference(false);
   RunResult result;
   std::string out_dir = options.out_dir.empty() ? DefaultOutDir(project) : options.out_dir;
   if (out_dir[0] != '/') {
@@ -484,7 +496,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     o.tests_src = project.config.tests_src();
     o.out_dir = obs_dir;
     o.timeout_seconds = project.config.observe_timeout_seconds();
-    o.noninterference = project.config.observe_noninterference();
+    o.noninterference = ObserveNoninterference(project.config);
     absl::StatusOr<observer::ObserveResult> obs = observer::Observe(o);
     if (!obs.ok()) return Stop(out_dir, &s, obs.status());
     if (StopSignal() != 0) {
@@ -515,6 +527,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                      : absl::StrCat("observe: ", observed.observations(),
                                     " observations captured (", observed.jvm_result(), ")"),
                  start);
+    report.Stage(absl::StrCat("observe: ", observer::NoninterferenceLine(observed)), start);
     // Journals of the targets were made from other observations.
     for (const std::string& t : *targets) {
       TS_RETURN_IF_ERROR(RemoveAll(

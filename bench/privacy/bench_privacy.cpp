@@ -9,8 +9,10 @@
 // neighbours) and for the case's verbatim needles: LEAK or OK. For a clean
 // case it checks that requests went out (none blocked) and carry what the
 // tests disclose, with nothing redacted or withheld: OK, BLOCKED or ALTERED.
-// Each case runs in two modes: `plain` (observe as configured by default)
-// and `ni` (`observe_noninterference: true`).
+// Each case runs in two modes: `plain` (`observe_noninterference: false`,
+// the default: the tests run once) and `ni` (`observe_noninterference:
+// true`); both are written out, so that a build with another default
+// measures the same.
 //
 //   bench_privacy [--case NAME]... [--mode plain|ni|both] [--jobs N]
 //                 [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] [--json]
@@ -669,7 +671,7 @@ std::string ProjectConfig(const Case& c, const std::string& bench_dir, int port,
   absl::StrAppend(&out, "model { endpoint { url: ",
                   Quoted(absl::StrCat("http://127.0.0.1:", port, "/v1")),
                   " model: \"fake-model\" egress_policy: ", Quoted(egress_policy), " } }\n");
-  if (ni) absl::StrAppend(&out, "observe_noninterference: true\n");
+  absl::StrAppend(&out, "observe_noninterference: ", ni ? "true" : "false", "\n");
   return out;
 }
 
@@ -933,7 +935,8 @@ void Usage() {
                "                     [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] "
                "[--json]\n"
                "  --case NAME     run only this case (repeatable; a directory under cases/)\n"
-               "  --mode M        plain (observe as is), ni (observe_noninterference: true),\n"
+               "  --mode M        plain (observe_noninterference: false, the default),\n"
+               "                  ni (observe_noninterference: true),\n"
                "                  or both (default)\n"
                "  --jobs N        runs at once (default 1)\n"
                "  --tracespec BIN the tracespec binary (default: the one built with this bench)\n"

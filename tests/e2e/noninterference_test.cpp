@@ -1,15 +1,20 @@
 // `tracespec observe --noninterference` end to end: real javac, real JVM,
 // real JUnit 5, real probe. A denied field re-encoded in places no deny
 // pattern names (code points, base64, a hash, control flow) leaks without
-// the option — the test shows the gap — and never reaches the output
-// directory with it; innocent values are unchanged; nondeterministic ones
-// are told apart; the output is deterministic.
+// the option (the default, which says so) — the test shows the gap — and
+// never reaches the output directory with it; innocent values are
+// unchanged; nondeterministic ones are told apart; the output is
+// deterministic. `tracespec run` against the fake model server: the same
+// with observe_noninterference, and --no-noninterference.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -19,6 +24,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "observer/noninterference.h"
+#include "tests/agent/fake_llm_server.h"
 #include "tests/e2e/observed.h"
 #include "tests/testing/testing.h"
 #include "tracespec/v1/summary.pb.h"
@@ -156,6 +162,8 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
     EXPECT_THAT(plain.jsonl, HasSubstr(Encodings()[i])) << "encoding " << i;
   }
   EXPECT_FALSE(plain.summary.noninterference());
+  EXPECT_THAT(plain.result.stdout_data,
+              HasSubstr("noninterference off: values computed from denied fields"));
 
   Observed ni = Observe("ni", {"--noninterference"});
   ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
@@ -369,7 +377,7 @@ redaction: MARK
   const std::string high = "6848895993518312250";   // 0x5f0c2a9e7d414b3a
   const std::string low = "-7050735346612982956";   // 0x9e26c18f03d7ab54
   const std::string route = "170461131";             // 10.41.7.203
-  Observed plain = observe("plain", {});
+  Observed plain = observe("plain", {"--no-noninterference"});
   ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
   // The gap: the fields are redacted, the numbers computed from them not.
   EXPECT_THAT(plain.jsonl, HasSubstr(high));
@@ -507,10 +515,10 @@ TEST_F(ObserveNoninterferenceTest, ASubstitutedRunThatFailsIsNamedAndNothingIsWr
                                    "--policy", policy_};
   std::string temp;
   SubprocessOptions tmp = OwnTemp(&temp);
-  // Without the option the same tests pass: only the substituted runs break.
+  // Turned off, the same tests pass: only the substituted runs break.
   std::string plain = dir_.path() + "/plain";
   std::vector<std::string> plain_args = args;
-  plain_args.insert(plain_args.end(), {"--out", plain});
+  plain_args.insert(plain_args.end(), {"--out", plain, "--no-noninterference"});
   SubprocessResult ok = testing::RunTracespec(plain_args, tmp);
   ASSERT_EQ(ok.exit_code, 0) << ok.stdout_data << ok.stderr_data;
 
@@ -535,7 +543,7 @@ TEST_F(ObserveNoninterferenceTest, ARunAThatFailsStopsTheSubstitutedRun) {
                                    "ni.KeyringTest", "--method", "ni.Keyring#*",
                                    "--max-methods", "1", "--policy", policy_};
   std::vector<std::string> plain = args;
-  plain.insert(plain.end(), {"--out", dir_.path() + "/plain"});
+  plain.insert(plain.end(), {"--out", dir_.path() + "/plain", "--no-noninterference"});
   SubprocessResult without = testing::RunTracespec(plain, tmp);
   args.insert(args.end(), {"--out", dir_.path() + "/ni", "--noninterference"});
   SubprocessResult with = testing::RunTracespec(args, tmp);
@@ -554,6 +562,146 @@ TEST_F(ObserveNoninterferenceTest, RefusedForCommands) {
                                     "-version"});
   EXPECT_NE(r.result.exit_code, 0);
   EXPECT_THAT(r.Output(), HasSubstr("--noninterference applies to test runs"));
+}
+
+TEST_F(ObserveNoninterferenceTest, BothFlagsAtOnceAreRefused) {
+  SubprocessResult r = testing::RunTracespec(
+      {"observe", "--classpath", classes_, "--tests", "ni.KeyringTest", "--method", "ni.Keyring#*",
+       "--out", dir_.path() + "/both", "--noninterference", "--no-noninterference"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.stderr_data, HasSubstr("--noninterference excludes --no-noninterference"));
+}
+
+// A policy that denies no field leaves nothing to substitute: the tests run
+// once, and the output says so.
+TEST_F(ObserveNoninterferenceTest, APolicyThatDeniesNoFieldRunsTheTestsOnceAndSaysSo) {
+  std::string open = dir_.Write("open.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "*" }
+redaction: MARK
+)");
+  Observed r = ObserveOther("open", classes_, "ni.KeyringTest", "ni.Keyring#*", open,
+                            {"--noninterference"});
+  ASSERT_EQ(r.result.exit_code, 0) << r.Output();
+  EXPECT_FALSE(r.summary.noninterference());
+  EXPECT_EQ(r.summary.noninterference_not_compared(),
+            "the policy denies no field: nothing to substitute, no second run");
+  EXPECT_THAT(r.result.stdout_data,
+              HasSubstr("noninterference not run: the policy denies no field"));
+  EXPECT_THAT(r.result.stderr_data, Not(HasSubstr("substituted (seed")));
+}
+
+// `tracespec run` with a remote model (the fake server on loopback): a
+// denied field's characters as an int[] and a 64-bit hash of it reach the
+// model with default settings — the run says so — and not with
+// `observe_noninterference: true`, unless --no-noninterference overrides it.
+constexpr char kKeeper[] = R"(package nd;
+public class Keeper {
+  private final String secretKey;
+  public Keeper(String secretKey) { this.secretKey = secretKey; }
+  public static Keeper standard() { return new Keeper("Qm4Rt8Xw" + "Zp2Lk6Vn"); }
+  public int[] codes() {
+    int[] out = new int[secretKey.length()];
+    for (int i = 0; i < out.length; i++) out[i] = secretKey.charAt(i);
+    return out;
+  }
+  public long digest() {
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < secretKey.length(); i++) { h ^= secretKey.charAt(i); h *= 0x100000001b3L; }
+    return h;
+  }
+}
+)";
+constexpr char kKeeperTest[] = R"(package nd;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class KeeperTest {
+  @Test void codes() { assertEquals(16, Keeper.standard().codes().length); }
+  @Test void digest() { assertNotEquals(0L, Keeper.standard().digest()); }
+}
+)";
+constexpr char kKeeperSecret[] = "Qm4Rt8XwZp2Lk6Vn";
+
+// Whether the integers of `text`, in order, hold `wanted` with at most 3
+// others between neighbours (an array's indices may stand between its
+// elements).
+bool HoldsSequence(const std::string& text, const std::vector<int64_t>& wanted) {
+  std::vector<int64_t> numbers;
+  for (size_t i = 0; i < text.size();) {
+    size_t start = i;
+    if (text[i] == '-' && i + 1 < text.size() && absl::ascii_isdigit(text[i + 1])) ++i;
+    if (i < text.size() && absl::ascii_isdigit(text[i])) {
+      while (i < text.size() && absl::ascii_isdigit(text[i])) ++i;
+      int64_t n = 0;
+      if (absl::SimpleAtoi(text.substr(start, i - start), &n)) numbers.push_back(n);
+    } else {
+      i = start + 1;
+    }
+  }
+  for (size_t from = 0; from < numbers.size(); ++from) {
+    if (numbers[from] != wanted[0]) continue;
+    size_t at = from, k = 1;
+    for (; k < wanted.size(); ++k) {
+      size_t next = at + 1;
+      while (next < numbers.size() && next <= at + 4 && numbers[next] != wanted[k]) ++next;
+      if (next >= numbers.size() || next > at + 4) break;
+      at = next;
+    }
+    if (k == wanted.size()) return true;
+  }
+  return false;
+}
+
+TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
+  std::vector<int64_t> codes;
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  for (char c : std::string(kKeeperSecret)) {
+    codes.push_back(c);
+    hash = (hash ^ static_cast<uint64_t>(c)) * 0x100000001b3ULL;
+  }
+  const std::string digest = absl::StrCat(static_cast<int64_t>(hash));
+  const std::string answer = testing::ContentEntry(
+      R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
+  enum Case { kDefault, kOn, kFlagOff };
+  for (Case c : {kDefault, kOn, kFlagOff}) {
+    SCOPED_TRACE(c == kDefault ? "default settings"
+                 : c == kOn    ? "observe_noninterference: true"
+                               : "observe_noninterference: true, --no-noninterference");
+    testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, "]}"));
+    testing::TempDir dir;
+    std::string classes = testing::CompileJava(
+        dir, {{"nd/Keeper.java", kKeeper}, {"nd/KeeperTest.java", kKeeperTest}}, {"-g"},
+        testing::JunitJar());
+    ASSERT_FALSE(classes.empty());
+    dir.Write("p/tracespec.textproto",
+              absl::StrCat("classes: \"", classes, "\"\ntest_classes: \"", classes,
+                           "\"\ntests: \"nd.KeeperTest\"\n",
+                           "methods: \"nd.Keeper#codes\"\nmethods: \"nd.Keeper#digest\"\n",
+                           c == kDefault ? "" : "observe_noninterference: true\n",
+                           "model { endpoint { url: \"", server.base_url(),
+                           "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
+                           "/policies/egress.textproto\" } }\n"));
+    std::vector<std::string> args = {"run", dir.path() + "/p"};
+    if (c == kFlagOff) args.push_back("--no-noninterference");
+    SubprocessResult r = testing::RunTracespec(args);
+    ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+    // Both methods were asked about: nothing was blocked wholesale.
+    ASSERT_GE(server.Received().size(), 2u) << r.stdout_data << r.stderr_data;
+    std::string received = server.RecordText();
+    std::string audit = ReadFile(dir.path() + "/p/tracespec-out/infer/audit.jsonl").value_or("");
+    EXPECT_THAT(received, Not(HasSubstr(kKeeperSecret)));
+    if (c == kOn) {
+      EXPECT_FALSE(HoldsSequence(received, codes)) << "the codes reached the model";
+      EXPECT_THAT(received, Not(HasSubstr(digest)));
+      EXPECT_FALSE(HoldsSequence(audit, codes)) << "the codes are in the audit log";
+      EXPECT_THAT(audit, Not(HasSubstr(digest)));
+      EXPECT_THAT(r.stderr_data, HasSubstr("observe: noninterference (seed 1, "));
+    } else {
+      EXPECT_TRUE(HoldsSequence(received, codes)) << received;
+      EXPECT_THAT(received, HasSubstr(digest));
+      EXPECT_THAT(r.stderr_data, HasSubstr("observe: noninterference off: values computed from "
+                                           "denied fields"));
+    }
+  }
 }
 
 }  // namespace
