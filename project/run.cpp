@@ -578,10 +578,15 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     base.world = world.get();
     // A method only failing tests called has nothing to infer from (their
     // calls are kept out of inference): say so rather than start on it.
-    std::map<std::string, std::set<std::string>> passing, failing;
+    std::set<std::string> passing;                         // method keys
+    std::map<std::string, std::set<std::string>> failing;  // method key -> failed tests
     for (const v1::Observation& o : world->observations) {
       std::string key = MethodId::FromRef(o.method()).Key();
-      (o.test_failed() ? failing : passing)[key].insert(o.test_id());
+      if (o.test_failed()) {
+        failing[key].insert(o.test_id());
+      } else {
+        passing.insert(key);
+      }
     }
     std::vector<size_t> inferable;
     for (size_t i : queue) {
