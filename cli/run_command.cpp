@@ -172,7 +172,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
       "Each method's line ends with its contract's strength after a Success (see `tracespec "
-      "strength`).\n" +
+      "strength`).\n"
+      "Until it ends, a run is recorded as unfinished in OUT/failed-run.json (\"it started at "
+      "... and did not finish\"), so that a run killed outright (SIGKILL, out of memory, a "
+      "crash) leaves `tracespec check` refusing; a run that fails records its error there, one "
+      "that succeeds removes it.\n" +
       ExitStatusFooter(
           {{kExitOk, "the run completed; methods without a contract that holds are listed"},
            {kExitInputError,
@@ -211,8 +215,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "whose method is gone, counts as broken. A contract edited by hand since the run is "
       "checked as it stands and listed (\"edited since the run: METHOD (FILE:LINE)\", and "
       "counted in the last line); --frozen refuses it. Check does not pass on nothing: it "
-      "stops (exit 3) when the last run failed (OUT/failed-run.json, also when no run has "
-      "succeeded yet), when OUT/specs holds a file or a method's contract that run.json does "
+      "stops (exit 3) when the last run failed or did not finish (OUT/failed-run.json, also "
+      "when no run has succeeded yet), when OUT/specs holds a file or a method's contract that run.json does "
       "not name, or lacks the contract of a method run.json puts in a file (each named with "
       "file:line), when the last run wrote no contract, and, without a build command, when a "
       "source (the configuration's `sources`, default src/main/java) is newer than its class "
@@ -226,7 +230,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
-            "no run.json under OUT, the last run failed, specs/ and run.json disagree, a "
+            "no run.json under OUT, the last run failed or did not finish, specs/ and run.json "
+            "disagree, a "
             "contract edited since the run with --frozen, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });

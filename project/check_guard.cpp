@@ -1,6 +1,8 @@
 // What `tracespec check` verifies before it checks; see check_guard.h.
 #include "project/check_guard.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -14,6 +16,9 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "agent/loop/run_dir.h"
 #include "common/files.h"
 #include "validator/jml/parser.h"
 #include "validator/jml/printer.h"
@@ -91,6 +96,16 @@ std::optional<std::string> RecordedText(const v1::MethodRun& m) {
 }
 
 }  // namespace
+
+absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary) {
+  summary.set_error(absl::StrCat(
+      "it started at ",
+      absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::Now(), absl::UTCTimeZone()), " (process ",
+      ::getpid(),
+      ") and did not finish: it is still running, or it was killed (SIGKILL, out of memory, a "
+      "crash) before it could record how it ended"));
+  return loop::WriteJsonFile(absl::StrCat(out_dir, "/", kFailedRunJson), summary);
+}
 
 std::string Where(const StoredContract& contract) {
   return absl::StrCat(contract.spec_file, ":", contract.line);

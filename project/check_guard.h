@@ -20,6 +20,14 @@ namespace tracespec::project {
 // (a RunSummary whose `error` says why), removed by the next good run.
 inline constexpr char kFailedRunJson[] = "failed-run.json";
 
+// Records in OUT/failed-run.json that a run has started and not finished
+// (`summary` as far as it is known; its `error` says when and which
+// process), before the run changes anything else in OUT. A run killed
+// outright (SIGKILL, out of memory, a crash) records nothing more, so
+// `check` keeps refusing; a run that fails replaces it with its error, one
+// that succeeds removes it.
+absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary);
+
 // One method's contract as it stands under OUT/specs.
 struct StoredContract {
   // As run.json names it: "bank.Account#deposit(I)V".

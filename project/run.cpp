@@ -426,6 +426,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                     : "builtin");
   s.set_jobs(jobs);
   s.set_classpath(MainClassPath(project));
+  TS_RETURN_IF_ERROR(RecordRunStarted(out_dir, s));
 
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);

@@ -91,6 +91,17 @@ void CompileMavenLayout(const std::string& project) {
         absl::StrCat(project, "/target/classes:", testing::JunitJar()));
 }
 
+// Adds `member` to the class of src/main/java/`source` (before its last
+// brace) and compiles src/main/java into target/classes again.
+void AddToClass(const std::string& project, const std::string& source, const std::string& member) {
+  std::string path = absl::StrCat(project, "/src/main/java/", source);
+  std::string text = *ReadFile(path);
+  size_t close = text.rfind('}');
+  ASSERT_NE(close, std::string::npos);
+  ASSERT_TRUE(WriteFileAtomic(path, text.substr(0, close) + member + "}\n").ok());
+  Javac(project, "src/main/java", "target/classes", "");
+}
+
 // A copy of tests/e2e/projects/maven-shop in `dir`/p, compiled.
 std::string CompiledMavenShop(const testing::TempDir& dir) {
   std::string project = CopyProject(
@@ -692,14 +703,7 @@ TEST(RunTest, AnUnreachedClassKeepsTheObservations) {
   EXPECT_GT(inferred, 0);
 
   // A reached class changes (same behaviour, one more constant).
-  std::string cart = project + "/src/main/java/shop/Cart.java";
-  std::string text = *ReadFile(cart);
-  size_t close = text.rfind('}');
-  ASSERT_NE(close, std::string::npos);
-  ASSERT_TRUE(WriteFileAtomic(cart, text.substr(0, close) +
-                                        "  static final String NOTE = \"changed\";\n}\n")
-                  .ok());
-  Javac(project, "src/main/java", "target/classes", "");
+  AddToClass(project, "shop/Cart.java", "  static final String NOTE = \"changed\";\n");
   SubprocessResult third = testing::RunTracespec({"run", project});
   ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
   EXPECT_FALSE(ReadRunJson(out).observations_reused());
@@ -1075,6 +1079,56 @@ TEST(RunTest, CheckWithoutARunSaysSo) {
   SubprocessResult r = testing::RunTracespec({"check", dir.path()});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_THAT(r.stderr_data, HasSubstr("run `tracespec run` first"));
+}
+
+// A run killed outright (SIGKILL: no handler runs, as on out of memory or
+// a crash) while it observes again: it cannot record how it ended, but it
+// recorded that it started, so check refuses the previous run's contracts,
+// naming the unfinished run and its process; the next run clears it.
+TEST(RunTest, CheckRefusesAfterARunKilledOutright) {
+  testing::TempDir dir;
+  std::string project = CompiledMavenShop(dir);
+  const std::string out = project + "/tracespec-out";
+  SubprocessResult first = testing::RunTracespec({"run", project});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  SubprocessResult holds = testing::RunTracespec({"check", project});
+  ASSERT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+
+  // A reached class changes, so the next run observes again; it is killed
+  // once it has started the tests.
+  AddToClass(project, "shop/Cart.java", "  static final String NOTE = \"changed\";\n");
+  std::string script =
+      "\"$0\" run \"$1\" 2>\"$2/err.txt\" >\"$2/out.txt\" &\n"
+      "pid=$!\n"
+      "while ! grep -q 'observe: running' \"$2/err.txt\" 2>/dev/null; do\n"
+      "  kill -0 $pid 2>/dev/null || break\n"
+      "  sleep 0.05\n"
+      "done\n"
+      "kill -KILL $pid\n"
+      "wait $pid\n"
+      "echo \"exit=$? pid=$pid\"\n";
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(
+      {"/bin/sh", "-c", script, testing::TracespecBinary(), project, dir.path()});
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::string err = ReadFile(dir.path() + "/err.txt").value_or("");
+  ASSERT_THAT(r->stdout_data, HasSubstr("exit=137 ")) << r->stdout_data << err;
+  std::string pid = r->stdout_data.substr(r->stdout_data.find("pid=") + 4);
+  while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+  ASSERT_TRUE(FileExists(out + "/failed-run.json"));
+
+  SubprocessResult refused = testing::RunTracespec({"check", project});
+  EXPECT_EQ(refused.exit_code, 3) << refused.stdout_data << refused.stderr_data;
+  EXPECT_THAT(refused.stderr_data, HasSubstr(out + "/failed-run.json"));
+  EXPECT_THAT(refused.stderr_data,
+              HasSubstr(absl::StrCat("(process ", pid, ") and did not finish: it is still running, "
+                                     "or it was killed (SIGKILL, out of memory, a crash)")));
+  EXPECT_THAT(refused.stdout_data, Not(HasSubstr("contracts checked")));
+
+  SubprocessResult rerun = testing::RunTracespec({"run", project});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+  SubprocessResult again = testing::RunTracespec({"check", project});
+  EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
 }
 
 }  // namespace
