@@ -172,13 +172,17 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
       "Each method's line ends with its contract's strength after a Success (see `tracespec "
-      "strength`).\n"
+      "strength`). The last lines warn (WARNING:) of the tests that failed (`tracespec check` "
+      "refuses the run's contracts until they pass) and of the methods that had a contract in "
+      "the previous run and have none now (run.json: contracts_lost).\n"
       "Until it ends, a run is recorded as unfinished in OUT/failed-run.json (\"it started at "
       "... and did not finish\"), so that a run killed outright (SIGKILL, out of memory, a "
       "crash) leaves `tracespec check` refusing; a run that fails records its error there, one "
       "that succeeds removes it.\n" +
       ExitStatusFooter(
-          {{kExitOk, "the run completed; methods without a contract that holds are listed"},
+          {{kExitOk,
+            "the run completed; methods without a contract that holds are listed, and failing "
+            "tests and lost contracts are warned of"},
            {kExitInputError,
             "no project found, unknown or malformed configuration entry with file:line:column, "
             "build command failed, unknown class or method, no tests, a bad PEM file of "
@@ -224,14 +228,16 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "{ unwind max_array } are lower than those run.json records, it stops (exit 3), naming "
       "each contract (\"METHOD: checked with max_array 2, below the run's 4\"); raise them "
       "again, or run `tracespec run` to prove the contracts within the lower bounds (higher "
-      "bounds, and any time limit, are fine).\n" +
+      "bounds, and any time limit, are fine). Nor does it pass on contracts the project's own "
+      "tests reject: when the last run recorded failing tests (run.json: failed_tests) it stops "
+      "(exit 3) naming them; a run that was killed before it finished is a failed run.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
-            "no run.json under OUT, the last run failed or did not finish, specs/ and run.json "
-            "disagree, a "
+            "no run.json under OUT, the last run failed or did not finish, its tests failed, "
+            "specs/ and run.json disagree, a "
             "contract edited since the run with --frozen, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });

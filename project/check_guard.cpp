@@ -107,6 +107,31 @@ absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary
   return loop::WriteJsonFile(absl::StrCat(out_dir, "/", kFailedRunJson), summary);
 }
 
+absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary& summary) {
+  if (summary.failed_tests().empty()) return absl::OkStatus();
+  const int n = summary.failed_tests_size();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the last `tracespec run` (", out_dir, "/run.json) recorded ", n,
+      n == 1 ? " failing test" : " failing tests", ":\n  ",
+      absl::StrJoin(summary.failed_tests(), "\n  "), "\nthe contracts under ", out_dir, "/",
+      kSpecsDir,
+      " were inferred from code the project's own tests reject (and the methods only those tests "
+      "called have none), so check does not vouch for them: make the tests pass (or leave a test "
+      "known to fail out of `tests`) and run `tracespec run` again"));
+}
+
+std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now) {
+  std::set<std::string> with_contract;
+  for (const v1::MethodRun& m : now.methods()) {
+    if (!m.spec_file().empty()) with_contract.insert(m.method());
+  }
+  std::vector<std::string> lost;
+  for (const v1::MethodRun& m : previous.methods()) {
+    if (!m.spec_file().empty() && !with_contract.count(m.method())) lost.push_back(m.method());
+  }
+  return lost;
+}
+
 std::string Where(const StoredContract& contract) {
   return absl::StrCat(contract.spec_file, ":", contract.line);
 }

@@ -28,6 +28,17 @@ inline constexpr char kFailedRunJson[] = "failed-run.json";
 // that succeeds removes it.
 absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary);
 
+// A FailedPrecondition naming the tests the run recorded as failed
+// (`summary.failed_tests`, run.json in `out_dir`); OK when none failed.
+// The contracts were inferred from code the project's own tests reject,
+// and the methods only those tests called have none: `check` must not
+// pass on them.
+absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary& summary);
+
+// The methods that had a contract in `previous` (the run.json a run
+// replaces) and have none in `now`, in `previous`'s order.
+std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now);
+
 // One method's contract as it stands under OUT/specs.
 struct StoredContract {
   // As run.json names it: "bank.Account#deposit(I)V".

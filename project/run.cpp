@@ -370,6 +370,29 @@ std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& s) 
   for (const std::string& f : s.spec_files()) absl::StrAppend(&text, "spec: ", out_dir, "/", f, "\n");
   absl::StrAppend(&text, "summary: ", out_dir, "/", kRunJson, "\n");
   absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
+  // Last, so that they are seen: what makes these results untrustworthy
+  // or smaller than the previous run's.
+  if (!s.failed_tests().empty()) {
+    absl::StrAppend(&text, "WARNING: ", s.failed_tests_size(),
+                    s.failed_tests_size() == 1 ? " test failed" : " tests failed", ":\n  ",
+                    absl::StrJoin(s.failed_tests(), "\n  "),
+                    "\nthe contracts above were inferred from code the project's own tests "
+                    "reject; `tracespec check` refuses them until the tests pass\n");
+  }
+  if (!s.contracts_lost().empty()) {
+    std::map<std::string, const v1::MethodRun*> now;
+    for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
+    absl::StrAppend(&text, "WARNING: ", s.contracts_lost_size(),
+                    s.contracts_lost_size() == 1 ? " method" : " methods",
+                    " had a contract in the previous run and ",
+                    s.contracts_lost_size() == 1 ? "has" : "have",
+                    " none now (gone from ", out_dir, "/", kSpecsDir, "):\n");
+    for (const std::string& method : s.contracts_lost()) {
+      auto it = now.find(method);
+      absl::StrAppend(&text, "  ", method, ": ",
+                      it == now.end() ? "no longer a target" : MethodLine(*it->second), "\n");
+    }
+  }
   return text;
 }
 
@@ -735,6 +758,10 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   for (const auto& [file, content] : specs->files) s.add_spec_files(absl::StrCat(kSpecsDir, "/", file));
 
   for (v1::MethodRun& m : runs) AddMethodRun(std::move(m), &s);
+  v1::RunSummary previous;  // the run.json this run replaces
+  if (loop::ReadJsonFile(absl::StrCat(out_dir, "/", kRunJson), &previous).ok()) {
+    for (std::string& lost : LostContracts(previous, s)) s.add_contracts_lost(std::move(lost));
+  }
   s.set_seconds(Since(start));
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
   TS_RETURN_IF_ERROR(RemoveAll(absl::StrCat(out_dir, "/", kFailedRunJson)));
@@ -871,6 +898,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         absl::StrCat("the contracts under ", out_dir,
                      "/specs are from an earlier run, so check does not vouch for them"));
   }
+  TS_RETURN_IF_ERROR(RefuseFailedTests(out_dir, summary));
   TS_ASSIGN_OR_RETURN(std::vector<StoredContract> stored_contracts,
                       ReadStoredContracts(out_dir, summary));
   std::vector<std::string> edited;  // "a.B#m()V (specs/a/B.jml:12)"

@@ -1131,5 +1131,89 @@ TEST(RunTest, CheckRefusesAfterARunKilledOutright) {
   EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
 }
 
+// shop.Price in a Maven layout, compiled: twice, half and third, each
+// called by a passing test, and unused(), which no test calls.
+void WritePriceProject(const testing::TempDir& dir, const std::string& third_body) {
+  dir.Write("src/main/java/shop/Price.java",
+            absl::StrCat("package shop;\npublic class Price {\n"
+                         "  public static int twice(int x) { return 2 * x; }\n"
+                         "  public static int half(int x) { return x / 2; }\n"
+                         "  public static int third(int x) { ", third_body, " }\n"
+                         "  public static int unused(int x) { return x - 1; }\n}\n"));
+  dir.Write("src/test/java/shop/PriceTest.java",
+            "package shop;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class PriceTest {\n"
+            "  @Test void twiceDoubles() {\n"
+            "    for (int x = -3; x <= 3; x++) assertEquals(x + x, Price.twice(x));\n"
+            "  }\n"
+            "  @Test void halfHalves() {\n"
+            "    for (int x = -3; x <= 3; x++) assertEquals(x / 2, Price.half(x));\n"
+            "  }\n"
+            "  @Test void thirdOfNine() {\n"
+            "    for (int x = 0; x <= 12; x += 3) assertEquals(x / 3, Price.third(x));\n"
+            "  }\n"
+            "}\n");
+  CompileMavenLayout(dir.path());
+}
+
+// A bug the tests catch, then `tracespec run` on the buggy code: the run
+// says loudly which tests failed and which method lost its contract (only
+// the failing test called it), and check does not turn green on what is
+// left: it refuses, naming the failing test.
+TEST(RunTest, ARunWithFailingTestsNamesTheLostContractsAndCheckRefusesIt) {
+  testing::TempDir dir;
+  WritePriceProject(dir, "return x / 3;");
+  const std::string out = dir.path() + "/tracespec-out";
+  SubprocessResult good = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(good.exit_code, 0) << good.stdout_data << good.stderr_data;
+  EXPECT_THAT(good.stdout_data, Not(HasSubstr("WARNING")));
+  v1::RunSummary good_summary = ReadRunJson(out);
+  bool third_had_contract = false;
+  for (const v1::MethodRun& m : good_summary.methods()) {
+    if (m.method() == "shop.Price#third(I)I") third_had_contract = !m.spec_file().empty();
+  }
+  ASSERT_TRUE(third_had_contract) << good.stdout_data;
+  EXPECT_TRUE(good_summary.contracts_lost().empty());
+
+  WritePriceProject(dir, "return x / 3 + 1;");
+  SubprocessResult caught = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(caught.exit_code, 10) << caught.stdout_data << caught.stderr_data;
+  EXPECT_THAT(caught.stdout_data, HasSubstr("shop.Price#third(I)I: BROKEN"));
+
+  const std::string failed = "shop.PriceTest#thirdOfNine: AssertionFailedError";
+  SubprocessResult buggy = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(buggy.exit_code, 0) << buggy.stdout_data << buggy.stderr_data;
+  EXPECT_THAT(buggy.stdout_data,
+              HasSubstr(absl::StrCat("WARNING: 1 test failed:\n  ", failed,
+                                     "\nthe contracts above were inferred from code the project's "
+                                     "own tests reject; `tracespec check` refuses them until the "
+                                     "tests pass\n")));
+  EXPECT_THAT(buggy.stdout_data,
+              HasSubstr(absl::StrCat("WARNING: 1 method had a contract in the previous run and "
+                                     "has none now (gone from ", dir.path(),
+                                     "/tracespec-out/specs):\n  shop.Price#third(I)I: not observed "
+                                     "(only failing tests called it (shop.PriceTest#thirdOfNine)")));
+  v1::RunSummary buggy_summary = ReadRunJson(out);
+  EXPECT_THAT(buggy_summary.contracts_lost(), ::testing::ElementsAre("shop.Price#third(I)I"));
+  EXPECT_THAT(buggy_summary.failed_tests(), ::testing::ElementsAre(failed));
+
+  SubprocessResult refused = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(refused.exit_code, 3) << refused.stdout_data << refused.stderr_data;
+  EXPECT_THAT(refused.stderr_data,
+              HasSubstr(absl::StrCat("recorded 1 failing test:\n  ", failed, "\n")));
+  EXPECT_THAT(refused.stderr_data, HasSubstr("inferred from code the project's own tests reject"));
+  EXPECT_THAT(refused.stdout_data, Not(HasSubstr("contracts checked")));
+
+  // Fixed: the run has no warning, and check passes again.
+  WritePriceProject(dir, "return x / 3;");
+  SubprocessResult fixed = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.stdout_data << fixed.stderr_data;
+  EXPECT_THAT(fixed.stdout_data, Not(HasSubstr("WARNING")));
+  SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+}
+
 }  // namespace
 }  // namespace tracespec
