@@ -124,6 +124,7 @@ int CheckCommand(const ProjectFlags& flags) {
              stdout);
   std::fflush(stdout);
   if (result->broken > 0) return kExitCheckFailed;
+  if (result->added_since_run > 0) return kExitInputError;
   if (result->undecided > 0) return kExitUnknown;
   return kExitOk;
 }
@@ -230,14 +231,19 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "again, or run `tracespec run` to prove the contracts within the lower bounds (higher "
       "bounds, and any time limit, are fine). Nor does it pass on contracts the project's own "
       "tests reject: when the last run recorded failing tests (run.json: failed_tests) it stops "
-      "(exit 3) naming them; a run that was killed before it finished is a failed run.\n" +
+      "(exit 3) naming them; a run that was killed before it finished is a failed run.\n"
+      "Every target method of the project as the class files now are that has no contract "
+      "checked is listed as \"not covered: METHOD: ...\" and counted in the last line "
+      "(--json: not_covered): covered by the run without a contract (its run line), or added "
+      "since the run (run.json has no entry for it); an added method makes check exit 3 after "
+      "checking (unless a contract is broken: 10): run `tracespec run` to cover it.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
-            "no run.json under OUT, the last run failed or did not finish, its tests failed, "
-            "specs/ and run.json disagree, a "
+            "no run.json under OUT, the last run failed or did not finish, its tests failed, a "
+            "target method added since the run, specs/ and run.json disagree, a "
             "contract edited since the run with --frozen, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });

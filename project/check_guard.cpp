@@ -132,6 +132,18 @@ std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1:
   return lost;
 }
 
+std::vector<UncoveredTarget> UncoveredTargets(const std::vector<std::string>& targets,
+                                              const v1::RunSummary& summary) {
+  std::set<std::string> remaining(targets.begin(), targets.end());
+  std::vector<UncoveredTarget> out;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (remaining.erase(m.method()) == 0 || !m.spec_file().empty()) continue;
+    out.push_back({m.method(), &m});
+  }
+  for (const std::string& method : remaining) out.push_back({method, nullptr});
+  return out;
+}
+
 std::string Where(const StoredContract& contract) {
   return absl::StrCat(contract.spec_file, ":", contract.line);
 }

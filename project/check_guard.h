@@ -39,6 +39,20 @@ absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary&
 // replaces) and have none in `now`, in `previous`'s order.
 std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now);
 
+// A target method whose contract `check` does not check.
+struct UncoveredTarget {
+  std::string method;
+  // Its entry in run.json (covered, with no contract); null: run.json has
+  // none (added since the run).
+  const v1::MethodRun* run = nullptr;
+};
+
+// The methods of `targets` (the project's targets as the class files now
+// are) that `summary` records without a contract, in run.json's order,
+// then those it does not record at all, sorted.
+std::vector<UncoveredTarget> UncoveredTargets(const std::vector<std::string>& targets,
+                                              const v1::RunSummary& summary);
+
 // One method's contract as it stands under OUT/specs.
 struct StoredContract {
   // As run.json names it: "bank.Account#deposit(I)V".

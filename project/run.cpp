@@ -942,6 +942,10 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                      : "against the class files as found (no build command, and no sources "
                        "(`sources`, default src/main/java) to tell whether they are current)";
   }
+  // The targets as the class files now are: one the run did not cover (a
+  // method added since) or covered without a contract is listed, not
+  // silently passed over.
+  absl::StatusOr<std::vector<std::string>> targets = ResolveTargets(project);
   if (stored_contracts.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "nothing to check: the last `tracespec run` (", out_dir, "/", kRunJson,
@@ -1023,6 +1027,26 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     }
   }
   for (const std::string& e : edited) absl::StrAppend(&result.text, "edited since the run: ", e, "\n");
+  if (!targets.ok()) {
+    absl::StrAppend(&result.text, "not covered: the target methods could not be listed (",
+                    targets.status().message(), ")\n");
+  }
+  for (const UncoveredTarget& t : targets.ok() ? UncoveredTargets(*targets, summary)
+                                               : std::vector<UncoveredTarget>{}) {
+    v1::UncoveredMethod* u = result.summary.add_not_covered();
+    u->set_method(t.method);
+    u->set_added_since_run(t.run == nullptr);
+    u->set_reason(t.run == nullptr ? "added since the run" : MethodLine(*t.run));
+    if (t.run == nullptr) ++result.added_since_run;
+    absl::StrAppend(&result.text, "not covered: ", t.method, ": ",
+                    t.run == nullptr
+                        ? absl::StrCat("added since the run (", out_dir, "/", kRunJson,
+                                       " has no entry for it): run `tracespec run` to cover it")
+                        : absl::StrCat("no contract: ", u->reason()),
+                    "\n");
+  }
+  result.not_covered = result.summary.not_covered_size();
+  result.summary.set_added_since_run(result.added_since_run);
   for (const MethodCheck& mc : result.methods) {
     v1::CheckedContract* c = result.summary.add_contracts();
     c->set_method(mc.method);
@@ -1041,7 +1065,13 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   absl::StrAppend(&result.text, result.methods.size(), " contracts checked ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
-                  " undecided; ", result.edited, " edited since the run\n");
+                  " undecided; ", result.edited, " edited since the run; ", result.not_covered,
+                  " target methods not covered",
+                  result.added_since_run > 0
+                      ? absl::StrCat(" (", result.added_since_run,
+                                     " added since the run: run `tracespec run` to cover them)")
+                      : "",
+                  "\n");
   return result;
 }
 

@@ -458,7 +458,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult holds = testing::RunTracespec({"check", bank});
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
   EXPECT_THAT(holds.stdout_data, HasSubstr("3 contracts checked against the current build"));
-  EXPECT_THAT(holds.stdout_data, HasSubstr("0 undecided; 0 edited since the run\n"));
+  EXPECT_THAT(holds.stdout_data, HasSubstr("0 undecided; 0 edited since the run; 0 target methods not covered\n"));
   EXPECT_THAT(holds.stdout_data, Not(HasSubstr("edited since the run:")));
   // The run records the bounds it proved within; check refuses lower ones,
   // naming each contract, and accepts higher ones.
@@ -1213,6 +1213,56 @@ TEST(RunTest, ARunWithFailingTestsNamesTheLostContractsAndCheckRefusesIt) {
   EXPECT_THAT(fixed.stdout_data, Not(HasSubstr("WARNING")));
   SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+}
+
+// check lists the target methods it checks no contract of: one the run
+// covered without a contract (no test calls it) passes with a note; one
+// added since the run makes check exit 3 (after checking) until a run
+// covers it. In the text, its last line and --json.
+TEST(RunTest, CheckListsTargetMethodsItDoesNotCover) {
+  testing::TempDir dir;
+  WritePriceProject(dir, "return x / 3;");
+  SubprocessResult run = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  SubprocessResult covered = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(covered.exit_code, 0) << covered.stdout_data << covered.stderr_data;
+  EXPECT_THAT(covered.stdout_data,
+              HasSubstr("not covered: shop.Price#unused(I)I: no contract: not observed (no test "
+                        "called it)\n"));
+  EXPECT_THAT(covered.stdout_data, HasSubstr("; 0 edited since the run; 1 target methods not covered\n"));
+
+  // A public method added to a target class.
+  AddToClass(dir.path(), "shop/Price.java", "  public static int quad(int x) { return 4 * x; }\n");
+  SubprocessResult added = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(added.exit_code, 3) << added.stdout_data << added.stderr_data;
+  EXPECT_THAT(added.stdout_data, HasSubstr("shop.Price#twice(I)I: holds"));
+  EXPECT_THAT(added.stdout_data,
+              HasSubstr(absl::StrCat("not covered: shop.Price#quad(I)I: added since the run (",
+                                     dir.path(), "/tracespec-out/run.json has no entry for it): run "
+                                     "`tracespec run` to cover it\n")));
+  EXPECT_THAT(added.stdout_data,
+              HasSubstr("; 2 target methods not covered (1 added since the run: run `tracespec "
+                        "run` to cover them)\n"));
+  SubprocessResult added_json = testing::RunTracespec({"check", dir.path(), "--json"});
+  EXPECT_EQ(added_json.exit_code, 3) << added_json.stdout_data << added_json.stderr_data;
+  v1::CheckSummary summary;
+  ASSERT_TRUE(FromJson(added_json.stdout_data, &summary).ok()) << added_json.stdout_data;
+  EXPECT_EQ(summary.added_since_run(), 1);
+  ASSERT_EQ(summary.not_covered_size(), 2);
+  EXPECT_EQ(summary.not_covered(0).method(), "shop.Price#unused(I)I");
+  EXPECT_FALSE(summary.not_covered(0).added_since_run());
+  EXPECT_EQ(summary.not_covered(0).reason(), "not observed (no test called it)");
+  EXPECT_EQ(summary.not_covered(1).method(), "shop.Price#quad(I)I");
+  EXPECT_TRUE(summary.not_covered(1).added_since_run());
+
+  // Covered by a run (no test calls it either): listed, not refused.
+  SubprocessResult rerun = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  SubprocessResult after = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(after.exit_code, 0) << after.stdout_data << after.stderr_data;
+  EXPECT_THAT(after.stdout_data,
+              HasSubstr("not covered: shop.Price#quad(I)I: no contract: not observed"));
+  EXPECT_THAT(after.stdout_data, HasSubstr("; 2 target methods not covered\n"));
 }
 
 }  // namespace

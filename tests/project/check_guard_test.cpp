@@ -1,5 +1,6 @@
 // project/check_guard.h's comparisons of run.json with what a check or a
-// new run sees: contracts lost between runs, failing tests refused. (The files under specs/ and the stale-source
+// new run sees: contracts lost between runs, target methods not covered,
+// failing tests refused. (The files under specs/ and the stale-source
 // check are exercised end to end in tests/e2e/run_test.cpp.)
 #include "project/check_guard.h"
 
@@ -29,6 +30,20 @@ TEST(CheckGuardTest, LostContractsAreThoseThePreviousRunHadAndThisOneHasNot) {
   EXPECT_THAT(LostContracts(previous, now), ElementsAre("p.C#b()I", "p.C#gone()I"));
   EXPECT_TRUE(LostContracts(now, now).empty());
   EXPECT_TRUE(LostContracts(v1::RunSummary(), now).empty());
+}
+
+TEST(CheckGuardTest, UncoveredTargetsAreThoseWithoutAContractThenThoseAdded) {
+  v1::RunSummary run = Summary({{"p.C#z()I", false}, {"p.C#a()I", true}, {"p.C#old()I", false}});
+  std::vector<UncoveredTarget> uncovered =
+      UncoveredTargets({"p.C#a()I", "p.C#new2()I", "p.C#z()I", "p.C#new1()I"}, run);
+  ASSERT_EQ(uncovered.size(), 3u);
+  EXPECT_EQ(uncovered[0].method, "p.C#z()I");
+  ASSERT_NE(uncovered[0].run, nullptr);
+  EXPECT_EQ(uncovered[0].run->method(), "p.C#z()I");
+  EXPECT_EQ(uncovered[1].method, "p.C#new1()I");
+  EXPECT_EQ(uncovered[1].run, nullptr);
+  EXPECT_EQ(uncovered[2].method, "p.C#new2()I");
+  EXPECT_EQ(uncovered[2].run, nullptr);
 }
 
 TEST(CheckGuardTest, FailingTestsOfTheRunAreRefusedByName) {
