@@ -1066,10 +1066,11 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
                   " undecided; ", result.edited, " edited since the run; ", result.not_covered,
-                  " target methods not covered",
+                  result.not_covered == 1 ? " target method" : " target methods", " not covered",
                   result.added_since_run > 0
                       ? absl::StrCat(" (", result.added_since_run,
-                                     " added since the run: run `tracespec run` to cover them)")
+                                     " added since the run: run `tracespec run` to cover ",
+                                     result.added_since_run == 1 ? "it)" : "them)")
                       : "",
                   "\n");
   return result;

@@ -1229,7 +1229,7 @@ TEST(RunTest, CheckListsTargetMethodsItDoesNotCover) {
   EXPECT_THAT(covered.stdout_data,
               HasSubstr("not covered: shop.Price#unused(I)I: no contract: not observed (no test "
                         "called it)\n"));
-  EXPECT_THAT(covered.stdout_data, HasSubstr("; 0 edited since the run; 1 target methods not covered\n"));
+  EXPECT_THAT(covered.stdout_data, HasSubstr("; 0 edited since the run; 1 target method not covered\n"));
 
   // A public method added to a target class.
   AddToClass(dir.path(), "shop/Price.java", "  public static int quad(int x) { return 4 * x; }\n");
@@ -1242,7 +1242,7 @@ TEST(RunTest, CheckListsTargetMethodsItDoesNotCover) {
                                      "`tracespec run` to cover it\n")));
   EXPECT_THAT(added.stdout_data,
               HasSubstr("; 2 target methods not covered (1 added since the run: run `tracespec "
-                        "run` to cover them)\n"));
+                        "run` to cover it)\n"));
   SubprocessResult added_json = testing::RunTracespec({"check", dir.path(), "--json"});
   EXPECT_EQ(added_json.exit_code, 3) << added_json.stdout_data << added_json.stderr_data;
   v1::CheckSummary summary;
