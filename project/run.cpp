@@ -340,7 +340,7 @@ std::vector<v1::ClassInvariants> ProveInvariants(const std::set<std::string>& cl
   options.validator = validator;
   options.unwind = bounds.unwind;
   options.max_array = bounds.max_array;
-  options.timeout_seconds = bounds.validation_timeout_seconds;
+  options.timeout_seconds = std::min(bounds.validation_timeout_seconds, kInvariantCheckSeconds);
   for (const std::string& name : classes) {
     absl::StatusOr<const classfile::ClassFile*> cls =
         world.class_path.Load(classfile::BinaryToInternal(name));
@@ -948,7 +948,7 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
   options.validator = validator;
   options.unwind = bounds.unwind;
   options.max_array = bounds.max_array;
-  options.timeout_seconds = bounds.timeout_seconds;
+  options.timeout_seconds = std::min(bounds.timeout_seconds, kInvariantCheckSeconds);
   for (const v1::ClassInvariants& ci : summary.class_invariants()) {
     if (ci.invariants().empty()) continue;
     std::vector<std::string> invariants(ci.invariants().begin(), ci.invariants().end());
