@@ -123,6 +123,10 @@ void JNICALL TestStartedHook(JNIEnv* env, jclass, jstring test_id) {
 
 void JNICALL TestFinishedHook(JNIEnv* env, jclass) { g_recorder->TestFinished(env); }
 
+void JNICALL ReadDeniedHook(JNIEnv* env, jclass, jobject receiver, jclass owner, jint id) {
+  BeforeDeniedRead(env, receiver, owner, id);
+}
+
 struct Native {
   std::string name;
   std::string descriptor;
@@ -155,6 +159,7 @@ std::vector<Native> Natives() {
       {kEnterJvmti, kEnterDescriptor, reinterpret_cast<void*>(&EnterJvmtiHook)},
       {kTestStarted, kTestStartedDescriptor, reinterpret_cast<void*>(&TestStartedHook)},
       {kTestFinished, kTestFinishedDescriptor, reinterpret_cast<void*>(&TestFinishedHook)},
+      {kReadDenied, kReadDeniedDescriptor, reinterpret_cast<void*>(&ReadDeniedHook)},
   };
   return natives;
 }
@@ -493,8 +498,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   }
   g_recorder = new Recorder(g_jvmti, *g_config);
   // The substituted run of observe --noninterference: a JVMTI environment
-  // of its own, so that only this run pays for field access events.
-  if (g_config->substitute_denied() && !InstallSubstitution(vm, *g_config, &error)) {
+  // of its own (its class-file hook runs after this one's).
+  if (g_config->substitute_denied() &&
+      !InstallSubstitution(vm, *g_config, [](const std::string& e) { AddError(e); }, &error)) {
     Complain(error);
     return JNI_ERR;
   }
