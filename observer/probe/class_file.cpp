@@ -854,7 +854,7 @@ bool ClassFile::RedirectFieldReads(const std::function<int(const FieldRead&)>& h
             }
             // aload_0 | aconst_null; ldc_w owner; ldc_w id; invokestatic
             // readDenied; [aload_0;] the original instruction; return.
-            std::string name = "tracespec$read$" + std::to_string(accessors.size());
+            std::string name = "tracespec$read$" + std::to_string(added.size());
             std::string descriptor = (read.is_static ? "()" : "(L" + read.owner + ";)") +
                                      read.descriptor;
             Code body;

@@ -299,6 +299,125 @@ redaction: MARK
   EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
 }
 
+// Reads of denied fields from wherever Java code can make them: a
+// protected field declared by a superclass, read through the subclass and
+// from another class; a static one read through the subclass; a private
+// one read by a nested class (a nestmate's own getfield under release 17,
+// an accessor of the outer class under release 8) and by a lambda. The
+// substituted run routes each read instruction (ClassFile::
+// RedirectFieldReads), so every returned value, each computed from one of
+// them, is withheld as dependent. The targets are static methods of
+// another class, so the probe never snapshots (and substitutes) a Derived
+// itself: each substitute comes from a routed read.
+constexpr char kBase[] = R"(package ni;
+public class Base {
+  protected String secretBase = "Kx93Vb27";
+  public static String secretStatic = "Pw55Qr18";
+}
+)";
+constexpr char kDerived[] = R"(package ni;
+import java.util.function.IntSupplier;
+public class Derived extends Base {
+  private String secretOwn = "Mn47Tz62";
+  public int viaSubclass() { return this.secretBase.hashCode(); }
+  public int staticViaSubclass() { return Derived.secretStatic.hashCode(); }
+  public int viaNested() { return new Inner().get(); }
+  public int viaLambda() { IntSupplier s = () -> secretOwn.charAt(1); return s.getAsInt(); }
+  class Inner { int get() { return secretOwn.charAt(0); } }
+}
+)";
+constexpr char kOther[] = R"(package ni;
+public class Other {
+  public static int viaSubclass() { return new Derived().viaSubclass(); }
+  public static int staticViaSubclass() { return new Derived().staticViaSubclass(); }
+  public static int viaNested() { return new Derived().viaNested(); }
+  public static int viaLambda() { return new Derived().viaLambda(); }
+  public static int read() { return new Derived().secretBase.charAt(2); }
+}
+)";
+constexpr char kDerivedTest[] = R"(package ni;
+import org.junit.jupiter.api.Test;
+class DerivedTest {
+  @Test void all() {
+    Other.viaSubclass(); Other.staticViaSubclass(); Other.viaNested(); Other.viaLambda();
+    Other.read();
+  }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, ReadsFromSubclassesNestedClassesLambdasAndOtherClasses) {
+  std::string policy = dir_.Write("secret.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "ni.*" }
+deny: "*secret*"
+redaction: MARK
+)");
+  for (const char* release : {"17", "8"}) {
+    SCOPED_TRACE(release);
+    testing::TempDir dir;
+    std::string classes = testing::CompileJava(
+        dir, {{"ni/Base.java", kBase}, {"ni/Derived.java", kDerived}, {"ni/Other.java", kOther},
+              {"ni/DerivedTest.java", kDerivedTest}},
+        {"-g", "--release", release}, testing::JunitJar());
+    Observed r = ObserveOther(absl::StrCat("release", release), classes, "ni.DerivedTest",
+                              "ni.Other#*", policy, {"--noninterference"});
+    ASSERT_EQ(r.result.exit_code, 0) << r.Output();
+    std::vector<std::string> methods;
+    for (const v1::Observation& o : r.observations) {
+      methods.push_back(o.method().name());
+      EXPECT_EQ(o.outcome().returned().redacted().reason(), observer::kDependsOnDenied)
+          << o.method().name();
+    }
+    EXPECT_THAT(methods, ::testing::UnorderedElementsAre("viaSubclass", "staticViaSubclass",
+                                                         "viaNested", "viaLambda", "read"));
+    EXPECT_EQ(r.summary.noninterference_runs(), 3);
+    // The static field once, an instance field once per Derived.
+    EXPECT_EQ(r.summary.noninterference_substitutions(), 5);
+  }
+}
+
+// A class file too old for the routing (version 48: no class constants)
+// that reads a denied field: the substituted run fails and observe with
+// it (fail closed), naming the class; without the option it runs.
+constexpr char kOld[] = R"(package ni;
+public class Old {
+  private String secretOld = "Hy62Jd09";
+  public int read() { return secretOld.length(); }
+}
+)";
+constexpr char kOldTest[] = R"(package ni;
+import org.junit.jupiter.api.Test;
+class OldTest { @Test void read() { new Old().read(); } }
+)";
+
+TEST_F(ObserveNoninterferenceTest, AClassTooOldToRouteFailsTheSubstitutedRun) {
+  std::string classes = testing::CompileJava(
+      dir_, {{"ni/Old.java", kOld}, {"ni/OldTest.java", kOldTest}}, {"-g", "--release", "8"},
+      testing::JunitJar());
+  std::string path = classes + "/ni/Old.class";
+  std::string bytes = ReadFile(path).value_or("");
+  ASSERT_GT(bytes.size(), 8u);
+  bytes[6] = 0;
+  bytes[7] = 48;
+  ASSERT_TRUE(WriteFileAtomic(path, bytes).ok());
+  std::string policy = dir_.Write("secret.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "ni.*" }
+deny: "*secret*"
+redaction: MARK
+)");
+  Observed plain = ObserveOther("plain", classes, "ni.OldTest", "ni.Old#*", policy,
+                                {"--no-noninterference"});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  SubprocessResult ni = testing::RunTracespec(
+      {"observe", "--classpath", classes, "--tests", "ni.OldTest", "--method", "ni.Old#*",
+       "--policy", policy, "--out", dir_.path() + "/ni", "--noninterference"});
+  EXPECT_NE(ni.exit_code, 0);
+  EXPECT_THAT(ni.stderr_data,
+              HasSubstr("noninterference: substituted run B: the probe failed in the substituted "
+                        "run B: cannot route the denied field reads of ni.Old: class file version "
+                        "48 is too old to route ni/Old.secretOld through the probe"));
+  EXPECT_FALSE(FileExists(dir_.path() + "/ni/observations.pb"));
+}
+
 // Denied fields that are a UUID and IPv4/IPv6 addresses (deny `*token*`,
 // `*private*`), kept elsewhere as numbers no deny pattern names: the
 // UUID's two longs, the IPv4 address's int, the low half of the IPv6
