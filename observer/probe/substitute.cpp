@@ -4,6 +4,7 @@
 #include <jvmti.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -51,6 +52,8 @@ struct State {
   // The routed reads (ClassFile::RedirectFieldReads), by id.
   std::vector<std::unique_ptr<ReadSite>> sites;
   std::function<void(const std::string&)> report_error;
+  // ProbeConfig.substituted_marker_path, created at the first substitution.
+  std::string marker_path;
   // The substitute last written into a primitive field, per (owner tag,
   // field): a read that finds it there finds no secret.
   std::map<std::pair<jlong, jfieldID>, uint64_t> written;
@@ -336,6 +339,14 @@ jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
   }
 }
 
+// Counts a substitution; the first one leaves the marker file.
+void Substituted() {
+  if (g_state->substitutions++ == 0 && !g_state->marker_path.empty()) {
+    std::FILE* marker = std::fopen(g_state->marker_path.c_str(), "w");
+    if (marker != nullptr) std::fclose(marker);
+  }
+}
+
 // Substitutes the denied field `field` of `object` (null: a static field of
 // `declaring`) unless it holds a substitute already.
 void SubstituteField(JNIEnv* env, jobject object, jclass declaring, jfieldID field,
@@ -355,7 +366,7 @@ void SubstituteField(JNIEnv* env, jobject object, jclass declaring, jfieldID fie
       WritePrimitive(env, object, declaring, field, kind[0], out);
       std::lock_guard<std::mutex> lock(g_state->mutex);
       g_state->written[key] = out;
-      ++g_state->substitutions;
+      Substituted();
     }
     return;
   }
@@ -378,7 +389,7 @@ void SubstituteField(JNIEnv* env, jobject object, jclass declaring, jfieldID fie
       } else {
         env->SetObjectField(object, field, out);
       }
-      ++g_state->substitutions;
+      Substituted();
       env->DeleteLocalRef(out);
     }
     if (env->ExceptionCheck()) env->ExceptionClear();  // E.g. out of memory.
@@ -489,6 +500,7 @@ bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config,
   g_state->seed = config.substitution_seed();
   g_state->policy = new PolicyView(config.policy());
   g_state->report_error = std::move(report_error);
+  g_state->marker_path = config.substituted_marker_path();
   if (vm->GetEnv(reinterpret_cast<void**>(&g_state->jvmti), JVMTI_VERSION_11) != JNI_OK) {
     *error = "JVMTI 11 is not available for the substituted run";
     return false;
