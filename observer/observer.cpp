@@ -473,10 +473,11 @@ struct SubstitutedRuns {
   std::string not_compared;
 };
 
-// Whether the substituted runs happen: only when asked for (kOn; the
-// default is off, see ObserveOptions). `not_compared` says why not when
-// asked for but nothing can be substituted: a policy that denies no field
-// (then no second JVM runs: it would cost a run and decide nothing).
+// Whether the substituted runs happen. `not_compared` says why not when
+// noninterference was not turned off but cannot run: a command cannot be
+// run again the same way, and a policy that denies no field leaves nothing
+// to substitute (then no second JVM runs: it would cost a run and decide
+// nothing).
 struct NoninterferencePlan {
   bool run = false;
   std::string not_compared;
@@ -484,7 +485,14 @@ struct NoninterferencePlan {
 
 NoninterferencePlan PlanNoninterference(const ObserveOptions& options,
                                         const v1::RedactionPolicy& policy) {
-  if (options.noninterference != ObserveOptions::Noninterference::kOn) return {};
+  if (options.noninterference == ObserveOptions::Noninterference::kOff || options.list_hot) {
+    return {};
+  }
+  if (!options.command.empty()) {
+    return {false,
+            "a command cannot be run again the same way, so values derived from denied fields "
+            "are not withheld (only the fields themselves)"};
+  }
   if (policy.deny().empty() || policy.record().empty()) {
     return {false, "the policy denies no field: nothing to substitute, no second run"};
   }

@@ -1,11 +1,11 @@
-// `tracespec observe --noninterference` end to end: real javac, real JVM,
-// real JUnit 5, real probe. A denied field re-encoded in places no deny
-// pattern names (code points, base64, a hash, control flow) leaks without
-// the option (the default, which says so) — the test shows the gap — and
-// never reaches the output directory with it; innocent values are
+// `tracespec observe --noninterference` (the default for tests) end to end:
+// real javac, real JVM, real JUnit 5, real probe. A denied field re-encoded
+// in places no deny pattern names (code points, base64, a hash, control
+// flow) leaks with `--no-noninterference` — the test shows the gap — and
+// never reaches the output directory by default; innocent values are
 // unchanged; nondeterministic ones are told apart; the output is
-// deterministic. `tracespec run` against the fake model server: the same
-// with observe_noninterference, and --no-noninterference.
+// deterministic. `tracespec run` with default settings sends the fake model
+// server none of a re-encoded secret.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -152,9 +152,9 @@ const v1::Observation* OfTest(const Observed& r, const std::string& test, const 
   return nullptr;
 }
 
-TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWithIt) {
+TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWhenTurnedOffAndNeverByDefault) {
   ASSERT_FALSE(classes_.empty());
-  Observed plain = Observe("plain", {});
+  Observed plain = Observe("plain", {"--no-noninterference"});
   ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
   // The gap: the field itself is redacted, what is computed from it is not.
   EXPECT_THAT(plain.jsonl, Not(HasSubstr(kSecret)));
@@ -165,7 +165,7 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
   EXPECT_THAT(plain.result.stdout_data,
               HasSubstr("noninterference off: values computed from denied fields"));
 
-  Observed ni = Observe("ni", {"--noninterference"});
+  Observed ni = Observe("ni", {});
   ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
   std::string everything = testing::ReadTree(ni.out);
   for (const std::string& encoding : Encodings()) {
@@ -231,7 +231,7 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
   // What the comparison withheld is not counted as withheld by the policy.
   EXPECT_THAT(ni.result.stdout_data, Not(HasSubstr("fingerprint()I return value")));
 
-  // Deterministic: a second run with the option writes the same files
+  // Deterministic: a second run, the option explicit, writes the same files
   // (summary.json but for the JVM's wall time; jvm.log holds JUnit's timings).
   Observed again = Observe("again", {"--noninterference"});
   ASSERT_EQ(again.result.exit_code, 0) << again.Output();
@@ -698,8 +698,7 @@ TEST_F(ObserveNoninterferenceTest, APolicyThatDeniesNoFieldRunsTheTestsOnceAndSa
 record { class_pattern: "*" }
 redaction: MARK
 )");
-  Observed r = ObserveOther("open", classes_, "ni.KeyringTest", "ni.Keyring#*", open,
-                            {"--noninterference"});
+  Observed r = ObserveOther("open", classes_, "ni.KeyringTest", "ni.Keyring#*", open, {});
   ASSERT_EQ(r.result.exit_code, 0) << r.Output();
   EXPECT_FALSE(r.summary.noninterference());
   EXPECT_EQ(r.summary.noninterference_not_compared(),
@@ -709,10 +708,10 @@ redaction: MARK
   EXPECT_THAT(r.result.stderr_data, Not(HasSubstr("substituted (seed")));
 }
 
-// `tracespec run` with a remote model (the fake server on loopback): a
-// denied field's characters as an int[] and a 64-bit hash of it reach the
-// model with default settings — the run says so — and not with
-// `observe_noninterference: true`, unless --no-noninterference overrides it.
+// `tracespec run` with default settings and a remote model (the fake server
+// on loopback): a denied field's characters as an int[] and a 64-bit hash
+// of it reach the model only when noninterference is turned off, by the
+// configuration or by --no-noninterference.
 constexpr char kKeeper[] = R"(package nd;
 public class Keeper {
   private final String secretKey;
@@ -770,7 +769,7 @@ bool HoldsSequence(const std::string& text, const std::vector<int64_t>& wanted) 
   return false;
 }
 
-TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
+TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelOnlyWhenTurnedOff) {
   std::vector<int64_t> codes;
   uint64_t hash = 0xcbf29ce484222325ULL;
   for (char c : std::string(kKeeperSecret)) {
@@ -780,11 +779,11 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
   const std::string digest = absl::StrCat(static_cast<int64_t>(hash));
   const std::string answer = testing::ContentEntry(
       R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
-  enum Case { kDefault, kOn, kFlagOff };
-  for (Case c : {kDefault, kOn, kFlagOff}) {
-    SCOPED_TRACE(c == kDefault ? "default settings"
-                 : c == kOn    ? "observe_noninterference: true"
-                               : "observe_noninterference: true, --no-noninterference");
+  enum Case { kDefault, kConfigOff, kFlagOff };
+  for (Case c : {kDefault, kConfigOff, kFlagOff}) {
+    SCOPED_TRACE(c == kDefault     ? "default settings"
+                 : c == kConfigOff ? "observe_noninterference: false"
+                                   : "--no-noninterference");
     testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, "]}"));
     testing::TempDir dir;
     std::string classes = testing::CompileJava(
@@ -795,7 +794,7 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
               absl::StrCat("classes: \"", classes, "\"\ntest_classes: \"", classes,
                            "\"\ntests: \"nd.KeeperTest\"\n",
                            "methods: \"nd.Keeper#codes\"\nmethods: \"nd.Keeper#digest\"\n",
-                           c == kDefault ? "" : "observe_noninterference: true\n",
+                           c == kConfigOff ? "observe_noninterference: false\n" : "",
                            "model { endpoint { url: \"", server.base_url(),
                            "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
                            "/policies/egress.textproto\" } }\n"));
@@ -808,7 +807,7 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
     std::string received = server.RecordText();
     std::string audit = ReadFile(dir.path() + "/p/tracespec-out/infer/audit.jsonl").value_or("");
     EXPECT_THAT(received, Not(HasSubstr(kKeeperSecret)));
-    if (c == kOn) {
+    if (c == kDefault) {
       EXPECT_FALSE(HoldsSequence(received, codes)) << "the codes reached the model";
       EXPECT_THAT(received, Not(HasSubstr(digest)));
       EXPECT_FALSE(HoldsSequence(audit, codes)) << "the codes are in the audit log";
