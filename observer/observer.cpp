@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -425,6 +426,7 @@ absl::StatusOr<Rerun> RunAgain(const Plan& plan, const ObserveOptions& options,
   v1::ProbeConfig config = plan.config;
   config.set_output_path(dir + "/trace.pb");
   config.set_status_path(dir + "/status.pb");
+  config.set_log_path(std::filesystem::absolute(dir + "/jvm.log").string());
   JunitCommand command = plan.command;
   if (substitute) {
     config.set_substitute_denied(true);
@@ -892,12 +894,15 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   v1::ProbeConfig& config = plan.config;
   config.set_output_path(work + "/trace.pb");
   config.set_status_path(work + "/status.pb");
+  std::string log_path = options.out_dir + "/jvm.log";
+  // The probe redacts tainted values in the test JVM's output; a command's
+  // JVMs may share theirs, so it is left alone.
+  if (!command_run) config.set_log_path(std::filesystem::absolute(log_path).string());
   std::string config_path = work + "/probe-config.pb";
   TS_RETURN_IF_ERROR(WriteFileAtomic(config_path, config.SerializeAsString()));
   plan.command.probe_config = config_path;
   plan.command.results_path = work + "/results.tsv";
 
-  std::string log_path = options.out_dir + "/jvm.log";
   TS_RETURN_IF_ERROR(RemoveAll(log_path));
   SubprocessOptions run;
   run.stdout_path = log_path;

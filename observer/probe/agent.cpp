@@ -391,8 +391,31 @@ void JNICALL OnVMInit(jvmtiEnv* jvmti, JNIEnv* env, jthread thread) {
   }
 }
 
+// Rewrites ProbeConfig.log_path with the tainted values redacted. What
+// the JVM writes after this (little: the console launcher has printed its
+// results) goes to the replaced file and is lost.
+void RedactLog() {
+  const std::string& path = g_config->log_path();
+  if (path.empty()) return;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream data;
+  data << in.rdbuf();
+  if (!in) return;
+  std::string text = data.str();
+  if (g_recorder->RedactText(&text) == 0) return;
+  std::string temp = path + ".redacted";
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out || std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::remove(temp.c_str());
+    AddError("cannot redact the denied values in " + path);
+  }
+}
+
 void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   g_recorder->Stop();
+  RedactLog();
   std::lock_guard<std::mutex> lock(g_status_mutex);
   g_status->set_vm_death_seen(true);
   for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);

@@ -339,6 +339,12 @@ jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
   }
 }
 
+// What SubstituteField needs of a field descriptor: its letter, or '[' and
+// the element's letter.
+std::string SubstitutionKind(std::string_view descriptor) {
+  return std::string(descriptor.substr(0, descriptor[0] == '[' ? 2 : 1));
+}
+
 // Counts a substitution; the first one leaves the marker file.
 void Substituted() {
   if (g_state->substitutions++ == 0 && !g_state->marker_path.empty()) {
@@ -470,8 +476,7 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const ch
     std::lock_guard<std::mutex> lock(g_state->mutex);
     g_state->sites.push_back(std::make_unique<ReadSite>());
     g_state->sites.back()->read = read;
-    std::string_view d = read.descriptor;
-    g_state->sites.back()->kind = std::string(d.substr(0, d[0] == '[' ? 2 : 1));
+    g_state->sites.back()->kind = SubstitutionKind(read.descriptor);
     return static_cast<int>(g_state->sites.size() - 1);
   };
   int rewritten = 0;
@@ -548,8 +553,7 @@ void BeforeProbeRead(JNIEnv* env, jobject object, jfieldID field, const std::str
       !g_state->policy->Denied(name, descriptor, declaring)) {
     return;
   }
-  std::string_view d = descriptor;
-  SubstituteField(env, object, nullptr, field, std::string(d.substr(0, d[0] == '[' ? 2 : 1)));
+  SubstituteField(env, object, nullptr, field, SubstitutionKind(descriptor));
 }
 
 uint64_t Substitutions() { return g_state == nullptr ? 0 : g_state->substitutions.load(); }
