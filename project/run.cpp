@@ -201,8 +201,13 @@ v1::CheckVerdict VerdictOfRound(const std::string& line, const v1::Verdict* type
   v.set_summary(line);
   if (typed == nullptr) {
     v.set_status(line.substr(0, line.find_first_of(" :")));
+    v1::VerdictStatus word = v1::VERDICT_STATUS_UNSPECIFIED;
+    if (v1::VerdictStatus_Parse(absl::StrCat("VERDICT_", v.status()), &word)) {
+      v.mutable_verdict()->set_status(word);
+    }
     return v;
   }
+  *v.mutable_verdict() = *typed;
   absl::string_view status = v1::VerdictStatus_Name(typed->status());
   absl::ConsumePrefix(&status, "VERDICT_");
   v.set_status(std::string(status));
@@ -316,11 +321,7 @@ std::string MethodLine(const v1::MethodRun& m) {
   std::string last = m.history().empty() ? "" : m.history().substr(m.history().rfind(',') + 1);
   std::string out = loop::InferStatusName(m.infer_status());
   if (loop::ShowsLastBits(m.infer_status()) && !last.empty()) absl::StrAppend(&out, " ", last);
-  const v1::CheckVerdict& c = m.consistency();
-  absl::StrAppend(&out, loop::RoundsNote(m.history(), m.infer_status(),
-                                         c.status() == "PASS" ? v1::VERDICT_PASS
-                                                              : v1::VERDICT_STATUS_UNSPECIFIED,
-                                         c.complete(), c.proved(), c.inputs_cut()));
+  absl::StrAppend(&out, loop::RoundsNote(m.history(), m.infer_status(), m.consistency().verdict()));
   out = loop::WithStrength(std::move(out), m.strength());
   if (m.infer_status() != v1::INFER_SUCCESS && !m.reason().empty()) {
     absl::StrAppend(&out, ": ", m.reason());

@@ -357,9 +357,7 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
     std::string last = r.history().empty() ? "" : r.history().substr(r.history().rfind(',') + 1);
     absl::StrAppend(&out, r.method(), ": ", InferStatusName(r.status()));
     if (ShowsLastBits(r.status()) && !last.empty()) absl::StrAppend(&out, " ", last);
-    const v1::Verdict& c = r.consistency_verdict();
-    absl::StrAppend(&out, RoundsNote(r.history(), r.status(), c.status(), c.complete(),
-                                     c.proved(), c.inputs_cut()));
+    absl::StrAppend(&out, RoundsNote(r.history(), r.status(), r.consistency_verdict()));
     absl::StrAppend(&out, WithStrength("", r.strength()), "\n");
     if (!r.strength().note().empty()) absl::StrAppend(&out, "  strength: ", r.strength().note(), "\n");
     if (!r.reason().empty()) absl::StrAppend(&out, "  ", r.reason(), "\n");

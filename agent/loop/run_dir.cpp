@@ -105,11 +105,12 @@ bool ShowsLastBits(v1::InferStatus status) {
 }
 
 std::string RoundsNote(const std::string& history, v1::InferStatus status,
-                       v1::VerdictStatus consistency, bool complete, bool proved,
-                       bool inputs_cut) {
+                       const v1::Verdict& consistency) {
   std::string scope;
-  if (status == v1::INFER_SUCCESS && consistency == v1::VERDICT_PASS && !complete) {
-    scope = proved && !inputs_cut ? "; proved by induction" : "; within bounds";
+  if (status == v1::INFER_SUCCESS && consistency.status() == v1::VERDICT_PASS &&
+      !consistency.complete()) {
+    scope = consistency.proved() && !consistency.inputs_cut() ? "; proved by induction"
+                                                              : "; within bounds";
   }
   return absl::StrCat(" (rounds: ", history.empty() ? "none" : history, scope, ")");
 }

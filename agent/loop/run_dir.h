@@ -69,8 +69,7 @@ bool ShowsLastBits(v1::InferStatus status);
 // lengths, loops or recursion were cut), " (rounds: 11; proved by
 // induction)" (the cut loops were closed, no input length was cut).
 std::string RoundsNote(const std::string& history, v1::InferStatus status,
-                       v1::VerdictStatus consistency, bool complete, bool proved,
-                       bool inputs_cut);
+                       const v1::Verdict& consistency);
 // "validated", "not checkable", "no contract", "exchange failed", ...
 const char* RoundOutcomeName(v1::RoundOutcome outcome);
 

@@ -410,6 +410,10 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   ASSERT_EQ(good.methods_size(), 3);
   for (const v1::MethodRun& m : good.methods()) {
     EXPECT_EQ(m.consistency().status(), "PASS") << m.method();
+    // The typed verdict is what readers decide on; the flat fields render it.
+    EXPECT_EQ(m.consistency().verdict().status(), v1::VERDICT_PASS) << m.method();
+    EXPECT_EQ(m.consistency().verdict().complete(), m.consistency().complete()) << m.method();
+    EXPECT_EQ(m.coverage().verdict().status(), v1::VERDICT_PASS) << m.method();
     EXPECT_EQ(m.consistency().complete(), m.consistency().cuts().empty()) << m.method();
     EXPECT_EQ(m.consistency().complete(),
               absl::StrContains(m.consistency().summary(), "(complete)"))

@@ -20,17 +20,23 @@ TEST(RunDirTest, MethodDirectoryNames) {
 // induction whose inputs were cut), "proved by induction" otherwise.
 TEST(RunDirTest, TheRoundsNoteSaysWhatASuccessCovered) {
   const auto ok = v1::INFER_SUCCESS;
-  const auto pass = v1::VERDICT_PASS;
-  EXPECT_EQ(RoundsNote("01,11", ok, pass, true, false, false), " (rounds: 01,11)");
-  EXPECT_EQ(RoundsNote("11", ok, pass, false, false, true), " (rounds: 11; within bounds)");
-  EXPECT_EQ(RoundsNote("11", ok, pass, false, false, false), " (rounds: 11; within bounds)");
-  EXPECT_EQ(RoundsNote("11", ok, pass, false, true, true), " (rounds: 11; within bounds)");
-  EXPECT_EQ(RoundsNote("11", ok, pass, false, true, false), " (rounds: 11; proved by induction)");
+  auto pass = [](bool complete, bool proved, bool inputs_cut) {
+    v1::Verdict v;
+    v.set_status(v1::VERDICT_PASS);
+    v.set_complete(complete);
+    v.set_proved(proved);
+    v.set_inputs_cut(inputs_cut);
+    return v;
+  };
+  EXPECT_EQ(RoundsNote("01,11", ok, pass(true, false, false)), " (rounds: 01,11)");
+  EXPECT_EQ(RoundsNote("11", ok, pass(false, false, true)), " (rounds: 11; within bounds)");
+  EXPECT_EQ(RoundsNote("11", ok, pass(false, false, false)), " (rounds: 11; within bounds)");
+  EXPECT_EQ(RoundsNote("11", ok, pass(false, true, true)), " (rounds: 11; within bounds)");
+  EXPECT_EQ(RoundsNote("11", ok, pass(false, true, false)), " (rounds: 11; proved by induction)");
   // Only a Success's PASS is qualified; a verdict of an older run has none.
-  EXPECT_EQ(RoundsNote("01", v1::INFER_FAIL, pass, false, false, true), " (rounds: 01)");
-  EXPECT_EQ(RoundsNote("11", ok, v1::VERDICT_STATUS_UNSPECIFIED, false, false, false),
-            " (rounds: 11)");
-  EXPECT_EQ(RoundsNote("", v1::INFER_STOPPED, pass, false, false, false), " (rounds: none)");
+  EXPECT_EQ(RoundsNote("01", v1::INFER_FAIL, pass(false, false, true)), " (rounds: 01)");
+  EXPECT_EQ(RoundsNote("11", ok, v1::Verdict()), " (rounds: 11)");
+  EXPECT_EQ(RoundsNote("", v1::INFER_STOPPED, pass(false, false, false)), " (rounds: none)");
 }
 
 void WriteRound(const std::string& dir, int number, v1::RoundOutcome outcome) {
