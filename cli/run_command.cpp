@@ -170,7 +170,12 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
       "Each method's line ends with its contract's strength after a Success (see `tracespec "
-      "strength`).\n" +
+      "strength`).\n"
+      "Object invariants: before inferring, candidates are read off the recorded states of each "
+      "target class's objects (private integral fields: not negative, not zero, ordered, within "
+      "an array field's length) and kept only when proved over every constructor and "
+      "non-private instance method (the `invariants:` line names them, or what refuted them); "
+      "the class's .jml file states them and its contracts assume them.\n" +
       ExitStatusFooter(
           {{kExitOk, "the run completed; methods without a contract that holds are listed"},
            {kExitInputError,
@@ -218,7 +223,9 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "{ unwind max_array } are lower than those run.json records, it stops (exit 3), naming "
       "each contract (\"METHOD: checked with max_array 2, below the run's 4\"); raise them "
       "again, or run `tracespec run` to prove the contracts within the lower bounds (higher "
-      "bounds, and any time limit, are fine).\n" +
+      "bounds, and any time limit, are fine). The object invariants run.json records are "
+      "proved again over the constructors and the methods without a stored contract (one line "
+      "each: \"keeps the class invariants\").\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},

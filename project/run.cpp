@@ -36,6 +36,7 @@
 #include "observer/observer.h"
 #include "observer/summary.h"
 #include "project/check_guard.h"
+#include "project/invariants.h"
 #include "project/reachable_classes.h"
 #include "project/spec_files.h"
 #include "tracespec/v1/infer.pb.h"
@@ -330,6 +331,58 @@ std::string MethodLine(const v1::MethodRun& m) {
 }
 
 
+// The object invariants of `classes` (binary names, sorted), inferred from
+// the world's observations and proved with `validator` within the run's
+// bounds (project/invariants.h). A class whose proof fails to run is left
+// without invariants, with the reason.
+std::vector<v1::ClassInvariants> ProveInvariants(const std::set<std::string>& classes,
+                                                 loop::InferWorld& world,
+                                                 check::Validator* validator,
+                                                 const loop::RefineOptions& bounds) {
+  std::vector<v1::ClassInvariants> out;
+  InvariantProofOptions options;
+  options.validator = validator;
+  options.unwind = bounds.unwind;
+  options.max_array = bounds.max_array;
+  options.timeout_seconds = bounds.validation_timeout_seconds;
+  for (const std::string& name : classes) {
+    absl::StatusOr<const classfile::ClassFile*> cls =
+        world.class_path.Load(classfile::BinaryToInternal(name));
+    if (!cls.ok() || (*cls)->is_interface()) continue;
+    std::vector<const classfile::ClassFile*> nest;
+    for (const std::string& member : (*cls)->nest_members) {
+      absl::StatusOr<const classfile::ClassFile*> m = world.class_path.Load(member);
+      if (m.ok()) nest.push_back(*m);
+    }
+    std::vector<InvariantCandidate> candidates = CandidateInvariants(**cls, nest, world.observations);
+    if (candidates.empty()) continue;
+    v1::ClassInvariants c;
+    c.set_class_name(name);
+    c.set_candidates(static_cast<int>(candidates.size()));
+    absl::StatusOr<ClassInvariants> proved = ProveClassInvariants(**cls, std::move(candidates), options);
+    if (!proved.ok()) {
+      c.set_note(absl::StrCat("not proved: ", proved.status().message()));
+    } else {
+      for (const std::string& inv : proved->invariants) c.add_invariants(inv);
+      c.set_within_bounds(proved->within_bounds);
+      c.set_note(proved->note);
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string InvariantsLine(const v1::ClassInvariants& c) {
+  if (c.invariants_size() == 0) {
+    return absl::StrCat("invariants: ", c.class_name(), ": none of ", c.candidates(),
+                        " candidates proved (", c.note(), ")");
+  }
+  return absl::StrCat("invariants: ", c.class_name(), ": ", c.invariants_size(), " of ",
+                      c.candidates(), " candidates proved",
+                      c.within_bounds() ? " within bounds" : "", ": ",
+                      absl::StrJoin(c.invariants(), "; "));
+}
+
 // Records a problem that stopped the run in OUT/failed-run.json (when OUT
 // exists). run.json, the specs and the report stay those of the last run
 // that succeeded; `tracespec check` refuses to vouch for them while the
@@ -609,6 +662,26 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     }
     queue = std::move(inferable);
   }
+  // Object invariants of the classes whose methods are inferred, proved
+  // before any contract relies on them.
+  std::map<std::string, std::vector<std::string>> invariants_of;
+  if (!queue.empty()) {
+    std::set<std::string> classes;
+    for (size_t i : queue) {
+      if (runs[i].class_name().find('$') == std::string::npos) classes.insert(runs[i].class_name());
+    }
+    absl::StatusOr<std::unique_ptr<check::Validator>> validator =
+        check::MakeValidator(base.make_validator, base.classpath);
+    if (validator.ok()) {
+      for (v1::ClassInvariants& c : ProveInvariants(classes, *world, validator->get(), base.refine)) {
+        report.Stage(InvariantsLine(c), start);
+        if (c.invariants_size() > 0) {
+          invariants_of[c.class_name()].assign(c.invariants().begin(), c.invariants().end());
+        }
+        *s.add_class_invariants() = std::move(c);
+      }
+    }
+  }
   // Each method's result as infer returned it, for infer's summary.
   std::vector<std::optional<v1::InferResult>> results(targets->size());
   std::atomic<size_t> next{0};
@@ -637,6 +710,9 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
       loop::InferOptions o = base;
       o.methods = {m.method()};
       o.validator = validator.get();
+      if (auto inv = invariants_of.find(m.class_name()); inv != invariants_of.end()) {
+        o.refine.class_invariants = inv->second;
+      }
       o.write_summary = false;  // written once below, from the results the workers return
       std::string method_dir = absl::StrCat(out_dir, "/", m.infer_dir());
       m.set_reused(FileExists(method_dir + "/result.json"));
@@ -726,7 +802,14 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
       project_classes.push_back(classfile::InternalToBinary(c));
     }
   }
-  absl::StatusOr<SpecFiles> specs = RenderSpecFiles(contracts, MainClassPath(project), project_classes);
+  std::map<std::string, InvariantSpec> invariant_specs;
+  for (const v1::ClassInvariants& c : s.class_invariants()) {
+    InvariantSpec& spec = invariant_specs[c.class_name()];
+    spec.invariants.assign(c.invariants().begin(), c.invariants().end());
+    spec.within_bounds = c.within_bounds();
+  }
+  absl::StatusOr<SpecFiles> specs =
+      RenderSpecFiles(contracts, MainClassPath(project), project_classes, invariant_specs);
   if (!specs.ok()) return Stop(out_dir, &s, specs.status());
   TS_RETURN_IF_ERROR(WriteSpecs(out_dir, specs->files));
   for (v1::MethodRun& m : runs) {
@@ -850,6 +933,83 @@ absl::Status CheckBoundsNotLowered(const Project& project, const std::string& ou
       absl::StrJoin(lines, "\n  "), "\nset bounds { ", absl::StrJoin(restore, " "),
       " } (or higher) again, or run `tracespec run` to prove the contracts within the lower "
       "bounds"));
+}
+
+// The object invariants the run proved, checked again over the class's
+// constructors and the methods without a stored contract (a stored
+// contract's check assumes and checks them already): one entry each.
+absl::Status CheckClassInvariants(const Project& project, const std::string& out_dir,
+                                  const v1::RunSummary& summary,
+                                  const std::vector<StoredContract>& contracts,
+                                  check::Validator* validator, CheckResult* result) {
+  if (summary.class_invariants().empty()) return absl::OkStatus();
+  TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(MainClassPath(project)));
+  std::set<std::string> with_contract;
+  for (const StoredContract& c : contracts) with_contract.insert(c.method);
+  check::ValidateRequest bounds;
+  check::ApplyBounds(project.config.bounds(), &bounds);
+  InvariantProofOptions options;
+  options.validator = validator;
+  options.unwind = bounds.unwind;
+  options.max_array = bounds.max_array;
+  options.timeout_seconds = bounds.timeout_seconds;
+  for (const v1::ClassInvariants& ci : summary.class_invariants()) {
+    if (ci.invariants().empty()) continue;
+    std::vector<std::string> invariants(ci.invariants().begin(), ci.invariants().end());
+    std::string spec_file =
+        absl::StrCat(kSpecsDir, "/", classfile::BinaryToInternal(ci.class_name()), ".jml");
+    int line = 0;
+    if (absl::StatusOr<std::string> text = ReadFile(absl::StrCat(out_dir, "/", spec_file)); text.ok()) {
+      std::vector<absl::string_view> lines = absl::StrSplit(*text, '\n');
+      for (size_t i = 0; i < lines.size() && line == 0; ++i) {
+        if (absl::StrContains(lines[i], "//@ public invariant ")) line = static_cast<int>(i) + 1;
+      }
+    }
+    absl::StatusOr<const classfile::ClassFile*> cls =
+        path.Load(classfile::BinaryToInternal(ci.class_name()));
+    std::vector<const classfile::Method*> methods;
+    if (cls.ok()) methods = MethodsKeepingInvariants(**cls);
+    if (!cls.ok()) {
+      MethodCheck mc;
+      mc.method = ci.class_name();
+      mc.spec_file = spec_file;
+      mc.line = line;
+      mc.verdict = Verdict::kBroken;
+      mc.summary = absl::StrCat("its invariants cannot be checked: ", cls.status().message());
+      ++result->broken;
+      result->methods.push_back(std::move(mc));
+      continue;
+    }
+    for (const classfile::Method* m : methods) {
+      std::string method = absl::StrCat(ci.class_name(), "#", m->name, m->descriptor);
+      if (with_contract.count(method)) continue;
+      MethodCheck mc;
+      mc.method = method;
+      mc.spec_file = spec_file;
+      mc.line = line;
+      absl::StatusOr<check::CheckResult> c = CheckInvariantsOf(**cls, *m, invariants, options);
+      if (!c.ok()) {
+        mc.verdict = Verdict::kBroken;
+        mc.summary = absl::StrCat("keeps the class invariants? ", c.status().message());
+      } else {
+        mc.summary = absl::StrCat("keeps the class invariants: consistency ",
+                                  check::CheckStatusName(c->status),
+                                  c->status == check::CheckStatus::kPass ? " (" : ": ", c->summary,
+                                  c->status == check::CheckStatus::kPass ? ")" : "");
+        mc.verdict = c->status == check::CheckStatus::kPass   ? Verdict::kHolds
+                     : c->status == check::CheckStatus::kFail ? Verdict::kBroken
+                                                             : Verdict::kUndecided;
+        if (mc.verdict == Verdict::kBroken) mc.counterexamples = c->explanations;
+      }
+      switch (mc.verdict) {
+        case Verdict::kHolds: ++result->holds; break;
+        case Verdict::kBroken: ++result->broken; break;
+        case Verdict::kUndecided: ++result->undecided; break;
+      }
+      result->methods.push_back(std::move(mc));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -991,6 +1151,8 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     }
     result.methods.push_back(std::move(mc));
   }
+  TS_RETURN_IF_ERROR(CheckClassInvariants(project, out_dir, summary, stored_contracts,
+                                          validator.get(), &result));
   for (const MethodCheck& mc : result.methods) {
     absl::StrAppend(&result.text, mc.method, ": ", VerdictName(mc.verdict), " — ", mc.summary, "\n");
     for (const std::string& c : mc.counterexamples) {

@@ -185,13 +185,15 @@ struct ClassSpecs {
   std::map<std::string, std::string> fields;
   // Method key (name + descriptor) -> its block.
   std::map<std::string, std::string> methods;
+  const InvariantSpec* invariants = nullptr;
 };
 
 }  // namespace
 
 absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& contracts,
                                           const std::string& classpath,
-                                          const std::vector<std::string>& project_classes) {
+                                          const std::vector<std::string>& project_classes,
+                                          const std::map<std::string, InvariantSpec>& invariants) {
   TS_ASSIGN_OR_RETURN(ClassPath path, ClassPath::Create(classpath));
   std::set<std::string> ours(project_classes.begin(), project_classes.end());
   std::map<std::string, ClassSpecs> classes;  // by binary name
@@ -260,6 +262,19 @@ absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& con
     out.file_of[c.method] = absl::StrCat(classfile::BinaryToInternal(selector.class_name), ".jml");
   }
 
+  // The invariants of the classes that have a file, and the fields they
+  // read.
+  for (const auto& [name, spec] : invariants) {
+    auto it = classes.find(name);
+    if (it == classes.end() || spec.invariants.empty()) continue;
+    it->second.invariants = &spec;
+    for (const std::string& inv : spec.invariants) {
+      for (const std::vector<std::string>& chain : IdentifierChains(inv)) {
+        TS_RETURN_IF_ERROR(mark_field(FindField(&path, it->second.cls, chain[0])));
+      }
+    }
+  }
+
   for (const auto& [name, specs] : classes) {
     std::string file = absl::StrCat(classfile::BinaryToInternal(name), ".jml");
     size_t dot = name.rfind('.');
@@ -269,7 +284,17 @@ absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& con
     for (const auto& [field, declaration] : specs.fields) {
       absl::StrAppend(&text, "  ", declaration, "\n");
     }
-    bool first = specs.fields.empty();
+    if (specs.invariants != nullptr) {
+      if (!specs.fields.empty()) text += "\n";
+      absl::StrAppend(&text, "  // Object invariants: read off the observations, proved over every ",
+                      "constructor and method of the class",
+                      specs.invariants->within_bounds ? " (within bounds)" : "",
+                      "; the contracts below assume them\n");
+      for (const std::string& inv : specs.invariants->invariants) {
+        absl::StrAppend(&text, "  //@ public invariant ", inv, ";\n");
+      }
+    }
+    bool first = specs.fields.empty() && specs.invariants == nullptr;
     for (const auto& [key, block] : specs.methods) {
       if (!first) text += "\n";
       first = false;

@@ -37,9 +37,16 @@ struct SpecFiles {
   // Method -> why it is in no file.
   std::map<std::string, std::string> skipped;
 };
+// Proved object invariants of a class (project/invariants.h), put after
+// its fields as `//@ public invariant P;` lines.
+struct InvariantSpec {
+  std::vector<std::string> invariants;
+  bool within_bounds = false;  // some proof cut loops or input lengths
+};
 absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& contracts,
                                           const std::string& classpath,
-                                          const std::vector<std::string>& project_classes);
+                                          const std::vector<std::string>& project_classes,
+                                          const std::map<std::string, InvariantSpec>& invariants = {});
 
 }  // namespace tracespec::project
 

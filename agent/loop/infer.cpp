@@ -384,6 +384,7 @@ std::string StrengthKey(const check::ValidateRequest& request) {
   std::string data = absl::StrCat(check::kStrengthMeasureVersion, "\n", request.contract, "\n",
                                   request.unwind, " ", request.max_array, " ",
                                   request.timeout_seconds, "\n");
+  for (const std::string& inv : request.class_invariants) absl::StrAppend(&data, "invariant ", inv, "\n");
   for (const v1::Observation& o : request.observations) {
     std::string bytes = o.SerializeAsString();
     absl::StrAppend(&data, bytes.size(), ":", bytes);
@@ -498,6 +499,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
     base.unwind = refine.unwind;
     base.max_array = refine.max_array;
     base.timeout_seconds = refine.validation_timeout_seconds;
+    base.class_invariants = refine.class_invariants;
     ValidatorOracle oracle(validator, base);
     std::unique_ptr<gateway::LlmClient> client;
     if (!remote) {

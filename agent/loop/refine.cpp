@@ -408,6 +408,7 @@ class MethodRun {
     validate.unwind = options_.unwind;
     validate.max_array = options_.max_array;
     validate.timeout_seconds = options_.validation_timeout_seconds;
+    validate.class_invariants = options_.class_invariants;
     absl::Time checked = absl::Now();
     absl::StatusOr<check::ValidationReport> report = validator_->Validate(validate);
     round->set_validation_seconds(absl::ToDoubleSeconds(absl::Now() - checked));

@@ -37,6 +37,10 @@ struct RefineOptions {
   int unwind = 4;
   int max_array = 4;
   double validation_timeout_seconds = 60;
+  // Invariants of the method's class proved by `tracespec run`
+  // (check::ValidateRequest::class_invariants): every validation assumes
+  // them, so no contract needs cases for states no object can reach.
+  std::vector<std::string> class_invariants;
   // One line per event ("bank.Account#deposit round 1: 01 ..."); may be empty.
   std::function<void(absl::string_view)> progress;
   // Values masked in the feedback (see MaskConstants): set for a remote

@@ -182,6 +182,19 @@ std::vector<std::string> ProjectLines(const v1::RunSummary& run) {
     out.push_back("The observations were reused from an earlier run: classes, tests, targets "
                   "and policy were unchanged.");
   }
+  // Object invariants: what the contracts of a class assume, or why none.
+  for (const v1::ClassInvariants& c : run.class_invariants()) {
+    if (c.invariants().empty()) {
+      out.push_back(absl::StrCat("Object invariants of ", c.class_name(), ": none of ",
+                                 c.candidates(), " candidates read off the observations holds (",
+                                 c.note(), "); its contracts assume none."));
+    } else {
+      out.push_back(absl::StrCat(
+          "Object invariants of ", c.class_name(), ", proved over every constructor and method",
+          c.within_bounds() ? " within the bounds" : "", " and assumed by its contracts: ",
+          absl::StrJoin(c.invariants(), "; "), "."));
+    }
+  }
   if (!run.error().empty()) out.push_back(absl::StrCat("The run stopped: ", run.error(), "."));
   return out;
 }

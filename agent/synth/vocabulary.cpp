@@ -93,12 +93,15 @@ class Builder {
         a.output = true;
         a.changes = true;
         a.is_result = true;
-        AddArray(std::move(a));
+        // An array of objects (an enum's values()) has no element terms.
+        bool added = AddArray(std::move(a));
         AddTerm(TermShape::kScalar, "\\result.length", "", Type::Int(), false, "");
         // A result of one fixed, small length is a tuple: its elements get
         // terms of their own (\result[0] == celsius + 273.15).
         int fixed = FixedLength("\\result.length");
-        if (fixed > 0 && fixed <= options_.max_indexed_elements) vocab_.arrays.back().tuple = true;
+        if (added && fixed > 0 && fixed <= options_.max_indexed_elements) {
+          vocab_.arrays.back().tuple = true;
+        }
         if (IsScalarType(r.ElementType()) && fixed > 0) {
           for (int k = 0; k < fixed && k < options_.max_indexed_elements; ++k) {
             AddTerm(TermShape::kScalar, absl::StrCat("\\result[", k, "]"), "", r.ElementType(),
@@ -160,10 +163,13 @@ class Builder {
     return length < 0 ? 0 : length;
   }
 
-  void AddArray(ArrayTerm a) {
-    if (ctx_->Compile(a.length, Position::kPostcondition) == nullptr) return;
-    if (!IsScalarType(a.element_type) && !IsStringType(a.element_type)) return;
+  // False when the array gets no terms (its length does not compile, or its
+  // elements are objects).
+  bool AddArray(ArrayTerm a) {
+    if (ctx_->Compile(a.length, Position::kPostcondition) == nullptr) return false;
+    if (!IsScalarType(a.element_type) && !IsStringType(a.element_type)) return false;
     vocab_.arrays.push_back(std::move(a));
+    return true;
   }
 
   // Scalar and string fields of objects of class `cls` reached through

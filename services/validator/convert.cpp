@@ -73,6 +73,7 @@ v1::ContractDiagnostic DiagnosticToProto(const check::Diagnostic& d) {
   out.set_clause(d.clause);
   out.set_message(d.message);
   for (int c : d.counterexamples) out.add_counterexamples(c);
+  out.set_given_invariant(d.given_invariant + 1);
   return out;
 }
 
@@ -89,6 +90,7 @@ check::Diagnostic DiagnosticFromProto(const v1::ContractDiagnostic& d) {
   out.clause = d.clause();
   out.message = d.message();
   out.counterexamples.assign(d.counterexamples().begin(), d.counterexamples().end());
+  out.given_invariant = d.given_invariant() - 1;
   return out;
 }
 
@@ -143,6 +145,7 @@ absl::StatusOr<v1::ValidateCall> CallOf(const check::ValidateRequest& request) {
   call.set_skip_loop_invariants(!request.check_loop_invariants);
   call.set_coverage_only(request.coverage_only);
   call.set_skip_deepening(!request.deepen);
+  for (const std::string& inv : request.class_invariants) call.add_class_invariants(inv);
   return call;
 }
 
@@ -187,6 +190,7 @@ absl::StatusOr<check::ValidateRequest> RequestOf(const v1::ValidateCall& call) {
   request.check_loop_invariants = !call.skip_loop_invariants();
   request.coverage_only = call.coverage_only();
   request.deepen = !call.skip_deepening();
+  request.class_invariants.assign(call.class_invariants().begin(), call.class_invariants().end());
   return request;
 }
 

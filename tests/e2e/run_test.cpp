@@ -787,6 +787,76 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed, failed_third));
 }
 
+// Object invariants read off the observed states and proved over the class
+// (project/invariants.h): the class's .jml file states them, its contracts
+// have no case for a state no object reaches (a negative size, a size above
+// the array's length: until stop 37 peek "may throw
+// ArrayIndexOutOfBoundsException" when size < 0), and check proves them
+// again over the constructor, which a later edit breaks.
+TEST(RunTest, ObjectInvariantsAreProvedStatedAndCheckedAgain) {
+  testing::TempDir dir;
+  auto stack = [](const std::string& init) {
+    return absl::StrCat(
+        "package shop;\npublic class Stack {\n"
+        "  private final int[] items;\n  private int size;\n"
+        "  public Stack(int capacity) {\n"
+        "    if (capacity <= 0) throw new IllegalArgumentException(\"capacity\");\n"
+        "    items = new int[capacity];\n", init,
+        "  }\n"
+        "  public void push(int x) {\n"
+        "    if (size == items.length) throw new IllegalStateException(\"full\");\n"
+        "    items[size++] = x;\n  }\n"
+        "  public int peek() {\n"
+        "    if (size == 0) throw new IllegalStateException(\"empty\");\n"
+        "    return items[size - 1];\n  }\n"
+        "  public int size() { return size; }\n}\n");
+  };
+  dir.Write("src/main/java/shop/Stack.java", stack(""));
+  dir.Write("src/test/java/shop/StackTest.java",
+            "package shop;\n"
+            "import static org.junit.jupiter.api.Assertions.*;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class StackTest {\n"
+            "  @Test void pushPeek() {\n"
+            "    Stack s = new Stack(2);\n    assertEquals(0, s.size());\n"
+            "    s.push(4);\n    assertEquals(4, s.peek());\n    s.push(5);\n"
+            "    assertEquals(5, s.peek());\n    assertEquals(2, s.size());\n"
+            "    assertThrows(IllegalStateException.class, () -> s.push(6));\n  }\n"
+            "  @Test void empty() {\n"
+            "    assertThrows(IllegalStateException.class, () -> new Stack(3).peek());\n  }\n}\n");
+  CompileMavenLayout(dir.path());
+  const std::string out = dir.path() + "/tracespec-out";
+
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr("invariants: shop.Stack: 2 of 2 candidates proved within "
+                                       "bounds: size >= 0; size <= items.length"));
+  v1::RunSummary summary = ReadRunJson(out);
+  ASSERT_EQ(summary.class_invariants_size(), 1);
+  EXPECT_THAT(summary.class_invariants(0).invariants(),
+              ::testing::ElementsAre("size >= 0", "size <= items.length"));
+  std::string spec = Specs(out)["shop/Stack.jml"];
+  EXPECT_THAT(spec, HasSubstr("  //@ public invariant size >= 0;\n"
+                              "  //@ public invariant size <= items.length;\n"));
+  EXPECT_THAT(spec, HasSubstr("public int peek();"));
+  EXPECT_THAT(spec, Not(HasSubstr("size < 0")));
+  EXPECT_THAT(spec, Not(HasSubstr("ArrayIndexOutOfBoundsException")));
+
+  SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+  EXPECT_THAT(holds.stdout_data,
+              HasSubstr("shop.Stack#<init>(I)V: holds — keeps the class invariants: consistency PASS"));
+
+  // A constructor that starts a large stack at -1 breaks `size >= 0`.
+  dir.Write("src/main/java/shop/Stack.java", stack("    if (capacity > 5) size = -1;\n"));
+  CompileMavenLayout(dir.path());
+  SubprocessResult broken = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(broken.exit_code, 10) << broken.stdout_data << broken.stderr_data;
+  EXPECT_THAT(broken.stdout_data,
+              HasSubstr("shop.Stack#<init>(I)V: BROKEN — keeps the class invariants: consistency "
+                        "FAIL: class invariant size >= 0 does not hold at exit"));
+}
+
 // Every method's contract pointer in the report names a file that holds
 // that method: the merged spec file for those that succeeded, infer's own
 // file of the last contract tried for one that did not (tag() makes a

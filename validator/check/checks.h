@@ -25,6 +25,9 @@ struct SpecUnderCheck {
   // Instance invariants of the method's class (type-checked), assumed at
   // entry and checked at exit (not for constructors at entry).
   std::vector<const jml::ClassClause*> invariants;
+  // Those of `invariants` given with the request (ValidateRequest::
+  // class_invariants), in its order.
+  std::vector<const jml::ClassClause*> given_invariants;
   const jml::TypeEnvironment* env = nullptr;
   // Loop invariants of the method body to check (--check-loop-invariants),
   // type-checked with the locals of the class file's LocalVariableTable.

@@ -1277,33 +1277,7 @@ class ConsistencyCheck {
                            "to allow null) does not hold at exit"),
               exit, false);
       }
-      if (entry.receiver) {
-        for (const jml::ClassClause* inv : spec_.invariants) {
-          auto p = post.Predicate(*inv->pred, true);
-          if (!p.ok()) {
-            q.LoweringFailed(p.status(), nullptr);
-            continue;
-          }
-          post.TakeUndefined();
-          q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
-                absl::StrCat("invariant ", jml::PrintExpr(*inv->pred), " (line ",
-                             inv->span.line, ") does not hold at exit"),
-                exit, false);
-        }
-      }
-      for (size_t i : InvariantArgs()) {
-        for (const jml::ClassClause* inv : spec_.invariants) {
-          auto p = ArgInvariant(*inv, i, &exit.heap, where);
-          if (!p.ok()) {
-            q.LoweringFailed(p.status(), nullptr);
-            continue;
-          }
-          q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
-                absl::StrCat("invariant ", jml::PrintExpr(*inv->pred), " (line ", inv->span.line,
-                             ") does not hold for parameter ", entry.arg_names[i], " at exit"),
-                exit, false);
-        }
-      }
+      CheckInvariantsAtExit(post, where, exit, /*exceptional=*/false);
     }
     q.CheckFrame(pre.assignable, where, post, exit, false);
     for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);
@@ -1311,6 +1285,60 @@ class ConsistencyCheck {
 
   // The exceptional exit against the case: behavior kind, signals_only (or
   // its default: the throws clause and RuntimeException), signals, frame.
+  // "invariant P (line 7)"; an invariant given with the request (not in the
+  // contract's text) is "class invariant P".
+  static std::string InvariantName(const jml::ClassClause& inv) {
+    if (inv.span.line == 0) return absl::StrCat("class invariant ", jml::PrintExpr(*inv.pred));
+    return absl::StrCat("invariant ", jml::PrintExpr(*inv.pred), " (line ", inv.span.line, ")");
+  }
+
+  int GivenIndex(const jml::ClassClause& inv) const {
+    const auto& given = spec_.given_invariants;
+    auto it = std::find(given.begin(), given.end(), &inv);
+    return it == given.end() ? -1 : static_cast<int>(it - given.begin());
+  }
+
+  // The invariants of the receiver and of the parameters of the method's
+  // class hold at an exit: JML asks it of normal and exceptional exits
+  // alike (an exception thrown half-way through an update must not leave a
+  // broken object behind), except that a constructor that throws leaves no
+  // object whose invariant could be assumed later.
+  void CheckInvariantsAtExit(Lowering& post, const z3::expr& where, const symex::ExitState& exit,
+                             bool exceptional) {
+    ConsistencyRun& q = *q_;
+    const symex::EntryState& entry = *entry_;
+    const char* how = exceptional ? " at an exceptional exit" : " at exit";
+    if (entry.receiver && !(exceptional && IsConstructor())) {
+      for (const jml::ClassClause* inv : spec_.invariants) {
+        auto p = post.Predicate(*inv->pred, true);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), nullptr);
+          continue;
+        }
+        post.TakeUndefined();
+        if (q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                  absl::StrCat(InvariantName(*inv), " does not hold", how), exit, exceptional)) {
+          q.result.diagnostics.back().given_invariant = GivenIndex(*inv);
+        }
+      }
+    }
+    for (size_t i : InvariantArgs()) {
+      for (const jml::ClassClause* inv : spec_.invariants) {
+        auto p = ArgInvariant(*inv, i, &exit.heap, where);
+        if (!p.ok()) {
+          q.LoweringFailed(p.status(), nullptr);
+          continue;
+        }
+        if (q.Ask(ops_.And(where, ops_.Not(*p)), Diagnostic::Kind::kViolated, nullptr,
+                  absl::StrCat(InvariantName(*inv), " does not hold for parameter ",
+                               entry.arg_names[i], how),
+                  exit, exceptional)) {
+          q.result.diagnostics.back().given_invariant = GivenIndex(*inv);
+        }
+      }
+    }
+  }
+
   void CheckExceptionalExit(const jml::FlatCase& c, const CasePre& pre,
                             const symex::ExitState& exit) {
     ConsistencyRun& q = *q_;
@@ -1356,6 +1384,7 @@ class ConsistencyCheck {
         z3::expr isa = machine_.InstanceOf(thrown, InternalTypeName(et));
         CheckClauseHolds(post, cl, *p, ops_.And(where, isa), exit, /*exceptional=*/true);
       }
+      CheckInvariantsAtExit(post, where, exit, /*exceptional=*/true);
     }
     q.CheckFrame(pre.assignable, where, post, exit, true);
     for (const symex::Obligation& o : post.call_obligations()) q.extra_obligations.push_back(o);

@@ -369,10 +369,46 @@ class ValidatorImpl : public Validator {
         report.notes.push_back(std::move(d));
       }
     }
+    // The invariants given with the request, as if the class declared them.
+    std::vector<std::unique_ptr<jml::ClassClause>> given_invariants;
+    if (!method.is_static()) {
+      for (const std::string& text : request.class_invariants) {
+        auto clause = std::make_unique<jml::ClassClause>();
+        absl::StatusOr<jml::ExprPtr> pred = jml::ParseExpressionText(text, "<class invariant>");
+        if (!pred.ok()) {
+          return ContractProblem(std::move(report), pred.status(), Diagnostic::Kind::kSyntax, request);
+        }
+        // Of a constructor, read where it holds: at the exit.
+        auto typed = checker.CheckExpression(**pred, *mctx,
+                                             method.name == "<init>"
+                                                 ? jml::TypeChecker::Position::kPostcondition
+                                                 : jml::TypeChecker::Position::kPrecondition);
+        if (!typed.ok()) {
+          return ContractProblem(std::move(report), typed.status(), Diagnostic::Kind::kType, request);
+        }
+        clause->pred = *std::move(pred);
+        spec.invariants.push_back(clause.get());
+        spec.given_invariants.push_back(clause.get());
+        given_invariants.push_back(std::move(clause));
+      }
+    }
     if (spec.cases.empty()) {
       Diagnostic d;
       d.kind = Diagnostic::Kind::kNote;
-      d.message = "the contract has no specification case for this method (it allows everything)";
+      if (spec.invariants.empty()) {
+        d.message = "the contract has no specification case for this method (it allows everything)";
+      } else {
+        // JML's default specification (requires true; any outcome) still
+        // asks the method to keep the class invariants: one case with no
+        // clause checks that, and only that.
+        jml::FlatCase only_invariants;
+        only_invariants.behavior = jml::Behavior::kBehavior;
+        only_invariants.label = "the default case (no specification: only the invariants)";
+        spec.cases.push_back(std::move(only_invariants));
+        d.message =
+            "the contract has no specification case for this method: JML's default (requires "
+            "true; any outcome) is checked, with the class invariants at entry and at exit";
+      }
       report.notes.push_back(std::move(d));
     }
     if (request.has_observations) {

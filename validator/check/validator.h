@@ -57,6 +57,10 @@ struct Diagnostic {
   std::string message;     // one line
   // Indexes into CheckResult::counterexamples that show it (may be empty).
   std::vector<int> counterexamples;
+  // A violated invariant given with the request: its index in
+  // ValidateRequest::class_invariants (-1: the finding is about something
+  // else).
+  int given_invariant = -1;
 };
 const char* DiagnosticKindName(Diagnostic::Kind kind);  // "violated", "well-definedness", ...
 
@@ -127,6 +131,12 @@ struct ValidateRequest {
   // counterexample found there makes the verdict FAIL; otherwise the first
   // verdict stands, its cuts as they were.
   bool deepen = true;
+  // Instance invariants of the method's class proved elsewhere (`tracespec
+  // run` proves them over every constructor and method that can change the
+  // fields they read): each a JML expression over the class's fields, added
+  // to the invariants the contract's class declares — assumed at entry and
+  // checked at every exit like them. Not used for static methods.
+  std::vector<std::string> class_invariants;
 };
 
 inline constexpr int kDeepenFactor = 2;

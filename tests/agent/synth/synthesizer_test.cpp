@@ -349,6 +349,27 @@ TEST(SynthesizerTest, WorkBudgetIsDeterministic) {
   testing::ExpectAdmitsAll(a.jml, obs);
 }
 
+// An array of objects as the result (an enum's values(), called behind
+// every switch on the enum) gets no element terms; its fixed length once
+// marked the last array term a tuple, of an empty list (a crash).
+TEST(SynthesizerTest, AnArrayOfObjectsAsTheResultIsNoTuple) {
+  std::vector<v1::Observation> obs;
+  for (int k = 0; k < 3; ++k) {
+    testing::Call c("e.Box", "values", "()[Ljava/lang/Integer;", {}, true);
+    v1::Observation o = c;
+    v1::ObjectState* array = o.add_post();
+    array->set_id(10);
+    array->set_class_name("[Ljava/lang/Integer;");
+    array->mutable_array()->set_element_descriptor("Ljava/lang/Integer;");
+    array->mutable_array()->set_length(2);
+    o.mutable_outcome()->mutable_returned()->set_ref(10);
+    obs.push_back(o);
+  }
+  SynthesisResult r = Synth(obs);
+  testing::ExpectAdmitsAll(r.jml, obs);
+  EXPECT_EQ(Synth(obs).jml, r.jml);
+}
+
 TEST(SynthesizerTest, ObservationsOfOtherMethodsAreIgnored) {
   std::vector<v1::Observation> obs = testing::TaskObservations("abs");
   obs.push_back(testing::MaxCall(1, 2));
