@@ -151,19 +151,17 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                   "key. Reached before the build runs. Plaintext unless --gateway-ca is given");
   AddGatewayTlsOptions(cmd, &flags->gateway_tls);
   cmd->add_flag("--no-noninterference", flags->no_noninterference,
-                "Observe the tests once even when the configuration says "
-                "observe_noninterference: true (unset or false is the same: the default). "
-                "Values computed from a denied field (its characters as an int[], its hash) "
-                "are then recorded and may reach the model; only the field itself, and equal "
-                "copies of it, are withheld; the observe line says `noninterference off`. "
-                "With observe_noninterference: true the tests run a second time with every "
-                "denied field substituted, and what differs is withheld (`tracespec observe "
-                "--help`, --noninterference)");
+                "Observe the tests once, as with observe_noninterference: false: values "
+                "computed from a denied field (its characters as an int[], its hash) are then "
+                "recorded and may reach the model; only the field itself, and equal copies of "
+                "it, are withheld. Default (observe_noninterference unset or true): the tests "
+                "run a second time with every denied field substituted, and what differs is "
+                "withheld (`tracespec observe --help`, --noninterference)");
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
       "redaction_policy, bounds, model, rounds, observe_timeout_seconds, "
-      "observe_noninterference (observe --noninterference; default off); paths "
+      "observe_noninterference (default: on for tests; false = --no-noninterference); paths "
       "relative to "
       "the project), else a Maven layout (target/classes, target/test-classes, src/test/java) "
       "or a Gradle layout (build/classes/java/main and test, src/test/java): every test-like "

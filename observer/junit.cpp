@@ -203,6 +203,7 @@ absl::StatusOr<std::string> FindJunitJar() {
 
 std::vector<std::string> BuildCommand(const JunitCommand& command) {
   std::vector<std::string> argv = {command.java};
+  argv.insert(argv.end(), command.jvm_options.begin(), command.jvm_options.end());
   if (!command.probe.empty()) {
     argv.push_back(absl::StrCat("-agentpath:", command.probe, "=config=", command.probe_config));
   }

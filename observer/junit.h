@@ -25,6 +25,8 @@ absl::StatusOr<std::string> FindJunitJar();
 
 struct JunitCommand {
   std::string java;
+  // Options for the JVM, before the probe's.
+  std::vector<std::string> jvm_options;
   std::string probe;          // empty: run without the probe
   std::string probe_config;
   std::string listener_jar;   // empty: no listener

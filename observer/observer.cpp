@@ -4,14 +4,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <memory>
 #include <set>
 #include <thread>
+
+#include <unistd.h>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -401,6 +405,10 @@ absl::StatusOr<std::vector<v1::Observation>> ReadTrace(const std::string& path) 
   return out;
 }
 
+// The file a substituted run's probe creates at its first substitution
+// (ProbeConfig.substituted_marker_path), in the run's directory.
+constexpr char kSubstitutedMarker[] = "substituted";
+
 // One more run of plan.command (its selection) under the probe, everything
 // under `dir` (a temporary directory: its trace and log never reach the
 // output). `what` names the run in errors; `substitute` substitutes every
@@ -418,13 +426,18 @@ absl::StatusOr<Rerun> RunAgain(const Plan& plan, const ObserveOptions& options,
   v1::ProbeConfig config = plan.config;
   config.set_output_path(dir + "/trace.pb");
   config.set_status_path(dir + "/status.pb");
+  config.set_log_path(std::filesystem::absolute(dir + "/jvm.log").string());
+  JunitCommand command = plan.command;
   if (substitute) {
     config.set_substitute_denied(true);
     config.set_substitution_seed(options.noninterference_seed);
+    config.set_substituted_marker_path(dir + "/" + kSubstitutedMarker);
+    // Only what was recorded is compared, not how fast: C1 alone saves the
+    // JIT's CPU (a quarter of a short JUnit run's) for the run beside.
+    command.jvm_options.push_back("-XX:TieredStopAtLevel=1");
   }
   std::string config_path = dir + "/probe-config.pb";
   TS_RETURN_IF_ERROR(WriteFileAtomic(config_path, config.SerializeAsString()));
-  JunitCommand command = plan.command;
   command.probe_config = config_path;
   command.results_path = dir + "/results.tsv";
   SubprocessOptions run;
@@ -462,10 +475,11 @@ struct SubstitutedRuns {
   std::string not_compared;
 };
 
-// Whether the substituted runs happen: only when asked for (kOn; the
-// default is off, see ObserveOptions). `not_compared` says why not when
-// asked for but nothing can be substituted: a policy that denies no field
-// (then no second JVM runs: it would cost a run and decide nothing).
+// Whether the substituted runs happen. `not_compared` says why not when
+// noninterference was not turned off but cannot run: a command cannot be
+// run again the same way, and a policy that denies no field leaves nothing
+// to substitute (then no second JVM runs: it would cost a run and decide
+// nothing).
 struct NoninterferencePlan {
   bool run = false;
   std::string not_compared;
@@ -473,7 +487,14 @@ struct NoninterferencePlan {
 
 NoninterferencePlan PlanNoninterference(const ObserveOptions& options,
                                         const v1::RedactionPolicy& policy) {
-  if (options.noninterference != ObserveOptions::Noninterference::kOn) return {};
+  if (options.noninterference == ObserveOptions::Noninterference::kOff || options.list_hot) {
+    return {};
+  }
+  if (!options.command.empty()) {
+    return {false,
+            "a command cannot be run again the same way, so values derived from denied fields "
+            "are not withheld (only the fields themselves)"};
+  }
   if (policy.deny().empty() || policy.record().empty()) {
     return {false, "the policy denies no field: nothing to substitute, no second run"};
   }
@@ -525,6 +546,45 @@ class BackgroundRun {
   std::thread thread_;
 };
 
+// Run C started early: as soon as run B has substituted a value (its
+// probe's marker file appears), A and B most likely differ, and C, which
+// repeats B, needs nothing of them, so it starts then, beside them, rather
+// than after B. It is used only when C is needed after all (A and B
+// differ); otherwise dropped (killed) unread. A run that never substitutes
+// (examples/loan) never starts it.
+class EarlyRun {
+ public:
+  EarlyRun(std::string marker, std::function<std::unique_ptr<BackgroundRun>()> start)
+      : marker_(std::move(marker)), start_(std::move(start)) {
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        if (::access(marker_.c_str(), F_OK) == 0) {
+          run_ = start_();
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  EarlyRun(const EarlyRun&) = delete;
+  EarlyRun& operator=(const EarlyRun&) = delete;
+  ~EarlyRun() { Stop(); }
+
+  // Stops watching; the run, if it started.
+  std::unique_ptr<BackgroundRun> Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+    return std::move(run_);
+  }
+
+ private:
+  const std::string marker_;
+  const std::function<std::unique_ptr<BackgroundRun>()> start_;
+  std::atomic<bool> stop_{false};
+  std::unique_ptr<BackgroundRun> run_;
+  std::thread thread_;
+};
+
 // observe --noninterference: the substituted runs and the comparison.
 // Run B needs nothing of run A but its selection, so it starts beside the
 // JVM whose selection it repeats — run A, then each isolation run (which
@@ -543,14 +603,20 @@ class Substitution {
   void StartBeside(const Plan& plan, const std::string& beside) {
     if (!enabled_) return;
     if (b_ != nullptr && selectors_ == plan.command.selectors) return;
+    early_c_.reset();
     b_.reset();
     ++started_;
     selectors_ = plan.command.selectors;
     Info(absl::StrCat("noninterference: running the tests with every denied field substituted "
                       "(seed ", options_.noninterference_seed, ")",
                       beside.empty() ? "" : absl::StrCat(", beside ", beside)));
-    b_ = std::make_unique<BackgroundRun>(plan, options_, absl::StrCat(work_, "/b", started_),
-                                         "substituted run B");
+    std::string b_dir = absl::StrCat(work_, "/b", started_);
+    b_ = std::make_unique<BackgroundRun>(plan, options_, b_dir, "substituted run B");
+    std::string c_dir = absl::StrCat(work_, "/c", started_);
+    early_c_ = std::make_unique<EarlyRun>(
+        absl::StrCat(b_dir, "/", kSubstitutedMarker), [plan, options = options_, c_dir] {
+          return std::make_unique<BackgroundRun>(plan, options, c_dir, "substituted run C");
+        });
   }
 
   // After run A (and its isolation runs): waits for B, and C when A and B
@@ -569,6 +635,8 @@ class Substitution {
       (excluded.count(o.test_id()) != 0 ? not_compared : a).push_back(std::move(o));
     }
     TS_ASSIGN_OR_RETURN(Rerun b, b_->Wait());
+    // C, if B's first substitution started it; else it starts below if needed.
+    std::unique_ptr<BackgroundRun> c = early_c_->Stop();
     out.substitutions = b.substitutions;
     out.runs = 2;
     // Nothing substituted: B ran with the same data as A, so nothing A
@@ -582,18 +650,19 @@ class Substitution {
     TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> b_trace, ReadTrace(b_->dir() + "/trace.pb"));
     std::vector<v1::Observation> trial = a;
     if (!WithholdDifferences(&trial, b_trace, nullptr).any()) return out;
-    // C starts only now. Started together with B it would need no step of
-    // its own when A and B differ, but it would cost a third JVM at once
-    // when they do not, the common case. Measured with bench_noninterference
-    // (two rounds of medians of 7, 2 cores shared with other builds, load
-    // 6-10), observe --noninterference against plain observe, C after A and
-    // B / C with B: examples/loan (A = B) 1.09x, 1.56x / 2.04x, 2.03x;
-    // examples/bank (A != B) 3.83x, 3.89x / 3.03x, 3.72x; bank with an
-    // isolation run 2.52x, 2.18x / 2.75x, 2.92x.
+    // C started with B's first substitution (EarlyRun), not together with
+    // B: that would cost a third JVM at once when B substitutes nothing, the
+    // common case. Measured with bench_noninterference (two rounds of
+    // medians of 7, 2 cores shared with other builds, load 6-10), observe
+    // --noninterference against plain observe, C after A and B / C with B,
+    // when B still ran under field access watches: examples/loan (A = B)
+    // 1.09x, 1.56x / 2.04x, 2.03x; examples/bank (A != B) 3.83x, 3.89x /
+    // 3.03x, 3.72x.
     Info("noninterference: the runs differ; once more with the same substitutes, to tell "
          "nondeterminism apart");
     std::string c_dir = absl::StrCat(work_, "/c", started_);
-    TS_RETURN_IF_ERROR(RunSubstituted(plan, options_, c_dir, "substituted run C").status());
+    if (c == nullptr) c = std::make_unique<BackgroundRun>(plan, options_, c_dir, "substituted run C");
+    TS_RETURN_IF_ERROR(c->Wait().status());
     out.runs = 3;
     TS_ASSIGN_OR_RETURN(std::vector<v1::Observation> c_trace, ReadTrace(c_dir + "/trace.pb"));
     out.withheld = WithholdDifferences(&a, b_trace, &c_trace);
@@ -609,6 +678,8 @@ class Substitution {
   int started_ = 0;  // B runs started: B<n> and C<n> live in work_/b<n>, work_/c<n>
   std::vector<std::string> selectors_;
   std::unique_ptr<BackgroundRun> b_;
+  // Declared after b_: dropped first, its C with it.
+  std::unique_ptr<EarlyRun> early_c_;
 };
 
 // Which tests of run A are excluded, and why: by their source (with
@@ -823,12 +894,15 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   v1::ProbeConfig& config = plan.config;
   config.set_output_path(work + "/trace.pb");
   config.set_status_path(work + "/status.pb");
+  std::string log_path = options.out_dir + "/jvm.log";
+  // The probe redacts tainted values in the test JVM's output; a command's
+  // JVMs may share theirs, so it is left alone.
+  if (!command_run) config.set_log_path(std::filesystem::absolute(log_path).string());
   std::string config_path = work + "/probe-config.pb";
   TS_RETURN_IF_ERROR(WriteFileAtomic(config_path, config.SerializeAsString()));
   plan.command.probe_config = config_path;
   plan.command.results_path = work + "/results.tsv";
 
-  std::string log_path = options.out_dir + "/jvm.log";
   TS_RETURN_IF_ERROR(RemoveAll(log_path));
   SubprocessOptions run;
   run.stdout_path = log_path;

@@ -59,10 +59,9 @@ struct ObserveOptions {
   bool list_hot = false;
   // Decide what depends on a denied field by running the tests again with
   // every denied field substituted (noninterference.h): values that differ
-  // are withheld. kDefault is off (kOn costs one or two extra JVM runs,
-  // observer/README.md; the summary then warns that values computed from
-  // denied fields are recorded as they are); kOn with a command or
-  // list_hot is an error.
+  // are withheld. kDefault: on for test runs, off for a command (the
+  // summary says so) and list_hot; kOn with a command or list_hot is an
+  // error.
   enum class Noninterference { kDefault, kOn, kOff };
   Noninterference noninterference = Noninterference::kDefault;
   uint64_t noninterference_seed = kDefaultNoninterferenceSeed;

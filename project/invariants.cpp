@@ -37,7 +37,9 @@ std::set<std::string> FieldsWrittenOutOfSight(const ClassFile& cls,
   auto scan = [&](const ClassFile& owner, const Method& m) {
     if (!m.code) return;
     std::set<std::string> written;
-    bool out_of_sight = m.is_static() || &owner != &cls;
+    // A synthetic method (a lambda's body) runs whenever its closure is
+    // called, not within a method the proof checks.
+    bool out_of_sight = m.is_static() || &owner != &cls || (m.access & classfile::kAccSynthetic);
     for (const classfile::Instruction& in : m.code->instructions) {
       switch (in.opcode) {
         case classfile::kPutfield: {

@@ -11,10 +11,11 @@
 // of the class, each checked from any state the invariants admit (for the
 // receiver and parameters of the class's type), at normal and exceptional
 // exits, within the run's bounds. Only private fields are used (no other
-// class can write them); a field written by a static method, or by code
-// that reaches an object of the class some other way (a `new`, a cast, a
-// field or array element of the class's type, a call's result), gets no
-// invariant, since the check would not see that object.
+// class can write them); a field written by a static or synthetic method
+// (a lambda's body runs whenever its closure is called), by a nested
+// class, or by code that reaches an object of the class some other way (a
+// `new`, a cast, a field or array element of the class's type, a call's
+// result), gets no invariant, since the check would not see that write.
 #ifndef TRACESPEC_PROJECT_INVARIANTS_H_
 #define TRACESPEC_PROJECT_INVARIANTS_H_
 
@@ -55,6 +56,12 @@ struct ClassInvariants {
   std::string note;
   int validations = 0;  // validator calls made
 };
+
+// The time limit of one method's check against the candidates (at most):
+// the proof runs before any contract, once per method per Houdini round, so
+// a method that needs longer leaves its class without invariants (UNKNOWN,
+// named) rather than delay the run.
+inline constexpr double kInvariantCheckSeconds = 10;
 
 struct InvariantProofOptions {
   check::Validator* validator = nullptr;

@@ -116,10 +116,12 @@ absl::Status HashTree(const std::string& path, std::string* out, bool skip_class
 // libraries, the tests and their sources, the targets, the policy and the
 // time limit. A captured command (no tests) depends on every class file.
 // `observe_noninterference` as observe takes it: unset is observe's default
-// (off).
+// (on for tests; a command is run once and its summary says so).
 observer::ObserveOptions::Noninterference ObserveNoninterference(const v1::ProjectConfig& c) {
   using Noninterference = observer::ObserveOptions::Noninterference;
-  if (!c.has_observe_noninterference()) return Noninterference::kDefault;
+  if (!c.has_observe_noninterference()) {
+    return c.command().empty() ? Noninterference::kDefault : Noninterference::kOff;
+  }
   return c.observe_noninterference() ? Noninterference::kOn : Noninterference::kOff;
 }
 
@@ -169,8 +171,10 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
     if (FileExists(path)) TS_RETURN_IF_ERROR(HashTree(path, &text));
   }
   absl::StrAppend(&text, "max-bytes ", c.observe_max_bytes(), "\n");
-  // Only when on, so that the keys of earlier runs stay valid.
-  if (ObserveNoninterference(c) == observer::ObserveOptions::Noninterference::kOn) {
+  // Only when on (the default for tests since issue 24): observations of
+  // earlier runs made without it are not reused, and a key made with
+  // `observe_noninterference: false` is the key of the old default.
+  if (ObserveNoninterference(c) != observer::ObserveOptions::Noninterference::kOff) {
     absl::StrAppend(&text, "noninterference\n");
   }
   return Sha256Hex(text);
@@ -340,7 +344,7 @@ std::vector<v1::ClassInvariants> ProveInvariants(const std::set<std::string>& cl
   options.validator = validator;
   options.unwind = bounds.unwind;
   options.max_array = bounds.max_array;
-  options.timeout_seconds = bounds.validation_timeout_seconds;
+  options.timeout_seconds = std::min(bounds.validation_timeout_seconds, kInvariantCheckSeconds);
   for (const std::string& name : classes) {
     absl::StatusOr<const classfile::ClassFile*> cls =
         world.class_path.Load(classfile::BinaryToInternal(name));
@@ -976,7 +980,7 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
   options.validator = validator;
   options.unwind = bounds.unwind;
   options.max_array = bounds.max_array;
-  options.timeout_seconds = bounds.timeout_seconds;
+  options.timeout_seconds = std::min(bounds.timeout_seconds, kInvariantCheckSeconds);
   for (const v1::ClassInvariants& ci : summary.class_invariants()) {
     if (ci.invariants().empty()) continue;
     std::vector<std::string> invariants(ci.invariants().begin(), ci.invariants().end());

@@ -63,8 +63,8 @@ struct RunOptions {
   // make_gateway_client is then required.
   std::string gateway;
   gateway::GatewayClientFactory make_gateway_client;
-  // `--no-noninterference`: observe as with `observe_noninterference: false`
-  // (the default), whatever the configuration says.
+  // `--no-noninterference`: observe as with `observe_noninterference: false`,
+  // whatever the configuration says.
   bool no_noninterference = false;
 };
 

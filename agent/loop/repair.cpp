@@ -45,6 +45,15 @@ class ObligationCollector {
  public:
   void Visit(const Expr& e) {
     switch (e.kind) {
+      case ExprKind::kOld: {
+        // An access inside \old is evaluated in the pre-state: so is its
+        // guard (`\old(0 <= size - 1)`, not `0 <= size - 1` of the
+        // post-state, where pop's size is one less).
+        ++in_old_;
+        VisitOperands(e);
+        --in_old_;
+        return;
+      }
       case ExprKind::kQuantifier: {
         std::vector<std::string> added;
         for (const jml::BoundVar& v : e.bound_vars) {
@@ -109,6 +118,10 @@ class ObligationCollector {
     Add({b + " != null", {b + " != null", "null != " + b}, what});
   }
   void Add(Obligation o) {
+    if (in_old_ > 0) {
+      o.guard = absl::StrCat("\\old(", o.guard, ")");
+      for (std::string& p : o.present_as) p = absl::StrCat("\\old(", p, ")");
+    }
     for (const Obligation& seen : obligations_) {
       if (seen.guard == o.guard) return;
     }
@@ -117,6 +130,7 @@ class ObligationCollector {
 
   std::set<std::string> bound_;
   std::vector<Obligation> obligations_;
+  int in_old_ = 0;
 };
 
 // Repairs one predicate in place; returns the reason, or "" when nothing

@@ -72,6 +72,7 @@ class Builder {
           std::string name = param_names.count(f.name) ? absl::StrCat("this.", f.name) : f.name;
           AddField(f, name, /*pre=*/!ctor);
         }
+        if (!ctor) AddTopElements(*cls, param_names);
       }
     }
     // The result.
@@ -221,6 +222,30 @@ class Builder {
     } else if (t.IsClass()) {
       if (pre) AddTerm(TermShape::kReference, old, name, t, true, "");
       AddTerm(TermShape::kReference, name, "", t, false, "");
+    }
+  }
+
+  // The element of an array field just below an int field of the receiver
+  // — a stack's top, the last slot a count covers: `\old(items[size - 1])`
+  // (what peek and pop return) and `items[size - 1]` (what push stored).
+  // Undefined where the count is 0; the validator decides whether a clause
+  // over it is defined (an object invariant bounding the count makes it so).
+  void AddTopElements(const jml::ClassInfo& cls, const std::set<std::string>& param_names) {
+    auto name_of = [&](const jml::FieldInfo& f) {
+      return param_names.count(f.name) ? absl::StrCat("this.", f.name) : f.name;
+    };
+    for (const jml::FieldInfo& a : cls.fields) {
+      if (a.is_static || a.name.find('$') != std::string::npos || !a.type.IsArray()) continue;
+      const Type element = a.type.ElementType();
+      if (!IsScalarType(element)) continue;
+      for (const jml::FieldInfo& n : cls.fields) {
+        if (n.is_static || n.name.find('$') != std::string::npos || !n.type.Is(Type::Kind::kInt)) {
+          continue;
+        }
+        std::string top = absl::StrCat(name_of(a), "[", name_of(n), " - 1]");
+        AddTerm(TermShape::kScalar, absl::StrCat("\\old(", top, ")"), top, element, true, "");
+        AddTerm(TermShape::kScalar, top, "", element, false, "");
+      }
     }
   }
 

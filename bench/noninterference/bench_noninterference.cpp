@@ -1,7 +1,9 @@
 // bench_noninterference: what `tracespec observe --noninterference` costs.
 // On each case (the examples' JUnit suites), each repetition runs, one
 // after the other: the suite with the plain JUnit console launcher (no
-// probe), `tracespec observe`, and `tracespec observe --noninterference`.
+// probe), `tracespec observe --no-noninterference` and `tracespec observe
+// --noninterference` (both spelled out, so that any default measures the
+// same).
 // Prints the medians as a table, the ratios of the noninterference run to
 // plain observe and to plain JUnit, and whether the noninterference runs
 // wrote the same observations every time. The goal: observe
@@ -104,10 +106,10 @@ int main(int argc, char** argv) {
         if (c.tests_src) {
           args.insert(args.end(), {"--tests-src", absl::StrCat(sources, "/", c.example, "/test")});
         }
-        if (ni) args.push_back("--noninterference");
+        args.push_back(ni ? "--noninterference" : "--no-noninterference");
         auto observed = RunSubprocess(args);
         if (!observed.ok() || !observed->Succeeded()) {
-          return Fail(absl::StrCat(c.name, ": tracespec observe", ni ? " --noninterference" : "",
+          return Fail(absl::StrCat(c.name, ": tracespec observe ", args.back(),
                                    " failed: ",
                                    observed.ok() ? observed->stderr_data
                                                  : std::string(observed.status().message())));

@@ -10,9 +10,8 @@
 // case it checks that requests went out (none blocked) and carry what the
 // tests disclose, with nothing redacted or withheld: OK, BLOCKED or ALTERED.
 // Each case runs in two modes: `plain` (`observe_noninterference: false`,
-// the default: the tests run once) and `ni` (`observe_noninterference:
-// true`); both are written out, so that a build with another default
-// measures the same.
+// the tests run once) and `ni` (`observe_noninterference: true`, the
+// default); both are written out, so that any build measures the same.
 //
 //   bench_privacy [--case NAME]... [--mode plain|ni|both] [--jobs N]
 //                 [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] [--json]
@@ -935,8 +934,8 @@ void Usage() {
                "                     [--tracespec BIN] [--cases DIR] [--work DIR] [--keep] "
                "[--json]\n"
                "  --case NAME     run only this case (repeatable; a directory under cases/)\n"
-               "  --mode M        plain (observe_noninterference: false, the default),\n"
-               "                  ni (observe_noninterference: true),\n"
+               "  --mode M        plain (observe_noninterference: false), ni (true, the\n"
+               "                  default),\n"
                "                  or both (default)\n"
                "  --jobs N        runs at once (default 1)\n"
                "  --tracespec BIN the tracespec binary (default: the one built with this bench)\n"

@@ -123,6 +123,10 @@ void JNICALL TestStartedHook(JNIEnv* env, jclass, jstring test_id) {
 
 void JNICALL TestFinishedHook(JNIEnv* env, jclass) { g_recorder->TestFinished(env); }
 
+void JNICALL ReadDeniedHook(JNIEnv* env, jclass, jobject receiver, jclass owner, jint id) {
+  BeforeDeniedRead(env, receiver, owner, id);
+}
+
 struct Native {
   std::string name;
   std::string descriptor;
@@ -155,6 +159,7 @@ std::vector<Native> Natives() {
       {kEnterJvmti, kEnterDescriptor, reinterpret_cast<void*>(&EnterJvmtiHook)},
       {kTestStarted, kTestStartedDescriptor, reinterpret_cast<void*>(&TestStartedHook)},
       {kTestFinished, kTestFinishedDescriptor, reinterpret_cast<void*>(&TestFinishedHook)},
+      {kReadDenied, kReadDeniedDescriptor, reinterpret_cast<void*>(&ReadDeniedHook)},
   };
   return natives;
 }
@@ -386,8 +391,31 @@ void JNICALL OnVMInit(jvmtiEnv* jvmti, JNIEnv* env, jthread thread) {
   }
 }
 
+// Rewrites ProbeConfig.log_path with the tainted values redacted. What
+// the JVM writes after this (little: the console launcher has printed its
+// results) goes to the replaced file and is lost.
+void RedactLog() {
+  const std::string& path = g_config->log_path();
+  if (path.empty()) return;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream data;
+  data << in.rdbuf();
+  if (!in) return;
+  std::string text = data.str();
+  if (g_recorder->RedactText(&text) == 0) return;
+  std::string temp = path + ".redacted";
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out || std::rename(temp.c_str(), path.c_str()) != 0) {
+    std::remove(temp.c_str());
+    AddError("cannot redact the denied values in " + path);
+  }
+}
+
 void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   g_recorder->Stop();
+  RedactLog();
   std::lock_guard<std::mutex> lock(g_status_mutex);
   g_status->set_vm_death_seen(true);
   for (const std::string& field : g_recorder->WithheldFields()) g_status->add_withheld_fields(field);
@@ -493,8 +521,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   }
   g_recorder = new Recorder(g_jvmti, *g_config);
   // The substituted run of observe --noninterference: a JVMTI environment
-  // of its own, so that only this run pays for field access events.
-  if (g_config->substitute_denied() && !InstallSubstitution(vm, *g_config, &error)) {
+  // of its own (its class-file hook runs after this one's).
+  if (g_config->substitute_denied() &&
+      !InstallSubstitution(vm, *g_config, [](const std::string& e) { AddError(e); }, &error)) {
     Complain(error);
     return JNI_ERR;
   }

@@ -28,11 +28,61 @@ enum : uint8_t {
   kDreturn = 0xaf,
   kAreturn = 0xb0,
   kReturn = 0xb1,
+  kGetstatic = 0xb2,
+  kGetfield = 0xb4,
   kInvokespecial = 0xb7,
   kInvokestatic = 0xb8,
   kAthrow = 0xbf,
   kWide = 0xc4,
+  kTableswitch = 0xaa,
+  kLookupswitch = 0xab,
 };
+
+// Length of the instruction at `pc` of `code` (JVMS §6.5), or 0 when it is
+// malformed or runs past the end.
+size_t InstructionLength(const std::string& code, size_t pc) {
+  auto byte = [&code](size_t at) -> uint32_t {
+    return at < code.size() ? static_cast<uint8_t>(code[at]) : 0;
+  };
+  auto s4 = [&byte](size_t at) -> int64_t {
+    return static_cast<int32_t>(byte(at) << 24 | byte(at + 1) << 16 | byte(at + 2) << 8 |
+                                byte(at + 3));
+  };
+  uint8_t op = static_cast<uint8_t>(byte(pc));
+  size_t length = 0;
+  if (op <= 0x0f) {
+    length = 1;  // nop, constants
+  } else if (op == 0x10 || op == 0x12 || (op >= 0x15 && op <= 0x19) ||
+             (op >= 0x36 && op <= 0x3a) || op == 0xa9 || op == 0xbc) {
+    length = 2;  // bipush, ldc, loads, stores, ret, newarray
+  } else if (op == 0x11 || op == 0x13 || op == 0x14 || op == 0x84 ||
+             (op >= 0x99 && op <= 0xa8) || (op >= 0xb2 && op <= 0xb8) || op == 0xbb ||
+             op == 0xbd || op == 0xc0 || op == 0xc1 || op == 0xc6 || op == 0xc7) {
+    length = 3;
+  } else if (op == 0xc5) {
+    length = 4;  // multianewarray
+  } else if (op == 0xb9 || op == 0xba || op == 0xc8 || op == 0xc9) {
+    length = 5;  // invokeinterface, invokedynamic, goto_w, jsr_w
+  } else if (op == kWide) {
+    length = byte(pc + 1) == 0x84 ? 6 : 4;
+  } else if (op == kTableswitch || op == kLookupswitch) {
+    size_t at = (pc + 4) & ~size_t{3};  // after the padding
+    if (op == kTableswitch) {
+      int64_t count = s4(at + 8) - s4(at + 4) + 1;
+      if (count < 0) return 0;
+      length = at + 12 + 4 * static_cast<size_t>(count) - pc;
+    } else {
+      int64_t pairs = s4(at + 4);
+      if (pairs < 0) return 0;
+      length = at + 8 + 8 * static_cast<size_t>(pairs) - pc;
+    }
+  } else if ((op >= 0x1a && op <= 0x35) || (op >= 0x3b && op <= 0x83) ||
+             (op >= 0x85 && op <= 0x98) || (op >= 0xac && op <= 0xb1) || op == 0xbe ||
+             op == 0xbf || op == 0xc2 || op == 0xc3) {
+    length = 1;
+  }
+  return pc + length <= code.size() ? length : 0;
+}
 
 // Constant-pool tags (JVMS §4.4).
 enum : uint8_t {
@@ -217,7 +267,7 @@ bool ClassFile::Parse(const uint8_t* data, size_t size, std::string* error) {
   pool_count_ = in.U2();
   size_t pool_start = in.pos();
   pool_tags_.assign(pool_count_, 0);
-  std::map<uint16_t, uint16_t> class_names;
+  std::map<uint16_t, uint16_t>& class_names = class_names_;
   for (uint16_t i = 1; i < pool_count_ && in.ok(); ++i) {
     uint8_t tag = in.U1();
     pool_tags_[i] = tag;
@@ -238,8 +288,18 @@ bool ClassFile::Parse(const uint8_t* data, size_t size, std::string* error) {
       case kTagString: case kTagMethodType: case kTagModule: case kTagPackage:
         in.Skip(2);
         break;
-      case kTagFieldref: case kTagMethodref: case kTagInterfaceMethodref:
-      case kTagNameAndType: case kTagDynamic: case kTagInvokeDynamic:
+      case kTagFieldref: {
+        uint16_t owner = in.U2();
+        fieldrefs_[i] = {owner, in.U2()};
+        break;
+      }
+      case kTagNameAndType: {
+        uint16_t name = in.U2();
+        name_and_types_[i] = {name, in.U2()};
+        break;
+      }
+      case kTagMethodref: case kTagInterfaceMethodref:
+      case kTagDynamic: case kTagInvokeDynamic:
         in.Skip(4);
         break;
       case kTagMethodHandle:
@@ -438,13 +498,21 @@ uint16_t ClassFile::AddNameAndType(std::string_view name, std::string_view descr
 }
 
 uint16_t ClassFile::AddMethodref(std::string_view owner, std::string_view name,
-                                 std::string_view descriptor) {
+                                 std::string_view descriptor, bool interface_owner) {
   std::string bytes;
-  PutU1(&bytes, kTagMethodref);
+  PutU1(&bytes, interface_owner ? kTagInterfaceMethodref : kTagMethodref);
   PutU2(&bytes, AddClass(owner));
   PutU2(&bytes, AddNameAndType(name, descriptor));
-  return AddEntry("M" + std::string(owner) + "." + std::string(name) + std::string(descriptor),
+  return AddEntry(std::string(interface_owner ? "I" : "M") + std::string(owner) + "." +
+                      std::string(name) + std::string(descriptor),
                   bytes);
+}
+
+uint16_t ClassFile::AddInteger(int32_t value) {
+  std::string bytes;
+  PutU1(&bytes, kTagInteger);
+  PutU4(&bytes, static_cast<uint32_t>(value));
+  return AddEntry("i" + std::to_string(value), bytes);
 }
 
 namespace {
@@ -733,6 +801,115 @@ bool ClassFile::InsertPrologue(int method_index, int hook_id, std::string* error
   }
   code.attributes = std::move(kept);
   method.attributes[code_index].data = EncodeCode(code);
+  return true;
+}
+
+bool ClassFile::RedirectFieldReads(const std::function<int(const FieldRead&)>& hook_id,
+                                   int* rewritten, std::string* error) {
+  *rewritten = 0;
+  // Per Fieldref index: the accessor's Methodref, or 0 when it stays.
+  std::map<uint16_t, uint16_t> accessors;
+  std::vector<Method> added;
+  std::vector<std::pair<int, Code>> changed;
+  for (size_t m = 0; m < methods_.size(); ++m) {
+    int code_index = FindAttribute(methods_[m].attributes, "Code");
+    if (code_index < 0) continue;
+    Code code;
+    if (!DecodeCode(methods_[m].attributes[code_index], &code)) {
+      *error = "malformed Code of " + Utf8(methods_[m].name_index);
+      return false;
+    }
+    bool touched = false;
+    for (size_t pc = 0; pc < code.code.size();) {
+      size_t length = InstructionLength(code.code, pc);
+      if (length == 0) {
+        *error = "malformed instruction at " + std::to_string(pc) + " in " +
+                 Utf8(methods_[m].name_index);
+        return false;
+      }
+      auto op = static_cast<uint8_t>(code.code[pc]);
+      if (op == kGetfield || op == kGetstatic) {
+        auto ref = static_cast<uint16_t>(static_cast<uint8_t>(code.code[pc + 1]) << 8 |
+                                         static_cast<uint8_t>(code.code[pc + 2]));
+        auto accessor = accessors.find(ref);
+        if (accessor == accessors.end()) {
+          uint16_t methodref = 0;
+          auto field = fieldrefs_.find(ref);
+          auto owner = field == fieldrefs_.end() ? class_names_.end()
+                                                 : class_names_.find(field->second.first);
+          auto type = field == fieldrefs_.end() ? name_and_types_.end()
+                                                : name_and_types_.find(field->second.second);
+          if (owner == class_names_.end() || type == name_and_types_.end()) {
+            *error = "a field instruction names no Fieldref";
+            return false;
+          }
+          FieldRead read{Utf8(owner->second), Utf8(type->second.first),
+                         Utf8(type->second.second), op == kGetstatic};
+          int id = hook_id(read);
+          if (id >= 0) {
+            if (major_ < 49 || (is_interface() && major_ < 52)) {
+              *error = "class file version " + std::to_string(major_) + " is too old to route " +
+                       read.owner + "." + read.name + " through the probe";
+              return false;
+            }
+            // aload_0 | aconst_null; ldc_w owner; ldc_w id; invokestatic
+            // readDenied; [aload_0;] the original instruction; return.
+            std::string name = "tracespec$read$" + std::to_string(added.size());
+            std::string descriptor = (read.is_static ? "()" : "(L" + read.owner + ";)") +
+                                     read.descriptor;
+            Code body;
+            PutU1(&body.code, read.is_static ? kAconstNull : kAload0);
+            PutU1(&body.code, kLdcW);
+            PutU2(&body.code, field->second.first);
+            PutU1(&body.code, kLdcW);
+            PutU2(&body.code, AddInteger(id));
+            PutU1(&body.code, kInvokestatic);
+            PutU2(&body.code, AddMethodref(kHooksClass, kReadDenied, kReadDeniedDescriptor));
+            if (!read.is_static) PutU1(&body.code, kAload0);
+            PutU1(&body.code, op);
+            PutU2(&body.code, ref);
+            PutU1(&body.code, ReturnOpcode(KindOf(read.descriptor)));
+            body.max_stack = 3;
+            body.max_locals = read.is_static ? 0 : 1;
+            Method method;
+            // Private where the class file allows it; a Java 8 interface
+            // has only public static methods.
+            method.access = static_cast<uint16_t>(
+                kAccStatic | kAccSynthetic |
+                (is_interface() && major_ < 53 ? kAccPublic : kAccPrivate));
+            method.name_index = AddUtf8(name);
+            method.descriptor_index = AddUtf8(descriptor);
+            Attribute attribute;
+            attribute.name_index = AddUtf8("Code");
+            attribute.data = EncodeCode(body);
+            method.attributes.push_back(attribute);
+            added.push_back(method);
+            methodref = AddMethodref(name_, name, descriptor, is_interface());
+          }
+          accessor = accessors.emplace(ref, methodref).first;
+        }
+        if (accessor->second != 0) {
+          code.code[pc] = static_cast<char>(kInvokestatic);
+          code.code[pc + 1] = static_cast<char>(accessor->second >> 8);
+          code.code[pc + 2] = static_cast<char>(accessor->second & 0xff);
+          touched = true;
+          ++*rewritten;
+        }
+      }
+      pc += length;
+    }
+    if (touched) changed.emplace_back(static_cast<int>(m), std::move(code));
+  }
+  if (pool_full_) {
+    *error = "the constant pool has no room for the field accessors";
+    return false;
+  }
+  for (auto& [m, code] : changed) {
+    Method& method = methods_[static_cast<size_t>(m)];
+    method.attributes[static_cast<size_t>(FindAttribute(method.attributes, "Code"))].data =
+        EncodeCode(code);
+  }
+  for (Method& method : added) methods_.push_back(std::move(method));
   return true;
 }
 

@@ -12,11 +12,16 @@
 //    multiple of four (switch padding stays valid) and the tables that hold
 //    offsets (exceptions, stack maps, line and local-variable tables) are
 //    shifted with it. The exit of such methods is seen through JVMTI.
+// And one for the substituted run of `observe --noninterference`:
+//  - RedirectFieldReads: chosen getfield/getstatic instructions become
+//    invokestatic calls of the same length and stack effect to accessors
+//    added to the class; nothing moves either.
 // Pure C++ (no JNI), so it is unit-tested on its own.
 #ifndef TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
 #define TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -81,6 +86,16 @@ struct MethodFacts {
   std::vector<std::string> param_names;
 };
 
+// A field read (getfield or getstatic) as its instruction names it.
+struct FieldRead {
+  // Internal name of the class the Fieldref names (the field may be
+  // declared by a superclass of it).
+  std::string owner;
+  std::string name;
+  std::string descriptor;
+  bool is_static = false;
+};
+
 class ClassFile {
  public:
   // Parses `data`; on failure returns false and sets *error (no class data
@@ -104,6 +119,21 @@ class ClassFile {
   // code. The receiver is passed for instance methods other than
   // constructors.
   bool InsertPrologue(int method_index, int hook_id, std::string* error);
+
+  // Routes chosen field reads through the hooks class: each getfield or
+  // getstatic for which `hook_id` returns an id (>= 0; -1 leaves it)
+  // becomes an invokestatic of a static synthetic accessor added to this
+  // class (one per Fieldref), which calls the hooks' readDenied(receiver or
+  // null, the Fieldref's class, id) and then reads the field with the
+  // original instruction. Same length, same stack effect, so no offset,
+  // stack map or handler changes, and the read keeps its access context
+  // (a private or protected field reads as before). Sets *rewritten to
+  // the instructions changed. False with *error when a read is chosen but
+  // cannot be redirected: a class file older than version 49 (no class
+  // constants) or an interface older than 52 (no static methods); the
+  // class is then left as it was.
+  bool RedirectFieldReads(const std::function<int(const FieldRead&)>& hook_id, int* rewritten,
+                          std::string* error);
 
   // The class file with every change applied.
   std::string Serialize() const;
@@ -131,7 +161,9 @@ class ClassFile {
   uint16_t AddUtf8(std::string_view text);
   uint16_t AddClass(std::string_view internal_name);
   uint16_t AddNameAndType(std::string_view name, std::string_view descriptor);
-  uint16_t AddMethodref(std::string_view owner, std::string_view name, std::string_view descriptor);
+  uint16_t AddMethodref(std::string_view owner, std::string_view name, std::string_view descriptor,
+                        bool interface_owner = false);
+  uint16_t AddInteger(int32_t value);
 
   // Emits "pass each parameter to its arg hook, then call `enter_name`".
   void EmitArgumentHooks(const MethodType& type, bool is_static, bool pass_receiver, int hook_id,
@@ -146,6 +178,11 @@ class ClassFile {
   uint16_t pool_count_ = 0;
   std::vector<uint8_t> pool_tags_;
   std::map<uint16_t, std::string> utf8_;
+  // Class entries → their name's Utf8 entry; Fieldref entries → (class,
+  // name-and-type); NameAndType entries → (name, descriptor).
+  std::map<uint16_t, uint16_t> class_names_;
+  std::map<uint16_t, std::pair<uint16_t, uint16_t>> fieldrefs_;
+  std::map<uint16_t, std::pair<uint16_t, uint16_t>> name_and_types_;
   // Everything between the constant pool and the methods (access flags,
   // this/super, interfaces, fields), verbatim.
   std::string middle_;

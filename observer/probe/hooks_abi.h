@@ -28,6 +28,12 @@ inline constexpr char kExitThrown[] = "exitThrown";
 inline constexpr char kExitThrownDescriptor[] = "(Ljava/lang/Throwable;)V";
 inline constexpr char kTestStarted[] = "testStarted";
 inline constexpr char kTestStartedDescriptor[] = "(Ljava/lang/String;)V";
+// The substituted run (observe --noninterference) routes reads of denied
+// fields through "readDenied(receiver or null, the class the field
+// instruction names, read id)" (ClassFile::RedirectFieldReads), which
+// substitutes the field's value before the read happens.
+inline constexpr char kReadDenied[] = "readDenied";
+inline constexpr char kReadDeniedDescriptor[] = "(Ljava/lang/Object;Ljava/lang/Class;I)V";
 inline constexpr char kTestFinished[] = "testFinished";
 inline constexpr char kTestFinishedDescriptor[] = "()V";
 

@@ -49,6 +49,8 @@ class Recorder {
   bool Start(JNIEnv* env, std::string* error);
   // Called at VMDeath: later hook calls are ignored.
   void Stop();
+  // TaintSet::RedactText with the taint set the run gathered.
+  int RedactText(std::string* text) { return heap_.taint().RedactText(text); }
 
   // Registers a method about to be instrumented; returns its hook id.
   int Register(TargetMethod method);

@@ -7,6 +7,7 @@
 #include "common/glob.h"
 #include "common/utf8.h"
 #include "observer/probe/class_file.h"
+#include "observer/probe/substitute.h"
 
 namespace tracespec::probe {
 namespace {
@@ -325,6 +326,9 @@ void GraphBuilder::Record(jobject object, uint64_t id, int distance) {
     v1::Value* value = out->mutable_value();
     if (field.denied) {
       value->mutable_redacted();  // The value is read only into the taint set.
+      BeforeProbeRead(env_, object, field.id,
+                      field.declaring_class.empty() ? info->name : field.declaring_class,
+                      field.name, field.descriptor);
       TaintField(object, field);
       continue;
     }

@@ -4,13 +4,17 @@
 #include <jvmti.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <map>
 #include <mutex>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "observer/probe/class_file.h"
 #include "observer/probe/snapshot.h"
 #include "observer/probe/substitute_value.h"
 
@@ -28,13 +32,28 @@ constexpr std::string_view kUntouchedPrefixes[] = {
     "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "org.opentest4j.",
     "org.apiguardian.", "tracespec."};
 
+// A field read routed through the hooks (readDenied), by the id its
+// accessor passes.
+struct ReadSite {
+  FieldRead read;
+  // Descriptor letter, or '[' + element letter.
+  std::string kind;
+  bool resolved = false;
+  bool denied = false;
+  jfieldID field = nullptr;
+  jclass declaring = nullptr;  // a global reference
+};
+
 struct State {
   jvmtiEnv* jvmti = nullptr;
   uint64_t seed = 0;
   const PolicyView* policy = nullptr;
   std::mutex mutex;
-  // Kind (descriptor letter or '[' + element letter) of each watched field.
-  std::map<jfieldID, std::string> watched;
+  // The routed reads (ClassFile::RedirectFieldReads), by id.
+  std::vector<std::unique_ptr<ReadSite>> sites;
+  std::function<void(const std::string&)> report_error;
+  // ProbeConfig.substituted_marker_path, created at the first substitution.
+  std::string marker_path;
   // The substitute last written into a primitive field, per (owner tag,
   // field): a read that finds it there finds no secret.
   std::map<std::pair<jlong, jfieldID>, uint64_t> written;
@@ -320,26 +339,28 @@ jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
   }
 }
 
-void JNICALL OnFieldAccess(jvmtiEnv*, JNIEnv* env, jthread, jmethodID, jlocation,
-                           jclass field_klass, jobject object, jfieldID field) {
-  // Reading the field here goes through JNI, which raises this event again.
-  thread_local bool busy = false;
-  if (busy) return;
-  busy = true;
-  std::string kind;
-  {
-    std::lock_guard<std::mutex> lock(g_state->mutex);
-    auto it = g_state->watched.find(field);
-    if (it != g_state->watched.end()) kind = it->second;
+// What SubstituteField needs of a field descriptor: its letter, or '[' and
+// the element's letter.
+std::string SubstitutionKind(std::string_view descriptor) {
+  return std::string(descriptor.substr(0, descriptor[0] == '[' ? 2 : 1));
+}
+
+// Counts a substitution; the first one leaves the marker file.
+void Substituted() {
+  if (g_state->substitutions++ == 0 && !g_state->marker_path.empty()) {
+    std::FILE* marker = std::fopen(g_state->marker_path.c_str(), "w");
+    if (marker != nullptr) std::fclose(marker);
   }
-  if (kind.empty()) {
-    busy = false;
-    return;
-  }
+}
+
+// Substitutes the denied field `field` of `object` (null: a static field of
+// `declaring`) unless it holds a substitute already.
+void SubstituteField(JNIEnv* env, jobject object, jclass declaring, jfieldID field,
+                     const std::string& kind) {
   bool is_static = object == nullptr;
   if (kind[0] != 'L' && kind[0] != '[') {
-    uint64_t bits = ReadPrimitive(env, object, field_klass, field, kind[0]);
-    std::pair<jlong, jfieldID> key(OwnerTag(is_static ? field_klass : object), field);
+    uint64_t bits = ReadPrimitive(env, object, declaring, field, kind[0]);
+    std::pair<jlong, jfieldID> key(OwnerTag(is_static ? declaring : object), field);
     bool substitute;
     {
       std::lock_guard<std::mutex> lock(g_state->mutex);
@@ -348,15 +369,14 @@ void JNICALL OnFieldAccess(jvmtiEnv*, JNIEnv* env, jthread, jmethodID, jlocation
     }
     if (substitute) {
       uint64_t out = SubstitutePrimitive(kind[0], bits);
-      WritePrimitive(env, object, field_klass, field, kind[0], out);
+      WritePrimitive(env, object, declaring, field, kind[0], out);
       std::lock_guard<std::mutex> lock(g_state->mutex);
       g_state->written[key] = out;
-      ++g_state->substitutions;
+      Substituted();
     }
-    busy = false;
     return;
   }
-  jobject value = is_static ? env->GetStaticObjectField(field_klass, field)
+  jobject value = is_static ? env->GetStaticObjectField(declaring, field)
                             : env->GetObjectField(object, field);
   jlong tag = 0;
   if (value != nullptr) g_state->jvmti->GetTag(value, &tag);
@@ -371,18 +391,17 @@ void JNICALL OnFieldAccess(jvmtiEnv*, JNIEnv* env, jthread, jmethodID, jlocation
     if (out != nullptr) {
       g_state->jvmti->SetTag(out, kSubstituteTag);
       if (is_static) {
-        env->SetStaticObjectField(field_klass, field, out);
+        env->SetStaticObjectField(declaring, field, out);
       } else {
         env->SetObjectField(object, field, out);
       }
-      ++g_state->substitutions;
+      Substituted();
       env->DeleteLocalRef(out);
     }
     if (env->ExceptionCheck()) env->ExceptionClear();  // E.g. out of memory.
     if (string_class != nullptr) env->DeleteLocalRef(string_class);
   }
   if (value != nullptr) env->DeleteLocalRef(value);
-  busy = false;
 }
 
 std::string BinaryName(const char* signature) {
@@ -393,61 +412,148 @@ std::string BinaryName(const char* signature) {
   return name;
 }
 
-void JNICALL OnClassPrepare(jvmtiEnv* jvmti, JNIEnv*, jthread, jclass klass) {
-  char* signature = nullptr;
-  if (jvmti->GetClassSignature(klass, &signature, nullptr) != JVMTI_ERROR_NONE) return;
-  std::string name = BinaryName(signature);
-  jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
+bool Untouched(std::string_view binary_name) {
   for (std::string_view prefix : kUntouchedPrefixes) {
-    if (name.compare(0, prefix.size(), prefix) == 0) return;
+    if (binary_name.compare(0, prefix.size(), prefix) == 0) return true;
   }
-  if (g_state->policy->RuleFor(name) == nullptr) return;
-  jint count = 0;
-  jfieldID* fields = nullptr;
-  if (jvmti->GetClassFields(klass, &count, &fields) != JVMTI_ERROR_NONE) return;
-  for (jint i = 0; i < count; ++i) {
-    char* field_name = nullptr;
-    char* descriptor = nullptr;
-    if (jvmti->GetFieldName(klass, fields[i], &field_name, &descriptor, nullptr) !=
-        JVMTI_ERROR_NONE) {
-      continue;
-    }
-    if (g_state->policy->Denied(field_name, descriptor, name) &&
-        jvmti->SetFieldAccessWatch(klass, fields[i]) == JVMTI_ERROR_NONE) {
-      std::lock_guard<std::mutex> lock(g_state->mutex);
-      g_state->watched[fields[i]] = descriptor[0] == '[' ? std::string(descriptor, 2)
-                                                         : std::string(1, descriptor[0]);
-    }
-    jvmti->Deallocate(reinterpret_cast<unsigned char*>(field_name));
-    jvmti->Deallocate(reinterpret_cast<unsigned char*>(descriptor));
+  return false;
+}
+
+// Which field a routed read reads, once its class is known: the JNI field
+// id and the declaring class, and whether that field is substituted —
+// denied by name in a class a record rule covers, outside the JDK, JUnit
+// and tracespec (decided on the declaring class, as the field instruction
+// may name a subclass). Resolves `site` on the read's first run; an
+// exception (a missing field, a failing static initializer) stays pending
+// and is thrown by the read, and the site stays unresolved.
+bool Resolve(JNIEnv* env, jclass owner, ReadSite* site) {
+  const FieldRead& read = site->read;
+  jfieldID field = read.is_static
+                       ? env->GetStaticFieldID(owner, read.name.c_str(), read.descriptor.c_str())
+                       : env->GetFieldID(owner, read.name.c_str(), read.descriptor.c_str());
+  if (field == nullptr || env->ExceptionCheck()) return false;
+  jclass declaring = nullptr;
+  char* signature = nullptr;
+  if (g_state->jvmti->GetFieldDeclaringClass(owner, field, &declaring) != JVMTI_ERROR_NONE ||
+      g_state->jvmti->GetClassSignature(declaring, &signature, nullptr) != JVMTI_ERROR_NONE) {
+    // Fail closed: the run reports it and stops.
+    g_state->report_error("cannot tell which class declares " + read.owner + "." + read.name);
+    return false;
   }
-  jvmti->Deallocate(reinterpret_cast<unsigned char*>(fields));
+  std::string name = BinaryName(signature);
+  g_state->jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
+  bool denied = !Untouched(name) && g_state->policy->RuleFor(name) != nullptr &&
+                g_state->policy->Denied(read.name, read.descriptor, name);
+  std::lock_guard<std::mutex> lock(g_state->mutex);
+  if (!site->resolved) {
+    site->resolved = true;
+    site->denied = denied;
+    site->field = field;
+    site->declaring = static_cast<jclass>(env->NewGlobalRef(declaring));
+  }
+  env->DeleteLocalRef(declaring);
+  return true;
+}
+
+void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const char* name,
+                             jobject, jint length, const unsigned char* data,
+                             jint* new_length, unsigned char** new_data) {
+  if (name == nullptr) return;
+  std::string binary = name;
+  for (char& c : binary) c = c == '/' ? '.' : c;
+  if (Untouched(binary)) return;
+  ClassFile cls;
+  std::string error;
+  if (!cls.Parse(data, static_cast<size_t>(length), &error)) return;  // the JVM will say
+  // Every read of a field some deny pattern names is routed; whether the
+  // field it reads is substituted is decided when it runs (Resolve).
+  auto hook_id = [](const FieldRead& read) -> int {
+    std::string owner = read.owner;
+    for (char& c : owner) c = c == '/' ? '.' : c;
+    if (Untouched(owner) || !g_state->policy->Denied(read.name, read.descriptor, owner)) {
+      return -1;
+    }
+    std::lock_guard<std::mutex> lock(g_state->mutex);
+    g_state->sites.push_back(std::make_unique<ReadSite>());
+    g_state->sites.back()->read = read;
+    g_state->sites.back()->kind = SubstitutionKind(read.descriptor);
+    return static_cast<int>(g_state->sites.size() - 1);
+  };
+  int rewritten = 0;
+  if (!cls.RedirectFieldReads(hook_id, &rewritten, &error)) {
+    g_state->report_error("cannot route the denied field reads of " + binary + ": " + error);
+    return;
+  }
+  if (rewritten == 0) return;
+  std::string bytes = cls.Serialize();
+  unsigned char* out = nullptr;
+  if (jvmti->Allocate(static_cast<jlong>(bytes.size()), &out) != JVMTI_ERROR_NONE) {
+    g_state->report_error("out of memory routing the denied field reads of " + binary);
+    return;
+  }
+  std::memcpy(out, bytes.data(), bytes.size());
+  *new_length = static_cast<jint>(bytes.size());
+  *new_data = out;
 }
 
 }  // namespace
 
-bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config, std::string* error) {
+bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config,
+                         std::function<void(const std::string&)> report_error,
+                         std::string* error) {
   g_state = new State;
   g_state->seed = config.substitution_seed();
   g_state->policy = new PolicyView(config.policy());
+  g_state->report_error = std::move(report_error);
+  g_state->marker_path = config.substituted_marker_path();
   if (vm->GetEnv(reinterpret_cast<void**>(&g_state->jvmti), JVMTI_VERSION_11) != JNI_OK) {
     *error = "JVMTI 11 is not available for the substituted run";
     return false;
   }
   jvmtiCapabilities caps{};
   caps.can_tag_objects = 1;
-  caps.can_generate_field_access_events = 1;
   if (g_state->jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
-    *error = "the JVM refused field access events, which the substituted run needs";
+    *error = "the JVM refused object tags, which the substituted run needs";
     return false;
   }
   jvmtiEventCallbacks callbacks{};
-  callbacks.ClassPrepare = &OnClassPrepare;
-  callbacks.FieldAccess = &OnFieldAccess;
+  callbacks.ClassFileLoadHook = &OnClassFileLoad;
   g_state->jvmti->SetEventCallbacks(&callbacks, sizeof callbacks);
-  g_state->jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, nullptr);
-  g_state->jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_FIELD_ACCESS, nullptr);
+  g_state->jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK,
+                                           nullptr);
   return true;
+}
+
+void BeforeDeniedRead(JNIEnv* env, jobject receiver, jclass owner, jint id) {
+  if (g_state == nullptr || id < 0) return;
+  ReadSite* site;
+  {
+    std::lock_guard<std::mutex> lock(g_state->mutex);
+    if (static_cast<size_t>(id) >= g_state->sites.size()) return;
+    site = g_state->sites[static_cast<size_t>(id)].get();
+  }
+  // Resolving may run a static initializer that reads denied fields: no
+  // lock is held meanwhile.
+  bool resolved;
+  {
+    std::lock_guard<std::mutex> lock(g_state->mutex);
+    resolved = site->resolved;
+  }
+  if (!resolved && !Resolve(env, owner, site)) return;
+  // A null receiver: the read itself throws the NullPointerException.
+  if (!site->denied || (!site->read.is_static && receiver == nullptr)) return;
+  SubstituteField(env, site->read.is_static ? nullptr : receiver, site->declaring, site->field,
+                  site->kind);
+}
+
+void BeforeProbeRead(JNIEnv* env, jobject object, jfieldID field, const std::string& declaring,
+                     const std::string& name, const std::string& descriptor) {
+  if (g_state == nullptr || object == nullptr || Untouched(declaring) ||
+      g_state->policy->RuleFor(declaring) == nullptr ||
+      !g_state->policy->Denied(name, descriptor, declaring)) {
+    return;
+  }
+  SubstituteField(env, object, nullptr, field, SubstitutionKind(descriptor));
 }
 
 uint64_t Substitutions() { return g_state == nullptr ? 0 : g_state->substitutions.load(); }

@@ -1,10 +1,19 @@
 // The substituted run of `observe --noninterference`: every field a deny
 // pattern names is replaced, just before each read, by a substitute of the
 // same shape, so that the observer can compare what the tests recorded with
-// and without the secret (observer/noninterference.h). The substitution
-// uses JVMTI field access watches in a JVMTI environment of its own: its
-// object tags must not disturb the recorder's, which are the object ids
-// written into observations and compared between the runs.
+// and without the secret (observer/noninterference.h). As each class
+// outside the JDK, JUnit and tracespec loads, every getfield/getstatic of
+// a field some deny pattern names is routed through the hooks class
+// (ClassFile::RedirectFieldReads); the first time such a read runs, the
+// field it reads is resolved, and when that field is denied in a class a
+// record rule covers, its value is substituted before each read. Not JVMTI
+// field access watches: while any is set, HotSpot runs every thread in
+// the interpreter (interp-only mode), which made the substituted run 2-3x
+// slower than the plain one. Reads by native code through JNI and through
+// reflection, method handles or Unsafe are not routed. The substitution
+// has a JVMTI environment of its own: its object tags must not disturb the
+// recorder's, which are the object ids written into observations and
+// compared between the runs.
 //
 // Substitutes are deterministic in (seed, original value)
 // (substitute_value.h):
@@ -27,6 +36,7 @@
 #include <jni.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "tracespec/v1/probe.pb.h"
@@ -34,9 +44,22 @@
 namespace tracespec::probe {
 
 // With config.substitute_denied(): adds a JVMTI environment of `vm` that
-// watches denied fields as their classes are prepared and substitutes them.
-// Called from Agent_OnLoad; false with *error set when the JVM refuses.
-bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config, std::string* error);
+// routes the reads of denied fields as classes load; a class whose reads
+// cannot be routed goes to `report_error` (the run then fails). Called
+// from Agent_OnLoad; false with *error set when the JVM refuses.
+bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config,
+                         std::function<void(const std::string&)> report_error,
+                         std::string* error);
+// The hooks class's readDenied: before routed read `id` reads its field of
+// `receiver` (null for a static field) through the class `owner` its
+// instruction names, substitutes the field's value if it is denied.
+void BeforeDeniedRead(JNIEnv* env, jobject receiver, jclass owner, jint id);
+// Before the probe itself reads denied instance field `field` (declared
+// by class `declaring`, a binary name) of `object` — the taint set takes
+// its value —, substitutes it as a routed read would: the probe sees what
+// the program will. A no-op outside the substituted run.
+void BeforeProbeRead(JNIEnv* env, jobject object, jfieldID field, const std::string& declaring,
+                     const std::string& name, const std::string& descriptor);
 // Values substituted so far.
 uint64_t Substitutions();
 

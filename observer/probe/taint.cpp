@@ -1,6 +1,7 @@
 // The taint set; see taint.h.
 #include "observer/probe/taint.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -94,6 +95,34 @@ bool TaintSet::TaintedValue(const v1::Value& value) const {
     }
     default: return false;
   }
+}
+
+int TaintSet::RedactText(std::string* text) const {
+  std::vector<std::string> needles;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    needles.assign(contained_.begin(), contained_.end());
+  }
+  // Longest first, so that a secret containing another is replaced whole;
+  // ties in the set's order, so the result is deterministic.
+  std::stable_sort(needles.begin(), needles.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  int replaced = 0;
+  for (const std::string& needle : needles) {
+    std::string out;
+    size_t from = 0;
+    for (size_t at = text->find(needle); at != std::string::npos;
+         at = text->find(needle, from)) {
+      out.append(*text, from, at - from);
+      out.append(kRedactedText);
+      from = at + needle.size();
+      ++replaced;
+    }
+    if (from == 0) continue;
+    out.append(*text, from, std::string::npos);
+    *text = std::move(out);
+  }
+  return replaced;
 }
 
 int TaintSet::ScrubValue(v1::Value* value) const {

@@ -32,6 +32,8 @@
 namespace tracespec::probe {
 
 inline constexpr size_t kMinContainedLength = 4;
+// What RedactText puts in place of a tainted value.
+inline constexpr char kRedactedText[] = "<redacted: denied value>";
 
 // Thread-safe: adds take a writer lock only for a value not yet present.
 class TaintSet {
@@ -50,6 +52,13 @@ class TaintSet {
   // post graphs, returned value, exception message); returns how many
   // values were replaced.
   int Scrub(v1::Observation* observation) const;
+
+  // Replaces, in free text (the JVM's console output), every occurrence of
+  // a tainted string of at least kMinContainedLength bytes and of the
+  // decimal digits of a tainted number by kRedactedText, longest first;
+  // returns how many were replaced. Shorter tainted strings are left: they
+  // would redact most text.
+  int RedactText(std::string* text) const;
 
  private:
   bool TaintedString(const std::string& s) const;

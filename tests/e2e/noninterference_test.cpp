@@ -1,11 +1,11 @@
-// `tracespec observe --noninterference` end to end: real javac, real JVM,
-// real JUnit 5, real probe. A denied field re-encoded in places no deny
-// pattern names (code points, base64, a hash, control flow) leaks without
-// the option (the default, which says so) — the test shows the gap — and
-// never reaches the output directory with it; innocent values are
+// `tracespec observe --noninterference` (the default for tests) end to end:
+// real javac, real JVM, real JUnit 5, real probe. A denied field re-encoded
+// in places no deny pattern names (code points, base64, a hash, control
+// flow) leaks with `--no-noninterference` — the test shows the gap — and
+// never reaches the output directory by default; innocent values are
 // unchanged; nondeterministic ones are told apart; the output is
-// deterministic. `tracespec run` against the fake model server: the same
-// with observe_noninterference, and --no-noninterference.
+// deterministic. `tracespec run` with default settings sends the fake model
+// server none of a re-encoded secret.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -152,9 +152,9 @@ const v1::Observation* OfTest(const Observed& r, const std::string& test, const 
   return nullptr;
 }
 
-TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWithIt) {
+TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWhenTurnedOffAndNeverByDefault) {
   ASSERT_FALSE(classes_.empty());
-  Observed plain = Observe("plain", {});
+  Observed plain = Observe("plain", {"--no-noninterference"});
   ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
   // The gap: the field itself is redacted, what is computed from it is not.
   EXPECT_THAT(plain.jsonl, Not(HasSubstr(kSecret)));
@@ -165,7 +165,7 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
   EXPECT_THAT(plain.result.stdout_data,
               HasSubstr("noninterference off: values computed from denied fields"));
 
-  Observed ni = Observe("ni", {"--noninterference"});
+  Observed ni = Observe("ni", {});
   ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
   std::string everything = testing::ReadTree(ni.out);
   for (const std::string& encoding : Encodings()) {
@@ -231,7 +231,7 @@ TEST_F(ObserveNoninterferenceTest, DerivedValuesLeakWithoutTheOptionAndNeverWith
   // What the comparison withheld is not counted as withheld by the policy.
   EXPECT_THAT(ni.result.stdout_data, Not(HasSubstr("fingerprint()I return value")));
 
-  // Deterministic: a second run with the option writes the same files
+  // Deterministic: a second run, the option explicit, writes the same files
   // (summary.json but for the JVM's wall time; jvm.log holds JUnit's timings).
   Observed again = Observe("again", {"--noninterference"});
   ASSERT_EQ(again.result.exit_code, 0) << again.Output();
@@ -297,6 +297,125 @@ redaction: MARK
   // every field by each snapshot: a substitute is never substituted again.
   EXPECT_EQ(summary.noninterference_substitutions(), 5);
   EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
+}
+
+// Reads of denied fields from wherever Java code can make them: a
+// protected field declared by a superclass, read through the subclass and
+// from another class; a static one read through the subclass; a private
+// one read by a nested class (a nestmate's own getfield under release 17,
+// an accessor of the outer class under release 8) and by a lambda. The
+// substituted run routes each read instruction (ClassFile::
+// RedirectFieldReads), so every returned value, each computed from one of
+// them, is withheld as dependent. The targets are static methods of
+// another class, so the probe never snapshots (and substitutes) a Derived
+// itself: each substitute comes from a routed read.
+constexpr char kBase[] = R"(package ni;
+public class Base {
+  protected String secretBase = "Kx93Vb27";
+  public static String secretStatic = "Pw55Qr18";
+}
+)";
+constexpr char kDerived[] = R"(package ni;
+import java.util.function.IntSupplier;
+public class Derived extends Base {
+  private String secretOwn = "Mn47Tz62";
+  public int viaSubclass() { return this.secretBase.hashCode(); }
+  public int staticViaSubclass() { return Derived.secretStatic.hashCode(); }
+  public int viaNested() { return new Inner().get(); }
+  public int viaLambda() { IntSupplier s = () -> secretOwn.charAt(1); return s.getAsInt(); }
+  class Inner { int get() { return secretOwn.charAt(0); } }
+}
+)";
+constexpr char kOther[] = R"(package ni;
+public class Other {
+  public static int viaSubclass() { return new Derived().viaSubclass(); }
+  public static int staticViaSubclass() { return new Derived().staticViaSubclass(); }
+  public static int viaNested() { return new Derived().viaNested(); }
+  public static int viaLambda() { return new Derived().viaLambda(); }
+  public static int read() { return new Derived().secretBase.charAt(2); }
+}
+)";
+constexpr char kDerivedTest[] = R"(package ni;
+import org.junit.jupiter.api.Test;
+class DerivedTest {
+  @Test void all() {
+    Other.viaSubclass(); Other.staticViaSubclass(); Other.viaNested(); Other.viaLambda();
+    Other.read();
+  }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, ReadsFromSubclassesNestedClassesLambdasAndOtherClasses) {
+  std::string policy = dir_.Write("secret.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "ni.*" }
+deny: "*secret*"
+redaction: MARK
+)");
+  for (const char* release : {"17", "8"}) {
+    SCOPED_TRACE(release);
+    testing::TempDir dir;
+    std::string classes = testing::CompileJava(
+        dir, {{"ni/Base.java", kBase}, {"ni/Derived.java", kDerived}, {"ni/Other.java", kOther},
+              {"ni/DerivedTest.java", kDerivedTest}},
+        {"-g", "--release", release}, testing::JunitJar());
+    Observed r = ObserveOther(absl::StrCat("release", release), classes, "ni.DerivedTest",
+                              "ni.Other#*", policy, {"--noninterference"});
+    ASSERT_EQ(r.result.exit_code, 0) << r.Output();
+    std::vector<std::string> methods;
+    for (const v1::Observation& o : r.observations) {
+      methods.push_back(o.method().name());
+      EXPECT_EQ(o.outcome().returned().redacted().reason(), observer::kDependsOnDenied)
+          << o.method().name();
+    }
+    EXPECT_THAT(methods, ::testing::UnorderedElementsAre("viaSubclass", "staticViaSubclass",
+                                                         "viaNested", "viaLambda", "read"));
+    EXPECT_EQ(r.summary.noninterference_runs(), 3);
+    // The static field once, an instance field once per Derived.
+    EXPECT_EQ(r.summary.noninterference_substitutions(), 5);
+  }
+}
+
+// A class file too old for the routing (version 48: no class constants)
+// that reads a denied field: the substituted run fails and observe with
+// it (fail closed), naming the class; without the option it runs.
+constexpr char kOld[] = R"(package ni;
+public class Old {
+  private String secretOld = "Hy62Jd09";
+  public int read() { return secretOld.length(); }
+}
+)";
+constexpr char kOldTest[] = R"(package ni;
+import org.junit.jupiter.api.Test;
+class OldTest { @Test void read() { new Old().read(); } }
+)";
+
+TEST_F(ObserveNoninterferenceTest, AClassTooOldToRouteFailsTheSubstitutedRun) {
+  std::string classes = testing::CompileJava(
+      dir_, {{"ni/Old.java", kOld}, {"ni/OldTest.java", kOldTest}}, {"-g", "--release", "8"},
+      testing::JunitJar());
+  std::string path = classes + "/ni/Old.class";
+  std::string bytes = ReadFile(path).value_or("");
+  ASSERT_GT(bytes.size(), 8u);
+  bytes[6] = 0;
+  bytes[7] = 48;
+  ASSERT_TRUE(WriteFileAtomic(path, bytes).ok());
+  std::string policy = dir_.Write("secret.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "ni.*" }
+deny: "*secret*"
+redaction: MARK
+)");
+  Observed plain = ObserveOther("plain", classes, "ni.OldTest", "ni.Old#*", policy,
+                                {"--no-noninterference"});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  SubprocessResult ni = testing::RunTracespec(
+      {"observe", "--classpath", classes, "--tests", "ni.OldTest", "--method", "ni.Old#*",
+       "--policy", policy, "--out", dir_.path() + "/ni", "--noninterference"});
+  EXPECT_NE(ni.exit_code, 0);
+  EXPECT_THAT(ni.stderr_data,
+              HasSubstr("noninterference: substituted run B: the probe failed in the substituted "
+                        "run B: cannot route the denied field reads of ni.Old: class file version "
+                        "48 is too old to route ni/Old.secretOld through the probe"));
+  EXPECT_FALSE(FileExists(dir_.path() + "/ni/observations.pb"));
 }
 
 // Denied fields that are a UUID and IPv4/IPv6 addresses (deny `*token*`,
@@ -579,8 +698,7 @@ TEST_F(ObserveNoninterferenceTest, APolicyThatDeniesNoFieldRunsTheTestsOnceAndSa
 record { class_pattern: "*" }
 redaction: MARK
 )");
-  Observed r = ObserveOther("open", classes_, "ni.KeyringTest", "ni.Keyring#*", open,
-                            {"--noninterference"});
+  Observed r = ObserveOther("open", classes_, "ni.KeyringTest", "ni.Keyring#*", open, {});
   ASSERT_EQ(r.result.exit_code, 0) << r.Output();
   EXPECT_FALSE(r.summary.noninterference());
   EXPECT_EQ(r.summary.noninterference_not_compared(),
@@ -590,10 +708,10 @@ redaction: MARK
   EXPECT_THAT(r.result.stderr_data, Not(HasSubstr("substituted (seed")));
 }
 
-// `tracespec run` with a remote model (the fake server on loopback): a
-// denied field's characters as an int[] and a 64-bit hash of it reach the
-// model with default settings — the run says so — and not with
-// `observe_noninterference: true`, unless --no-noninterference overrides it.
+// `tracespec run` with default settings and a remote model (the fake server
+// on loopback): a denied field's characters as an int[] and a 64-bit hash
+// of it reach the model only when noninterference is turned off, by the
+// configuration or by --no-noninterference.
 constexpr char kKeeper[] = R"(package nd;
 public class Keeper {
   private final String secretKey;
@@ -651,7 +769,7 @@ bool HoldsSequence(const std::string& text, const std::vector<int64_t>& wanted) 
   return false;
 }
 
-TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
+TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelOnlyWhenTurnedOff) {
   std::vector<int64_t> codes;
   uint64_t hash = 0xcbf29ce484222325ULL;
   for (char c : std::string(kKeeperSecret)) {
@@ -661,11 +779,11 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
   const std::string digest = absl::StrCat(static_cast<int64_t>(hash));
   const std::string answer = testing::ContentEntry(
       R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
-  enum Case { kDefault, kOn, kFlagOff };
-  for (Case c : {kDefault, kOn, kFlagOff}) {
-    SCOPED_TRACE(c == kDefault ? "default settings"
-                 : c == kOn    ? "observe_noninterference: true"
-                               : "observe_noninterference: true, --no-noninterference");
+  enum Case { kDefault, kConfigOff, kFlagOff };
+  for (Case c : {kDefault, kConfigOff, kFlagOff}) {
+    SCOPED_TRACE(c == kDefault     ? "default settings"
+                 : c == kConfigOff ? "observe_noninterference: false"
+                                   : "--no-noninterference");
     testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, "]}"));
     testing::TempDir dir;
     std::string classes = testing::CompileJava(
@@ -676,7 +794,7 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
               absl::StrCat("classes: \"", classes, "\"\ntest_classes: \"", classes,
                            "\"\ntests: \"nd.KeeperTest\"\n",
                            "methods: \"nd.Keeper#codes\"\nmethods: \"nd.Keeper#digest\"\n",
-                           c == kDefault ? "" : "observe_noninterference: true\n",
+                           c == kConfigOff ? "observe_noninterference: false\n" : "",
                            "model { endpoint { url: \"", server.base_url(),
                            "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
                            "/policies/egress.textproto\" } }\n"));
@@ -689,7 +807,7 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelUnlessItIsOn) {
     std::string received = server.RecordText();
     std::string audit = ReadFile(dir.path() + "/p/tracespec-out/infer/audit.jsonl").value_or("");
     EXPECT_THAT(received, Not(HasSubstr(kKeeperSecret)));
-    if (c == kOn) {
+    if (c == kDefault) {
       EXPECT_FALSE(HoldsSequence(received, codes)) << "the codes reached the model";
       EXPECT_THAT(received, Not(HasSubstr(digest)));
       EXPECT_FALSE(HoldsSequence(audit, codes)) << "the codes are in the audit log";

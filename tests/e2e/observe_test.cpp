@@ -1225,5 +1225,43 @@ TEST_F(ObserveTest, ListHotCountsTheCallsOfTests) {
   EXPECT_FALSE(FileExists(o.out + "/observations.pb"));
 }
 
+// A failing assertion that prints a denied value (JUnit's "expected: <...>
+// but was: <...>") would put it into jvm.log, the test run's console
+// output, which observe writes beside the observations: the probe
+// replaces every value of its taint set there at the end of the run.
+constexpr char kSafe[] = R"(package t;
+public class Safe {
+  private final String secretCode;
+  public Safe(String code) { secretCode = code; }
+  public boolean opens(String guess) { return secretCode.equals(guess); }
+  public String reveal() { return secretCode; }
+}
+)";
+constexpr char kSafeTest[] = R"(package t;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class SafeTest {
+  @Test void reveals() {
+    Safe s = new Safe("Wd" + "83Kp" + "51");
+    assertFalse(s.opens("guess"));
+    assertEquals("nothing", s.reveal());
+  }
+}
+)";
+
+TEST_F(ObserveTest, ADeniedValueAFailingAssertionPrintsIsRedactedInTheJvmLog) {
+  std::string classes = Compile({{"t/Safe.java", kSafe}, {"t/SafeTest.java", kSafeTest}});
+  std::string policy = WritePolicy(R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "t.*" }
+deny: "*secret*"
+redaction: MARK
+)");
+  Observed o = Observe(classes, "t.SafeTest", {"t.Safe#opens"}, {"--policy", policy});
+  ASSERT_EQ(o.run.exit_code, 0) << o.Output();
+  std::string log = ReadFile(o.out + "/jvm.log").value_or("");
+  EXPECT_THAT(log, HasSubstr("expected: <nothing> but was: <<redacted: denied value>>"));
+  EXPECT_THAT(testing::ReadTree(o.out) + o.Output(), Not(HasSubstr("Wd83Kp51")));
+}
+
 }  // namespace
 }  // namespace tracespec

@@ -149,6 +149,25 @@ TEST(InvariantsTest, AFieldWrittenWhereTheProofDoesNotLookGetsNoCandidate) {
               ElementsAre("limit >= 0", "limit > 0", "limit <= slots.length", "limit == slots.length"));
   // No observed state of the class: no candidate.
   EXPECT_THAT(CandidateInvariants(**cls, {}, {}), IsEmpty());
+
+  // A lambda's body writes whenever its closure runs, not within a method
+  // the proof checks.
+  Compiled lambda;
+  std::string deferred = kCounter;
+  deferred.insert(deferred.rfind('}'), "  public Runnable resetLater() { return () -> used = -1; }\n");
+  lambda.classes = testing::CompileJava(lambda.dir, {{"p/Counter.java", deferred}}, {"-g"});
+  ASSERT_FALSE(lambda.classes.empty());
+  auto lambda_path = classfile::ClassPath::Create(lambda.classes);
+  ASSERT_TRUE(lambda_path.ok());
+  auto lambda_cls = lambda_path->Load("p/Counter");
+  ASSERT_TRUE(lambda_cls.ok());
+  texts.clear();
+  for (const InvariantCandidate& k : CandidateInvariants(**lambda_cls, {}, observations)) {
+    texts.push_back(k.text);
+  }
+  EXPECT_THAT(texts, ElementsAre("limit >= 0", "limit > 0", "limit <= slots.length",
+                                 "limit == slots.length", "total >= 0", "total > 0",
+                                 "limit <= total"));
 }
 
 }  // namespace

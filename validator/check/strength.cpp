@@ -432,6 +432,8 @@ struct PerturbedOutcome {
   v1::Observation observation;
   // A field the call did not change, changed: a frame alone rejects it.
   bool unchanged_field = false;
+  // Only swapped between returning and throwing, no value changed.
+  bool swap = false;
 };
 
 // The perturbed outcomes of one observation, in a fixed order.
@@ -445,7 +447,7 @@ std::vector<PerturbedOutcome> PerturbedOutcomes(const v1::Observation& o,
     } else {
       *p.mutable_outcome()->mutable_returned() = DefaultOf(ret);
     }
-    out.push_back({std::move(p)});
+    out.push_back({std::move(p), false, /*swap=*/true});
     return out;
   }
   // The result.
@@ -517,7 +519,7 @@ std::vector<PerturbedOutcome> PerturbedOutcomes(const v1::Observation& o,
   v1::Observation p = o;
   v1::Thrown* t = p.mutable_outcome()->mutable_thrown();
   t->set_class_name("java.lang.RuntimeException");
-  out.push_back({std::move(p)});
+  out.push_back({std::move(p), false, /*swap=*/true});
   return out;
 }
 
@@ -539,6 +541,12 @@ std::string StrengthResult::Summary() const {
   }
   if (undecided > 0) absl::StrAppend(&out, " (", undecided, " undecided)");
   absl::StrAppend(&out, ", rejects ", RejectedPercent(), "% of perturbed outcomes");
+  // Calls that returned, none of whose values could be perturbed (an object
+  // or enum result, no field recorded): the share counts swaps alone.
+  if (returned() > 0 && perturbed_values == 0 && perturbed > 0) {
+    absl::StrAppend(&out, " (only swapped between returning and throwing: no returned value "
+                          "or field was perturbed)");
+  }
   if (Vacuous()) {
     absl::StrAppend(&out, ", says nothing about the outcome");
   } else if (Weak()) {
@@ -574,6 +582,7 @@ StrengthResult MeasureStrengthOf(symex::Program& program, const symex::MethodInf
       jml::ObservationEvaluator evaluator(p.observation, *spec.context, options);
       jml::Truth t = evaluator.EvaluateSpec(*spec.spec).admitted;
       ++r.perturbed;
+      if (!p.swap && !Threw(*o)) ++r.perturbed_values;
       if (t == jml::Truth::kFalse) ++r.rejected;
       if (t == jml::Truth::kFalse && p.unchanged_field) ++r.rejected_unchanged;
       if (t == jml::Truth::kUnknown) ++r.perturbed_undecided;

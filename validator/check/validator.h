@@ -177,6 +177,9 @@ struct StrengthResult {
   int thrown = 0;
   int thrown_pinned = 0;
   int perturbed = 0;     // perturbed outcomes tried
+  // Of `perturbed`, those of calls that returned with a value or field
+  // changed (not only swapped for an exception).
+  int perturbed_values = 0;
   int rejected = 0;
   int perturbed_undecided = 0;  // perturbed outcomes the evaluator could not decide
   // Of `rejected`, the perturbations of a field the call did not change:
@@ -213,7 +216,7 @@ struct StrengthResult {
 
 // The version of the measure: a strength recorded by an earlier version is
 // measured again, not kept.
-inline constexpr int kStrengthMeasureVersion = 2;
+inline constexpr int kStrengthMeasureVersion = 3;
 
 struct ValidationReport {
   std::string method;  // "bank.Account#deposit(I)V"

@@ -35,6 +35,18 @@ TEST(RepairTest, GuardsComputedIndexesButNotQuantifiedOnes) {
             "ensures 0 <= \\result && \\result < a.length ==> a[\\result] == key;");
 }
 
+// An index inside \old is read in the pre-state, and so is its guard: pop's
+// `\old(items[size - 1])` once got `0 <= size - 1 ==>` of the post-state,
+// false after popping the last element (the clause then said nothing there).
+TEST(RepairTest, AnIndexInsideOldIsGuardedInThePreState) {
+  auto prepared = PrepareCandidate("//@ ensures \\result == \\old(items[size - 1]);\n");
+  ASSERT_TRUE(prepared.ok()) << prepared.status();
+  ASSERT_EQ(prepared->repairs.size(), 1u);
+  EXPECT_EQ(prepared->repairs[0].repaired,
+            "ensures \\old(0 <= size - 1) && \\old(size - 1 < items.length) ==> \\result == "
+            "\\old(items[size - 1]);");
+}
+
 TEST(RepairTest, LeavesStatedGuardsAndRequiresAlone) {
   std::string text =
       "//@ requires a[0] > 0;\n"

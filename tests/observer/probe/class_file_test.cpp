@@ -19,8 +19,11 @@ using ::testing::ElementsAre;
 constexpr char kSubject[] = R"(package q;
 public class Subject {
   private int total;
+  static long created;
+  double weight = 1.5;
   public Subject(int start, long big) {
     super();
+    created++;
     int k = 0;
     for (int i = 0; i < start; i++) k += i;
     switch (start) {
@@ -60,6 +63,7 @@ public class Main {
     s.touch((byte) 1, (short) 2, 3.5f);
     System.out.println(s.sum(new int[0], 1.0));
     System.out.println(new Subject(1, 0L).sum(new int[0], 1.0));
+    System.out.println(s.weight + " " + Subject.created);
     System.out.println("log:" + tracespec.probe.Hooks.log);
   }
 }
@@ -92,6 +96,7 @@ public final class Hooks {
   public static void exitL(Object v) { put("=" + v); }
   public static void exitV() { put("=void"); }
   public static void exitThrown(Throwable t) { put("!" + t.getClass().getSimpleName()); }
+  public static void readDenied(Object r, Class<?> c, int id) { put("read" + id + c.getSimpleName() + (r == null ? "" : "+obj")); }
 }
 )";
 
@@ -217,6 +222,78 @@ TEST_F(RewriteTest, RewrittenClassVerifiesRunsAndReportsToTheHooks) {
               "Lint[] D1.0 enter1+this =18 "
               "I1 J0 enterJvmti40000 Lint[] D1.0 enter1+this =200 \n");
   }
+}
+
+// Field reads routed through readDenied: the chosen getfield/getstatic
+// instructions (a private field of the class itself, a static long, a
+// double field of another class) call the hook first and then read as
+// before; every other read stays as it was, and a class with no chosen
+// read is written back byte for byte.
+TEST_F(RewriteTest, RoutedFieldReadsCallTheHookAndReadAsBefore) {
+  std::string classes = Compile({"-g"});
+  std::string original_output = RunMain(classes);
+  std::vector<std::string> seen;
+  int next_id = 10;
+  auto hook_id = [&](const FieldRead& read) {
+    seen.push_back(read.owner + "." + read.name + ":" + read.descriptor +
+                   (read.is_static ? " static" : ""));
+    bool chosen = read.name == "total" || read.name == "created" || read.name == "weight";
+    return chosen ? next_id++ : -1;
+  };
+  for (const char* name : {"q/Subject", "q/Main", "tracespec/probe/Hooks"}) {
+    SCOPED_TRACE(name);
+    auto data = ReadFile(classes + "/" + name + ".class");
+    ASSERT_TRUE(data.ok());
+    ClassFile cls;
+    std::string error;
+    ASSERT_TRUE(cls.Parse(reinterpret_cast<const uint8_t*>(data->data()), data->size(), &error));
+    int rewritten = -1;
+    int count = cls.method_count();
+    ASSERT_TRUE(cls.RedirectFieldReads(hook_id, &rewritten, &error)) << error;
+    if (std::string(name) == "tracespec/probe/Hooks") {
+      EXPECT_EQ(rewritten, 0);
+      EXPECT_EQ(cls.Serialize(), *data);
+      continue;
+    }
+    // Subject: created (ctor), total (sum, touch: one accessor); Main:
+    // s.weight, Subject.created.
+    EXPECT_EQ(rewritten, std::string(name) == "q/Subject" ? 3 : 2);
+    EXPECT_EQ(cls.method_count(), count + 2);
+    MethodFacts accessor = cls.Facts(count);
+    EXPECT_EQ(accessor.name, "tracespec$read$0");
+    EXPECT_EQ(accessor.access, kAccPrivate | kAccStatic | kAccSynthetic);
+    ASSERT_TRUE(WriteFileAtomic(classes + "/" + name + ".class", cls.Serialize()).ok());
+  }
+  EXPECT_THAT(seen, ElementsAre("q/Subject.created:J static", "q/Subject.total:I",
+                                "java/lang/System.out:Ljava/io/PrintStream; static",
+                                "q/Subject.weight:D", "q/Subject.created:J static",
+                                "tracespec/probe/Hooks.log:Ljava/lang/StringBuilder; static",
+                                "tracespec/probe/Hooks.log:Ljava/lang/StringBuilder; static"));
+  std::string output = RunMain(classes);
+  EXPECT_EQ(output.substr(0, output.find("log:")),
+            original_output.substr(0, original_output.find("log:")));
+  // Ids: Subject.created 10, Subject.total 11, Main's s.weight 12, Main's
+  // Subject.created 13.
+  EXPECT_EQ(output.substr(output.find("log:")),
+            "log:read10Subject read11Subject+obj read11Subject+obj read11Subject+obj "
+            "read10Subject read11Subject+obj read12Subject+obj read13Subject \n");
+}
+
+TEST_F(RewriteTest, RoutedReadsNeedClassConstants) {
+  std::string classes = Compile({"-g"});
+  auto data = ReadFile(classes + "/q/Main.class");
+  ASSERT_TRUE(data.ok());
+  std::string bytes = *data;
+  bytes[6] = 0;
+  bytes[7] = 48;  // major version 48: no ldc of a class
+  ClassFile cls;
+  std::string error;
+  ASSERT_TRUE(cls.Parse(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &error));
+  int rewritten = 0;
+  EXPECT_TRUE(cls.RedirectFieldReads([](const FieldRead&) { return -1; }, &rewritten, &error));
+  EXPECT_FALSE(cls.RedirectFieldReads([](const FieldRead& r) { return r.name == "weight" ? 1 : -1; },
+                                      &rewritten, &error));
+  EXPECT_EQ(error, "class file version 48 is too old to route q/Subject.weight through the probe");
 }
 
 }  // namespace

@@ -106,5 +106,24 @@ TEST(TaintTest, EmptySetChangesNothing) {
   EXPECT_EQ(obs.args(1).int_value(), 99999);
 }
 
+// Free text (the JVM's console output): every occurrence of a tainted
+// string or distinctive number, the longest first; short secrets stay.
+TEST(TaintTest, TextHasEveryTaintedValueRedacted) {
+  TaintSet taint;
+  taint.AddString("Wd83Kp51");
+  taint.AddString("Wd83");
+  taint.AddString("ab");
+  taint.AddIntegral(739155);
+  std::string text =
+      "expected: <nothing> but was: <Wd83Kp51>\nWd83 and ab, pin 739155, Wd83Kp51 again\n";
+  EXPECT_EQ(taint.RedactText(&text), 4);
+  EXPECT_EQ(text,
+            "expected: <nothing> but was: <<redacted: denied value>>\n<redacted: denied value> "
+            "and ab, pin <redacted: denied value>, <redacted: denied value> again\n");
+  std::string clean = "nothing here";
+  EXPECT_EQ(taint.RedactText(&clean), 0);
+  EXPECT_EQ(clean, "nothing here");
+}
+
 }  // namespace
 }  // namespace tracespec::probe

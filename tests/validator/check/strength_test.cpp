@@ -59,6 +59,10 @@ public class Ops {
     a[i] = v;
   }
 
+  public static Object box(int n) {
+    return new Object();
+  }
+
   final int[] items;
   int size;
 
@@ -303,6 +307,32 @@ TEST_F(StrengthTest, WeakContractIsFlaggedAndStrongOneIsNot) {
   EXPECT_EQ(strong.Summary(),
             "pins \\result on 3/3 observations that returned and the exception on 1/1 that "
             "threw, rejects 100% of perturbed outcomes");
+}
+
+// An object result has no value to perturb: the only perturbed outcome of
+// a call that returned is an exception instead, which `\result != null`
+// rejects — 100%, said to be swaps alone (it read as a strong contract).
+TEST_F(StrengthTest, OnlySwappedOutcomesAreSaidToBeSo) {
+  std::vector<v1::Observation> obs;
+  for (int n : {1, 2}) {
+    v1::Observation o = Call("box", "(I)Ljava/lang/Object;", {Int(n)});
+    v1::ObjectState* made = o.add_post();
+    made->set_id(5);
+    made->set_class_name("java.lang.Object");
+    o.mutable_outcome()->mutable_returned()->set_ref(5);
+    obs.push_back(o);
+  }
+  StrengthResult r =
+      Measure("s.Ops#box", "//@ public normal_behavior\n//@   ensures \\result != null;\n", obs);
+  ASSERT_TRUE(r.measured) << r.note;
+  EXPECT_EQ(r.perturbed, 2);
+  EXPECT_EQ(r.perturbed_values, 0);
+  EXPECT_EQ(r.RejectedPercent(), 100);
+  EXPECT_THAT(r.Summary(), HasSubstr("rejects 100% of perturbed outcomes (only swapped between "
+                                     "returning and throwing: no returned value or field was "
+                                     "perturbed)"));
+  StrengthResult div = Measure("s.Ops#div", kStrongDiv, DivObservations());
+  EXPECT_GT(div.perturbed_values, 0);
 }
 
 TEST_F(StrengthTest, AnObservationThatThrewNeverPinsTheResult) {
