@@ -124,6 +124,7 @@ int CheckCommand(const ProjectFlags& flags) {
              stdout);
   std::fflush(stdout);
   if (result->broken > 0) return kExitCheckFailed;
+  if (result->added_since_run > 0) return kExitInputError;
   if (result->undecided > 0) return kExitUnknown;
   return kExitOk;
 }
@@ -170,14 +171,22 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "run.json (tracespec.v1.RunSummary), report.html and report.md. A re-run reuses the observations when the class "
       "files, tests, targets and policy are unchanged, and every method's finished rounds.\n"
       "Each method's line ends with its contract's strength after a Success (see `tracespec "
-      "strength`).\n"
+      "strength`). The last lines warn (WARNING:) of the tests that failed (`tracespec check` "
+      "refuses the run's contracts until they pass) and of the methods that had a contract in "
+      "the previous run and have none now (run.json: contracts_lost).\n"
       "Object invariants: before inferring, candidates are read off the recorded states of each "
       "target class's objects (private integral fields: not negative, not zero, ordered, within "
       "an array field's length) and kept only when proved over every constructor and "
       "non-private instance method (the `invariants:` line names them, or what refuted them); "
-      "the class's .jml file states them and its contracts assume them.\n" +
+      "the class's .jml file states them and its contracts assume them.\n"
+      "Until it ends, a run is recorded as unfinished in OUT/failed-run.json (\"it started at "
+      "... and did not finish\"), so that a run killed outright (SIGKILL, out of memory, a "
+      "crash) leaves `tracespec check` refusing; a run that fails records its error there, one "
+      "that succeeds removes it.\n" +
       ExitStatusFooter(
-          {{kExitOk, "the run completed; methods without a contract that holds are listed"},
+          {{kExitOk,
+            "the run completed; methods without a contract that holds are listed, and failing "
+            "tests and lost contracts are warned of"},
            {kExitInputError,
             "no project found, unknown or malformed configuration entry with file:line:column, "
             "build command failed, unknown class or method, no tests, a bad PEM file of "
@@ -214,8 +223,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "whose method is gone, counts as broken. A contract edited by hand since the run is "
       "checked as it stands and listed (\"edited since the run: METHOD (FILE:LINE)\", and "
       "counted in the last line); --frozen refuses it. Check does not pass on nothing: it "
-      "stops (exit 3) when the last run failed (OUT/failed-run.json, also when no run has "
-      "succeeded yet), when OUT/specs holds a file or a method's contract that run.json does "
+      "stops (exit 3) when the last run failed or did not finish (OUT/failed-run.json, also "
+      "when no run has succeeded yet), when OUT/specs holds a file or a method's contract that run.json does "
       "not name, or lacks the contract of a method run.json puts in a file (each named with "
       "file:line), when the last run wrote no contract, and, without a build command, when a "
       "source (the configuration's `sources`, default src/main/java) is newer than its class "
@@ -225,13 +234,22 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "again, or run `tracespec run` to prove the contracts within the lower bounds (higher "
       "bounds, and any time limit, are fine). The object invariants run.json records are "
       "proved again over the constructors and the methods without a stored contract (one line "
-      "each: \"keeps the class invariants\").\n" +
+      "each: \"keeps the class invariants\"). "
+      "Nor does it pass on contracts the project's own "
+      "tests reject: when the last run recorded failing tests (run.json: failed_tests) it stops "
+      "(exit 3) naming them; a run that was killed before it finished is a failed run.\n"
+      "Every target method of the project as the class files now are that has no contract "
+      "checked is listed as \"not covered: METHOD: ...\" and counted in the last line "
+      "(--json: not_covered): covered by the run without a contract (its run line), or added "
+      "since the run (run.json has no entry for it); an added method makes check exit 3 after "
+      "checking (unless a contract is broken: 10): run `tracespec run` to cover it.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed, "some contract is broken"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
-            "no run.json under OUT, the last run failed, specs/ and run.json disagree, a "
+            "no run.json under OUT, the last run failed or did not finish, its tests failed, a "
+            "target method added since the run, specs/ and run.json disagree, a "
             "contract edited since the run with --frozen, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });

@@ -1,6 +1,8 @@
 // What `tracespec check` verifies before it checks; see check_guard.h.
 #include "project/check_guard.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -14,6 +16,9 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "agent/loop/run_dir.h"
 #include "common/files.h"
 #include "validator/jml/parser.h"
 #include "validator/jml/printer.h"
@@ -91,6 +96,53 @@ std::optional<std::string> RecordedText(const v1::MethodRun& m) {
 }
 
 }  // namespace
+
+absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary) {
+  summary.set_error(absl::StrCat(
+      "it started at ",
+      absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", absl::Now(), absl::UTCTimeZone()), " (process ",
+      ::getpid(),
+      ") and did not finish: it is still running, or it was killed (SIGKILL, out of memory, a "
+      "crash) before it could record how it ended"));
+  return loop::WriteJsonFile(absl::StrCat(out_dir, "/", kFailedRunJson), summary);
+}
+
+absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary& summary) {
+  if (summary.failed_tests().empty()) return absl::OkStatus();
+  const int n = summary.failed_tests_size();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the last `tracespec run` (", out_dir, "/run.json) recorded ", n,
+      n == 1 ? " failing test" : " failing tests", ":\n  ",
+      absl::StrJoin(summary.failed_tests(), "\n  "), "\nthe contracts under ", out_dir, "/",
+      kSpecsDir,
+      " were inferred from code the project's own tests reject (and the methods only those tests "
+      "called have none), so check does not vouch for them: make the tests pass (or leave a test "
+      "known to fail out of `tests`) and run `tracespec run` again"));
+}
+
+std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now) {
+  std::set<std::string> with_contract;
+  for (const v1::MethodRun& m : now.methods()) {
+    if (!m.spec_file().empty()) with_contract.insert(m.method());
+  }
+  std::vector<std::string> lost;
+  for (const v1::MethodRun& m : previous.methods()) {
+    if (!m.spec_file().empty() && !with_contract.count(m.method())) lost.push_back(m.method());
+  }
+  return lost;
+}
+
+std::vector<UncoveredTarget> UncoveredTargets(const std::vector<std::string>& targets,
+                                              const v1::RunSummary& summary) {
+  std::set<std::string> remaining(targets.begin(), targets.end());
+  std::vector<UncoveredTarget> out;
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (remaining.erase(m.method()) == 0 || !m.spec_file().empty()) continue;
+    out.push_back({m.method(), &m});
+  }
+  for (const std::string& method : remaining) out.push_back({method, nullptr});
+  return out;
+}
 
 std::string Where(const StoredContract& contract) {
   return absl::StrCat(contract.spec_file, ":", contract.line);

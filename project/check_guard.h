@@ -20,6 +20,39 @@ namespace tracespec::project {
 // (a RunSummary whose `error` says why), removed by the next good run.
 inline constexpr char kFailedRunJson[] = "failed-run.json";
 
+// Records in OUT/failed-run.json that a run has started and not finished
+// (`summary` as far as it is known; its `error` says when and which
+// process), before the run changes anything else in OUT. A run killed
+// outright (SIGKILL, out of memory, a crash) records nothing more, so
+// `check` keeps refusing; a run that fails replaces it with its error, one
+// that succeeds removes it.
+absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary);
+
+// A FailedPrecondition naming the tests the run recorded as failed
+// (`summary.failed_tests`, run.json in `out_dir`); OK when none failed.
+// The contracts were inferred from code the project's own tests reject,
+// and the methods only those tests called have none: `check` must not
+// pass on them.
+absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary& summary);
+
+// The methods that had a contract in `previous` (the run.json a run
+// replaces) and have none in `now`, in `previous`'s order.
+std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now);
+
+// A target method whose contract `check` does not check.
+struct UncoveredTarget {
+  std::string method;
+  // Its entry in run.json (covered, with no contract); null: run.json has
+  // none (added since the run).
+  const v1::MethodRun* run = nullptr;
+};
+
+// The methods of `targets` (the project's targets as the class files now
+// are) that `summary` records without a contract, in run.json's order,
+// then those it does not record at all, sorted.
+std::vector<UncoveredTarget> UncoveredTargets(const std::vector<std::string>& targets,
+                                              const v1::RunSummary& summary);
+
 // One method's contract as it stands under OUT/specs.
 struct StoredContract {
   // As run.json names it: "bank.Account#deposit(I)V".

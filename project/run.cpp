@@ -427,6 +427,29 @@ std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& s) 
   for (const std::string& f : s.spec_files()) absl::StrAppend(&text, "spec: ", out_dir, "/", f, "\n");
   absl::StrAppend(&text, "summary: ", out_dir, "/", kRunJson, "\n");
   absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
+  // Last, so that they are seen: what makes these results untrustworthy
+  // or smaller than the previous run's.
+  if (!s.failed_tests().empty()) {
+    absl::StrAppend(&text, "WARNING: ", s.failed_tests_size(),
+                    s.failed_tests_size() == 1 ? " test failed" : " tests failed", ":\n  ",
+                    absl::StrJoin(s.failed_tests(), "\n  "),
+                    "\nthe contracts above were inferred from code the project's own tests "
+                    "reject; `tracespec check` refuses them until the tests pass\n");
+  }
+  if (!s.contracts_lost().empty()) {
+    std::map<std::string, const v1::MethodRun*> now;
+    for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
+    absl::StrAppend(&text, "WARNING: ", s.contracts_lost_size(),
+                    s.contracts_lost_size() == 1 ? " method" : " methods",
+                    " had a contract in the previous run and ",
+                    s.contracts_lost_size() == 1 ? "has" : "have",
+                    " none now (gone from ", out_dir, "/", kSpecsDir, "):\n");
+    for (const std::string& method : s.contracts_lost()) {
+      auto it = now.find(method);
+      absl::StrAppend(&text, "  ", method, ": ",
+                      it == now.end() ? "no longer a target" : MethodLine(*it->second), "\n");
+    }
+  }
   return text;
 }
 
@@ -483,6 +506,7 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                     : "builtin");
   s.set_jobs(jobs);
   s.set_classpath(MainClassPath(project));
+  TS_RETURN_IF_ERROR(RecordRunStarted(out_dir, s));
 
   if (!project.config.build().empty()) {
     report.Stage(absl::StrCat("build: ", project.config.build()), start);
@@ -821,6 +845,10 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   for (const auto& [file, content] : specs->files) s.add_spec_files(absl::StrCat(kSpecsDir, "/", file));
 
   for (v1::MethodRun& m : runs) AddMethodRun(std::move(m), &s);
+  v1::RunSummary previous;  // the run.json this run replaces
+  if (loop::ReadJsonFile(absl::StrCat(out_dir, "/", kRunJson), &previous).ok()) {
+    for (std::string& lost : LostContracts(previous, s)) s.add_contracts_lost(std::move(lost));
+  }
   s.set_seconds(Since(start));
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
   TS_RETURN_IF_ERROR(RemoveAll(absl::StrCat(out_dir, "/", kFailedRunJson)));
@@ -1034,6 +1062,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         absl::StrCat("the contracts under ", out_dir,
                      "/specs are from an earlier run, so check does not vouch for them"));
   }
+  TS_RETURN_IF_ERROR(RefuseFailedTests(out_dir, summary));
   TS_ASSIGN_OR_RETURN(std::vector<StoredContract> stored_contracts,
                       ReadStoredContracts(out_dir, summary));
   std::vector<std::string> edited;  // "a.B#m()V (specs/a/B.jml:12)"
@@ -1077,6 +1106,10 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                      : "against the class files as found (no build command, and no sources "
                        "(`sources`, default src/main/java) to tell whether they are current)";
   }
+  // The targets as the class files now are: one the run did not cover (a
+  // method added since) or covered without a contract is listed, not
+  // silently passed over.
+  absl::StatusOr<std::vector<std::string>> targets = ResolveTargets(project);
   if (stored_contracts.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "nothing to check: the last `tracespec run` (", out_dir, "/", kRunJson,
@@ -1160,6 +1193,26 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     }
   }
   for (const std::string& e : edited) absl::StrAppend(&result.text, "edited since the run: ", e, "\n");
+  if (!targets.ok()) {
+    absl::StrAppend(&result.text, "not covered: the target methods could not be listed (",
+                    targets.status().message(), ")\n");
+  }
+  for (const UncoveredTarget& t : targets.ok() ? UncoveredTargets(*targets, summary)
+                                               : std::vector<UncoveredTarget>{}) {
+    v1::UncoveredMethod* u = result.summary.add_not_covered();
+    u->set_method(t.method);
+    u->set_added_since_run(t.run == nullptr);
+    u->set_reason(t.run == nullptr ? "added since the run" : MethodLine(*t.run));
+    if (t.run == nullptr) ++result.added_since_run;
+    absl::StrAppend(&result.text, "not covered: ", t.method, ": ",
+                    t.run == nullptr
+                        ? absl::StrCat("added since the run (", out_dir, "/", kRunJson,
+                                       " has no entry for it): run `tracespec run` to cover it")
+                        : absl::StrCat("no contract: ", u->reason()),
+                    "\n");
+  }
+  result.not_covered = result.summary.not_covered_size();
+  result.summary.set_added_since_run(result.added_since_run);
   for (const MethodCheck& mc : result.methods) {
     v1::CheckedContract* c = result.summary.add_contracts();
     c->set_method(mc.method);
@@ -1178,7 +1231,14 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   absl::StrAppend(&result.text, result.methods.size(), " contracts checked ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
-                  " undecided; ", result.edited, " edited since the run\n");
+                  " undecided; ", result.edited, " edited since the run; ", result.not_covered,
+                  result.not_covered == 1 ? " target method" : " target methods", " not covered",
+                  result.added_since_run > 0
+                      ? absl::StrCat(" (", result.added_since_run,
+                                     " added since the run: run `tracespec run` to cover ",
+                                     result.added_since_run == 1 ? "it)" : "them)")
+                      : "",
+                  "\n");
   return result;
 }
 

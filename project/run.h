@@ -134,6 +134,11 @@ struct CheckResult {
   int undecided = 0;
   // Contracts edited since the run (checked as they stand).
   int edited = 0;
+  // Target methods (as the class files now are) with no contract checked
+  // here, and how many of them run.json has no entry for (added since the
+  // run: `tracespec check` exits 3).
+  int not_covered = 0;
+  int added_since_run = 0;
   std::string text;
   // The same as data (`tracespec check --json`).
   v1::CheckSummary summary;

@@ -91,6 +91,17 @@ void CompileMavenLayout(const std::string& project) {
         absl::StrCat(project, "/target/classes:", testing::JunitJar()));
 }
 
+// Adds `member` to the class of src/main/java/`source` (before its last
+// brace) and compiles src/main/java into target/classes again.
+void AddToClass(const std::string& project, const std::string& source, const std::string& member) {
+  std::string path = absl::StrCat(project, "/src/main/java/", source);
+  std::string text = *ReadFile(path);
+  size_t close = text.rfind('}');
+  ASSERT_NE(close, std::string::npos);
+  ASSERT_TRUE(WriteFileAtomic(path, text.substr(0, close) + member + "}\n").ok());
+  Javac(project, "src/main/java", "target/classes", "");
+}
+
 // A copy of tests/e2e/projects/maven-shop in `dir`/p, compiled.
 std::string CompiledMavenShop(const testing::TempDir& dir) {
   std::string project = CopyProject(
@@ -447,7 +458,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult holds = testing::RunTracespec({"check", bank});
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
   EXPECT_THAT(holds.stdout_data, HasSubstr("3 contracts checked against the current build"));
-  EXPECT_THAT(holds.stdout_data, HasSubstr("0 undecided; 0 edited since the run\n"));
+  EXPECT_THAT(holds.stdout_data, HasSubstr("0 undecided; 0 edited since the run; 0 target methods not covered\n"));
   EXPECT_THAT(holds.stdout_data, Not(HasSubstr("edited since the run:")));
   // The run records the bounds it proved within; check refuses lower ones,
   // naming each contract, and accepts higher ones.
@@ -692,14 +703,7 @@ TEST(RunTest, AnUnreachedClassKeepsTheObservations) {
   EXPECT_GT(inferred, 0);
 
   // A reached class changes (same behaviour, one more constant).
-  std::string cart = project + "/src/main/java/shop/Cart.java";
-  std::string text = *ReadFile(cart);
-  size_t close = text.rfind('}');
-  ASSERT_NE(close, std::string::npos);
-  ASSERT_TRUE(WriteFileAtomic(cart, text.substr(0, close) +
-                                        "  static final String NOTE = \"changed\";\n}\n")
-                  .ok());
-  Javac(project, "src/main/java", "target/classes", "");
+  AddToClass(project, "shop/Cart.java", "  static final String NOTE = \"changed\";\n");
   SubprocessResult third = testing::RunTracespec({"run", project});
   ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
   EXPECT_FALSE(ReadRunJson(out).observations_reused());
@@ -1145,6 +1149,190 @@ TEST(RunTest, CheckWithoutARunSaysSo) {
   SubprocessResult r = testing::RunTracespec({"check", dir.path()});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_THAT(r.stderr_data, HasSubstr("run `tracespec run` first"));
+}
+
+// A run killed outright (SIGKILL: no handler runs, as on out of memory or
+// a crash) while it observes again: it cannot record how it ended, but it
+// recorded that it started, so check refuses the previous run's contracts,
+// naming the unfinished run and its process; the next run clears it.
+TEST(RunTest, CheckRefusesAfterARunKilledOutright) {
+  testing::TempDir dir;
+  std::string project = CompiledMavenShop(dir);
+  const std::string out = project + "/tracespec-out";
+  SubprocessResult first = testing::RunTracespec({"run", project});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  SubprocessResult holds = testing::RunTracespec({"check", project});
+  ASSERT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+
+  // A reached class changes, so the next run observes again; it is killed
+  // once it has started the tests.
+  AddToClass(project, "shop/Cart.java", "  static final String NOTE = \"changed\";\n");
+  std::string script =
+      "\"$0\" run \"$1\" 2>\"$2/err.txt\" >\"$2/out.txt\" &\n"
+      "pid=$!\n"
+      "while ! grep -q 'observe: running' \"$2/err.txt\" 2>/dev/null; do\n"
+      "  kill -0 $pid 2>/dev/null || break\n"
+      "  sleep 0.05\n"
+      "done\n"
+      "kill -KILL $pid\n"
+      "wait $pid\n"
+      "echo \"exit=$? pid=$pid\"\n";
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(
+      {"/bin/sh", "-c", script, testing::TracespecBinary(), project, dir.path()});
+  ASSERT_TRUE(r.ok()) << r.status();
+  std::string err = ReadFile(dir.path() + "/err.txt").value_or("");
+  ASSERT_THAT(r->stdout_data, HasSubstr("exit=137 ")) << r->stdout_data << err;
+  std::string pid = r->stdout_data.substr(r->stdout_data.find("pid=") + 4);
+  while (!pid.empty() && pid.back() == '\n') pid.pop_back();
+  ASSERT_TRUE(FileExists(out + "/failed-run.json"));
+
+  SubprocessResult refused = testing::RunTracespec({"check", project});
+  EXPECT_EQ(refused.exit_code, 3) << refused.stdout_data << refused.stderr_data;
+  EXPECT_THAT(refused.stderr_data, HasSubstr(out + "/failed-run.json"));
+  EXPECT_THAT(refused.stderr_data,
+              HasSubstr(absl::StrCat("(process ", pid, ") and did not finish: it is still running, "
+                                     "or it was killed (SIGKILL, out of memory, a crash)")));
+  EXPECT_THAT(refused.stdout_data, Not(HasSubstr("contracts checked")));
+
+  SubprocessResult rerun = testing::RunTracespec({"run", project});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+  SubprocessResult again = testing::RunTracespec({"check", project});
+  EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+}
+
+// shop.Price in a Maven layout, compiled: twice, half and third, each
+// called by a passing test, and unused(), which no test calls.
+void WritePriceProject(const testing::TempDir& dir, const std::string& third_body) {
+  dir.Write("src/main/java/shop/Price.java",
+            absl::StrCat("package shop;\npublic class Price {\n"
+                         "  public static int twice(int x) { return 2 * x; }\n"
+                         "  public static int half(int x) { return x / 2; }\n"
+                         "  public static int third(int x) { ", third_body, " }\n"
+                         "  public static int unused(int x) { return x - 1; }\n}\n"));
+  dir.Write("src/test/java/shop/PriceTest.java",
+            "package shop;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class PriceTest {\n"
+            "  @Test void twiceDoubles() {\n"
+            "    for (int x = -3; x <= 3; x++) assertEquals(x + x, Price.twice(x));\n"
+            "  }\n"
+            "  @Test void halfHalves() {\n"
+            "    for (int x = -3; x <= 3; x++) assertEquals(x / 2, Price.half(x));\n"
+            "  }\n"
+            "  @Test void thirdOfNine() {\n"
+            "    for (int x = 0; x <= 12; x += 3) assertEquals(x / 3, Price.third(x));\n"
+            "  }\n"
+            "}\n");
+  CompileMavenLayout(dir.path());
+}
+
+// A bug the tests catch, then `tracespec run` on the buggy code: the run
+// says loudly which tests failed and which method lost its contract (only
+// the failing test called it), and check does not turn green on what is
+// left: it refuses, naming the failing test.
+TEST(RunTest, ARunWithFailingTestsNamesTheLostContractsAndCheckRefusesIt) {
+  testing::TempDir dir;
+  WritePriceProject(dir, "return x / 3;");
+  const std::string out = dir.path() + "/tracespec-out";
+  SubprocessResult good = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(good.exit_code, 0) << good.stdout_data << good.stderr_data;
+  EXPECT_THAT(good.stdout_data, Not(HasSubstr("WARNING")));
+  v1::RunSummary good_summary = ReadRunJson(out);
+  bool third_had_contract = false;
+  for (const v1::MethodRun& m : good_summary.methods()) {
+    if (m.method() == "shop.Price#third(I)I") third_had_contract = !m.spec_file().empty();
+  }
+  ASSERT_TRUE(third_had_contract) << good.stdout_data;
+  EXPECT_TRUE(good_summary.contracts_lost().empty());
+
+  WritePriceProject(dir, "return x / 3 + 1;");
+  SubprocessResult caught = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(caught.exit_code, 10) << caught.stdout_data << caught.stderr_data;
+  EXPECT_THAT(caught.stdout_data, HasSubstr("shop.Price#third(I)I: BROKEN"));
+
+  const std::string failed = "shop.PriceTest#thirdOfNine: AssertionFailedError";
+  SubprocessResult buggy = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(buggy.exit_code, 0) << buggy.stdout_data << buggy.stderr_data;
+  EXPECT_THAT(buggy.stdout_data,
+              HasSubstr(absl::StrCat("WARNING: 1 test failed:\n  ", failed,
+                                     "\nthe contracts above were inferred from code the project's "
+                                     "own tests reject; `tracespec check` refuses them until the "
+                                     "tests pass\n")));
+  EXPECT_THAT(buggy.stdout_data,
+              HasSubstr(absl::StrCat("WARNING: 1 method had a contract in the previous run and "
+                                     "has none now (gone from ", dir.path(),
+                                     "/tracespec-out/specs):\n  shop.Price#third(I)I: not observed "
+                                     "(only failing tests called it (shop.PriceTest#thirdOfNine)")));
+  v1::RunSummary buggy_summary = ReadRunJson(out);
+  EXPECT_THAT(buggy_summary.contracts_lost(), ::testing::ElementsAre("shop.Price#third(I)I"));
+  EXPECT_THAT(buggy_summary.failed_tests(), ::testing::ElementsAre(failed));
+
+  SubprocessResult refused = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(refused.exit_code, 3) << refused.stdout_data << refused.stderr_data;
+  EXPECT_THAT(refused.stderr_data,
+              HasSubstr(absl::StrCat("recorded 1 failing test:\n  ", failed, "\n")));
+  EXPECT_THAT(refused.stderr_data, HasSubstr("inferred from code the project's own tests reject"));
+  EXPECT_THAT(refused.stdout_data, Not(HasSubstr("contracts checked")));
+
+  // Fixed: the run has no warning, and check passes again.
+  WritePriceProject(dir, "return x / 3;");
+  SubprocessResult fixed = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.stdout_data << fixed.stderr_data;
+  EXPECT_THAT(fixed.stdout_data, Not(HasSubstr("WARNING")));
+  SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+}
+
+// check lists the target methods it checks no contract of: one the run
+// covered without a contract (no test calls it) passes with a note; one
+// added since the run makes check exit 3 (after checking) until a run
+// covers it. In the text, its last line and --json.
+TEST(RunTest, CheckListsTargetMethodsItDoesNotCover) {
+  testing::TempDir dir;
+  WritePriceProject(dir, "return x / 3;");
+  SubprocessResult run = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(run.exit_code, 0) << run.stdout_data << run.stderr_data;
+  SubprocessResult covered = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(covered.exit_code, 0) << covered.stdout_data << covered.stderr_data;
+  EXPECT_THAT(covered.stdout_data,
+              HasSubstr("not covered: shop.Price#unused(I)I: no contract: not observed (no test "
+                        "called it)\n"));
+  EXPECT_THAT(covered.stdout_data, HasSubstr("; 0 edited since the run; 1 target method not covered\n"));
+
+  // A public method added to a target class.
+  AddToClass(dir.path(), "shop/Price.java", "  public static int quad(int x) { return 4 * x; }\n");
+  SubprocessResult added = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(added.exit_code, 3) << added.stdout_data << added.stderr_data;
+  EXPECT_THAT(added.stdout_data, HasSubstr("shop.Price#twice(I)I: holds"));
+  EXPECT_THAT(added.stdout_data,
+              HasSubstr(absl::StrCat("not covered: shop.Price#quad(I)I: added since the run (",
+                                     dir.path(), "/tracespec-out/run.json has no entry for it): run "
+                                     "`tracespec run` to cover it\n")));
+  EXPECT_THAT(added.stdout_data,
+              HasSubstr("; 2 target methods not covered (1 added since the run: run `tracespec "
+                        "run` to cover it)\n"));
+  SubprocessResult added_json = testing::RunTracespec({"check", dir.path(), "--json"});
+  EXPECT_EQ(added_json.exit_code, 3) << added_json.stdout_data << added_json.stderr_data;
+  v1::CheckSummary summary;
+  ASSERT_TRUE(FromJson(added_json.stdout_data, &summary).ok()) << added_json.stdout_data;
+  EXPECT_EQ(summary.added_since_run(), 1);
+  ASSERT_EQ(summary.not_covered_size(), 2);
+  EXPECT_EQ(summary.not_covered(0).method(), "shop.Price#unused(I)I");
+  EXPECT_FALSE(summary.not_covered(0).added_since_run());
+  EXPECT_EQ(summary.not_covered(0).reason(), "not observed (no test called it)");
+  EXPECT_EQ(summary.not_covered(1).method(), "shop.Price#quad(I)I");
+  EXPECT_TRUE(summary.not_covered(1).added_since_run());
+
+  // Covered by a run (no test calls it either): listed, not refused.
+  SubprocessResult rerun = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.stdout_data << rerun.stderr_data;
+  SubprocessResult after = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(after.exit_code, 0) << after.stdout_data << after.stderr_data;
+  EXPECT_THAT(after.stdout_data,
+              HasSubstr("not covered: shop.Price#quad(I)I: no contract: not observed"));
+  EXPECT_THAT(after.stdout_data, HasSubstr("; 2 target methods not covered\n"));
 }
 
 }  // namespace

@@ -50,5 +50,30 @@ TEST(RunSummaryTest, AContractThatSaysNothingIsNotCountedAsOneThatHolds) {
               HasSubstr("1 methods: 1 with a contract that holds, 0 without one, 0 not observed\n"));
 }
 
+// Failing tests and contracts lost since the previous run are the last
+// lines, each method with its line of this run.
+TEST(RunSummaryTest, FailingTestsAndLostContractsAreWarnedOfLast) {
+  v1::RunSummary s;
+  AddMethodRun(Method("p.C#a()I", v1::INFER_SUCCESS, false), &s);
+  v1::MethodRun unseen;
+  unseen.set_method("p.C#b()I");
+  unseen.set_status(v1::METHOD_RUN_NOT_OBSERVED);
+  unseen.set_reason("only failing tests called it (p.CTest#b)");
+  AddMethodRun(unseen, &s);
+  s.add_failed_tests("p.CTest#b: AssertionFailedError");
+  s.add_contracts_lost("p.C#b()I");
+  s.add_contracts_lost("p.C#gone()I");
+  std::string text = RunSummaryText("out", s);
+  EXPECT_THAT(text, ::testing::EndsWith(
+                        "report: out/report.html (and report.md)\n"
+                        "WARNING: 1 test failed:\n  p.CTest#b: AssertionFailedError\n"
+                        "the contracts above were inferred from code the project's own tests "
+                        "reject; `tracespec check` refuses them until the tests pass\n"
+                        "WARNING: 2 methods had a contract in the previous run and have none now "
+                        "(gone from out/specs):\n"
+                        "  p.C#b()I: not observed (only failing tests called it (p.CTest#b))\n"
+                        "  p.C#gone()I: no longer a target\n"));
+}
+
 }  // namespace
 }  // namespace tracespec::project
