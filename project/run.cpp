@@ -1013,6 +1013,7 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
       if (with_contract.count(method)) continue;
       MethodCheck mc;
       mc.method = method;
+      mc.invariants_only = true;
       mc.spec_file = spec_file;
       mc.line = line;
       absl::StatusOr<check::CheckResult> c = CheckInvariantsOf(**cls, *m, invariants, options);
@@ -1228,7 +1229,14 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   result.summary.set_undecided(result.undecided);
   result.summary.set_edited(result.edited);
   result.summary.set_build(build_note);
-  absl::StrAppend(&result.text, result.methods.size(), " contracts checked ", build_note, " (",
+  int invariants_only = 0;
+  for (const MethodCheck& mc : result.methods) invariants_only += mc.invariants_only ? 1 : 0;
+  std::string checked = absl::StrCat(result.methods.size() - invariants_only, " contracts");
+  if (invariants_only > 0) {
+    absl::StrAppend(&checked, " and the class invariants of ", invariants_only,
+                    invariants_only == 1 ? " method" : " methods", " without one");
+  }
+  absl::StrAppend(&result.text, checked, " checked ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken, ", result.undecided,
                   " undecided; ", result.edited, " edited since the run; ", result.not_covered,

@@ -104,6 +104,9 @@ const char* VerdictName(Verdict verdict);  // "holds", "BROKEN", "undecided"
 
 struct MethodCheck {
   std::string method;
+  // Not a stored contract: the method checked against its class's object
+  // invariants alone (a constructor, a method without a contract).
+  bool invariants_only = false;
   std::string spec_file;  // relative to OUT
   int line = 0;           // of the contract in spec_file
   // The contract differs from the one run.json recorded (StoredContract).

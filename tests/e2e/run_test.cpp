@@ -850,6 +850,8 @@ TEST(RunTest, ObjectInvariantsAreProvedStatedAndCheckedAgain) {
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
   EXPECT_THAT(holds.stdout_data,
               HasSubstr("shop.Stack#<init>(I)V: holds — keeps the class invariants: consistency PASS"));
+  EXPECT_THAT(holds.stdout_data,
+              HasSubstr("3 contracts and the class invariants of 1 method without one checked"));
 
   // A constructor that starts a large stack at -1 breaks `size >= 0`.
   dir.Write("src/main/java/shop/Stack.java", stack("    if (capacity > 5) size = -1;\n"));
