@@ -586,10 +586,14 @@ deny: "*token*"
 deny: "*key*"
 keep_exception_messages: false
 redaction: )") + mode + "\n");
+  // The redaction modes themselves, without noninterference: with it (the
+  // default) the substituted run's `open(CODE)` is false, the test stops
+  // early, its calls differ between the runs and all its values are
+  // withheld — checked below.
   Observed o = Observe(classes, "p.VaultTest",
                        {"p.Vault#<init>", "p.Vault#open", "p.Vault#getToken", "p.Vault#fail",
                         "p.Vault#inspect"},
-                       {"--policy", policy});
+                       {"--policy", policy, "--no-noninterference"});
   ASSERT_EQ(o.run.exit_code, 0) << o.Output();
   ASSERT_EQ(o.observations.size(), 5u);
   std::string everything = testing::ReadTree(o.out);
@@ -624,6 +628,19 @@ redaction: )") + mode + "\n");
   for (const v1::RedactionCount& r : o.summary.redactions()) withheld.insert(r.what());
   EXPECT_TRUE(withheld.count("p.Vault.secretCode")) << o.Output();
   EXPECT_TRUE(withheld.count("p.Creds.apiKey")) << o.Output();
+  // Last: it writes the same output directory.
+  {
+    Observed ni = Observe(classes, "p.VaultTest",
+                          {"p.Vault#<init>", "p.Vault#open", "p.Vault#getToken", "p.Vault#fail",
+                           "p.Vault#inspect"},
+                          {"--policy", policy});
+    ASSERT_EQ(ni.run.exit_code, 0) << ni.Output();
+    EXPECT_THAT(ni.Output(), HasSubstr("p.VaultTest#vault: its calls differed between the runs; "
+                                       "all values withheld"));
+    EXPECT_THAT(testing::ReadTree(ni.out), Not(HasSubstr("S3CR3T")));
+    ASSERT_FALSE(ni.observations.empty());
+    EXPECT_TRUE(ni.observations[0].args(0).has_redacted());  // "ann", withheld with the rest
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, RedactionTest, ::testing::Values("MARK", "OMIT"));
