@@ -963,6 +963,23 @@ absl::Status CheckBoundsNotLowered(const Project& project, const std::string& ou
       "bounds"));
 }
 
+// "consistency PASS (complete)", "consistency FAIL: ensures ... (line 3)".
+std::string ConsistencyLine(const check::CheckResult& c) {
+  bool pass = c.status == check::CheckStatus::kPass;
+  return absl::StrCat("consistency ", check::CheckStatusName(c.status), pass ? " (" : ": ",
+                      c.summary, pass ? ")" : "");
+}
+
+// Counts `mc` by its verdict and keeps it.
+void AddMethodCheck(MethodCheck mc, CheckResult* result) {
+  switch (mc.verdict) {
+    case Verdict::kHolds: ++result->holds; break;
+    case Verdict::kBroken: ++result->broken; break;
+    case Verdict::kUndecided: ++result->undecided; break;
+  }
+  result->methods.push_back(std::move(mc));
+}
+
 // The object invariants the run proved, checked again over the class's
 // constructors and the methods without a stored contract (a stored
 // contract's check assumes and checks them already): one entry each.
@@ -995,8 +1012,6 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
     }
     absl::StatusOr<const classfile::ClassFile*> cls =
         path.Load(classfile::BinaryToInternal(ci.class_name()));
-    std::vector<const classfile::Method*> methods;
-    if (cls.ok()) methods = MethodsKeepingInvariants(**cls);
     if (!cls.ok()) {
       MethodCheck mc;
       mc.method = ci.class_name();
@@ -1004,11 +1019,10 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
       mc.line = line;
       mc.verdict = Verdict::kBroken;
       mc.summary = absl::StrCat("its invariants cannot be checked: ", cls.status().message());
-      ++result->broken;
-      result->methods.push_back(std::move(mc));
+      AddMethodCheck(std::move(mc), result);
       continue;
     }
-    for (const classfile::Method* m : methods) {
+    for (const classfile::Method* m : MethodsKeepingInvariants(**cls)) {
       std::string method = absl::StrCat(ci.class_name(), "#", m->name, m->descriptor);
       if (with_contract.count(method)) continue;
       MethodCheck mc;
@@ -1021,21 +1035,13 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
         mc.verdict = Verdict::kBroken;
         mc.summary = absl::StrCat("keeps the class invariants? ", c.status().message());
       } else {
-        mc.summary = absl::StrCat("keeps the class invariants: consistency ",
-                                  check::CheckStatusName(c->status),
-                                  c->status == check::CheckStatus::kPass ? " (" : ": ", c->summary,
-                                  c->status == check::CheckStatus::kPass ? ")" : "");
+        mc.summary = absl::StrCat("keeps the class invariants: ", ConsistencyLine(*c));
         mc.verdict = c->status == check::CheckStatus::kPass   ? Verdict::kHolds
                      : c->status == check::CheckStatus::kFail ? Verdict::kBroken
                                                              : Verdict::kUndecided;
         if (mc.verdict == Verdict::kBroken) mc.counterexamples = c->explanations;
       }
-      switch (mc.verdict) {
-        case Verdict::kHolds: ++result->holds; break;
-        case Verdict::kBroken: ++result->broken; break;
-        case Verdict::kUndecided: ++result->undecided; break;
-      }
-      result->methods.push_back(std::move(mc));
+      AddMethodCheck(std::move(mc), result);
     }
   }
   return absl::OkStatus();
@@ -1148,9 +1154,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
       mc.summary = std::string(validated.status().message());
     } else {
       const check::CheckResult& c = validated->consistency;
-      mc.summary = absl::StrCat("consistency ", check::CheckStatusName(c.status),
-                                c.status == check::CheckStatus::kPass ? " (" : ": ", c.summary,
-                                c.status == check::CheckStatus::kPass ? ")" : "");
+      mc.summary = ConsistencyLine(c);
       bool contract_error = false;
       for (const check::Diagnostic& d : c.diagnostics) {
         if (d.kind == check::Diagnostic::Kind::kSyntax || d.kind == check::Diagnostic::Kind::kType) {
@@ -1178,12 +1182,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         mc.verdict = Verdict::kUndecided;
       }
     }
-    switch (mc.verdict) {
-      case Verdict::kHolds: ++result.holds; break;
-      case Verdict::kBroken: ++result.broken; break;
-      case Verdict::kUndecided: ++result.undecided; break;
-    }
-    result.methods.push_back(std::move(mc));
+    AddMethodCheck(std::move(mc), &result);
   }
   TS_RETURN_IF_ERROR(CheckClassInvariants(project, out_dir, summary, stored_contracts,
                                           validator.get(), &result));
