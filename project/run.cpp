@@ -331,6 +331,18 @@ std::string MethodLine(const v1::MethodRun& m) {
 }
 
 
+// The classes of `cls`'s nest (its nested classes) found on `path`: their
+// code may write its private fields.
+std::vector<const classfile::ClassFile*> NestOf(classfile::ClassPath& path,
+                                                const classfile::ClassFile& cls) {
+  std::vector<const classfile::ClassFile*> nest;
+  for (const std::string& member : cls.nest_members) {
+    absl::StatusOr<const classfile::ClassFile*> m = path.Load(member);
+    if (m.ok()) nest.push_back(*m);
+  }
+  return nest;
+}
+
 // The object invariants of `classes` (binary names, sorted), inferred from
 // the world's observations and proved with `validator` within the run's
 // bounds (project/invariants.h). A class whose proof fails to run is left
@@ -349,12 +361,8 @@ std::vector<v1::ClassInvariants> ProveInvariants(const std::set<std::string>& cl
     absl::StatusOr<const classfile::ClassFile*> cls =
         world.class_path.Load(classfile::BinaryToInternal(name));
     if (!cls.ok() || (*cls)->is_interface()) continue;
-    std::vector<const classfile::ClassFile*> nest;
-    for (const std::string& member : (*cls)->nest_members) {
-      absl::StatusOr<const classfile::ClassFile*> m = world.class_path.Load(member);
-      if (m.ok()) nest.push_back(*m);
-    }
-    std::vector<InvariantCandidate> candidates = CandidateInvariants(**cls, nest, world.observations);
+    std::vector<InvariantCandidate> candidates =
+        CandidateInvariants(**cls, NestOf(world.class_path, **cls), world.observations);
     if (candidates.empty()) continue;
     v1::ClassInvariants c;
     c.set_class_name(name);
@@ -1010,6 +1018,43 @@ void Judge(const check::CheckResult& c, MethodCheck* mc) {
   }
 }
 
+// Why checking `cls`'s constructors and methods does not prove `invariant`
+// ("" when it does): it reads a field of `beyond` (FieldsBeyondTheProof),
+// one of a superclass (on `path`), or a field of another object through
+// one of `cls` (`other.count`), which code elsewhere may write.
+std::string BeyondTheProof(const std::string& invariant, const classfile::ClassFile& cls,
+                           const std::map<std::string, std::string>& beyond,
+                           classfile::ClassPath& path) {
+  auto declares = [](const classfile::ClassFile& c, const std::string& name) {
+    return std::any_of(c.fields.begin(), c.fields.end(),
+                       [&](const classfile::Field& f) { return f.name == name; });
+  };
+  for (std::vector<std::string> chain : IdentifierChains(invariant)) {
+    if (chain.size() > 1 && chain[0] == "this") chain.erase(chain.begin());
+    if (!declares(cls, chain[0])) {
+      for (std::string super = cls.super_name; !super.empty();) {
+        absl::StatusOr<const classfile::ClassFile*> s = path.Load(super);
+        if (!s.ok()) break;
+        if (declares(**s, chain[0])) {
+          return absl::StrCat("it reads ", chain[0], ", a field of ",
+                              classfile::InternalToBinary(super),
+                              ", whose code the check does not follow");
+        }
+        super = (*s)->super_name;
+      }
+      continue;
+    }
+    if (auto it = beyond.find(chain[0]); it != beyond.end()) {
+      return absl::StrCat("it reads ", chain[0], ", ", it->second);
+    }
+    if (chain.size() > 1 && !(chain.size() == 2 && chain[1] == "length")) {
+      return absl::StrCat("it reads ", absl::StrJoin(chain, "."),
+                          ", a field of another object, which code elsewhere may write");
+    }
+  }
+  return "";
+}
+
 // The instance invariants each class's .jml file states (what every check
 // of its contracts assumes and proves at their exits), proved over the
 // class's constructors and non-private instance methods without a stored
@@ -1055,6 +1100,22 @@ absl::Status CheckClassInvariants(const Project& project,
       mc.summary = absl::StrCat("its invariants cannot be checked: ", cls.status().message());
       AddMethodCheck(std::move(mc), result);
       continue;
+    }
+    // An invariant (added by hand) over a field the check does not follow
+    // is not proved by it, whatever its verdicts below.
+    std::map<std::string, std::string> beyond = FieldsBeyondTheProof(**cls, NestOf(path, **cls));
+    for (const StoredInvariant& inv : ci.invariants) {
+      std::string why = BeyondTheProof(inv.text, **cls, beyond, path);
+      if (why.empty()) continue;
+      MethodCheck mc;
+      mc.method = ci.class_name;
+      mc.invariants_only = true;
+      mc.spec_file = ci.spec_file;
+      mc.line = inv.line;
+      mc.verdict = Verdict::kUndecided;
+      mc.summary = absl::StrCat("invariant ", inv.text, " (", ci.spec_file, ":", inv.line,
+                                ") is not proved over the class: ", why);
+      AddMethodCheck(std::move(mc), result);
     }
     for (const classfile::Method* m : MethodsKeepingInvariants(**cls)) {
       std::string method = absl::StrCat(ci.class_name, "#", m->name, m->descriptor);

@@ -873,7 +873,9 @@ TEST(RunTest, ObjectInvariantsAreProvedStatedAndCheckedAgain) {
 // false `balance > 100`); one strengthened by hand breaks the contract of
 // deposit at its exit; one removed is neither assumed nor checked; each
 // difference is listed as edited since the run (--frozen refuses it, --json
-// has it); one that does not parse stops check, naming file and line.
+// has it); one over a field the check does not follow (written by a static
+// method) is undecided; one that does not parse stops check, naming file
+// and line.
 TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   testing::TempDir dir;
   dir.Write("src/main/java/bank/Account.java",
@@ -887,7 +889,9 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
             "    if (amount <= 0 || amount > balance) throw new IllegalArgumentException();\n"
             "    balance -= amount;\n  }\n"
             "  public void reset() { balance = 0; }\n"
-            "  private void spoil() { balance = -5; }\n}\n");
+            "  private void spoil() { balance = -5; }\n"
+            "  private int spare;\n"
+            "  static void clear(Account a) { a.spare = -1; }\n}\n");
   Javac(dir.path(), "src/main/java", "target/classes", "");
   ASSERT_TRUE(MakeDirs(dir.path() + "/target/test-classes").ok());
   ASSERT_TRUE(MakeDirs(dir.path() + "/src/test/java").ok());
@@ -960,6 +964,22 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   EXPECT_THAT(frozen.stderr_data, HasSubstr("--frozen: 1 invariant under "));
   EXPECT_THAT(frozen.stderr_data, HasSubstr("bank.Account: invariant balance > 100 "
                                             "(specs/bank/Account.jml:8)"));
+
+  // Added by hand over a field a static method writes, which no check of
+  // the class's constructors and methods sees: not proved (it held, and
+  // check passed, before the fields were compared with what the check
+  // follows).
+  dir.Write("tracespec-out/specs/bank/Account.jml",
+            spec(recorded + "  //@ public invariant spare >= 0;\n"));
+  SubprocessResult unseen = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(unseen.exit_code, 11) << unseen.stdout_data << unseen.stderr_data;
+  EXPECT_THAT(unseen.stdout_data,
+              HasSubstr("bank.Account: undecided — invariant spare >= 0 (specs/bank/Account.jml:8) "
+                        "is not proved over the class: it reads spare, written by a static, "
+                        "synthetic or nested-class method, or through another object of the "
+                        "class, which the check does not follow\n"));
+  EXPECT_THAT(unseen.stdout_data,
+              HasSubstr("bank.Account#<init>()V: holds — keeps the class invariants"));
 
   // Strengthened by hand: deposit, which has a contract, breaks it at its
   // exit (its check proves the file's invariants there).
