@@ -57,7 +57,19 @@ struct Declared {
 // layout and comments do not count.
 std::string Canonical(const jml::MethodSpec& spec) { return jml::PrintMethodSpec(spec); }
 
-absl::StatusOr<std::vector<Declared>> DeclaredIn(const std::string& path) {
+// The instance invariants a type of a .jml file declares (those the
+// validator assumes and checks for its methods).
+struct DeclaredInvariants {
+  std::string class_name;
+  std::vector<StoredInvariant> invariants;
+};
+
+struct DeclaredFile {
+  std::vector<Declared> methods;
+  std::vector<DeclaredInvariants> invariants;  // types that declare some, as declared
+};
+
+absl::StatusOr<DeclaredFile> DeclaredIn(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::unique_ptr<jml::CompilationUnit>> unit = jml::ParseJmlFile(*text, path);
@@ -68,9 +80,17 @@ absl::StatusOr<std::vector<Declared>> DeclaredIn(const std::string& path) {
   // Descriptors as the file's own declarations and the JDK tell them
   // (other classes guessed from their names): no class path needed.
   jml::SourceTypeEnvironment env({unit->get()}, &jml::JdkTypeEnvironment());
-  std::vector<Declared> declared;
+  DeclaredFile declared;
   for (const auto& type : (*unit)->types) {
     if (!type->errors.empty()) return type->errors.front();
+    DeclaredInvariants invariants{type->binary_name, {}};
+    for (const jml::ClassClause& c : type->clauses) {
+      if (c.kind != jml::ClassClauseKind::kInvariant || !c.pred || c.mods.Has(jml::kModStatic)) {
+        continue;
+      }
+      invariants.invariants.push_back({jml::PrintExpr(*c.pred), c.span.line});
+    }
+    if (!invariants.invariants.empty()) declared.invariants.push_back(std::move(invariants));
     for (const jml::MethodDecl& m : type->methods) {
       if (!m.errors.empty()) return m.errors.front();
       if (m.jml) continue;
@@ -80,7 +100,7 @@ absl::StatusOr<std::vector<Declared>> DeclaredIn(const std::string& path) {
       d.has_contract = !m.spec.empty();
       d.line = d.has_contract && m.spec.span.valid() ? m.spec.span.line : m.span.line;
       if (d.has_contract) d.text = Canonical(m.spec);
-      declared.push_back(std::move(d));
+      declared.methods.push_back(std::move(d));
     }
   }
   return declared;
@@ -93,6 +113,55 @@ std::optional<std::string> RecordedText(const v1::MethodRun& m) {
   absl::StatusOr<jml::SpecText> parsed = jml::ParseSpecText(m.contract(), "run.json");
   if (!parsed.ok()) return std::nullopt;
   return Canonical(parsed->spec);
+}
+
+// The invariants run.json recorded per class, printed canonically (one
+// that does not parse, from an older run.json, as it stands).
+std::map<std::string, std::vector<std::string>> RecordedInvariants(const v1::RunSummary& summary) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const v1::ClassInvariants& c : summary.class_invariants()) {
+    for (const std::string& inv : c.invariants()) {
+      absl::StatusOr<jml::ExprPtr> parsed = jml::ParseExpressionText(inv, "run.json");
+      out[c.class_name()].push_back(parsed.ok() ? jml::PrintExpr(**parsed) : inv);
+    }
+  }
+  return out;
+}
+
+// `declared` (a file's) against what run.json recorded for its classes:
+// which the run did not record, and which it did that the file no longer
+// states.
+std::vector<StoredClassInvariants> CompareInvariants(
+    const std::string& file, std::vector<DeclaredInvariants> declared,
+    const std::map<std::string, std::vector<std::string>>& recorded) {
+  std::vector<StoredClassInvariants> out;
+  std::set<std::string> seen;
+  auto recorded_of = [&](const std::string& cls) {
+    auto it = recorded.find(cls);
+    return it == recorded.end() ? std::vector<std::string>{} : it->second;
+  };
+  for (DeclaredInvariants& d : declared) {
+    seen.insert(d.class_name);
+    std::vector<std::string> run = recorded_of(d.class_name);
+    StoredClassInvariants c{d.class_name, file, std::move(d.invariants), {}};
+    std::set<std::string> stated;
+    for (StoredInvariant& inv : c.invariants) {
+      inv.edited = std::find(run.begin(), run.end(), inv.text) == run.end();
+      stated.insert(inv.text);
+    }
+    for (const std::string& r : run) {
+      if (!stated.count(r)) c.removed.push_back(r);
+    }
+    out.push_back(std::move(c));
+  }
+  // A class of the file that states none: all the run recorded is gone.
+  const std::string cls = absl::StrReplaceAll(
+      absl::StripSuffix(absl::StripPrefix(file, absl::StrCat(kSpecsDir, "/")), ".jml"),
+      {{"/", "."}});
+  if (!seen.count(cls) && !recorded_of(cls).empty()) {
+    out.push_back({cls, file, {}, recorded_of(cls)});
+  }
+  return out;
 }
 
 }  // namespace
@@ -148,8 +217,8 @@ std::string Where(const StoredContract& contract) {
   return absl::StrCat(contract.spec_file, ":", contract.line);
 }
 
-absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::string& out_dir,
-                                                                const v1::RunSummary& summary) {
+absl::StatusOr<StoredSpecs> ReadStoredSpecs(const std::string& out_dir,
+                                            const v1::RunSummary& summary) {
   const std::string run_json = absl::StrCat(out_dir, "/run.json");
   // "specs/a/B.jml" -> the methods run.json puts there.
   std::map<std::string, std::vector<const v1::MethodRun*>> named;
@@ -170,6 +239,8 @@ absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::strin
     }
   }
   std::map<std::string, StoredContract> found;  // by method
+  std::map<std::string, std::vector<std::string>> recorded = RecordedInvariants(summary);
+  StoredSpecs specs;
   std::vector<std::string> problems;
   for (const auto& [file, path] : on_disk) {
     auto it = named.find(file);
@@ -179,12 +250,15 @@ absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::strin
                        " records: its contracts would go unchecked; remove it or run `tracespec "
                        "run` again"));
     }
-    absl::StatusOr<std::vector<Declared>> declared = DeclaredIn(path);
+    absl::StatusOr<DeclaredFile> declared = DeclaredIn(path);
     if (!declared.ok()) return declared.status();
+    for (StoredClassInvariants& c : CompareInvariants(file, std::move(declared->invariants), recorded)) {
+      specs.invariants.push_back(std::move(c));
+    }
     std::map<std::string, const v1::MethodRun*> expected;
     for (const v1::MethodRun* m : it->second) expected[m->method()] = m;
     std::map<std::string, int> declared_at;  // method -> line of its declaration
-    for (const Declared& d : *declared) {
+    for (const Declared& d : declared->methods) {
       declared_at.emplace(d.method, d.line);
       if (!d.has_contract) continue;
       auto named_here = expected.find(d.method);
@@ -221,11 +295,10 @@ absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::strin
         " are not the ones the last run recorded, so check would not check what it reports: "
         "restore them, or run `tracespec run` again"));
   }
-  std::vector<StoredContract> contracts;
   for (const v1::MethodRun& m : summary.methods()) {
-    if (!m.spec_file().empty()) contracts.push_back(found[m.method()]);
+    if (!m.spec_file().empty()) specs.contracts.push_back(found[m.method()]);
   }
-  return contracts;
+  return specs;
 }
 
 namespace {
