@@ -438,7 +438,9 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   ASSERT_TRUE(WriteFileAtomic(config_path, broken_config).ok());
   SubprocessResult failed = testing::RunTracespec({"run", bank});
   EXPECT_EQ(failed.exit_code, 3) << failed.stdout_data << failed.stderr_data;
-  EXPECT_THAT(failed.stderr_data, HasSubstr("bank.NoSuchTest"));
+  // Named with the line of its entry in the configuration.
+  EXPECT_THAT(failed.stderr_data, HasSubstr("/tracespec.textproto:11: test class "
+                                            "'bank.NoSuchTest' matches no class under "));
   EXPECT_EQ(*ReadFile(out + "/run.json"), good_run_json);
   EXPECT_EQ(Specs(out), good_specs);
   ASSERT_TRUE(FileExists(out + "/failed-run.json"));
