@@ -214,9 +214,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "counterexample");
   AddProjectArguments(cmd, flags.get());
   cmd->add_flag("--frozen", flags->frozen,
-                "Refuse (exit 3) when a contract under OUT/specs was edited since the run "
-                "(its JML differs from the one run.json records), naming each with file:line: "
-                "for pipelines where contracts change only through `tracespec run`");
+                "Refuse (exit 3) when a contract or object invariant under OUT/specs was edited "
+                "since the run (its JML differs from the one run.json records, or an invariant "
+                "run.json records is gone), naming each with file:line: for pipelines where "
+                "contracts change only through `tracespec run`");
   cmd->add_flag("--accept-lost", flags->accept_lost,
                 "Accept the contracts the last run lost against the run before it (run.json: "
                 "contracts_lost; listed as \"lost since the previous run: METHOD: ...\"): they "
@@ -225,7 +226,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   AddJsonFlag(cmd, &flags->json,
               "Print the result as one JSON document (tracespec.v1.CheckSummary: per contract "
               "its verdict, file, line, whether it was edited since the run and the parser's "
-              "message when it does not parse; the contracts lost by the last run)");
+              "message when it does not parse; the edited invariants; the contracts lost by the "
+              "last run)");
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
@@ -246,9 +248,14 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "{ unwind max_array } are lower than those run.json records, it stops (exit 3), naming "
       "each contract (\"METHOD: checked with max_array 2, below the run's 4\"); raise them "
       "again, or run `tracespec run` to prove the contracts within the lower bounds (higher "
-      "bounds, and any time limit, are fine). The object invariants run.json records are "
-      "proved again over the constructors and the methods without a stored contract (one line "
-      "each: \"keeps the class invariants\"). "
+      "bounds, and any time limit, are fine). The object invariants the OUT/specs files state "
+      "(`//@ public invariant P;`, which every contract's check assumes at entry and proves at "
+      "its exits) are proved over the constructors and the non-private methods without a "
+      "stored contract (one line each: \"keeps the class invariants\"; a violated one named "
+      "with FILE:LINE; one over a field that proof does not follow — static, non-private, "
+      "written by a static method or through another object, a superclass's — is "
+      "undecided); one run.json does not record, or one it records that the file no "
+      "longer states, is listed as edited since the run like a contract. "
       "Nor does it pass on contracts the project's own "
       "tests reject: when the last run recorded failing tests (run.json: failed_tests) it stops "
       "(exit 3) naming them; a run that was killed before it finished is a failed run.\n"
@@ -274,7 +281,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
             "no run.json under OUT, the last run failed or did not finish, its tests failed, a "
             "target method added since the run, contracts lost by the last run (without "
             "--accept-lost), specs/ and run.json disagree, a "
-            "contract edited since the run with --frozen, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
+            "contract or invariant edited since the run with --frozen, a .jml file that does "
+            "not parse and holds no contract (only invariants), bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }

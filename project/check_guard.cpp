@@ -57,15 +57,6 @@ struct Declared {
   std::string error;
 };
 
-// What a .jml file declares, or why it does not parse as a whole.
-struct SpecFileContents {
-  // Not empty: the parser's message for the whole file (a Java syntax
-  // error the scanner cannot skip, a malformed class-level annotation);
-  // `declared` is then empty.
-  std::string error;
-  std::vector<Declared> declared;
-};
-
 // The canonical text of a contract: parsed and printed again, so that
 // layout and comments do not count.
 std::string Canonical(const jml::MethodSpec& spec) { return jml::PrintMethodSpec(spec); }
@@ -78,32 +69,57 @@ int LineOfMessage(absl::string_view message, const std::string& path) {
   return absl::SimpleAtoi(digits, &line) ? line : 0;
 }
 
+// The instance invariants a type of a .jml file declares (those the
+// validator assumes and checks for its methods).
+struct DeclaredInvariants {
+  std::string class_name;
+  std::vector<StoredInvariant> invariants;
+};
+
+// What a .jml file declares, or why it does not parse as a whole.
+struct DeclaredFile {
+  // Not empty: the parser's message for the whole file (a Java syntax
+  // error the scanner cannot skip, a malformed class-level annotation);
+  // nothing else is then filled in.
+  std::string error;
+  std::vector<Declared> methods;
+  std::vector<DeclaredInvariants> invariants;  // types that declare some, as declared
+};
+
 // Reading the file is an error (I/O); its JML not parsing is not: it is
 // recorded, on the whole file or on the method it belongs to
 // (jml::ParseJmlFile keeps malformed JML on its declaration), so that a
 // contract that no longer parses is named, not reported as missing, and
 // does not hide the other contracts.
-absl::StatusOr<SpecFileContents> DeclaredIn(const std::string& path) {
+absl::StatusOr<DeclaredFile> DeclaredIn(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  SpecFileContents contents;
+  DeclaredFile declared;
   absl::StatusOr<std::unique_ptr<jml::CompilationUnit>> unit = jml::ParseJmlFile(*text, path);
   if (!unit.ok()) {
-    contents.error = std::string(unit.status().message());
-    return contents;
+    declared.error = std::string(unit.status().message());
+    return declared;
   }
   std::vector<absl::Status> file_errors = (*unit)->errors;
   for (const auto& type : (*unit)->types) {
     file_errors.insert(file_errors.end(), type->errors.begin(), type->errors.end());
   }
   if (!file_errors.empty()) {
-    contents.error = std::string(file_errors.front().message());
-    return contents;
+    declared.error = std::string(file_errors.front().message());
+    return declared;
   }
   // Descriptors as the file's own declarations and the JDK tell them
   // (other classes guessed from their names): no class path needed.
   jml::SourceTypeEnvironment env({unit->get()}, &jml::JdkTypeEnvironment());
   for (const auto& type : (*unit)->types) {
+    DeclaredInvariants invariants{type->binary_name, {}};
+    for (const jml::ClassClause& c : type->clauses) {
+      if (c.kind != jml::ClassClauseKind::kInvariant || !c.pred || c.mods.Has(jml::kModStatic)) {
+        continue;
+      }
+      invariants.invariants.push_back({jml::PrintExpr(*c.pred), c.span.line});
+    }
+    if (!invariants.invariants.empty()) declared.invariants.push_back(std::move(invariants));
     for (const jml::MethodDecl& m : type->methods) {
       if (m.jml) continue;
       const jml::MethodInfo* info = env.InfoFor(*type, m);
@@ -114,16 +130,16 @@ absl::StatusOr<SpecFileContents> DeclaredIn(const std::string& path) {
         d.has_contract = true;  // a contract, malformed
         d.line = LineOfMessage(d.error, path);
         if (d.line == 0) d.line = m.span.line;
-        contents.declared.push_back(std::move(d));
+        declared.methods.push_back(std::move(d));
         continue;
       }
       d.has_contract = !m.spec.empty();
       d.line = d.has_contract && m.spec.span.valid() ? m.spec.span.line : m.span.line;
       if (d.has_contract) d.text = Canonical(m.spec);
-      contents.declared.push_back(std::move(d));
+      declared.methods.push_back(std::move(d));
     }
   }
-  return contents;
+  return declared;
 }
 
 // The contract run.json recorded for `m`, printed canonically; nothing
@@ -133,6 +149,55 @@ std::optional<std::string> RecordedText(const v1::MethodRun& m) {
   absl::StatusOr<jml::SpecText> parsed = jml::ParseSpecText(m.contract(), "run.json");
   if (!parsed.ok()) return std::nullopt;
   return Canonical(parsed->spec);
+}
+
+// The invariants run.json recorded per class, printed canonically (one
+// that does not parse, from an older run.json, as it stands).
+std::map<std::string, std::vector<std::string>> RecordedInvariants(const v1::RunSummary& summary) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const v1::ClassInvariants& c : summary.class_invariants()) {
+    for (const std::string& inv : c.invariants()) {
+      absl::StatusOr<jml::ExprPtr> parsed = jml::ParseExpressionText(inv, "run.json");
+      out[c.class_name()].push_back(parsed.ok() ? jml::PrintExpr(**parsed) : inv);
+    }
+  }
+  return out;
+}
+
+// `declared` (a file's) against what run.json recorded for its classes:
+// which the run did not record, and which it did that the file no longer
+// states.
+std::vector<StoredClassInvariants> CompareInvariants(
+    const std::string& file, std::vector<DeclaredInvariants> declared,
+    const std::map<std::string, std::vector<std::string>>& recorded) {
+  std::vector<StoredClassInvariants> out;
+  std::set<std::string> seen;
+  auto recorded_of = [&](const std::string& cls) {
+    auto it = recorded.find(cls);
+    return it == recorded.end() ? std::vector<std::string>{} : it->second;
+  };
+  for (DeclaredInvariants& d : declared) {
+    seen.insert(d.class_name);
+    std::vector<std::string> run = recorded_of(d.class_name);
+    StoredClassInvariants c{d.class_name, file, std::move(d.invariants), {}};
+    std::set<std::string> stated;
+    for (StoredInvariant& inv : c.invariants) {
+      inv.edited = std::find(run.begin(), run.end(), inv.text) == run.end();
+      stated.insert(inv.text);
+    }
+    for (const std::string& r : run) {
+      if (!stated.count(r)) c.removed.push_back(r);
+    }
+    out.push_back(std::move(c));
+  }
+  // A class of the file that states none: all the run recorded is gone.
+  const std::string cls = absl::StrReplaceAll(
+      absl::StripSuffix(absl::StripPrefix(file, absl::StrCat(kSpecsDir, "/")), ".jml"),
+      {{"/", "."}});
+  if (!seen.count(cls) && !recorded_of(cls).empty()) {
+    out.push_back({cls, file, {}, recorded_of(cls)});
+  }
+  return out;
 }
 
 }  // namespace
@@ -188,8 +253,8 @@ std::string Where(const StoredContract& contract) {
   return absl::StrCat(contract.spec_file, ":", contract.line);
 }
 
-absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::string& out_dir,
-                                                                const v1::RunSummary& summary) {
+absl::StatusOr<StoredSpecs> ReadStoredSpecs(const std::string& out_dir,
+                                            const v1::RunSummary& summary) {
   const std::string run_json = absl::StrCat(out_dir, "/run.json");
   // "specs/a/B.jml" -> the methods run.json puts there.
   std::map<std::string, std::vector<const v1::MethodRun*>> named;
@@ -210,6 +275,8 @@ absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::strin
     }
   }
   std::map<std::string, StoredContract> found;  // by method
+  std::map<std::string, std::vector<std::string>> recorded = RecordedInvariants(summary);
+  StoredSpecs specs;
   std::vector<std::string> problems;
   for (const auto& [file, path] : on_disk) {
     auto it = named.find(file);
@@ -219,25 +286,33 @@ absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::strin
                        " records: its contracts would go unchecked; remove it or run `tracespec "
                        "run` again"));
     }
-    TS_ASSIGN_OR_RETURN(SpecFileContents contents, DeclaredIn(path));
-    if (!contents.error.empty()) {
+    TS_ASSIGN_OR_RETURN(DeclaredFile declared, DeclaredIn(path));
+    if (!declared.error.empty()) {
       // Every contract run.json puts in the file is affected; each is
       // counted broken by check, the message given once per file.
       for (const v1::MethodRun* m : it->second) {
         StoredContract& c = found[m->method()];
         c.method = m->method();
         c.spec_file = file;
-        c.line = LineOfMessage(contents.error, path);
+        c.line = LineOfMessage(declared.error, path);
         c.edited = true;  // the run wrote a file that parses
-        c.parse_error = contents.error;
+        c.parse_error = declared.error;
         c.whole_file = true;
       }
+      // A file of invariants alone has no contract to count as broken.
+      if (it->second.empty()) {
+        problems.push_back(absl::StrCat(declared.error,
+                                        " (none of the file's object invariants can be checked)"));
+      }
       continue;
+    }
+    for (StoredClassInvariants& c : CompareInvariants(file, std::move(declared.invariants), recorded)) {
+      specs.invariants.push_back(std::move(c));
     }
     std::map<std::string, const v1::MethodRun*> expected;
     for (const v1::MethodRun* m : it->second) expected[m->method()] = m;
     std::map<std::string, int> declared_at;  // method -> line of its declaration
-    for (const Declared& d : contents.declared) {
+    for (const Declared& d : declared.methods) {
       declared_at.emplace(d.method, d.line);
       if (!d.has_contract) continue;
       auto named_here = expected.find(d.method);
@@ -275,11 +350,10 @@ absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::strin
         " are not the ones the last run recorded, so check would not check what it reports: "
         "restore them, or run `tracespec run` again"));
   }
-  std::vector<StoredContract> contracts;
   for (const v1::MethodRun& m : summary.methods()) {
-    if (!m.spec_file().empty()) contracts.push_back(found[m.method()]);
+    if (!m.spec_file().empty()) specs.contracts.push_back(found[m.method()]);
   }
-  return contracts;
+  return specs;
 }
 
 namespace {

@@ -81,18 +81,52 @@ struct StoredContract {
 // "specs/bank/Account.jml:14", for messages.
 std::string Where(const StoredContract& contract);
 
-// The stored contract of every method run.json puts in a spec file, in
-// run.json's order, when OUT/specs holds exactly those: every .jml file is
-// one of `summary`'s spec files and every spec file it names exists, each
-// file holds a contract of each method run.json puts there, and no
-// contract of any other method. Otherwise a FailedPrecondition naming
-// every disagreement with its file and line ("OUT/specs/a/B.jml:12: a
-// contract of a.B#m()V, which OUT/run.json does not name"). A contract
-// that does not parse, and every contract of a .jml file that does not,
-// is returned with its `parse_error`: one bad annotation does not stop
-// the others from being checked.
-absl::StatusOr<std::vector<StoredContract>> ReadStoredContracts(const std::string& out_dir,
-                                                                const v1::RunSummary& summary);
+// One instance invariant a class's .jml file under OUT/specs states: what
+// the check of every contract of the class assumes at entry and proves at
+// its exits, so what `check` must prove over the class's other methods.
+struct StoredInvariant {
+  std::string text;  // printed canonically ("size <= items.length")
+  int line = 0;      // in the file
+  // Not among the invariants run.json records for the class: added or
+  // changed by hand since the run.
+  bool edited = false;
+};
+
+// The instance invariants of one class declared in a .jml file under
+// OUT/specs, compared with those run.json records for it.
+struct StoredClassInvariants {
+  std::string class_name;  // binary name, "bank.Account"
+  std::string spec_file;   // relative to OUT, "specs/bank/Account.jml"
+  std::vector<StoredInvariant> invariants;  // in the file's order
+  // Recorded by run.json for the class and no longer in its file
+  // (removed or changed by hand): neither assumed nor checked any more.
+  std::vector<std::string> removed;
+};
+
+// What OUT/specs holds, as `check` checks it.
+struct StoredSpecs {
+  // The stored contract of every method run.json puts in a spec file, in
+  // run.json's order.
+  std::vector<StoredContract> contracts;
+  // Per class of the files (sorted by file, then as declared) that states
+  // an instance invariant or had one recorded by the run.
+  std::vector<StoredClassInvariants> invariants;
+};
+
+// The stored contracts and invariants, when OUT/specs holds exactly the
+// contracts run.json records: every .jml file is one of `summary`'s spec
+// files and every spec file it names exists, each file holds a contract of
+// each method run.json puts there, and no contract of any other method.
+// Otherwise a FailedPrecondition naming every disagreement with its file
+// and line ("OUT/specs/a/B.jml:12: a contract of a.B#m()V, which
+// OUT/run.json does not name"). A contract that does not parse, and every
+// contract of a .jml file that does not, is returned with its
+// `parse_error`: one bad annotation does not stop the others from being
+// checked (a file that does not parse and holds no contract, only
+// invariants: a FailedPrecondition with the parser's message). Invariants may differ from run.json's (StoredInvariant::edited,
+// StoredClassInvariants::removed): check proves what the files state.
+absl::StatusOr<StoredSpecs> ReadStoredSpecs(const std::string& out_dir,
+                                            const v1::RunSummary& summary);
 
 // Sources of `project` newer than their class files, each as "SOURCE is
 // newer than CLASS" (paths relative to the project), sorted. Sources are

@@ -131,17 +131,35 @@ std::optional<int64_t> IntegralValue(const v1::Value& v) {
 
 }  // namespace
 
+std::map<std::string, std::string> FieldsBeyondTheProof(const ClassFile& cls,
+                                                        const std::vector<const ClassFile*>& nest) {
+  std::set<std::string> out_of_sight = FieldsWrittenOutOfSight(cls, nest);
+  std::map<std::string, std::string> out;
+  for (const classfile::Field& f : cls.fields) {
+    if (f.is_static()) {
+      out[f.name] = "a static field";
+    } else if (!(f.access & classfile::kAccPrivate)) {
+      out[f.name] = "not private: other classes may write it";
+    } else if (out_of_sight.count(f.name)) {
+      out[f.name] =
+          "written by a static, synthetic or nested-class method, or through another object of "
+          "the class, which the check does not follow";
+    }
+  }
+  return out;
+}
+
 std::vector<InvariantCandidate> CandidateInvariants(
     const ClassFile& cls, const std::vector<const ClassFile*>& nest,
     const std::vector<v1::Observation>& observations) {
   std::vector<InvariantCandidate> out;
   std::vector<State> states = StatesOf(classfile::InternalToBinary(cls.name), observations);
   if (states.empty()) return out;
-  std::set<std::string> out_of_sight = FieldsWrittenOutOfSight(cls, nest);
+  std::map<std::string, std::string> beyond = FieldsBeyondTheProof(cls, nest);
   // The private instance fields the proof can follow, in declaration order.
   std::vector<const classfile::Field*> fields;
   for (const classfile::Field& f : cls.fields) {
-    if (f.is_static() || !(f.access & classfile::kAccPrivate) || out_of_sight.count(f.name)) continue;
+    if (beyond.count(f.name)) continue;
     if (!IsIntegral(f.descriptor) && !IsReference(f.descriptor)) continue;
     fields.push_back(&f);
   }

@@ -19,6 +19,7 @@
 #ifndef TRACESPEC_PROJECT_INVARIANTS_H_
 #define TRACESPEC_PROJECT_INVARIANTS_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ struct InvariantCandidate {
 std::vector<InvariantCandidate> CandidateInvariants(const classfile::ClassFile& cls,
                                                    const std::vector<const classfile::ClassFile*>& nest,
                                                    const std::vector<v1::Observation>& observations);
+
+// The fields of `cls` (field name -> why) that a proof over its
+// constructors and non-private instance methods does not follow: static
+// ones, non-private ones (other classes may write them), and private ones
+// written where the check does not look (see above; `nest` as for
+// CandidateInvariants). An invariant reading one of them is not proved by
+// that check, whatever its verdict.
+std::map<std::string, std::string> FieldsBeyondTheProof(const classfile::ClassFile& cls,
+                                                        const std::vector<const classfile::ClassFile*>& nest);
 
 struct ClassInvariants {
   std::string class_name;               // binary name

@@ -331,6 +331,18 @@ std::string MethodLine(const v1::MethodRun& m) {
 }
 
 
+// The classes of `cls`'s nest (its nested classes) found on `path`: their
+// code may write its private fields.
+std::vector<const classfile::ClassFile*> NestOf(classfile::ClassPath& path,
+                                                const classfile::ClassFile& cls) {
+  std::vector<const classfile::ClassFile*> nest;
+  for (const std::string& member : cls.nest_members) {
+    absl::StatusOr<const classfile::ClassFile*> m = path.Load(member);
+    if (m.ok()) nest.push_back(*m);
+  }
+  return nest;
+}
+
 // The object invariants of `classes` (binary names, sorted), inferred from
 // the world's observations and proved with `validator` within the run's
 // bounds (project/invariants.h). A class whose proof fails to run is left
@@ -349,12 +361,8 @@ std::vector<v1::ClassInvariants> ProveInvariants(const std::set<std::string>& cl
     absl::StatusOr<const classfile::ClassFile*> cls =
         world.class_path.Load(classfile::BinaryToInternal(name));
     if (!cls.ok() || (*cls)->is_interface()) continue;
-    std::vector<const classfile::ClassFile*> nest;
-    for (const std::string& member : (*cls)->nest_members) {
-      absl::StatusOr<const classfile::ClassFile*> m = world.class_path.Load(member);
-      if (m.ok()) nest.push_back(*m);
-    }
-    std::vector<InvariantCandidate> candidates = CandidateInvariants(**cls, nest, world.observations);
+    std::vector<InvariantCandidate> candidates =
+        CandidateInvariants(**cls, NestOf(world.class_path, **cls), world.observations);
     if (candidates.empty()) continue;
     v1::ClassInvariants c;
     c.set_class_name(name);
@@ -992,14 +1000,86 @@ void AddMethodCheck(MethodCheck mc, CheckResult* result) {
   result->methods.push_back(std::move(mc));
 }
 
-// The object invariants the run proved, checked again over the class's
-// constructors and the methods without a stored contract (a stored
-// contract's check assumes and checks them already): one entry each.
-absl::Status CheckClassInvariants(const Project& project, const std::string& out_dir,
-                                  const v1::RunSummary& summary,
+// `c`'s verdict on `mc`, with what shows it: the counterexamples of a
+// clause that does not hold (an array or object named only by reference,
+// "a = int[]#256", followed by the state that shows what it holds), or the
+// syntax and type errors of a contract that no longer type-checks.
+void Judge(const check::CheckResult& c, MethodCheck* mc) {
+  bool contract_error = false;
+  for (const check::Diagnostic& d : c.diagnostics) {
+    if (d.kind == check::Diagnostic::Kind::kSyntax || d.kind == check::Diagnostic::Kind::kType) {
+      contract_error = true;
+      mc->counterexamples.push_back(absl::StrCat(d.clause.empty() ? "" : d.clause + ": ", d.message));
+    }
+  }
+  if (c.status == check::CheckStatus::kPass) {
+    mc->verdict = Verdict::kHolds;
+  } else if (c.status == check::CheckStatus::kFail || contract_error) {
+    mc->verdict = Verdict::kBroken;
+    for (size_t i = 0; i < c.explanations.size(); ++i) {
+      std::string text = c.explanations[i];
+      if (i < c.counterexamples.size() && NamesAReference(text)) {
+        std::string state = check::FormatObservationText(c.counterexamples[i]);
+        while (!state.empty() && state.back() == '\n') state.pop_back();
+        absl::StrAppend(&text, "\n", state);
+      }
+      mc->counterexamples.push_back(std::move(text));
+    }
+  } else {
+    mc->verdict = Verdict::kUndecided;
+  }
+}
+
+// Why checking `cls`'s constructors and methods does not prove `invariant`
+// ("" when it does): it reads a field of `beyond` (FieldsBeyondTheProof),
+// one of a superclass (on `path`), or a field of another object through
+// one of `cls` (`other.count`), which code elsewhere may write.
+std::string BeyondTheProof(const std::string& invariant, const classfile::ClassFile& cls,
+                           const std::map<std::string, std::string>& beyond,
+                           classfile::ClassPath& path) {
+  auto declares = [](const classfile::ClassFile& c, const std::string& name) {
+    return std::any_of(c.fields.begin(), c.fields.end(),
+                       [&](const classfile::Field& f) { return f.name == name; });
+  };
+  for (std::vector<std::string> chain : IdentifierChains(invariant)) {
+    if (chain.size() > 1 && chain[0] == "this") chain.erase(chain.begin());
+    if (!declares(cls, chain[0])) {
+      for (std::string super = cls.super_name; !super.empty();) {
+        absl::StatusOr<const classfile::ClassFile*> s = path.Load(super);
+        if (!s.ok()) break;
+        if (declares(**s, chain[0])) {
+          return absl::StrCat("it reads ", chain[0], ", a field of ",
+                              classfile::InternalToBinary(super),
+                              ", whose code the check does not follow");
+        }
+        super = (*s)->super_name;
+      }
+      continue;
+    }
+    if (auto it = beyond.find(chain[0]); it != beyond.end()) {
+      return absl::StrCat("it reads ", chain[0], ", ", it->second);
+    }
+    if (chain.size() > 1 && !(chain.size() == 2 && chain[1] == "length")) {
+      return absl::StrCat("it reads ", absl::StrJoin(chain, "."),
+                          ", a field of another object, which code elsewhere may write");
+    }
+  }
+  return "";
+}
+
+// The instance invariants each class's .jml file states (what every check
+// of its contracts assumes and proves at their exits), proved over the
+// class's constructors and non-private instance methods without a stored
+// contract: one entry each. A violated invariant is named with its file
+// and line.
+absl::Status CheckClassInvariants(const Project& project,
+                                  const std::vector<StoredClassInvariants>& stored,
                                   const std::vector<StoredContract>& contracts,
                                   check::Validator* validator, CheckResult* result) {
-  if (summary.class_invariants().empty()) return absl::OkStatus();
+  if (std::all_of(stored.begin(), stored.end(),
+                  [](const StoredClassInvariants& c) { return c.invariants.empty(); })) {
+    return absl::OkStatus();
+  }
   TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(MainClassPath(project)));
   std::set<std::string> with_contract;
   for (const StoredContract& c : contracts) with_contract.insert(c.method);
@@ -1010,53 +1090,93 @@ absl::Status CheckClassInvariants(const Project& project, const std::string& out
   options.unwind = bounds.unwind;
   options.max_array = bounds.max_array;
   options.timeout_seconds = std::min(bounds.timeout_seconds, kInvariantCheckSeconds);
-  for (const v1::ClassInvariants& ci : summary.class_invariants()) {
-    if (ci.invariants().empty()) continue;
-    std::vector<std::string> invariants(ci.invariants().begin(), ci.invariants().end());
-    std::string spec_file =
-        absl::StrCat(kSpecsDir, "/", classfile::BinaryToInternal(ci.class_name()), ".jml");
-    int line = 0;
-    if (absl::StatusOr<std::string> text = ReadFile(absl::StrCat(out_dir, "/", spec_file)); text.ok()) {
-      std::vector<absl::string_view> lines = absl::StrSplit(*text, '\n');
-      for (size_t i = 0; i < lines.size() && line == 0; ++i) {
-        if (absl::StrContains(lines[i], "//@ public invariant ")) line = static_cast<int>(i) + 1;
-      }
+  for (const StoredClassInvariants& ci : stored) {
+    if (ci.invariants.empty()) continue;
+    std::vector<std::string> invariants;
+    // "class invariant P does not hold" -> "invariant P (specs/a/B.jml:7) does not hold".
+    std::vector<std::pair<std::string, std::string>> named;
+    for (const StoredInvariant& inv : ci.invariants) {
+      invariants.push_back(inv.text);
+      named.emplace_back(absl::StrCat("class invariant ", inv.text, " does not hold"),
+                         absl::StrCat("invariant ", inv.text, " (", ci.spec_file, ":", inv.line,
+                                      ") does not hold"));
     }
     absl::StatusOr<const classfile::ClassFile*> cls =
-        path.Load(classfile::BinaryToInternal(ci.class_name()));
+        path.Load(classfile::BinaryToInternal(ci.class_name));
     if (!cls.ok()) {
       MethodCheck mc;
-      mc.method = ci.class_name();
-      mc.spec_file = spec_file;
-      mc.line = line;
+      mc.method = ci.class_name;
+      mc.spec_file = ci.spec_file;
+      mc.line = ci.invariants.front().line;
       mc.verdict = Verdict::kBroken;
       mc.summary = absl::StrCat("its invariants cannot be checked: ", cls.status().message());
       AddMethodCheck(std::move(mc), result);
       continue;
     }
+    // An invariant (added by hand) over a field the check does not follow
+    // is not proved by it, whatever its verdicts below.
+    std::map<std::string, std::string> beyond = FieldsBeyondTheProof(**cls, NestOf(path, **cls));
+    for (const StoredInvariant& inv : ci.invariants) {
+      std::string why = BeyondTheProof(inv.text, **cls, beyond, path);
+      if (why.empty()) continue;
+      MethodCheck mc;
+      mc.method = ci.class_name;
+      mc.invariants_only = true;
+      mc.spec_file = ci.spec_file;
+      mc.line = inv.line;
+      mc.verdict = Verdict::kUndecided;
+      mc.summary = absl::StrCat("invariant ", inv.text, " (", ci.spec_file, ":", inv.line,
+                                ") is not proved over the class: ", why);
+      AddMethodCheck(std::move(mc), result);
+    }
     for (const classfile::Method* m : MethodsKeepingInvariants(**cls)) {
-      std::string method = absl::StrCat(ci.class_name(), "#", m->name, m->descriptor);
+      std::string method = absl::StrCat(ci.class_name, "#", m->name, m->descriptor);
       if (with_contract.count(method)) continue;
       MethodCheck mc;
       mc.method = method;
       mc.invariants_only = true;
-      mc.spec_file = spec_file;
-      mc.line = line;
+      mc.spec_file = ci.spec_file;
+      mc.line = ci.invariants.front().line;
       absl::StatusOr<check::CheckResult> c = CheckInvariantsOf(**cls, *m, invariants, options);
       if (!c.ok()) {
         mc.verdict = Verdict::kBroken;
         mc.summary = absl::StrCat("keeps the class invariants? ", c.status().message());
       } else {
         mc.summary = absl::StrCat("keeps the class invariants: ", ConsistencyLine(*c));
-        mc.verdict = c->status == check::CheckStatus::kPass   ? Verdict::kHolds
-                     : c->status == check::CheckStatus::kFail ? Verdict::kBroken
-                                                             : Verdict::kUndecided;
-        if (mc.verdict == Verdict::kBroken) mc.counterexamples = c->explanations;
+        Judge(*c, &mc);
+        for (const check::Diagnostic& d : c->diagnostics) {
+          int i = d.given_invariant;
+          if (i >= 0 && i < static_cast<int>(ci.invariants.size())) {
+            mc.line = ci.invariants[i].line;  // the first violated one
+            break;
+          }
+        }
+        mc.summary = absl::StrReplaceAll(mc.summary, named);
+        for (std::string& x : mc.counterexamples) x = absl::StrReplaceAll(x, named);
       }
       AddMethodCheck(std::move(mc), result);
     }
   }
   return absl::OkStatus();
+}
+
+// "edited since the run: " lines of the invariants that differ from the
+// ones run.json recorded.
+std::vector<std::string> EditedInvariants(const std::vector<StoredClassInvariants>& stored) {
+  std::vector<std::string> out;
+  for (const StoredClassInvariants& ci : stored) {
+    for (const StoredInvariant& inv : ci.invariants) {
+      if (!inv.edited) continue;
+      out.push_back(absl::StrCat(ci.class_name, ": invariant ", inv.text, " (", ci.spec_file, ":",
+                                 inv.line, "), which run.json does not record"));
+    }
+    for (const std::string& inv : ci.removed) {
+      out.push_back(absl::StrCat(ci.class_name, ": invariant ", inv,
+                                 ", which run.json records, is gone from ", ci.spec_file,
+                                 " (no longer assumed or checked)"));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -1082,18 +1202,28 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                      "/specs are from an earlier run, so check does not vouch for them"));
   }
   TS_RETURN_IF_ERROR(RefuseFailedTests(out_dir, summary));
-  TS_ASSIGN_OR_RETURN(std::vector<StoredContract> stored_contracts,
-                      ReadStoredContracts(out_dir, summary));
+  TS_ASSIGN_OR_RETURN(StoredSpecs stored_specs, ReadStoredSpecs(out_dir, summary));
+  const std::vector<StoredContract>& stored_contracts = stored_specs.contracts;
   std::vector<std::string> edited;  // "a.B#m()V (specs/a/B.jml:12)"
   for (const StoredContract& c : stored_contracts) {
     if (c.edited) edited.push_back(absl::StrCat(c.method, " (", Where(c), ")"));
   }
+  const size_t edited_contracts = edited.size();
+  for (std::string& e : EditedInvariants(stored_specs.invariants)) edited.push_back(std::move(e));
   if (options.frozen && !edited.empty()) {
+    const size_t edited_invariants = edited.size() - edited_contracts;
+    std::vector<std::string> what;
+    if (edited_contracts > 0) {
+      what.push_back(absl::StrCat(edited_contracts, edited_contracts == 1 ? " contract" : " contracts"));
+    }
+    if (edited_invariants > 0) {
+      what.push_back(
+          absl::StrCat(edited_invariants, edited_invariants == 1 ? " invariant" : " invariants"));
+    }
     return absl::FailedPreconditionError(absl::StrCat(
-        "--frozen: ", edited.size(), edited.size() == 1 ? " contract" : " contracts",
-        " under ", out_dir, "/specs edited since the run ", out_dir, "/", kRunJson,
-        " recorded:\n  ", absl::StrJoin(edited, "\n  "),
-        "\nrestore them, or run `tracespec run` again"));
+        "--frozen: ", absl::StrJoin(what, " and "), " under ", out_dir,
+        "/specs edited since the run ", out_dir, "/", kRunJson, " recorded:\n  ",
+        absl::StrJoin(edited, "\n  "), "\nrestore them, or run `tracespec run` again"));
   }
   TS_RETURN_IF_ERROR(CheckBoundsNotLowered(project, out_dir, summary, stored_contracts));
   std::string build_note;
@@ -1145,7 +1275,6 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     mc.spec_file = stored_contract.spec_file;
     mc.line = stored_contract.line;
     mc.edited = stored_contract.edited;
-    if (mc.edited) ++result.edited;
     if (!stored_contract.parse_error.empty()) {
       // Nothing to validate: broken, like a contract that no longer
       // type-checks; the others are still checked.
@@ -1177,38 +1306,12 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
       mc.verdict = Verdict::kBroken;
       mc.summary = std::string(validated.status().message());
     } else {
-      const check::CheckResult& c = validated->consistency;
-      mc.summary = ConsistencyLine(c);
-      bool contract_error = false;
-      for (const check::Diagnostic& d : c.diagnostics) {
-        if (d.kind == check::Diagnostic::Kind::kSyntax || d.kind == check::Diagnostic::Kind::kType) {
-          contract_error = true;
-          mc.counterexamples.push_back(absl::StrCat(d.clause.empty() ? "" : d.clause + ": ", d.message));
-        }
-      }
-      if (c.status == check::CheckStatus::kPass) {
-        mc.verdict = Verdict::kHolds;
-      } else if (c.status == check::CheckStatus::kFail || contract_error) {
-        mc.verdict = Verdict::kBroken;
-        // The explanation names the values; where it names an array or an
-        // object only by reference ("a = int[]#256"), the state under it
-        // shows what the reference holds.
-        for (size_t i = 0; i < c.explanations.size(); ++i) {
-          std::string text = c.explanations[i];
-          if (i < c.counterexamples.size() && NamesAReference(text)) {
-            std::string state = check::FormatObservationText(c.counterexamples[i]);
-            while (!state.empty() && state.back() == '\n') state.pop_back();
-            absl::StrAppend(&text, "\n", state);
-          }
-          mc.counterexamples.push_back(std::move(text));
-        }
-      } else {
-        mc.verdict = Verdict::kUndecided;
-      }
+      mc.summary = ConsistencyLine(validated->consistency);
+      Judge(validated->consistency, &mc);
     }
     AddMethodCheck(std::move(mc), &result);
   }
-  TS_RETURN_IF_ERROR(CheckClassInvariants(project, out_dir, summary, stored_contracts,
+  TS_RETURN_IF_ERROR(CheckClassInvariants(project, stored_specs.invariants, stored_contracts,
                                           validator.get(), &result));
   std::set<std::string> unparsable_files;  // said once, before their first contract
   int not_parsed = 0;
@@ -1276,6 +1379,21 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   result.summary.set_holds(result.holds);
   result.summary.set_broken(result.broken);
   result.summary.set_undecided(result.undecided);
+  for (const StoredClassInvariants& ci : stored_specs.invariants) {
+    auto add = [&](const std::string& text, int line, bool removed) {
+      v1::EditedInvariant* e = result.summary.add_edited_invariants();
+      e->set_class_name(ci.class_name);
+      e->set_invariant(text);
+      e->set_spec_file(ci.spec_file);
+      e->set_line(line);
+      e->set_removed(removed);
+    };
+    for (const StoredInvariant& inv : ci.invariants) {
+      if (inv.edited) add(inv.text, inv.line, /*removed=*/false);
+    }
+    for (const std::string& inv : ci.removed) add(inv, 0, /*removed=*/true);
+  }
+  result.edited = static_cast<int>(edited.size());
   result.summary.set_edited(result.edited);
   result.summary.set_build(build_note);
   int invariants_only = 0;

@@ -133,9 +133,9 @@ struct CheckOptions {
   ProgressFn progress;
   // The validator the contracts are checked with; unset: in process.
   check::ValidatorFactory make_validator;
-  // A contract edited since the run is a refusal (FailedPrecondition, each
-  // named with file:line) instead of a note: for pipelines where contracts
-  // change only through `tracespec run`.
+  // A contract or object invariant edited since the run is a refusal
+  // (FailedPrecondition, each named with file:line) instead of a note: for
+  // pipelines where contracts change only through `tracespec run`.
   bool frozen = false;
   // Contracts the last run lost against the run before it
   // (RunSummary.contracts_lost) are a note instead of a failure.
@@ -147,7 +147,8 @@ struct CheckResult {
   int holds = 0;
   int broken = 0;
   int undecided = 0;
-  // Contracts edited since the run (checked as they stand).
+  // Contracts and object invariants edited since the run (checked as they
+  // stand; an invariant removed from its file is no longer checked).
   int edited = 0;
   // Target methods (as the class files now are) with no contract checked
   // here, and how many of them run.json has no entry for (added since the
@@ -166,10 +167,13 @@ struct CheckResult {
 // FailedPrecondition when OUT/failed-run.json says the run failed),
 // refuses what check_guard.h refuses, runs the build command, and checks
 // each method's contract in its OUT/specs file against the class files now
-// on disk. Contracts edited since the run are checked as they stand, and
-// listed. A contract that no longer parses (or whose .jml file does not:
-// said once for the file), no longer type-checks or whose method is gone
-// counts as broken; the other contracts are still checked.
+// on disk, then the object invariants the OUT/specs files state over every
+// constructor and non-private instance method without a contract (a
+// contract's check proves them at its exits). Contracts and invariants
+// edited since the run are checked as they stand, and listed. A contract
+// that no longer parses (or whose .jml file does not: said once for the
+// file), no longer type-checks or whose method is gone counts as broken;
+// the other contracts are still checked.
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options);
 
 struct StrengthOptions {

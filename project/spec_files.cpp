@@ -25,8 +25,8 @@ using classfile::ClassPath;
 bool IsIdentStart(char c) { return absl::ascii_isalpha(c) || c == '_' || c == '$'; }
 bool IsIdentPart(char c) { return absl::ascii_isalnum(c) || c == '_' || c == '$'; }
 
-// The chains of identifiers joined by '.' in a contract ("audit.entries"),
-// skipping string and character literals and backslash keywords.
+}  // namespace
+
 std::vector<std::vector<std::string>> IdentifierChains(const std::string& text) {
   std::vector<std::vector<std::string>> chains;
   size_t i = 0;
@@ -70,6 +70,8 @@ std::vector<std::vector<std::string>> IdentifierChains(const std::string& text) 
   }
   return chains;
 }
+
+namespace {
 
 // A field found in `cls` or its superclasses (those on the class path).
 struct FoundField {

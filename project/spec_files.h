@@ -17,6 +17,11 @@
 
 namespace tracespec::project {
 
+// The chains of identifiers joined by '.' in a JML text ("audit.entries"
+// -> {"audit", "entries"}), skipping string and character literals and
+// backslash keywords; a chain after a call or index (`f().x`) is left out.
+std::vector<std::vector<std::string>> IdentifierChains(const std::string& text);
+
 struct MethodContract {
   // Resolved selector, "bank.Account#deposit(I)V".
   std::string method;

@@ -867,7 +867,173 @@ TEST(RunTest, ObjectInvariantsAreProvedStatedAndCheckedAgain) {
   EXPECT_EQ(broken.exit_code, 10) << broken.stdout_data << broken.stderr_data;
   EXPECT_THAT(broken.stdout_data,
               HasSubstr("shop.Stack#<init>(I)V: BROKEN — keeps the class invariants: consistency "
-                        "FAIL: class invariant size >= 0 does not hold at exit"));
+                        "FAIL: invariant size >= 0 (specs/shop/Stack.jml:9) does not hold at exit"));
+}
+
+// check proves the object invariants the .jml files state — the ones every
+// contract's check assumes —, not those run.json records: over the
+// constructors and the non-private methods without a contract (a private
+// one is not checked; a method with a contract proves them at its exits).
+// An invariant added by hand that the constructor does not establish is
+// BROKEN, named with its file and line (until this, check proved run.json's
+// and passed, while getBalance's `\result >= 0` was proved assuming the
+// false `balance > 100`); one strengthened by hand breaks the contract of
+// deposit at its exit; one removed is neither assumed nor checked; each
+// difference is listed as edited since the run (--frozen refuses it, --json
+// has it); one over a field the check does not follow (written by a static
+// method) is undecided; one that does not parse makes every contract of
+// the file broken, naming file and line once.
+TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/bank/Account.java",
+            "package bank;\npublic class Account {\n  private int balance;\n"
+            "  public Account() { balance = 0; }\n"
+            "  public int getBalance() { return balance; }\n"
+            "  public void deposit(int amount) {\n"
+            "    if (amount <= 0 || amount > 1000 - balance) throw new IllegalArgumentException();\n"
+            "    balance += amount;\n  }\n"
+            "  public void withdraw(int amount) {\n"
+            "    if (amount <= 0 || amount > balance) throw new IllegalArgumentException();\n"
+            "    balance -= amount;\n  }\n"
+            "  public void reset() { balance = 0; }\n"
+            "  private void spoil() { balance = -5; }\n"
+            "  private int spare;\n"
+            "  static void clear(Account a) { a.spare = -1; }\n}\n");
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  ASSERT_TRUE(MakeDirs(dir.path() + "/target/test-classes").ok());
+  ASSERT_TRUE(MakeDirs(dir.path() + "/src/test/java").ok());
+  const std::string spec_path = dir.path() + "/tracespec-out/specs/bank/Account.jml";
+  // The invariants from line 6 on, one a line.
+  auto spec = [](const std::string& invariants) {
+    return absl::StrCat(
+        "package bank;\n\npublic class Account {\n  private /*@ spec_public @*/ int balance;\n\n",
+        invariants,
+        "\n  //@ public normal_behavior\n  //@   ensures \\result == balance && \\result >= 0;\n"
+        "  public int getBalance();\n\n"
+        "  //@ public normal_behavior\n  //@   requires 0 < amount && amount <= 1000 - balance;\n"
+        "  //@   ensures balance == \\old(balance) + amount;\n  public void deposit(int amount);\n}\n");
+  };
+  const std::string recorded =
+      "  //@ public invariant balance >= 0;\n  //@ public invariant balance <= 1000;\n";
+  dir.Write("tracespec-out/specs/bank/Account.jml", spec(recorded));
+  dir.Write("tracespec-out/run.json",
+            "{\"methods\":["
+            "{\"method\":\"bank.Account#getBalance()I\",\"spec_file\":\"specs/bank/Account.jml\"},"
+            "{\"method\":\"bank.Account#deposit(I)V\",\"spec_file\":\"specs/bank/Account.jml\"},"
+            "{\"method\":\"bank.Account#withdraw(I)V\"},{\"method\":\"bank.Account#reset()V\"}],"
+            "\"spec_files\":[\"specs/bank/Account.jml\"],"
+            "\"class_invariants\":[{\"class_name\":\"bank.Account\","
+            "\"invariants\":[\"balance >= 0\",\"balance <= 1000\"]}]}\n");
+
+  SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
+  for (const char* m : {"<init>()V", "withdraw(I)V", "reset()V"}) {
+    EXPECT_THAT(holds.stdout_data, HasSubstr(absl::StrCat(
+                                       "bank.Account#", m,
+                                       ": holds — keeps the class invariants: consistency PASS")));
+  }
+  EXPECT_THAT(holds.stdout_data, Not(HasSubstr("spoil")));
+  EXPECT_THAT(holds.stdout_data,
+              HasSubstr("2 contracts and the class invariants of 3 methods without one checked"));
+  EXPECT_THAT(holds.stdout_data, HasSubstr("; 0 edited since the run;"));
+
+  // Added by hand, and false of a new account.
+  dir.Write("tracespec-out/specs/bank/Account.jml",
+            spec(recorded + "  //@ public invariant balance > 100;\n"));
+  SubprocessResult added = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(added.exit_code, 10) << added.stdout_data << added.stderr_data;
+  EXPECT_THAT(added.stdout_data,
+              HasSubstr("bank.Account#<init>()V: BROKEN — keeps the class invariants: consistency "
+                        "FAIL: invariant balance > 100 (specs/bank/Account.jml:8) does not hold at "
+                        "exit"));
+  EXPECT_THAT(added.stdout_data, HasSubstr("bank.Account#reset()V: BROKEN — keeps the class invariants"));
+  EXPECT_THAT(added.stdout_data, HasSubstr("bank.Account#getBalance()I: holds"));
+  EXPECT_THAT(added.stdout_data,
+              HasSubstr("edited since the run: bank.Account: invariant balance > 100 "
+                        "(specs/bank/Account.jml:8), which run.json does not record\n"));
+  EXPECT_THAT(added.stdout_data, HasSubstr("; 1 edited since the run;"));
+  SubprocessResult added_json = testing::RunTracespec({"check", dir.path(), "--json"});
+  EXPECT_EQ(added_json.exit_code, 10) << added_json.stdout_data << added_json.stderr_data;
+  v1::CheckSummary checked;
+  ASSERT_TRUE(FromJson(added_json.stdout_data, &checked).ok()) << added_json.stdout_data;
+  EXPECT_EQ(checked.edited(), 1);
+  ASSERT_EQ(checked.edited_invariants_size(), 1);
+  EXPECT_EQ(checked.edited_invariants(0).class_name(), "bank.Account");
+  EXPECT_EQ(checked.edited_invariants(0).invariant(), "balance > 100");
+  EXPECT_EQ(checked.edited_invariants(0).spec_file(), "specs/bank/Account.jml");
+  EXPECT_EQ(checked.edited_invariants(0).line(), 8);
+  EXPECT_FALSE(checked.edited_invariants(0).removed());
+  for (const v1::CheckedContract& c : checked.contracts()) {
+    if (c.method() == "bank.Account#<init>()V") EXPECT_EQ(c.line(), 8);
+  }
+  SubprocessResult frozen = testing::RunTracespec({"check", dir.path(), "--frozen"});
+  EXPECT_EQ(frozen.exit_code, 3) << frozen.stdout_data << frozen.stderr_data;
+  EXPECT_THAT(frozen.stderr_data, HasSubstr("--frozen: 1 invariant under "));
+  EXPECT_THAT(frozen.stderr_data, HasSubstr("bank.Account: invariant balance > 100 "
+                                            "(specs/bank/Account.jml:8)"));
+
+  // Added by hand over a field a static method writes, which no check of
+  // the class's constructors and methods sees: not proved (it held, and
+  // check passed, before the fields were compared with what the check
+  // follows).
+  dir.Write("tracespec-out/specs/bank/Account.jml",
+            spec(recorded + "  //@ public invariant spare >= 0;\n"));
+  SubprocessResult unseen = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(unseen.exit_code, 11) << unseen.stdout_data << unseen.stderr_data;
+  EXPECT_THAT(unseen.stdout_data,
+              HasSubstr("bank.Account: undecided — invariant spare >= 0 (specs/bank/Account.jml:8) "
+                        "is not proved over the class: it reads spare, written by a static, "
+                        "synthetic or nested-class method, or through another object of the "
+                        "class, which the check does not follow\n"));
+  EXPECT_THAT(unseen.stdout_data,
+              HasSubstr("bank.Account#<init>()V: holds — keeps the class invariants"));
+
+  // Strengthened by hand: deposit, which has a contract, breaks it at its
+  // exit (its check proves the file's invariants there).
+  dir.Write("tracespec-out/specs/bank/Account.jml",
+            spec("  //@ public invariant balance >= 0;\n  //@ public invariant balance <= 500;\n"));
+  SubprocessResult stronger = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(stronger.exit_code, 10) << stronger.stdout_data << stronger.stderr_data;
+  EXPECT_THAT(stronger.stdout_data,
+              HasSubstr("bank.Account#deposit(I)V: BROKEN — consistency FAIL: invariant balance "
+                        "<= 500 (line 7) does not hold at exit"));
+  EXPECT_THAT(stronger.stdout_data,
+              HasSubstr("bank.Account#<init>()V: holds — keeps the class invariants"));
+  EXPECT_THAT(stronger.stdout_data,
+              HasSubstr("edited since the run: bank.Account: invariant balance <= 500 "
+                        "(specs/bank/Account.jml:7), which run.json does not record\n"));
+  EXPECT_THAT(stronger.stdout_data,
+              HasSubstr("edited since the run: bank.Account: invariant balance <= 1000, which "
+                        "run.json records, is gone from specs/bank/Account.jml (no longer assumed "
+                        "or checked)\n"));
+  EXPECT_THAT(stronger.stdout_data, HasSubstr("; 2 edited since the run;"));
+
+  // Removed: no longer assumed (getBalance's `\result >= 0` fails) nor
+  // checked.
+  dir.Write("tracespec-out/specs/bank/Account.jml", spec(""));
+  SubprocessResult removed = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(removed.exit_code, 10) << removed.stdout_data << removed.stderr_data;
+  EXPECT_THAT(removed.stdout_data, HasSubstr("bank.Account#getBalance()I: BROKEN"));
+  EXPECT_THAT(removed.stdout_data, Not(HasSubstr("keeps the class invariants")));
+  EXPECT_THAT(removed.stdout_data,
+              HasSubstr("edited since the run: bank.Account: invariant balance >= 0, which "
+                        "run.json records, is gone from specs/bank/Account.jml"));
+  EXPECT_THAT(removed.stdout_data, HasSubstr("2 contracts checked"));
+  EXPECT_THAT(removed.stdout_data, HasSubstr("; 2 edited since the run;"));
+
+  // One that does not parse: no contract of the class can be checked
+  // (each counts as broken), said once with file and line.
+  dir.Write("tracespec-out/specs/bank/Account.jml",
+            spec(recorded + "  //@ public invariant balance >;\n"));
+  SubprocessResult malformed = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(malformed.exit_code, 10) << malformed.stdout_data << malformed.stderr_data;
+  EXPECT_THAT(malformed.stdout_data,
+              HasSubstr(" contracts is checked (each counts as broken): " + spec_path +
+                        ":8:33: expected an expression, found ';' (in the invariant clause)\n"));
+  EXPECT_THAT(malformed.stdout_data,
+              HasSubstr("bank.Account#getBalance()I: BROKEN — not checked: its file "
+                        "specs/bank/Account.jml does not parse (above)"));
+  EXPECT_THAT(malformed.stdout_data, Not(HasSubstr(": holds")));
 }
 
 // Every method's contract pointer in the report names a file that holds

@@ -1,11 +1,13 @@
 // project/check_guard.h's comparisons of run.json with what a check or a
 // new run sees: contracts lost between runs, target methods not covered,
-// failing tests refused. (The files under specs/ and the stale-source
+// failing tests refused; the object invariants of the files under specs/
+// against run.json's. (The contracts under specs/ and the stale-source
 // check are exercised end to end in tests/e2e/run_test.cpp.)
 #include "project/check_guard.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/testing.h"
 
 namespace tracespec::project {
 namespace {
@@ -56,6 +58,57 @@ TEST(CheckGuardTest, FailingTestsOfTheRunAreRefusedByName) {
   EXPECT_THAT(refused.message(),
               HasSubstr("(out/run.json) recorded 2 failing tests:\n  p.CTest#a: "
                         "AssertionFailedError\n  p.CTest#b: NullPointerException\n"));
+}
+
+// The invariants a file states are compared with run.json's as parsed JML
+// (layout does not count): one the file adds is edited, one it dropped is
+// removed; a class whose file states none has all of run.json's removed.
+// A static invariant is not one of the object's (the validator does not
+// assume it).
+TEST(CheckGuardTest, StoredInvariantsAreTheFilesComparedWithRunJson) {
+  testing::TempDir dir;
+  dir.Write("specs/p/C.jml",
+            "package p;\npublic class C {\n  private /*@ spec_public @*/ int n;\n"
+            "  //@ public invariant n>=0;\n"
+            "  //@ public invariant n <= 10;\n"
+            "  //@ public static invariant true;\n"
+            "  //@ ensures \\result == n;\n  public int get();\n}\n");
+  dir.Write("specs/p/D.jml", "package p;\npublic class D {\n  //@ ensures true;\n  public void f();\n}\n");
+  v1::RunSummary run;
+  run.add_spec_files("specs/p/C.jml");
+  run.add_spec_files("specs/p/D.jml");
+  v1::MethodRun* get = run.add_methods();
+  get->set_method("p.C#get()I");
+  get->set_spec_file("specs/p/C.jml");
+  v1::MethodRun* f = run.add_methods();
+  f->set_method("p.D#f()V");
+  f->set_spec_file("specs/p/D.jml");
+  v1::ClassInvariants* c = run.add_class_invariants();
+  c->set_class_name("p.C");
+  c->add_invariants("n >= 0");
+  c->add_invariants("n < items");
+  v1::ClassInvariants* d = run.add_class_invariants();
+  d->set_class_name("p.D");
+  d->add_invariants("m != null");
+  absl::StatusOr<StoredSpecs> specs = ReadStoredSpecs(dir.path(), run);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_EQ(specs->contracts.size(), 2u);
+  ASSERT_EQ(specs->invariants.size(), 2u);
+  const StoredClassInvariants& in_c = specs->invariants[0];
+  EXPECT_EQ(in_c.class_name, "p.C");
+  EXPECT_EQ(in_c.spec_file, "specs/p/C.jml");
+  ASSERT_EQ(in_c.invariants.size(), 2u);
+  EXPECT_EQ(in_c.invariants[0].text, "n >= 0");
+  EXPECT_EQ(in_c.invariants[0].line, 4);
+  EXPECT_FALSE(in_c.invariants[0].edited);
+  EXPECT_EQ(in_c.invariants[1].text, "n <= 10");
+  EXPECT_EQ(in_c.invariants[1].line, 5);
+  EXPECT_TRUE(in_c.invariants[1].edited);
+  EXPECT_THAT(in_c.removed, ElementsAre("n < items"));
+  const StoredClassInvariants& in_d = specs->invariants[1];
+  EXPECT_EQ(in_d.class_name, "p.D");
+  EXPECT_TRUE(in_d.invariants.empty());
+  EXPECT_THAT(in_d.removed, ElementsAre("m != null"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // modifiers and ghost/model declarations. See parser_impl.h.
 #include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/status.h"
 #include "validator/jml/parser_impl.h"
@@ -395,7 +396,14 @@ absl::Status Parser::ParseMember(CompilationUnit* unit, TypeDecl* decl, MethodSp
       clause = ParseClassClause(std::move(mods));
     }
     if (!clause.ok()) {
-      decl->errors.push_back(clause.status());
+      // The position alone does not say what was being read ("expected an
+      // expression, found ';'"): the clause's keyword does.
+      absl::Status st = clause.status();
+      const std::string clause_name = absl::StrCat(tokens_[clause_start].text, " clause");
+      if (!absl::StrContains(st.message(), clause_name)) {
+        st = absl::Status(st.code(), absl::StrCat(st.message(), " (in the ", clause_name, ")"));
+      }
+      decl->errors.push_back(std::move(st));
       SkipRunAfterError(clause_start);
       return absl::OkStatus();
     }

@@ -145,7 +145,8 @@ TEST(SpecSourceTest, ClassLevelErrorsBlockEveryMethod) {
   const char* text =
       "class K {\n  //@ invariant x >;\n  int x;\n  //@ ensures true;\n  void f() {}\n}\n";
   auto src = ParseMethodSpecSource(text, "K.java", ContractFormat::kJava, Sel("K#f"));
-  EXPECT_EQ(std::string(src.status().message()), "K.java:2:20: expected an expression, found ';'");
+  EXPECT_EQ(std::string(src.status().message()),
+            "K.java:2:20: expected an expression, found ';' (in the invariant clause)");
 }
 
 TEST(SpecSourceTest, JmlFile) {
