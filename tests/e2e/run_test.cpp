@@ -915,7 +915,11 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   };
   const std::string recorded =
       "  //@ public invariant balance >= 0;\n  //@ public invariant balance <= 1000;\n";
-  dir.Write("tracespec-out/specs/bank/Account.jml", spec(recorded));
+  // check, with Account.jml stating `invariants`.
+  auto check_with = [&](const std::string& invariants) {
+    dir.Write("tracespec-out/specs/bank/Account.jml", spec(invariants));
+    return testing::RunTracespec({"check", dir.path()});
+  };
   dir.Write("tracespec-out/run.json",
             "{\"methods\":["
             "{\"method\":\"bank.Account#getBalance()I\",\"spec_file\":\"specs/bank/Account.jml\"},"
@@ -925,7 +929,7 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
             "\"class_invariants\":[{\"class_name\":\"bank.Account\","
             "\"invariants\":[\"balance >= 0\",\"balance <= 1000\"]}]}\n");
 
-  SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
+  SubprocessResult holds = check_with(recorded);
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
   for (const char* m : {"<init>()V", "withdraw(I)V", "reset()V"}) {
     EXPECT_THAT(holds.stdout_data, HasSubstr(absl::StrCat(
@@ -938,9 +942,7 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   EXPECT_THAT(holds.stdout_data, HasSubstr("; 0 edited since the run;"));
 
   // Added by hand, and false of a new account.
-  dir.Write("tracespec-out/specs/bank/Account.jml",
-            spec(recorded + "  //@ public invariant balance > 100;\n"));
-  SubprocessResult added = testing::RunTracespec({"check", dir.path()});
+  SubprocessResult added = check_with(recorded + "  //@ public invariant balance > 100;\n");
   EXPECT_EQ(added.exit_code, 10) << added.stdout_data << added.stderr_data;
   EXPECT_THAT(added.stdout_data,
               HasSubstr("bank.Account#<init>()V: BROKEN — keeps the class invariants: consistency "
@@ -976,9 +978,7 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   // the class's constructors and methods sees: not proved (it held, and
   // check passed, before the fields were compared with what the check
   // follows).
-  dir.Write("tracespec-out/specs/bank/Account.jml",
-            spec(recorded + "  //@ public invariant spare >= 0;\n"));
-  SubprocessResult unseen = testing::RunTracespec({"check", dir.path()});
+  SubprocessResult unseen = check_with(recorded + "  //@ public invariant spare >= 0;\n");
   EXPECT_EQ(unseen.exit_code, 11) << unseen.stdout_data << unseen.stderr_data;
   EXPECT_THAT(unseen.stdout_data,
               HasSubstr("bank.Account: undecided — invariant spare >= 0 (specs/bank/Account.jml:8) "
@@ -990,9 +990,8 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
 
   // Strengthened by hand: deposit, which has a contract, breaks it at its
   // exit (its check proves the file's invariants there).
-  dir.Write("tracespec-out/specs/bank/Account.jml",
-            spec("  //@ public invariant balance >= 0;\n  //@ public invariant balance <= 500;\n"));
-  SubprocessResult stronger = testing::RunTracespec({"check", dir.path()});
+  SubprocessResult stronger =
+      check_with("  //@ public invariant balance >= 0;\n  //@ public invariant balance <= 500;\n");
   EXPECT_EQ(stronger.exit_code, 10) << stronger.stdout_data << stronger.stderr_data;
   EXPECT_THAT(stronger.stdout_data,
               HasSubstr("bank.Account#deposit(I)V: BROKEN — consistency FAIL: invariant balance "
@@ -1010,8 +1009,7 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
 
   // Removed: no longer assumed (getBalance's `\result >= 0` fails) nor
   // checked.
-  dir.Write("tracespec-out/specs/bank/Account.jml", spec(""));
-  SubprocessResult removed = testing::RunTracespec({"check", dir.path()});
+  SubprocessResult removed = check_with("");
   EXPECT_EQ(removed.exit_code, 10) << removed.stdout_data << removed.stderr_data;
   EXPECT_THAT(removed.stdout_data, HasSubstr("bank.Account#getBalance()I: BROKEN"));
   EXPECT_THAT(removed.stdout_data, Not(HasSubstr("keeps the class invariants")));
@@ -1023,9 +1021,7 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
 
   // One that does not parse: no contract of the class can be checked
   // (each counts as broken), said once with file and line.
-  dir.Write("tracespec-out/specs/bank/Account.jml",
-            spec(recorded + "  //@ public invariant balance >;\n"));
-  SubprocessResult malformed = testing::RunTracespec({"check", dir.path()});
+  SubprocessResult malformed = check_with(recorded + "  //@ public invariant balance >;\n");
   EXPECT_EQ(malformed.exit_code, 10) << malformed.stdout_data << malformed.stderr_data;
   EXPECT_THAT(malformed.stdout_data,
               HasSubstr(" contracts is checked (each counts as broken): " + spec_path +
