@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "common/distinctive.h"
 #include "common/glob.h"
 #include "observer/probe/class_file.h"
 #include "observer/probe/hooks_abi.h"
@@ -269,13 +270,13 @@ TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
 }
 
 // find_denied_constants: the loadable constants of class `name` (internal
-// name) go into g_constants.
+// name) and the operands of its sipush instructions go into g_constants.
 void RememberConstants(const char* name, const unsigned char* data, jint length) {
   ClassFile cls;
   std::string binary;
   if (!ParseTouchedClass(name, data, length, &cls, &binary)) return;
   std::vector<PoolConstant> constants = cls.LoadableConstants();
-  if (constants.empty()) return;
+  std::vector<int16_t> shorts = cls.ShortImmediates();
   std::lock_guard<std::mutex> lock(g_status_mutex);
   for (const PoolConstant& c : constants) {
     if (c.kind == 'S') {
@@ -283,6 +284,10 @@ void RememberConstants(const char* name, const unsigned char* data, jint length)
     } else {
       g_constants->emplace('N', std::to_string(c.value));
     }
+  }
+  // Only numbers the taint set can hold (common/distinctive.h).
+  for (int16_t value : shorts) {
+    if (DistinctiveNumber(value)) g_constants->emplace('N', std::to_string(value));
   }
 }
 

@@ -975,6 +975,59 @@ bool ClassFile::ReplaceConstant(const PoolConstant& replacement) {
   return true;
 }
 
+std::vector<int16_t> ClassFile::ShortImmediates() const {
+  std::vector<int16_t> out;
+  for (const Method& method : methods_) {
+    int code_index = FindAttribute(method.attributes, "Code");
+    Code code;
+    if (code_index < 0 || !DecodeCode(method.attributes[code_index], &code)) continue;
+    for (size_t pc = 0; pc < code.code.size();) {
+      size_t length = InstructionLength(code.code, pc);
+      if (length == 0) break;
+      if (static_cast<uint8_t>(code.code[pc]) == kSipush) {
+        out.push_back(static_cast<int16_t>(BigEndian(code.code, pc + 1, 2)));
+      }
+      pc += length;
+    }
+  }
+  return out;
+}
+
+int ClassFile::ReplaceShortImmediates(
+    const std::function<std::optional<int16_t>(int16_t)>& replace) {
+  int replaced = 0;
+  std::vector<std::pair<size_t, Code>> changed;
+  for (size_t m = 0; m < methods_.size(); ++m) {
+    int code_index = FindAttribute(methods_[m].attributes, "Code");
+    if (code_index < 0) continue;
+    Code code;
+    if (!DecodeCode(methods_[m].attributes[code_index], &code)) return -1;
+    bool touched = false;
+    for (size_t pc = 0; pc < code.code.size();) {
+      size_t length = InstructionLength(code.code, pc);
+      if (length == 0) return -1;
+      if (static_cast<uint8_t>(code.code[pc]) == kSipush) {
+        std::optional<int16_t> value =
+            replace(static_cast<int16_t>(BigEndian(code.code, pc + 1, 2)));
+        if (value.has_value()) {
+          code.code[pc + 1] = static_cast<char>(static_cast<uint16_t>(*value) >> 8);
+          code.code[pc + 2] = static_cast<char>(static_cast<uint16_t>(*value) & 0xff);
+          touched = true;
+          ++replaced;
+        }
+      }
+      pc += length;
+    }
+    if (touched) changed.emplace_back(m, std::move(code));
+  }
+  for (auto& [m, code] : changed) {
+    Method& method = methods_[m];
+    method.attributes[static_cast<size_t>(FindAttribute(method.attributes, "Code"))].data =
+        EncodeCode(code);
+  }
+  return replaced;
+}
+
 std::string ClassFile::Serialize() const {
   std::string out;
   PutU4(&out, 0xCAFEBABE);

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -157,6 +158,14 @@ class ClassFile {
   // is overwritten. False when the index is not such a constant or the
   // pool is full; the class is then left as it was.
   bool ReplaceConstant(const PoolConstant& replacement);
+
+  // The operands of the class's sipush instructions (16-bit values held
+  // in the code, not the pool), in the order of methods and code.
+  std::vector<int16_t> ShortImmediates() const;
+  // Gives every sipush whose operand `replace` maps to a value that value
+  // (in place: no offset moves); returns how many changed, -1 when a
+  // method's code is malformed (the class is then left as it was).
+  int ReplaceShortImmediates(const std::function<std::optional<int16_t>(int16_t)>& replace);
 
   // The class file with every change applied.
   std::string Serialize() const;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <utility>
@@ -387,9 +388,10 @@ void SubstituteField(JNIEnv* env, jobject object, jclass declaring, jfieldID fie
       std::lock_guard<std::mutex> lock(g_state->mutex);
       auto it = g_state->written.find(key);
       substitute = it == g_state->written.end() || it->second != bits;
-      if (kind[0] == 'I' || kind[0] == 'J') {
-        int64_t value = kind[0] == 'I' ? static_cast<int32_t>(static_cast<uint32_t>(bits))
-                                       : static_cast<int64_t>(bits);
+      if (kind[0] == 'I' || kind[0] == 'J' || kind[0] == 'S') {
+        int64_t value = kind[0] == 'I'   ? static_cast<int32_t>(static_cast<uint32_t>(bits))
+                        : kind[0] == 'S' ? static_cast<int16_t>(static_cast<uint16_t>(bits))
+                                         : static_cast<int64_t>(bits);
         substitute = substitute && g_state->constant_numbers.count(value) == 0;
       }
     }
@@ -526,6 +528,23 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const ch
       ++rewritten;
       Substituted();
     }
+    // Numbers of 16 bits are held in the code (sipush), not the pool.
+    int shorts = cls.ReplaceShortImmediates([](int16_t value) -> std::optional<int16_t> {
+      if (g_state->constants.count(ConstantKey(int64_t{value})) == 0) return std::nullopt;
+      auto out = static_cast<int16_t>(static_cast<uint16_t>(
+          SubstituteIntegral(g_state->seed, static_cast<uint16_t>(value), 16)));
+      {
+        std::lock_guard<std::mutex> lock(g_state->mutex);
+        g_state->constant_numbers.insert(out);
+      }
+      Substituted();
+      return out;
+    });
+    if (shorts < 0) {
+      g_state->report_error("cannot substitute the constants in the code of " + binary);
+      return;
+    }
+    rewritten += shorts;
   }
   if (rewritten == 0) return;
   std::string bytes = cls.Serialize();

@@ -295,11 +295,12 @@ redaction: MARK
   ASSERT_TRUE(FromJson(ReadFile(out + "/summary.json").value_or(""), &summary).ok());
   // One substitute per field, although `pin` is read twice by the code and
   // every field by each snapshot: a substitute is never substituted again.
-  // `sharedSecret` and `keyBits` are initialised from constants equal to
-  // what run A read from them: the constants are substituted where Vault
+  // `sharedSecret`, `passwordChars` and `pin` are initialised from
+  // constants equal to what run A read from them ("Ab12Cd34", "hunter22",
+  // and 4821, a sipush operand): the constants are substituted where Vault
   // loads, and the fields, holding their substitutes, are not again.
   EXPECT_EQ(summary.noninterference_substitutions(), 5);
-  EXPECT_EQ(summary.noninterference_constants(), 2);
+  EXPECT_EQ(summary.noninterference_constants(), 3);
   EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
 }
 
@@ -455,6 +456,48 @@ TEST_F(ObserveNoninterferenceTest, ASecretPassedAsALiteralIsSubstitutedWhereItLo
   EXPECT_THAT(ni.result.stdout_data, HasSubstr("among them 1 constant equal to a denied value"));
   EXPECT_THAT(ni.Output(), Not(HasSubstr("Rt5Yh8Kp3Wq6Zm1X")));
   EXPECT_EQ(ni.summary.denied_constants_size(), 1);
+}
+
+// A PIN of 16 bits passed as a literal (sipush: in the code, not the
+// constant pool) to a constructor that scrambles its parameter.
+constexpr char kLock[] = R"(package ni;
+public class Lock {
+  private final int pin;
+  public final int scrambled;
+  public Lock(int code) { this.pin = code; this.scrambled = code * 7 + 3; }
+  public int scrambled() { return scrambled; }
+}
+)";
+constexpr char kLockTest[] = R"(package ni;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class LockTest {
+  @Test void scrambled() { assertTrue(new Lock(4821).scrambled() > 0); }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, APinPassedAsASixteenBitLiteralIsSubstitutedInTheCode) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/Lock.java", kLock}, {"ni/LockTest.java", kLockTest}}, {"-g"},
+      testing::JunitJar());
+  std::string policy = dir_.Write("pin.textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "ni.*" }
+deny: "pin"
+redaction: MARK
+)");
+  const std::string scrambled = absl::StrCat("\"int_value\":", 4821 * 7 + 3);
+  Observed plain = ObserveOther("pin-plain", classes, "ni.LockTest", "ni.Lock#*", policy,
+                                {"--no-noninterference"});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  EXPECT_THAT(plain.jsonl, HasSubstr(scrambled));
+  Observed ni = ObserveOther("pin-ni", classes, "ni.LockTest", "ni.Lock#*", policy, {});
+  ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
+  EXPECT_THAT(testing::ReadTree(ni.out), Not(HasSubstr(scrambled)));
+  const v1::Observation* call = OfTest(ni, "ni.LockTest#scrambled", "scrambled");
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  EXPECT_EQ(ni.summary.noninterference_constants(), 1);
 }
 
 // A class file too old for the routing (version 48: no class constants)

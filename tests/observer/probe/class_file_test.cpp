@@ -285,7 +285,7 @@ TEST_F(RewriteTest, RoutedFieldReadsCallTheHookAndReadAsBefore) {
 }
 
 // A String constant whose text is also a field's name (one Utf8 entry for
-// both), an Integer and a Long constant: replaced, the class loads the new
+// both), an Integer and a Long constant, a sipush operand: replaced, the class loads the new
 // values where it loaded the old ones and the field keeps its name.
 constexpr char kConstants[] = R"(package k;
 public class Constants {
@@ -293,9 +293,11 @@ public class Constants {
   public static void main(String[] args) {
     long bits = 123456789012L;
     int number = 98765;  // an Integer constant: a literal in the concatenation goes into its recipe
+    int pin = 4821;      // sipush: in the code, not the pool
     StringBuilder units = new StringBuilder();
     for (char c : "caf\u00e9\u0000".toCharArray()) units.append((int) c).append(',');
-    System.out.println(secret + " " + "secret".length() + " " + number + " " + bits + " " + units);
+    System.out.println(secret + " " + "secret".length() + " " + number + " " + bits + " " + pin +
+        " " + units);
   }
 }
 )";
@@ -330,6 +332,12 @@ TEST(ClassFileTest, ConstantsAreListedAndReplacedWhereLoaded) {
     }
     ASSERT_TRUE(cls.ReplaceConstant(c));
   }
+  EXPECT_THAT(cls.ShortImmediates(), ::testing::Contains(4821));
+  EXPECT_EQ(cls.ReplaceShortImmediates([](int16_t v) -> std::optional<int16_t> {
+              return v == 4821 ? std::optional<int16_t>(-1234) : std::nullopt;
+            }),
+            1);
+  EXPECT_THAT(cls.ShortImmediates(), ::testing::Not(::testing::Contains(4821)));
   PoolConstant wrong;
   wrong.index = 1;  // a Methodref or Class entry, never a loadable constant here
   EXPECT_FALSE(cls.ReplaceConstant(wrong));
@@ -340,10 +348,10 @@ TEST(ClassFileTest, ConstantsAreListedAndReplacedWhereLoaded) {
   // The text with U+0000 keeps its length and its NUL; é moves within
   // U+0080..U+00FF; letters stay lower-case letters.
   std::vector<std::string> words = absl::StrSplit(run->stdout_data, ' ');
-  ASSERT_EQ(words.size(), 5u) << run->stdout_data;
-  EXPECT_EQ(absl::StrJoin(words.begin(), words.begin() + 4, " "), "hidden 6 11111 -5");
+  ASSERT_EQ(words.size(), 6u) << run->stdout_data;
+  EXPECT_EQ(absl::StrJoin(words.begin(), words.begin() + 5, " "), "hidden 6 11111 -5 -1234");
   std::vector<int> units;
-  for (absl::string_view unit : absl::StrSplit(words[4], ',', absl::SkipWhitespace())) {
+  for (absl::string_view unit : absl::StrSplit(words[5], ',', absl::SkipWhitespace())) {
     int u = 0;
     ASSERT_TRUE(absl::SimpleAtoi(unit, &u)) << unit;
     units.push_back(u);
