@@ -26,6 +26,7 @@ struct ProjectFlags {
   ValidatorsFlags validators;
   // check only.
   bool frozen = false;
+  bool accept_lost = false;
   bool json = false;
   // run only.
   bool no_noninterference = false;
@@ -113,6 +114,7 @@ int CheckCommand(const ProjectFlags& flags) {
   options.project_dir = flags.project_dir;
   options.out_dir = flags.out_dir;
   options.frozen = flags.frozen;
+  options.accept_lost = flags.accept_lost;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
   if (!make_validator.ok()) return ReportError(make_validator.status());
@@ -125,6 +127,7 @@ int CheckCommand(const ProjectFlags& flags) {
   std::fflush(stdout);
   if (result->broken > 0) return kExitCheckFailed;
   if (result->added_since_run > 0) return kExitInputError;
+  if (result->lost > 0 && !flags.accept_lost) return kExitInputError;
   if (result->undecided > 0) return kExitUnknown;
   return kExitOk;
 }
@@ -215,14 +218,25 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                 "since the run (its JML differs from the one run.json records, or an invariant "
                 "run.json records is gone), naming each with file:line: for pipelines where "
                 "contracts change only through `tracespec run`");
+  cmd->add_flag("--accept-lost", flags->accept_lost,
+                "Accept the contracts the last run lost against the run before it (run.json: "
+                "contracts_lost; listed as \"lost since the previous run: METHOD: ...\"): they "
+                "become a note instead of exit 3. For a loss you mean (a method whose behaviour "
+                "changed on purpose, a test removed); a loss from a bug is fixed in the code");
   AddJsonFlag(cmd, &flags->json,
               "Print the result as one JSON document (tracespec.v1.CheckSummary: per contract "
-              "its verdict, file, line and whether it was edited since the run; the edited "
-              "invariants)");
+              "its verdict, file, line, whether it was edited since the run and the parser's "
+              "message when it does not parse; the edited invariants; the contracts lost by the "
+              "last run)");
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
-      "whose method is gone, counts as broken. A contract edited by hand since the run is "
+      "whose method is gone, counts as broken. So does a contract that does not parse, or "
+      "whose .jml file does not (exit 10, not 3: like a contract that no longer type-checks, "
+      "what the run proved can no longer be checked, so check cannot say it holds; the rest is "
+      "still checked): it is named with the parser's message (\"FILE:LINE:COLUMN: "
+      "construct\"), said once for a whole file, and --json carries it (parse_error). A "
+      "contract edited by hand since the run is "
       "checked as it stands and listed (\"edited since the run: METHOD (FILE:LINE)\", and "
       "counted in the last line); --frozen refuses it. Check does not pass on nothing: it "
       "stops (exit 3) when the last run failed or did not finish (OUT/failed-run.json, also "
@@ -249,16 +263,26 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "checked is listed as \"not covered: METHOD: ...\" and counted in the last line "
       "(--json: not_covered): covered by the run without a contract (its run line), or added "
       "since the run (run.json has no entry for it); an added method makes check exit 3 after "
-      "checking (unless a contract is broken: 10): run `tracespec run` to cover it.\n" +
+      "checking (unless a contract is broken: 10): run `tracespec run` to cover it.\n"
+      "Nor does it take a run that lost contracts for a baseline: each method that had a "
+      "contract in the run before the last and has none in the last (run.json: "
+      "contracts_lost; the tests may still pass while the contract fails) is listed as \"lost "
+      "since the previous run: METHOD: ...\" with the last run's line for it, and check exits "
+      "3 after checking the rest (10 when a contract is broken): fix the code and run "
+      "`tracespec run` again, or accept the loss with --accept-lost. A later run compares with "
+      "the last one, so it no longer lists a loss.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
-           {kExitCheckFailed, "some contract is broken"},
+           {kExitCheckFailed,
+            "some contract is broken: a clause fails, or it no longer type-checks or parses, "
+            "or its method is gone"},
            {kExitUnknown, "none broken but some undecided: bound, timeout, unsupported"},
            {kExitInputError,
             "no run.json under OUT, the last run failed or did not finish, its tests failed, a "
-            "target method added since the run, specs/ and run.json disagree, a "
+            "target method added since the run, contracts lost by the last run (without "
+            "--accept-lost), specs/ and run.json disagree, a "
             "contract or invariant edited since the run with --frozen, a .jml file that does "
-            "not parse, bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
+            "not parse and holds no contract (only invariants), bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
             "--validators-ca, --validators-cert or --validators-key"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }

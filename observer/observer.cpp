@@ -427,6 +427,7 @@ absl::StatusOr<Rerun> RunAgain(const Plan& plan, const ObserveOptions& options,
   config.set_output_path(dir + "/trace.pb");
   config.set_status_path(dir + "/status.pb");
   config.set_log_path(std::filesystem::absolute(dir + "/jvm.log").string());
+  config.set_find_denied_constants(false);  // run A's say
   JunitCommand command = plan.command;
   if (substitute) {
     config.set_substitute_denied(true);
@@ -607,17 +608,38 @@ class Substitution {
     b_.reset();
     ++started_;
     selectors_ = plan.command.selectors;
-    Info(absl::StrCat("noninterference: running the tests with every denied field substituted "
-                      "(seed ", options_.noninterference_seed, ")",
+    Plan substituted = plan;
+    for (uint64_t key : constants_) substituted.config.add_substitute_constants(key);
+    Info(absl::StrCat("noninterference: running the tests with every denied field",
+                      constants_.empty() ? "" : " and the constants equal to one",
+                      " substituted (seed ", options_.noninterference_seed, ")",
                       beside.empty() ? "" : absl::StrCat(", beside ", beside)));
     std::string b_dir = absl::StrCat(work_, "/b", started_);
-    b_ = std::make_unique<BackgroundRun>(plan, options_, b_dir, "substituted run B");
+    b_ = std::make_unique<BackgroundRun>(substituted, options_, b_dir, "substituted run B");
     std::string c_dir = absl::StrCat(work_, "/c", started_);
     early_c_ = std::make_unique<EarlyRun>(
-        absl::StrCat(b_dir, "/", kSubstitutedMarker), [plan, options = options_, c_dir] {
-          return std::make_unique<BackgroundRun>(plan, options, c_dir, "substituted run C");
+        absl::StrCat(b_dir, "/", kSubstitutedMarker), [substituted, options = options_, c_dir] {
+          return std::make_unique<BackgroundRun>(substituted, options, c_dir,
+                                                 "substituted run C");
         });
   }
+
+  // The keys of the constants run A found equal to a denied value
+  // (ProbeStatus.denied_constants): the substituted runs must replace them
+  // too, so B and C, started beside A without them, start again.
+  void SubstituteConstants(const google::protobuf::RepeatedField<uint64_t>& keys) {
+    if (!enabled_ || keys.empty()) return;
+    constants_.assign(keys.begin(), keys.end());
+    early_c_.reset();
+    b_.reset();
+    Info(absl::StrCat("noninterference: ", keys.size(),
+                      keys.size() == 1 ? " constant" : " constants",
+                      " of the loaded classes equal a denied value the tests read (a literal "
+                      "passed to a constructor, a constant javac inlined): the substituted "
+                      "runs start again with ",
+                      keys.size() == 1 ? "it" : "them", " substituted where loaded"));
+  }
+  int64_t constants() const { return static_cast<int64_t>(constants_.size()); }
 
   // After run A (and its isolation runs): waits for B, and C when A and B
   // differ, with plan.command's selection, and rewrites A's trace with
@@ -677,6 +699,7 @@ class Substitution {
   const std::string work_;
   int started_ = 0;  // B runs started: B<n> and C<n> live in work_/b<n>, work_/c<n>
   std::vector<std::string> selectors_;
+  std::vector<uint64_t> constants_;
   std::unique_ptr<BackgroundRun> b_;
   // Declared after b_: dropped first, its C with it.
   std::unique_ptr<EarlyRun> early_c_;
@@ -892,6 +915,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   Substitution substitution(options, noninterference.run, work);
 
   v1::ProbeConfig& config = plan.config;
+  // The denied constants mask test literals in prompts and, with
+  // noninterference, are substituted at their origin.
+  config.set_find_denied_constants(!command_run);
   config.set_output_path(work + "/trace.pb");
   config.set_status_path(work + "/status.pb");
   std::string log_path = options.out_dir + "/jvm.log";
@@ -972,6 +998,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     return hot;
   }
 
+  substitution.SubstituteConstants(status.denied_constants());
   // Exclusions are decided on run A; when there are any, the other tests'
   // observations come from a run without the excluded tests.
   std::map<std::string, std::string> excluded;
@@ -992,12 +1019,14 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
 
   v1::ObserveSummary summary;
   summary.set_format_version(v1::FORMAT_VERSION_1);
+  for (uint64_t key : status.denied_constants()) summary.add_denied_constants(key);
   summary.set_noninterference_not_compared(substituted.not_compared);
   if (noninterference.run) {
     summary.set_noninterference(true);
     summary.set_noninterference_seed(options.noninterference_seed);
     summary.set_noninterference_runs(substituted.runs);
     summary.set_noninterference_substitutions(static_cast<int64_t>(substituted.substitutions));
+    summary.set_noninterference_constants(substitution.constants());
     summary.set_withheld_dependent(substituted.withheld.dependent);
     summary.set_withheld_nondeterministic(substituted.withheld.nondeterministic);
     for (const std::string& t : substituted.withheld.tests) summary.add_tests_withheld(t);

@@ -96,7 +96,13 @@ std::string NoninterferenceLine(const v1::ObserveSummary& s) {
   std::string out =
       absl::StrCat("noninterference (seed ", s.noninterference_seed(), ", ",
                    s.noninterference_runs(), " runs, ", s.noninterference_substitutions(),
-                   " denied values substituted): ");
+                   " denied values substituted",
+                   s.noninterference_constants() == 0
+                       ? ""
+                       : absl::StrCat(", among them ", s.noninterference_constants(),
+                                      s.noninterference_constants() == 1 ? " constant" : " constants",
+                                      " equal to a denied value, where loaded"),
+                   "): ");
   if (!s.noninterference_not_compared().empty()) {
     absl::StrAppend(&out, "nothing withheld: ", s.noninterference_not_compared());
   } else {

@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -20,6 +21,7 @@
 #include "absl/time/time.h"
 #include "agent/loop/run_dir.h"
 #include "common/files.h"
+#include "common/status.h"
 #include "validator/jml/parser.h"
 #include "validator/jml/printer.h"
 #include "validator/jml/type_env.h"
@@ -51,11 +53,21 @@ struct Declared {
   int line = 0;        // of the contract's first annotation, else of the name
   bool has_contract = false;
   std::string text;  // the contract, printed canonically
+  // The parser's message when its JML does not parse ("" = it does).
+  std::string error;
 };
 
 // The canonical text of a contract: parsed and printed again, so that
 // layout and comments do not count.
 std::string Canonical(const jml::MethodSpec& spec) { return jml::PrintMethodSpec(spec); }
+
+// The line a parser message ("PATH:12:5: ...") names in `path`; 0 if none.
+int LineOfMessage(absl::string_view message, const std::string& path) {
+  int line = 0;
+  if (!absl::ConsumePrefix(&message, path) || !absl::ConsumePrefix(&message, ":")) return 0;
+  absl::string_view digits = message.substr(0, message.find(':'));
+  return absl::SimpleAtoi(digits, &line) ? line : 0;
+}
 
 // The instance invariants a type of a .jml file declares (those the
 // validator assumes and checks for its methods).
@@ -64,25 +76,42 @@ struct DeclaredInvariants {
   std::vector<StoredInvariant> invariants;
 };
 
+// What a .jml file declares, or why it does not parse as a whole.
 struct DeclaredFile {
+  // Not empty: the parser's message for the whole file (a Java syntax
+  // error the scanner cannot skip, a malformed class-level annotation);
+  // nothing else is then filled in.
+  std::string error;
   std::vector<Declared> methods;
   std::vector<DeclaredInvariants> invariants;  // types that declare some, as declared
 };
 
+// Reading the file is an error (I/O); its JML not parsing is not: it is
+// recorded, on the whole file or on the method it belongs to
+// (jml::ParseJmlFile keeps malformed JML on its declaration), so that a
+// contract that no longer parses is named, not reported as missing, and
+// does not hide the other contracts.
 absl::StatusOr<DeclaredFile> DeclaredIn(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
+  DeclaredFile declared;
   absl::StatusOr<std::unique_ptr<jml::CompilationUnit>> unit = jml::ParseJmlFile(*text, path);
-  if (!unit.ok()) return unit.status();
-  // Malformed JML is kept on its declaration (jml::ParseJmlFile); a stored
-  // contract that no longer parses is named, not reported as missing.
-  if (!(*unit)->errors.empty()) return (*unit)->errors.front();
+  if (!unit.ok()) {
+    declared.error = std::string(unit.status().message());
+    return declared;
+  }
+  std::vector<absl::Status> file_errors = (*unit)->errors;
+  for (const auto& type : (*unit)->types) {
+    file_errors.insert(file_errors.end(), type->errors.begin(), type->errors.end());
+  }
+  if (!file_errors.empty()) {
+    declared.error = std::string(file_errors.front().message());
+    return declared;
+  }
   // Descriptors as the file's own declarations and the JDK tell them
   // (other classes guessed from their names): no class path needed.
   jml::SourceTypeEnvironment env({unit->get()}, &jml::JdkTypeEnvironment());
-  DeclaredFile declared;
   for (const auto& type : (*unit)->types) {
-    if (!type->errors.empty()) return type->errors.front();
     DeclaredInvariants invariants{type->binary_name, {}};
     for (const jml::ClassClause& c : type->clauses) {
       if (c.kind != jml::ClassClauseKind::kInvariant || !c.pred || c.mods.Has(jml::kModStatic)) {
@@ -92,11 +121,18 @@ absl::StatusOr<DeclaredFile> DeclaredIn(const std::string& path) {
     }
     if (!invariants.invariants.empty()) declared.invariants.push_back(std::move(invariants));
     for (const jml::MethodDecl& m : type->methods) {
-      if (!m.errors.empty()) return m.errors.front();
       if (m.jml) continue;
       const jml::MethodInfo* info = env.InfoFor(*type, m);
       Declared d;
       d.method = absl::StrCat(type->binary_name, "#", m.name, info != nullptr ? info->descriptor : "");
+      if (!m.errors.empty()) {
+        d.error = std::string(m.errors.front().message());
+        d.has_contract = true;  // a contract, malformed
+        d.line = LineOfMessage(d.error, path);
+        if (d.line == 0) d.line = m.span.line;
+        declared.methods.push_back(std::move(d));
+        continue;
+      }
       d.has_contract = !m.spec.empty();
       d.line = d.has_contract && m.spec.span.valid() ? m.spec.span.line : m.span.line;
       if (d.has_contract) d.text = Canonical(m.spec);
@@ -250,15 +286,33 @@ absl::StatusOr<StoredSpecs> ReadStoredSpecs(const std::string& out_dir,
                        " records: its contracts would go unchecked; remove it or run `tracespec "
                        "run` again"));
     }
-    absl::StatusOr<DeclaredFile> declared = DeclaredIn(path);
-    if (!declared.ok()) return declared.status();
-    for (StoredClassInvariants& c : CompareInvariants(file, std::move(declared->invariants), recorded)) {
+    TS_ASSIGN_OR_RETURN(DeclaredFile declared, DeclaredIn(path));
+    if (!declared.error.empty()) {
+      // Every contract run.json puts in the file is affected; each is
+      // counted broken by check, the message given once per file.
+      for (const v1::MethodRun* m : it->second) {
+        StoredContract& c = found[m->method()];
+        c.method = m->method();
+        c.spec_file = file;
+        c.line = LineOfMessage(declared.error, path);
+        c.edited = true;  // the run wrote a file that parses
+        c.parse_error = declared.error;
+        c.whole_file = true;
+      }
+      // A file of invariants alone has no contract to count as broken.
+      if (it->second.empty()) {
+        problems.push_back(absl::StrCat(declared.error,
+                                        " (none of the file's object invariants can be checked)"));
+      }
+      continue;
+    }
+    for (StoredClassInvariants& c : CompareInvariants(file, std::move(declared.invariants), recorded)) {
       specs.invariants.push_back(std::move(c));
     }
     std::map<std::string, const v1::MethodRun*> expected;
     for (const v1::MethodRun* m : it->second) expected[m->method()] = m;
     std::map<std::string, int> declared_at;  // method -> line of its declaration
-    for (const Declared& d : declared->methods) {
+    for (const Declared& d : declared.methods) {
       declared_at.emplace(d.method, d.line);
       if (!d.has_contract) continue;
       auto named_here = expected.find(d.method);
@@ -276,8 +330,9 @@ absl::StatusOr<StoredSpecs> ReadStoredSpecs(const std::string& out_dir,
       c.method = d.method;
       c.spec_file = file;
       c.line = d.line;
+      c.parse_error = d.error;
       std::optional<std::string> recorded = RecordedText(*named_here->second);
-      c.edited = recorded.has_value() && *recorded != d.text;
+      c.edited = recorded.has_value() && (!d.error.empty() || *recorded != d.text);
     }
     for (const auto& [method, m] : expected) {
       if (found.count(method)) continue;

@@ -65,6 +65,17 @@ struct StoredContract {
   // (compared as parsed JML: layout and comments do not count). Editing
   // specs/ by hand is allowed; check says so.
   bool edited = false;
+  // Not empty: the contract does not parse (or, with `whole_file`, its
+  // .jml file does not), and this is the parser's message naming file,
+  // line, column and construct ("OUT/specs/a/B.jml:12:5: unknown clause
+  // keyword 'ensure' (did you mean 'ensures'?)"). `line` is then the
+  // line of the message. Check counts the contract as broken without
+  // validating it; the file's other contracts are still checked.
+  std::string parse_error;
+  // The whole file does not parse (Java syntax the scanner cannot skip, a
+  // malformed class-level annotation): every contract run.json puts in it
+  // carries the same `parse_error`.
+  bool whole_file = false;
 };
 
 // "specs/bank/Account.jml:14", for messages.
@@ -108,9 +119,11 @@ struct StoredSpecs {
 // each method run.json puts there, and no contract of any other method.
 // Otherwise a FailedPrecondition naming every disagreement with its file
 // and line ("OUT/specs/a/B.jml:12: a contract of a.B#m()V, which
-// OUT/run.json does not name"); a .jml file that does not parse (a
-// contract or an invariant): its parse error, with file and line.
-// Invariants may differ from run.json's (StoredInvariant::edited,
+// OUT/run.json does not name"). A contract that does not parse, and every
+// contract of a .jml file that does not, is returned with its
+// `parse_error`: one bad annotation does not stop the others from being
+// checked (a file that does not parse and holds no contract, only
+// invariants: a FailedPrecondition with the parser's message). Invariants may differ from run.json's (StoredInvariant::edited,
 // StoredClassInvariants::removed): check proves what the files state.
 absl::StatusOr<StoredSpecs> ReadStoredSpecs(const std::string& out_dir,
                                             const v1::RunSummary& summary);

@@ -2,6 +2,7 @@
 #include "project/config.h"
 
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -83,9 +84,41 @@ absl::StatusOr<std::vector<std::string>> ListClasses(
   return names;
 }
 
-// Names matching each pattern (a plain name must be present); sorted.
+// The number of the first line of `path` for which `matches` holds; 0
+// when none does (or the file cannot be read).
+int FirstLineOf(const std::string& path, const std::function<bool(absl::string_view)>& matches) {
+  std::string text = ReadFile(path).value_or("");
+  int line = 1;
+  for (absl::string_view l : absl::StrSplit(text, '\n')) {
+    if (matches(l)) return line;
+    ++line;
+  }
+  return 0;
+}
+
+// "PATH:LINE: " of the configuration file's entry that sets `field` to
+// `value` (`tests: "bank.NoSuchTest"`; in a list spread over lines, the
+// line of the value), for messages; "" for a discovered layout, or when
+// no line holds the value.
+std::string EntryLocation(const Project& project, absl::string_view field, absl::string_view value) {
+  if (project.source != v1::CONFIG_SOURCE_FILE) return "";
+  const std::string quoted = absl::StrCat("\"", value, "\"");
+  int line = FirstLineOf(project.description, [&](absl::string_view l) {
+    return absl::StrContains(l, field) && absl::StrContains(l, quoted);
+  });
+  if (line == 0) {
+    line = FirstLineOf(project.description,
+                       [&](absl::string_view l) { return absl::StrContains(l, quoted); });
+  }
+  return line == 0 ? "" : absl::StrCat(project.description, ":", line, ": ");
+}
+
+// Names matching each pattern of the configuration's `field` (a plain
+// name must be present); sorted. A pattern that matches nothing is an
+// error naming its line in the configuration file.
 absl::StatusOr<std::vector<std::string>> Select(const std::vector<std::string>& names,
                                                 const google::protobuf::RepeatedPtrField<std::string>& patterns,
+                                                const Project& project, const char* field,
                                                 const std::string& what, const std::string& where) {
   std::set<std::string> out;
   for (const std::string& pattern : patterns) {
@@ -97,8 +130,9 @@ absl::StatusOr<std::vector<std::string>> Select(const std::vector<std::string>& 
       }
     }
     if (!any) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(what, " '", pattern, "' matches no class under ", where));
+      return absl::InvalidArgumentError(absl::StrCat(EntryLocation(project, field, pattern), what,
+                                                     " '", pattern, "' matches no class under ",
+                                                     where));
     }
   }
   return std::vector<std::string>(out.begin(), out.end());
@@ -151,17 +185,12 @@ absl::Status CheckSources(const std::string& description, const v1::ProjectConfi
 absl::Status CheckBounds(const std::string& path, const v1::ProjectConfig& config) {
   const v1::ProjectBounds& b = config.bounds();
   auto where = [&path](absl::string_view field) {
-    std::string text = ReadFile(path).value_or("");
-    int line = 1;
-    for (absl::string_view l : absl::StrSplit(text, '\n')) {
-      absl::string_view t = absl::StripLeadingAsciiWhitespace(l);
-      if (absl::StartsWith(t, field) || absl::StrContains(l, absl::StrCat(" ", field, ":")) ||
-          absl::StrContains(l, absl::StrCat("{", field, ":"))) {
-        return absl::StrCat(path, ":", line);
-      }
-      ++line;
-    }
-    return path;
+    int line = FirstLineOf(path, [field](absl::string_view l) {
+      return absl::StartsWith(absl::StripLeadingAsciiWhitespace(l), field) ||
+             absl::StrContains(l, absl::StrCat(" ", field, ":")) ||
+             absl::StrContains(l, absl::StrCat("{", field, ":"));
+    });
+    return line == 0 ? path : absl::StrCat(path, ":", line);
   };
   if (b.unwind() < 0 || b.unwind() > 1000000) {
     return absl::InvalidArgumentError(absl::StrCat(where("unwind"), ": bounds.unwind ", b.unwind(),
@@ -299,7 +328,7 @@ absl::StatusOr<std::vector<std::string>> ResolveTests(const Project& project) {
     for (const std::string& test : config.tests()) {
       if (!IsGlobPattern(test)) *plain.Add() = test;
     }
-    TS_RETURN_IF_ERROR(Select(names, plain, "test class", where).status());
+    TS_RETURN_IF_ERROR(Select(names, plain, project, "tests", "test class", where).status());
     return observer::ExpandTestClasses({config.tests().begin(), config.tests().end()},
                                        absl::StrJoin(config.test_classes(), ":"),
                                        absl::StrCat(kConfigFileName, ": tests"));
@@ -328,7 +357,8 @@ absl::StatusOr<std::vector<std::string>> ResolveTargets(const Project& project) 
   TS_ASSIGN_OR_RETURN(classfile::ClassPath path, classfile::ClassPath::Create(MainClassPath(project)));
   std::vector<std::string> classes;
   if (!config.target_classes().empty()) {
-    TS_ASSIGN_OR_RETURN(classes, Select(names, config.target_classes(), "target class", where));
+    TS_ASSIGN_OR_RETURN(classes, Select(names, config.target_classes(), project, "target_classes",
+                                          "target class", where));
   } else if (config.methods().empty()) {
     for (const std::string& name : names) {
       if (name.find('$') == std::string::npos) classes.push_back(name);
@@ -346,7 +376,8 @@ absl::StatusOr<std::vector<std::string>> ResolveTargets(const Project& project) 
     TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(text));
     absl::StatusOr<const classfile::ClassFile*> cls = path.Load(selector.class_name);
     if (!cls.ok()) {
-      return absl::NotFoundError(absl::StrCat("method '", text, "': class ", selector.class_name,
+      return absl::NotFoundError(absl::StrCat(EntryLocation(project, "methods", text), "method '",
+                                              text, "': class ", selector.class_name,
                                               " is not under ", where));
     }
     bool any = false;
@@ -357,8 +388,9 @@ absl::StatusOr<std::vector<std::string>> ResolveTargets(const Project& project) 
       }
     }
     if (!any) {
-      return absl::NotFoundError(
-          absl::StrCat("method '", text, "': ", selector.class_name, " declares no such method"));
+      return absl::NotFoundError(absl::StrCat(EntryLocation(project, "methods", text), "method '",
+                                              text, "': ", selector.class_name,
+                                              " declares no such method"));
     }
   }
   if (targets.empty()) {

@@ -445,20 +445,32 @@ std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& s) 
                     "reject; `tracespec check` refuses them until the tests pass\n");
   }
   if (!s.contracts_lost().empty()) {
-    std::map<std::string, const v1::MethodRun*> now;
-    for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
     absl::StrAppend(&text, "WARNING: ", s.contracts_lost_size(),
                     s.contracts_lost_size() == 1 ? " method" : " methods",
                     " had a contract in the previous run and ",
                     s.contracts_lost_size() == 1 ? "has" : "have",
                     " none now (gone from ", out_dir, "/", kSpecsDir, "):\n");
-    for (const std::string& method : s.contracts_lost()) {
-      auto it = now.find(method);
-      absl::StrAppend(&text, "  ", method, ": ",
-                      it == now.end() ? "no longer a target" : MethodLine(*it->second), "\n");
+    for (const v1::LostContract& lost : LostContractsOf(s)) {
+      absl::StrAppend(&text, "  ", lost.method(), ": ", lost.reason(), "\n");
     }
+    absl::StrAppend(&text,
+                    "`tracespec check` exits 3 on this run: fix the code and run `tracespec run` "
+                    "again, or accept the loss with `tracespec check --accept-lost`\n");
   }
   return text;
+}
+
+std::vector<v1::LostContract> LostContractsOf(const v1::RunSummary& summary) {
+  std::map<std::string, const v1::MethodRun*> now;
+  for (const v1::MethodRun& m : summary.methods()) now[m.method()] = &m;
+  std::vector<v1::LostContract> out;
+  for (const std::string& method : summary.contracts_lost()) {
+    auto it = now.find(method);
+    v1::LostContract& lost = out.emplace_back();
+    lost.set_method(method);
+    lost.set_reason(it == now.end() ? "no longer a target" : MethodLine(*it->second));
+  }
+  return out;
 }
 
 absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_path) {
@@ -1263,6 +1275,18 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     mc.spec_file = stored_contract.spec_file;
     mc.line = stored_contract.line;
     mc.edited = stored_contract.edited;
+    if (!stored_contract.parse_error.empty()) {
+      // Nothing to validate: broken, like a contract that no longer
+      // type-checks; the others are still checked.
+      mc.verdict = Verdict::kBroken;
+      mc.parse_error = stored_contract.parse_error;
+      mc.whole_file = stored_contract.whole_file;
+      mc.summary = mc.whole_file ? absl::StrCat("not checked: its file ", mc.spec_file,
+                                                " does not parse (above)")
+                                 : absl::StrCat("the contract does not parse: ", mc.parse_error);
+      AddMethodCheck(std::move(mc), &result);
+      continue;
+    }
     std::string path = absl::StrCat(out_dir, "/", mc.spec_file);
     absl::StatusOr<std::string> contract = ReadFile(path);
     if (!contract.ok()) return contract.status();
@@ -1289,7 +1313,20 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   }
   TS_RETURN_IF_ERROR(CheckClassInvariants(project, stored_specs.invariants, stored_contracts,
                                           validator.get(), &result));
+  std::set<std::string> unparsable_files;  // said once, before their first contract
+  int not_parsed = 0;
   for (const MethodCheck& mc : result.methods) {
+    if (!mc.parse_error.empty()) ++not_parsed;
+    if (mc.whole_file && unparsable_files.insert(mc.spec_file).second) {
+      int in_file = 0;
+      for (const MethodCheck& other : result.methods) {
+        in_file += other.whole_file && other.spec_file == mc.spec_file ? 1 : 0;
+      }
+      absl::StrAppend(&result.text, mc.spec_file, " does not parse, so ",
+                      in_file == 1 ? "its contract is" : absl::StrCat("none of its ", in_file,
+                                                                      " contracts is"),
+                      " checked (each counts as broken): ", mc.parse_error, "\n");
+    }
     absl::StrAppend(&result.text, mc.method, ": ", VerdictName(mc.verdict), " — ", mc.summary, "\n");
     for (const std::string& c : mc.counterexamples) {
       absl::StrAppend(&result.text, "  ", absl::StrReplaceAll(c, {{"\n", "\n  "}}), "\n");
@@ -1316,6 +1353,16 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   }
   result.not_covered = result.summary.not_covered_size();
   result.summary.set_added_since_run(result.added_since_run);
+  // Contracts the run lost against the one before it: a run that lost one
+  // (a bug the tests let pass, but no contract holds any more) is no
+  // baseline check can vouch for unless the loss is accepted.
+  for (v1::LostContract& lost : LostContractsOf(summary)) {
+    absl::StrAppend(&result.text, "lost since the previous run: ", lost.method(), ": ",
+                    lost.reason(), "\n");
+    *result.summary.add_lost() = std::move(lost);
+  }
+  result.lost = result.summary.lost_size();
+  result.summary.set_lost_accepted(options.accept_lost && result.lost > 0);
   for (const MethodCheck& mc : result.methods) {
     v1::CheckedContract* c = result.summary.add_contracts();
     c->set_method(mc.method);
@@ -1325,7 +1372,10 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
     c->set_summary(mc.summary);
     for (const std::string& x : mc.counterexamples) c->add_counterexamples(x);
     c->set_edited(mc.edited);
+    c->set_parse_error(mc.parse_error);
+    c->set_whole_file(mc.whole_file);
   }
+  result.summary.set_not_parsed(not_parsed);
   result.summary.set_holds(result.holds);
   result.summary.set_broken(result.broken);
   result.summary.set_undecided(result.undecided);
@@ -1355,7 +1405,9 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   }
   absl::StrAppend(&result.text, checked, " checked ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
-                  result.holds, " hold, ", result.broken, " broken, ", result.undecided,
+                  result.holds, " hold, ", result.broken, " broken",
+                  not_parsed > 0 ? absl::StrCat(" (", not_parsed, " not parsed)") : "", ", ",
+                  result.undecided,
                   " undecided; ", result.edited, " edited since the run; ", result.not_covered,
                   result.not_covered == 1 ? " target method" : " target methods", " not covered",
                   result.added_since_run > 0
@@ -1363,6 +1415,16 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                                      " added since the run: run `tracespec run` to cover ",
                                      result.added_since_run == 1 ? "it)" : "them)")
                       : "",
+                  result.lost == 0
+                      ? ""
+                      : absl::StrCat("; ", result.lost,
+                                     result.lost == 1 ? " contract" : " contracts",
+                                     " lost since the previous run",
+                                     options.accept_lost
+                                         ? " (accepted: --accept-lost)"
+                                         : " (the last run is no baseline to vouch for: fix "
+                                           "the code and run `tracespec run` again, or accept "
+                                           "the loss with --accept-lost)"),
                   "\n");
   return result;
 }

@@ -86,6 +86,11 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options);
 // nothing about the outcome (vacuous), or none.
 void AddMethodRun(v1::MethodRun method, v1::RunSummary* summary);
 
+// The methods whose contract the run of `summary` lost against the run
+// before it (`contracts_lost`), each with the run's line for it ("no
+// longer a target" when the run has no entry for it).
+std::vector<v1::LostContract> LostContractsOf(const v1::RunSummary& summary);
+
 // RunResult::text of `summary` (its files shown under `out_dir`): a line
 // per method and the counts — contracts that hold and say something,
 // those that hold but say nothing about the outcome, none, not observed.
@@ -116,6 +121,10 @@ struct MethodCheck {
   std::string summary;
   // Readable counterexamples (clause and values).
   std::vector<std::string> counterexamples;
+  // The contract, or with `whole_file` its .jml file, does not parse: the
+  // parser's message (file, line, column, construct). Broken, not validated.
+  std::string parse_error;
+  bool whole_file = false;
 };
 
 struct CheckOptions {
@@ -128,6 +137,9 @@ struct CheckOptions {
   // (FailedPrecondition, each named with file:line) instead of a note: for
   // pipelines where contracts change only through `tracespec run`.
   bool frozen = false;
+  // Contracts the last run lost against the run before it
+  // (RunSummary.contracts_lost) are a note instead of a failure.
+  bool accept_lost = false;
 };
 
 struct CheckResult {
@@ -143,6 +155,9 @@ struct CheckResult {
   // run: `tracespec check` exits 3).
   int not_covered = 0;
   int added_since_run = 0;
+  // Contracts the last run lost against the run before it (listed; unless
+  // CheckOptions::accept_lost, `tracespec check` exits 3).
+  int lost = 0;
   std::string text;
   // The same as data (`tracespec check --json`).
   v1::CheckSummary summary;
@@ -156,7 +171,9 @@ struct CheckResult {
 // constructor and non-private instance method without a contract (a
 // contract's check proves them at its exits). Contracts and invariants
 // edited since the run are checked as they stand, and listed. A contract
-// that no longer type-checks or whose method is gone counts as broken.
+// that no longer parses (or whose .jml file does not: said once for the
+// file), no longer type-checks or whose method is gone counts as broken;
+// the other contracts are still checked.
 absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options);
 
 struct StrengthOptions {

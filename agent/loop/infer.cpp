@@ -489,6 +489,19 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
                               options.tests_src));
       }
     }
+    if (progress && inputs->literals_masked > 0) {
+      progress(absl::StrCat(selector, ": ", inputs->literals_masked,
+                            inputs->literals_masked == 1 ? " literal" : " literals",
+                            " of the tests' sources masked as ", kDeniedLiteral,
+                            ": the probe read that value from a denied location"));
+    }
+    for (const std::string& test : inputs->tests_source_withheld) {
+      if (progress) {
+        progress(absl::StrCat(selector, ": the source of test ", test,
+                              " is left out: it writes a denied value so that it cannot be "
+                              "masked (escapes, another radix)"));
+      }
+    }
 
     RefineOptions refine = options.refine;
     // Anonymisation is for what leaves the process (set below).

@@ -3,14 +3,19 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <string_view>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "agent/prompt/disclosure.h"
 #include "common/files.h"
 #include "common/status.h"
 #include "google/protobuf/util/json_util.h"
 #include "observer/exclusion.h"
+#include "observer/probe/substitute_value.h"
 #include "tracespec/v1/summary.pb.h"
 #include "validator/classfile/class_path.h"
 #include "validator/jml/spec_source.h"
@@ -32,23 +37,83 @@ std::string TestMethodSource(const std::string& tests_src, const std::string& te
   return observer::FindTestMethodSource(*text, class_name, method);
 }
 
-// Whether `observations_path` is an observe directory whose summary lists
-// `method` as a target the tests never called.
-bool ObservedButNeverCalled(const std::string& observations_path, const std::string& method) {
-  if (!IsDirectory(observations_path)) return false;
+// The observations' summary.json, when there is one that parses.
+std::optional<v1::ObserveSummary> ReadObserveSummary(const std::string& observations_path) {
+  if (!IsDirectory(observations_path)) return std::nullopt;
   absl::StatusOr<std::string> text = ReadFile(observations_path + "/summary.json");
-  if (!text.ok()) return false;
+  if (!text.ok()) return std::nullopt;
   v1::ObserveSummary summary;
   google::protobuf::util::JsonParseOptions parse;
   parse.ignore_unknown_fields = true;
-  if (!google::protobuf::util::JsonStringToMessage(*text, &summary, parse).ok()) return false;
-  for (const v1::MethodSummary& m : summary.methods()) {
+  if (!google::protobuf::util::JsonStringToMessage(*text, &summary, parse).ok()) {
+    return std::nullopt;
+  }
+  return summary;
+}
+
+// Whether the observations' summary lists `method` as a target the tests
+// never called.
+bool ObservedButNeverCalled(const std::optional<v1::ObserveSummary>& summary,
+                            const std::string& method) {
+  if (!summary.has_value()) return false;
+  for (const v1::MethodSummary& m : summary->methods()) {
     if (m.method() == method && m.observations() == 0) return true;
   }
   return false;
 }
 
+// Replaces every occurrence of `value` in *text; false when there is none.
+bool ReplaceAll(const std::string& value, std::string* text) {
+  if (value.empty()) return false;
+  bool found = false;
+  const std::string mask = kDeniedLiteral;
+  for (size_t at = text->find(value); at != std::string::npos;
+       at = text->find(value, at + mask.size())) {
+    text->replace(at, value.size(), mask);
+    found = true;
+  }
+  return found;
+}
+
 }  // namespace
+
+MaskedSource MaskDeniedLiterals(std::string text, const std::set<uint64_t>& denied_constants) {
+  MaskedSource out;
+  if (denied_constants.empty()) {
+    out.text = std::move(text);
+    return out;
+  }
+  std::vector<std::string> denied;
+  for (const std::string& value : prompt::JavaStringLiterals(text)) {
+    if (denied_constants.count(probe::ConstantKey(std::string_view(value))) != 0) {
+      denied.push_back(value);
+    }
+  }
+  for (const std::string& digits : prompt::JavaIntegerLiterals(text)) {
+    int64_t value = 0;
+    if (absl::SimpleAtoi(digits, &value) && denied_constants.count(probe::ConstantKey(value)) != 0) {
+      denied.push_back(digits[0] == '-' ? digits.substr(1) : digits);
+    }
+  }
+  // Longest first: a denied value inside a longer one is masked with it.
+  std::stable_sort(denied.begin(), denied.end(),
+                   [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  std::vector<std::string> masked;
+  for (const std::string& value : denied) {
+    if (ReplaceAll(value, &text)) {
+      ++out.masked;
+      masked.push_back(value);
+      continue;
+    }
+    // Gone with a longer one, or written otherwise than it reads.
+    bool inside = std::any_of(masked.begin(), masked.end(), [&](const std::string& longer) {
+      return longer.find(value) != std::string::npos;
+    });
+    if (!inside) out.unmaskable = true;
+  }
+  out.text = std::move(text);
+  return out;
+}
 
 absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
                                               classfile::ClassPath& path,
@@ -94,6 +159,7 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
     if (m.name != "<init>" && m.name != "<clinit>") out.prompt.extra_names.methods.push_back(m.name);
   }
 
+  const std::optional<v1::ObserveSummary> observe_summary = ReadObserveSummary(observations_path);
   for (const v1::Observation& o : all_observations) {
     if (o.method().class_name() == selector.class_name && o.method().name() == method.name &&
         o.method().jvm_descriptor() == method.descriptor) {
@@ -101,7 +167,7 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
     }
   }
   if (out.prompt.observations.empty()) {
-    if (ObservedButNeverCalled(observations_path, out.resolved)) {
+    if (ObservedButNeverCalled(observe_summary, out.resolved)) {
       return absl::FailedPreconditionError(absl::StrCat(
           "the tests never call ", out.resolved, " (", observations_path,
           "/summary.json lists it with 0 observations): add a test that calls it and re-run "
@@ -112,6 +178,11 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
                      ": run `tracespec observe` with --method ", selector_text, " first"));
   }
 
+  std::vector<uint64_t> denied_constants;
+  if (observe_summary.has_value()) {
+    denied_constants.assign(observe_summary->denied_constants().begin(),
+                            observe_summary->denied_constants().end());
+  }
   std::set<std::string> tests;
   for (const v1::Observation& o : out.prompt.observations) {
     if (!o.test_id().empty()) tests.insert(o.test_id());
@@ -122,7 +193,14 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
       if (!tests_src.empty()) out.tests_without_source.push_back(test);
       continue;
     }
-    out.prompt.tests.push_back({test, text});
+    MaskedSource masked = MaskDeniedLiterals(
+        std::move(text), std::set<uint64_t>(denied_constants.begin(), denied_constants.end()));
+    if (masked.unmaskable) {
+      out.tests_source_withheld.push_back(test);
+      continue;
+    }
+    out.literals_masked += masked.masked;
+    out.prompt.tests.push_back({test, std::move(masked.text)});
   }
   return out;
 }

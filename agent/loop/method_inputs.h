@@ -6,6 +6,8 @@
 #ifndef TRACESPEC_AGENT_LOOP_METHOD_INPUTS_H_
 #define TRACESPEC_AGENT_LOOP_METHOD_INPUTS_H_
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,27 @@ struct MethodInputs {
   // Tests whose observations are in `prompt.observations` but whose source
   // was not found under the tests directory.
   std::vector<std::string> tests_without_source;
+  // Literals of the tests' source masked because they are a denied value
+  // (MaskDeniedLiterals), and tests whose source was left out because such
+  // a literal is written so that it could not be found (escapes, another
+  // radix).
+  int literals_masked = 0;
+  std::vector<std::string> tests_source_withheld;
 };
+
+// What a test's source becomes before it goes anywhere: every string or
+// integer literal whose value run A's probe found equal to a denied value
+// it read (ObserveSummary.denied_constants: ConstantKey hashes) is replaced,
+// wherever that value's text occurs, by kDeniedLiteral. `unmaskable` is
+// set when such a value's text does not occur as written (`\u` escapes,
+// a hexadecimal literal): the caller then leaves the source out.
+inline constexpr char kDeniedLiteral[] = "<denied value>";
+struct MaskedSource {
+  std::string text;
+  int masked = 0;
+  bool unmaskable = false;
+};
+MaskedSource MaskDeniedLiterals(std::string text, const std::set<uint64_t>& denied_constants);
 
 // Resolves `selector` ("pkg.C#m" or "pkg.C#m(desc)") in `path`, picks
 // its observations out of `all_observations` and reads the sources of the

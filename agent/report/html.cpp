@@ -1,6 +1,7 @@
 // report.html: one self-contained page, inline CSS, no script, no URL.
 // Every text that comes from the run directory goes through HtmlEscape.
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "agent/report/escape.h"
@@ -26,6 +27,7 @@ th { background: #f0f0ec; }
 .status-Success { color: #1a6b1a; } .status-Fail, .status-Error { color: #a01818; }
 .status-Stopped, .status-Unknown { color: #8a5a00; } .weak { color: #8a5a00; font-weight: bold; }
 .note { color: #555; }
+.warning { color: #a01818; font-weight: bold; }
 .excluded { color: #8a5a00; }
 li { margin: 0.15em 0; }
 )";
@@ -62,6 +64,24 @@ void Overview(const RunView& run, std::string* out) {
     absl::StrAppend(out, "<p>Targets without a contract:</p>\n<ul>\n");
     for (const v1::MethodRun& m : run.not_inferred) {
       absl::StrAppend(out, "<li>", Code(DisplayName(m)), ": ", E(NotInferredNote(m)), "</li>\n");
+    }
+    absl::StrAppend(out, "</ul>\n");
+  }
+  absl::StrAppend(out, "</section>\n");
+}
+
+// What makes the run untrustworthy or smaller than the previous one,
+// before the methods, so that it is seen.
+void Warnings(const RunView& run, std::string* out) {
+  std::vector<RunWarning> warnings = RunWarnings(run);
+  if (warnings.empty()) return;
+  absl::StrAppend(out, "<section id=\"warnings\">\n<h2>Warnings</h2>\n");
+  for (const RunWarning& w : warnings) {
+    Paragraph(w.sentence, out, "warning");
+    absl::StrAppend(out, "<ul>\n");
+    for (const auto& [value, note] : w.items) {
+      absl::StrAppend(out, "<li>", Code(value), note.empty() ? "" : absl::StrCat(": ", E(note)),
+                      "</li>\n");
     }
     absl::StrAppend(out, "</ul>\n");
   }
@@ -289,6 +309,7 @@ std::string RenderHtml(const RunView& run) {
             "consistency then coverage per round, 1 for PASS.",
             &out, "note");
   Project(run, &out);
+  Warnings(run, &out);
   Overview(run, &out);
   Egress(run, &out);
   ObserveRun(run, &out);

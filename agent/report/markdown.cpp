@@ -4,6 +4,7 @@
 // prose with markup characters escaped (escape.h): neither can add HTML,
 // links or code.
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "agent/report/escape.h"
@@ -37,6 +38,21 @@ void Overview(const RunView& run, std::string* out) {
     absl::StrAppend(out, "Targets without a contract:\n\n");
     for (const v1::MethodRun& m : run.not_inferred) {
       absl::StrAppend(out, "- ", C(DisplayName(m)), ": ", T(NotInferredNote(m)), "\n");
+    }
+    absl::StrAppend(out, "\n");
+  }
+}
+
+// What makes the run untrustworthy or smaller than the previous one,
+// before the methods, so that it is seen.
+void Warnings(const RunView& run, std::string* out) {
+  std::vector<RunWarning> warnings = RunWarnings(run);
+  if (warnings.empty()) return;
+  absl::StrAppend(out, "## Warnings\n\n");
+  for (const RunWarning& w : warnings) {
+    absl::StrAppend(out, "**", T(w.sentence), "**\n\n");
+    for (const auto& [value, note] : w.items) {
+      absl::StrAppend(out, "- ", C(value), note.empty() ? "" : absl::StrCat(": ", T(note)), "\n");
     }
     absl::StrAppend(out, "\n");
   }
@@ -216,6 +232,7 @@ std::string RenderMarkdown(const RunView& run) {
       "observation (coverage). History bits in the paper's notation: consistency then "
       "coverage per round, 1 for PASS.\n\n";
   Project(run, &out);
+  Warnings(run, &out);
   Overview(run, &out);
   Egress(run, &out);
   ObserveRun(run, &out);

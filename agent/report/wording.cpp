@@ -211,6 +211,46 @@ std::string NotInferredNote(const v1::MethodRun& method) {
   return absl::StrCat("not started: ", method.reason());
 }
 
+std::vector<RunWarning> RunWarnings(const RunView& run) {
+  std::vector<RunWarning> out;
+  if (!run.run) return out;
+  const v1::RunSummary& s = *run.run;
+  if (!s.failed_tests().empty()) {
+    RunWarning& w = out.emplace_back();
+    w.sentence = absl::StrCat(
+        Plural(s.failed_tests_size(), "test", "tests"), " failed while observing: their calls "
+        "were kept out of inference, the contracts were inferred from code the project's own "
+        "tests reject, and tracespec check refuses them until the tests pass.");
+    for (const std::string& test : s.failed_tests()) w.items.emplace_back(test, "");
+  }
+  if (!s.contracts_lost().empty()) {
+    std::map<std::string, const v1::MethodRun*> now;
+    for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
+    RunWarning& w = out.emplace_back();
+    w.sentence = absl::StrCat(
+        Plural(s.contracts_lost_size(), "method", "methods"),
+        s.contracts_lost_size() == 1 ? " had a contract in the previous run and has"
+                                     : " had a contract in the previous run and have",
+        " none in this one (tracespec check exits 3 on this run unless --accept-lost):");
+    for (const std::string& method : s.contracts_lost()) {
+      auto it = now.find(method);
+      if (it == now.end()) {
+        w.items.emplace_back(method, "no longer a target");
+        continue;
+      }
+      const v1::MethodRun& m = *it->second;
+      std::string note = m.status() != v1::METHOD_RUN_INFERRED
+                             ? NotInferredNote(m)
+                             : loop::InferStatusName(m.infer_status());
+      if (m.status() == v1::METHOD_RUN_INFERRED && !m.reason().empty()) {
+        absl::StrAppend(&note, ": ", m.reason());
+      }
+      w.items.emplace_back(DisplayName(m), std::move(note));
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> ObserveLines(const v1::ObserveSummary& s) {
   std::vector<std::string> out;
   if (!s.command_program().empty()) {

@@ -57,6 +57,19 @@ std::string DisplayName(const v1::MethodRun& method);
 // "not started: <reason>".
 std::string NotInferredNote(const v1::MethodRun& method);
 
+// The run's warnings (run.json), each a heading sentence and its items,
+// in run.json's order; empty when there is nothing to warn of (or no
+// run.json). The tests that failed while observing ("shop.PriceTest#t:
+// AssertionFailedError"), then the methods that had a contract in the
+// previous run and have none in this one, each as its display name and
+// this run's note on it.
+struct RunWarning {
+  std::string sentence;
+  // (value shown as code, note; note may be empty)
+  std::vector<std::pair<std::string, std::string>> items;
+};
+std::vector<RunWarning> RunWarnings(const RunView& run);
+
 // The observation run in a few lines ("6 tests run: 6 passed, ...").
 std::vector<std::string> ObserveLines(const v1::ObserveSummary& summary);
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@
 #include "observer/probe/hooks_abi.h"
 #include "observer/probe/recorder.h"
 #include "observer/probe/substitute.h"
+#include "observer/probe/substitute_value.h"
+#include "observer/probe/taint.h"
 #include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::probe {
@@ -47,6 +50,10 @@ std::string* g_status_path = nullptr;
 // With command_run: classes defined by non-boot loaders, per package
 // (guarded by g_status_mutex).
 std::map<std::string, int64_t>* g_loaded_packages = nullptr;
+// With ProbeConfig.find_denied_constants: the String (as UTF-8, kind 'S')
+// and Integer/Long ('N') constants of the classes loaded outside the JDK,
+// JUnit and tracespec, kept in memory only (guarded by g_status_mutex).
+std::set<std::pair<char, std::string>>* g_constants = nullptr;
 
 void Complain(const std::string& message) {
   std::fprintf(stderr, "tracespec-probe: %s\n", message.c_str());
@@ -261,6 +268,39 @@ TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
   return target;
 }
 
+// find_denied_constants: the loadable constants of class `name` (internal
+// name) go into g_constants.
+void RememberConstants(const char* name, const unsigned char* data, jint length) {
+  ClassFile cls;
+  std::string binary;
+  if (!ParseTouchedClass(name, data, length, &cls, &binary)) return;
+  std::vector<PoolConstant> constants = cls.LoadableConstants();
+  if (constants.empty()) return;
+  std::lock_guard<std::mutex> lock(g_status_mutex);
+  for (const PoolConstant& c : constants) {
+    if (c.kind == 'S') {
+      g_constants->emplace('S', ModifiedUtf8ToUtf8(c.text));
+    } else {
+      g_constants->emplace('N', std::to_string(c.value));
+    }
+  }
+}
+
+// The keys of the remembered constants equal to a tainted value, sorted.
+std::set<uint64_t> DeniedConstants() {
+  std::set<uint64_t> keys;
+  const TaintSet& taint = g_recorder->taint();
+  for (const auto& [kind, text] : *g_constants) {
+    if (kind == 'S') {
+      if (taint.HoldsString(text)) keys.insert(ConstantKey(std::string_view(text)));
+    } else {
+      int64_t value = std::stoll(text);
+      if (taint.HoldsIntegral(value)) keys.insert(ConstantKey(value));
+    }
+  }
+  return keys;
+}
+
 void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, jobject loader,
                              const char* name, jobject protection_domain, jint length,
                              const unsigned char* data, jint* new_length,
@@ -273,6 +313,7 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
     std::lock_guard<std::mutex> lock(g_status_mutex);
     ++(*g_loaded_packages)[package];
   }
+  if (g_constants != nullptr) RememberConstants(name, data, length);
   std::vector<int> indices;
   auto wanted = g_targets_by_class->find(name);
   if (wanted != g_targets_by_class->end()) indices = wanted->second;
@@ -422,6 +463,9 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   g_status->set_tainted_values(g_recorder->tainted_values());
   g_status->set_trace_limit_reached(g_recorder->trace_limit_reached());
   g_status->set_substitutions(Substitutions());
+  if (g_constants != nullptr) {
+    for (uint64_t key : DeniedConstants()) g_status->add_denied_constants(key);
+  }
   if (g_config->count_calls()) {
     for (const auto& [method, calls] : g_recorder->CallCounts()) {
       v1::MethodCount* count = g_status->add_method_counts();
@@ -492,6 +536,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   g_status_path = new std::string(g_config->status_path());
   if (g_config->status_per_process()) *g_status_path += "." + std::to_string(::getpid());
   if (g_config->command_run()) g_loaded_packages = new std::map<std::string, int64_t>;
+  if (g_config->find_denied_constants()) g_constants = new std::set<std::pair<char, std::string>>;
   g_targets_by_class = new std::map<std::string, std::vector<int>>;
   g_pattern_targets = new std::vector<int>;
   bool any_constructor = false;

@@ -276,9 +276,11 @@ bool ClassFile::Parse(const uint8_t* data, size_t size, std::string* error) {
         utf8_[i] = in.Bytes(in.U2());
         break;
       case kTagInteger: case kTagFloat:
+        if (tag == kTagInteger) constant_offsets_[i] = in.pos() - pool_start;
         in.Skip(4);
         break;
       case kTagLong: case kTagDouble:
+        if (tag == kTagLong) constant_offsets_[i] = in.pos() - pool_start;
         in.Skip(8);
         ++i;  // Takes two entries.
         break;
@@ -286,6 +288,7 @@ bool ClassFile::Parse(const uint8_t* data, size_t size, std::string* error) {
         class_names[i] = in.U2();
         break;
       case kTagString: case kTagMethodType: case kTagModule: case kTagPackage:
+        if (tag == kTagString) constant_offsets_[i] = in.pos() - pool_start;
         in.Skip(2);
         break;
       case kTagFieldref: {
@@ -910,6 +913,65 @@ bool ClassFile::RedirectFieldReads(const std::function<int(const FieldRead&)>& h
         EncodeCode(code);
   }
   for (Method& method : added) methods_.push_back(std::move(method));
+  return true;
+}
+
+namespace {
+
+uint64_t BigEndian(const std::string& bytes, size_t offset, int width) {
+  uint64_t v = 0;
+  for (int k = 0; k < width; ++k) v = (v << 8) | static_cast<uint8_t>(bytes[offset + k]);
+  return v;
+}
+
+}  // namespace
+
+std::vector<PoolConstant> ClassFile::LoadableConstants() const {
+  std::vector<PoolConstant> out;
+  for (const auto& [index, offset] : constant_offsets_) {
+    PoolConstant c;
+    c.index = index;
+    switch (pool_tags_[index]) {
+      case kTagString: {
+        c.kind = 'S';
+        auto text = utf8_.find(static_cast<uint16_t>(BigEndian(pool_bytes_, offset, 2)));
+        if (text == utf8_.end()) continue;  // a malformed pool: the JVM will say
+        c.text = text->second;
+        break;
+      }
+      case kTagInteger:
+        c.kind = 'I';
+        c.value = static_cast<int32_t>(static_cast<uint32_t>(BigEndian(pool_bytes_, offset, 4)));
+        break;
+      default:
+        c.kind = 'J';
+        c.value = static_cast<int64_t>(BigEndian(pool_bytes_, offset, 8));
+        break;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool ClassFile::ReplaceConstant(const PoolConstant& replacement) {
+  auto it = constant_offsets_.find(replacement.index);
+  if (it == constant_offsets_.end()) return false;
+  const uint8_t tag = pool_tags_[replacement.index];
+  const char kind = tag == kTagString ? 'S' : tag == kTagInteger ? 'I' : 'J';
+  if (kind != replacement.kind) return false;
+  std::string bytes;
+  if (kind == 'S') {
+    if (replacement.text.size() > 0xffff) return false;
+    uint16_t text = AddUtf8(replacement.text);
+    if (pool_full_) return false;
+    PutU2(&bytes, text);
+  } else if (kind == 'I') {
+    PutU4(&bytes, static_cast<uint32_t>(static_cast<int32_t>(replacement.value)));
+  } else {
+    PutU4(&bytes, static_cast<uint32_t>(static_cast<uint64_t>(replacement.value) >> 32));
+    PutU4(&bytes, static_cast<uint32_t>(replacement.value));
+  }
+  pool_bytes_.replace(it->second, bytes.size(), bytes);
   return true;
 }
 

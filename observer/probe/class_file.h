@@ -12,10 +12,12 @@
 //    multiple of four (switch padding stays valid) and the tables that hold
 //    offsets (exceptions, stack maps, line and local-variable tables) are
 //    shifted with it. The exit of such methods is seen through JVMTI.
-// And one for the substituted run of `observe --noninterference`:
+// And two for the substituted run of `observe --noninterference`:
 //  - RedirectFieldReads: chosen getfield/getstatic instructions become
 //    invokestatic calls of the same length and stack effect to accessors
 //    added to the class; nothing moves either.
+//  - ReplaceConstant: a String, Integer or Long constant of the pool gets
+//    another value (what every ldc of it loads); no code changes.
 // Pure C++ (no JNI), so it is unit-tested on its own.
 #ifndef TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
 #define TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
@@ -96,6 +98,18 @@ struct FieldRead {
   bool is_static = false;
 };
 
+// A constant of the pool a program loads as a value (ldc, ldc_w, ldc2_w):
+// a String, Integer or Long entry.
+struct PoolConstant {
+  uint16_t index = 0;
+  // 'S' (String), 'I' (Integer) or 'J' (Long).
+  char kind = 'S';
+  // 'S': the text as the class file holds it (modified UTF-8).
+  std::string text;
+  // 'I', 'J': the value.
+  int64_t value = 0;
+};
+
 class ClassFile {
  public:
   // Parses `data`; on failure returns false and sets *error (no class data
@@ -134,6 +148,15 @@ class ClassFile {
   // class is then left as it was.
   bool RedirectFieldReads(const std::function<int(const FieldRead&)>& hook_id, int* rewritten,
                           std::string* error);
+
+  // The String, Integer and Long constants of the pool, by index.
+  std::vector<PoolConstant> LoadableConstants() const;
+  // Gives constant `replacement.index` (one of LoadableConstants, same
+  // kind) the value of `replacement`: a String entry is pointed at a new
+  // Utf8 entry (the old one may also be a name), an Integer or Long entry
+  // is overwritten. False when the index is not such a constant or the
+  // pool is full; the class is then left as it was.
+  bool ReplaceConstant(const PoolConstant& replacement);
 
   // The class file with every change applied.
   std::string Serialize() const;
@@ -183,6 +206,9 @@ class ClassFile {
   std::map<uint16_t, uint16_t> class_names_;
   std::map<uint16_t, std::pair<uint16_t, uint16_t>> fieldrefs_;
   std::map<uint16_t, std::pair<uint16_t, uint16_t>> name_and_types_;
+  // String, Integer and Long entries → the offset in pool_bytes_ of what
+  // follows their tag (a String's Utf8 index, a number's bytes).
+  std::map<uint16_t, size_t> constant_offsets_;
   // Everything between the constant pool and the methods (access flags,
   // this/super, interfaces, fields), verbatim.
   std::string middle_;

@@ -51,6 +51,8 @@ class Recorder {
   void Stop();
   // TaintSet::RedactText with the taint set the run gathered.
   int RedactText(std::string* text) { return heap_.taint().RedactText(text); }
+  // The taint set the run gathered (the denied constants, at VMDeath).
+  const TaintSet& taint() { return heap_.taint(); }
 
   // Registers a method about to be instrumented; returns its hook id.
   int Register(TargetMethod method);

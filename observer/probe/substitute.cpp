@@ -10,10 +10,12 @@
 #include <memory>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "common/utf8.h"
 #include "observer/probe/class_file.h"
 #include "observer/probe/snapshot.h"
 #include "observer/probe/substitute_value.h"
@@ -52,6 +54,13 @@ struct State {
   // The routed reads (ClassFile::RedirectFieldReads), by id.
   std::vector<std::unique_ptr<ReadSite>> sites;
   std::function<void(const std::string&)> report_error;
+  // ProbeConfig.substitute_constants, and the substitutes put in their
+  // place (text as UTF-8; numbers): a denied field holding one holds no
+  // secret, and substituting it again could give characters of the secret
+  // back.
+  std::set<uint64_t> constants;
+  std::set<std::string> constant_texts;
+  std::set<int64_t> constant_numbers;
   // ProbeConfig.substituted_marker_path, created at the first substitution.
   std::string marker_path;
   // The substitute last written into a primitive field, per (owner tag,
@@ -286,8 +295,18 @@ jobject SubstituteAddressObject(JNIEnv* env, jobject value, jclass inet_class) {
   return Threw(env) ? nullptr : out;
 }
 
+// Whether `text` is the substitute of a constant (a String, or a char[]
+// made from one): substituting it again could give characters of the
+// original back.
+bool IsConstantSubstitute(const std::vector<jchar>& text) {
+  std::lock_guard<std::mutex> lock(g_state->mutex);
+  return !g_state->constant_texts.empty() &&
+         g_state->constant_texts.count(Utf16ToUtf8(text.data(), text.size())) != 0;
+}
+
 // The substitute of a String, UUID, InetAddress or primitive array, or
-// null when `value` has no substitute (other objects).
+// null when `value` has no substitute (other objects), or one that is a
+// constant's substitute already.
 jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
   jclass uuid_class = env->FindClass("java/util/UUID");
   if (Threw(env)) return nullptr;
@@ -303,6 +322,7 @@ jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
     auto string = static_cast<jstring>(value);
     std::vector<jchar> text(static_cast<size_t>(env->GetStringLength(string)));
     env->GetStringRegion(string, 0, static_cast<jsize>(text.size()), text.data());
+    if (IsConstantSubstitute(text)) return nullptr;
     std::vector<jchar> out = SubstituteText(g_state->seed, text);
     return env->NewString(out.data(), static_cast<jsize>(out.size()));
   }
@@ -321,6 +341,7 @@ jobject SubstituteReference(JNIEnv* env, jobject value, jclass string_class) {
       std::vector<jchar> text(static_cast<size_t>(env->GetArrayLength(array)));
       env->GetCharArrayRegion(static_cast<jcharArray>(array), 0,
                               static_cast<jsize>(text.size()), text.data());
+      if (IsConstantSubstitute(text)) return nullptr;
       std::vector<jchar> out = SubstituteText(g_state->seed, text);
       jcharArray result = env->NewCharArray(static_cast<jsize>(out.size()));
       if (result != nullptr) {
@@ -366,6 +387,11 @@ void SubstituteField(JNIEnv* env, jobject object, jclass declaring, jfieldID fie
       std::lock_guard<std::mutex> lock(g_state->mutex);
       auto it = g_state->written.find(key);
       substitute = it == g_state->written.end() || it->second != bits;
+      if (kind[0] == 'I' || kind[0] == 'J') {
+        int64_t value = kind[0] == 'I' ? static_cast<int32_t>(static_cast<uint32_t>(bits))
+                                       : static_cast<int64_t>(bits);
+        substitute = substitute && g_state->constant_numbers.count(value) == 0;
+      }
     }
     if (substitute) {
       uint64_t out = SubstitutePrimitive(kind[0], bits);
@@ -412,13 +438,6 @@ std::string BinaryName(const char* signature) {
   return name;
 }
 
-bool Untouched(std::string_view binary_name) {
-  for (std::string_view prefix : kUntouchedPrefixes) {
-    if (binary_name.compare(0, prefix.size(), prefix) == 0) return true;
-  }
-  return false;
-}
-
 // Which field a routed read reads, once its class is known: the JNI field
 // id and the declaring class, and whether that field is substituted —
 // denied by name in a class a record rule covers, outside the JDK, JUnit
@@ -442,7 +461,7 @@ bool Resolve(JNIEnv* env, jclass owner, ReadSite* site) {
   }
   std::string name = BinaryName(signature);
   g_state->jvmti->Deallocate(reinterpret_cast<unsigned char*>(signature));
-  bool denied = !Untouched(name) && g_state->policy->RuleFor(name) != nullptr &&
+  bool denied = !UntouchedClass(name) && g_state->policy->RuleFor(name) != nullptr &&
                 g_state->policy->Denied(read.name, read.descriptor, name);
   std::lock_guard<std::mutex> lock(g_state->mutex);
   if (!site->resolved) {
@@ -458,19 +477,16 @@ bool Resolve(JNIEnv* env, jclass owner, ReadSite* site) {
 void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const char* name,
                              jobject, jint length, const unsigned char* data,
                              jint* new_length, unsigned char** new_data) {
-  if (name == nullptr) return;
-  std::string binary = name;
-  for (char& c : binary) c = c == '/' ? '.' : c;
-  if (Untouched(binary)) return;
   ClassFile cls;
+  std::string binary;
+  if (!ParseTouchedClass(name, data, length, &cls, &binary)) return;
   std::string error;
-  if (!cls.Parse(data, static_cast<size_t>(length), &error)) return;  // the JVM will say
   // Every read of a field some deny pattern names is routed; whether the
   // field it reads is substituted is decided when it runs (Resolve).
   auto hook_id = [](const FieldRead& read) -> int {
     std::string owner = read.owner;
     for (char& c : owner) c = c == '/' ? '.' : c;
-    if (Untouched(owner) || !g_state->policy->Denied(read.name, read.descriptor, owner)) {
+    if (UntouchedClass(owner) || !g_state->policy->Denied(read.name, read.descriptor, owner)) {
       return -1;
     }
     std::lock_guard<std::mutex> lock(g_state->mutex);
@@ -483,6 +499,33 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const ch
   if (!cls.RedirectFieldReads(hook_id, &rewritten, &error)) {
     g_state->report_error("cannot route the denied field reads of " + binary + ": " + error);
     return;
+  }
+  if (!g_state->constants.empty()) {
+    for (PoolConstant c : cls.LoadableConstants()) {
+      uint64_t key = c.kind == 'S' ? ConstantKey(std::string_view(ModifiedUtf8ToUtf8(c.text)))
+                                   : ConstantKey(c.value);
+      if (g_state->constants.count(key) == 0) continue;
+      if (c.kind == 'S') {
+        c.text = SubstituteModifiedUtf8(g_state->seed, c.text);
+        std::lock_guard<std::mutex> lock(g_state->mutex);
+        g_state->constant_texts.insert(ModifiedUtf8ToUtf8(c.text));
+      } else {
+        int bits = c.kind == 'I' ? 32 : 64;
+        uint64_t value = SubstituteIntegral(g_state->seed, static_cast<uint64_t>(c.value), bits);
+        c.value = bits == 32 ? static_cast<int32_t>(static_cast<uint32_t>(value))
+                             : static_cast<int64_t>(value);
+        std::lock_guard<std::mutex> lock(g_state->mutex);
+        g_state->constant_numbers.insert(c.value);
+      }
+      if (!cls.ReplaceConstant(c)) {
+        // Fail closed: the run reports it and stops.
+        g_state->report_error("cannot substitute a constant of " + binary +
+                              " (its constant pool is full)");
+        return;
+      }
+      ++rewritten;
+      Substituted();
+    }
   }
   if (rewritten == 0) return;
   std::string bytes = cls.Serialize();
@@ -498,6 +541,23 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const ch
 
 }  // namespace
 
+bool UntouchedClass(std::string_view binary_name) {
+  for (std::string_view prefix : kUntouchedPrefixes) {
+    if (binary_name.compare(0, prefix.size(), prefix) == 0) return true;
+  }
+  return false;
+}
+
+bool ParseTouchedClass(const char* name, const unsigned char* data, jint length, ClassFile* cls,
+                       std::string* binary) {
+  if (name == nullptr) return false;
+  *binary = name;
+  for (char& c : *binary) c = c == '/' ? '.' : c;
+  if (UntouchedClass(*binary)) return false;
+  std::string error;
+  return cls->Parse(data, static_cast<size_t>(length), &error);
+}
+
 bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config,
                          std::function<void(const std::string&)> report_error,
                          std::string* error) {
@@ -506,6 +566,8 @@ bool InstallSubstitution(JavaVM* vm, const v1::ProbeConfig& config,
   g_state->policy = new PolicyView(config.policy());
   g_state->report_error = std::move(report_error);
   g_state->marker_path = config.substituted_marker_path();
+  g_state->constants.insert(config.substitute_constants().begin(),
+                            config.substitute_constants().end());
   if (vm->GetEnv(reinterpret_cast<void**>(&g_state->jvmti), JVMTI_VERSION_11) != JNI_OK) {
     *error = "JVMTI 11 is not available for the substituted run";
     return false;
@@ -548,7 +610,7 @@ void BeforeDeniedRead(JNIEnv* env, jobject receiver, jclass owner, jint id) {
 
 void BeforeProbeRead(JNIEnv* env, jobject object, jfieldID field, const std::string& declaring,
                      const std::string& name, const std::string& descriptor) {
-  if (g_state == nullptr || object == nullptr || Untouched(declaring) ||
+  if (g_state == nullptr || object == nullptr || UntouchedClass(declaring) ||
       g_state->policy->RuleFor(declaring) == nullptr ||
       !g_state->policy->Denied(name, descriptor, declaring)) {
     return;

@@ -38,7 +38,9 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
+#include "observer/probe/class_file.h"
 #include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::probe {
@@ -60,7 +62,16 @@ void BeforeDeniedRead(JNIEnv* env, jobject receiver, jclass owner, jint id);
 // the program will. A no-op outside the substituted run.
 void BeforeProbeRead(JNIEnv* env, jobject object, jfieldID field, const std::string& declaring,
                      const std::string& name, const std::string& descriptor);
-// Values substituted so far.
+// Classes whose fields and constants are never substituted: the JDK, the
+// test machinery and tracespec's own ("java.util.HashMap"; binary names).
+bool UntouchedClass(std::string_view binary_name);
+// For a class-file hook: parses class `name` (internal name, as JVMTI
+// gives it) into *cls and sets *binary to its binary name, unless the
+// class is untouched or does not parse (the JVM will say why).
+bool ParseTouchedClass(const char* name, const unsigned char* data, jint length, ClassFile* cls,
+                       std::string* binary);
+// Values substituted so far (constants count once per class that loads
+// them).
 uint64_t Substitutions();
 
 }  // namespace tracespec::probe

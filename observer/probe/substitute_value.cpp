@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "common/utf8.h"
+
 namespace tracespec::probe {
 namespace {
 
@@ -122,6 +124,43 @@ std::vector<uint8_t> SubstituteAddress(uint64_t seed, const std::vector<uint8_t>
     for (size_t i = 0; i < 10 && mapped; ++i) mapped = out[i] == 0;
     // Any other nonzero first byte: IPv6 again, and still another address.
     if (mapped) out[0] = address[0] == 1 ? 2 : 1;
+  }
+  return out;
+}
+
+namespace {
+// Keys are hashes under a fixed seed of their own: the same constant has
+// the same key in run A and in the substituted run, whatever the seed.
+constexpr uint64_t kConstantKeySeed = 0x636f6e7374616e74;  // "constant"
+}  // namespace
+
+uint64_t ConstantKey(std::string_view utf8_text) {
+  std::string data = "S";
+  data.append(utf8_text);
+  return SubstituteHash(kConstantKeySeed, data.data(), data.size());
+}
+
+uint64_t ConstantKey(int64_t value) {
+  std::string data = "N" + std::to_string(value);
+  return SubstituteHash(kConstantKeySeed, data.data(), data.size());
+}
+
+std::string ModifiedUtf8ToUtf8(const std::string& text) {
+  std::u16string units = Utf8ToUtf16(text);
+  return Utf16ToUtf8(reinterpret_cast<const uint16_t*>(units.data()), units.size());
+}
+
+std::string SubstituteModifiedUtf8(uint64_t seed, const std::string& text) {
+  std::u16string units = Utf8ToUtf16(text);
+  std::vector<uint16_t> substituted =
+      SubstituteText(seed, std::vector<uint16_t>(units.begin(), units.end()));
+  std::string out;
+  for (uint16_t unit : substituted) {
+    if (unit == 0) {
+      out.append("\xC0\x80");
+    } else {
+      AppendUtf8(unit, &out);  // a surrogate as its own three bytes
+    }
   }
   return out;
 }

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +50,24 @@ std::pair<uint64_t, uint64_t> SubstituteUuid(uint64_t seed, uint64_t most, uint6
 // byte changed; an IPv6 substitute is never IPv4-mapped (::ffff:a.b.c.d),
 // which the JDK would turn into an IPv4 address.
 std::vector<uint8_t> SubstituteAddress(uint64_t seed, const std::vector<uint8_t>& address);
+
+// The key of a constant a class loads (ldc) that equals a denied value:
+// run A's probe reports the keys of such constants
+// (ProbeStatus.denied_constants), the substituted run's probe replaces the
+// constants with these keys as their classes load
+// (ProbeConfig.substitute_constants). A hash, so that neither file holds
+// the value. Text as UTF-8; an Integer and a Long of the same value share
+// their key.
+uint64_t ConstantKey(std::string_view utf8_text);
+uint64_t ConstantKey(int64_t value);
+
+// A class file's string constant (modified UTF-8) as UTF-8, as the taint
+// set holds text.
+std::string ModifiedUtf8ToUtf8(const std::string& text);
+// SubstituteText of a class file's string constant, in and out as
+// modified UTF-8 (JVMS 4.4.7: U+0000 as two bytes, a supplementary
+// character as its two surrogates).
+std::string SubstituteModifiedUtf8(uint64_t seed, const std::string& text);
 
 }  // namespace tracespec::probe
 

@@ -60,6 +60,16 @@ void TaintSet::AddFloating(double value) {
   if (floatings_.insert(value).second) ++generation_;
 }
 
+bool TaintSet::HoldsString(const std::string& value) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return strings_.count(value) != 0;
+}
+
+bool TaintSet::HoldsIntegral(int64_t value) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return integrals_.count(value) != 0;
+}
+
 uint64_t TaintSet::generation() const {
   std::shared_lock<std::shared_mutex> lock(mutex_);
   return generation_;

@@ -43,6 +43,11 @@ class TaintSet {
   void AddIntegral(int64_t value);
   void AddFloating(double value);
 
+  // Whether `value` itself (not a string containing it) is tainted: a
+  // string (UTF-8) equal to a tainted one, a tainted integral value.
+  bool HoldsString(const std::string& value) const;
+  bool HoldsIntegral(int64_t value) const;
+
   // Incremented by every value added; observations scrubbed at an older
   // generation may hold a value tainted since.
   uint64_t generation() const;

@@ -295,7 +295,11 @@ redaction: MARK
   ASSERT_TRUE(FromJson(ReadFile(out + "/summary.json").value_or(""), &summary).ok());
   // One substitute per field, although `pin` is read twice by the code and
   // every field by each snapshot: a substitute is never substituted again.
+  // `sharedSecret` and `keyBits` are initialised from constants equal to
+  // what run A read from them: the constants are substituted where Vault
+  // loads, and the fields, holding their substitutes, are not again.
   EXPECT_EQ(summary.noninterference_substitutions(), 5);
+  EXPECT_EQ(summary.noninterference_constants(), 2);
   EXPECT_THAT(testing::ReadTree(out), Not(HasSubstr("HUNTER22")));
 }
 
@@ -373,6 +377,84 @@ redaction: MARK
     // The static field once, an instance field once per Derived.
     EXPECT_EQ(r.summary.noninterference_substitutions(), 5);
   }
+}
+
+// A secret the test passes to a constructor as a literal, which derives
+// values from its parameter before (or instead of) reading the denied
+// field: substituting the field's reads changes nothing of them. Run A
+// finds the test's constant equal to the denied value it read, and the
+// substituted runs replace that constant where it loads.
+constexpr char kApiClient[] = R"(package ni;
+public class ApiClient {
+  private final String apiKey;
+  public final String reversed;
+  private final int checksum;
+  public ApiClient(String key) {
+    this.apiKey = key;
+    this.reversed = new StringBuilder(key).reverse().toString();
+    this.checksum = key.hashCode();
+  }
+  public String tag() { return reversed.substring(0, 6); }
+  public int checksum() { return checksum; }
+  public static int twice(int x) { return 2 * x; }
+}
+)";
+constexpr char kApiClientTest[] = R"(package ni;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class ApiClientTest {
+  @Test void tag() { assertEquals(6, new ApiClient("Rt5Yh8Kp3Wq6Zm1X").tag().length()); }
+  @Test void checksum() { new ApiClient("Rt5Yh8Kp3Wq6Zm1X").checksum(); }
+  @Test void innocent() { assertEquals(8, ApiClient.twice(4)); }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, ASecretPassedAsALiteralIsSubstitutedWhereItLoads) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/ApiClient.java", kApiClient}, {"ni/ApiClientTest.java", kApiClientTest}},
+      {"-g"}, testing::JunitJar());
+  const std::string reversed = "X1mZ6qW3pK8hY5tR";
+  const std::string checksum = absl::StrCat(
+      "\"int_value\":", [] {
+        int32_t h = 0;
+        for (char c : std::string("Rt5Yh8Kp3Wq6Zm1X")) {
+          h = static_cast<int32_t>(31u * static_cast<uint32_t>(h) + static_cast<uint32_t>(c));
+        }
+        return h;
+      }());
+  // Off: what the constructor derived from its parameter is there in clear.
+  Observed plain = ObserveOther("literal-plain", classes, "ni.ApiClientTest", "ni.ApiClient#*",
+                                policy_, {"--no-noninterference"});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  EXPECT_THAT(plain.jsonl, HasSubstr(reversed));
+  EXPECT_THAT(plain.jsonl, HasSubstr(checksum));
+  EXPECT_THAT(plain.jsonl, HasSubstr(reversed.substr(0, 6)));
+
+  Observed ni = ObserveOther("literal-ni", classes, "ni.ApiClientTest", "ni.ApiClient#*",
+                             policy_, {});
+  ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
+  std::string everything = testing::ReadTree(ni.out);
+  EXPECT_THAT(everything, Not(HasSubstr(reversed)));
+  EXPECT_THAT(everything, Not(HasSubstr(reversed.substr(0, 6))));
+  EXPECT_THAT(everything, Not(HasSubstr(checksum)));
+  EXPECT_THAT(everything, Not(HasSubstr("Rt5Yh8Kp3Wq6Zm1X")));
+  const v1::Observation* tag = OfTest(ni, "ni.ApiClientTest#tag", "tag");
+  ASSERT_NE(tag, nullptr);
+  EXPECT_EQ(tag->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  const v1::Observation* sum = OfTest(ni, "ni.ApiClientTest#checksum", "checksum");
+  ASSERT_NE(sum, nullptr);
+  EXPECT_EQ(sum->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  // The innocent call is what the plain run recorded.
+  std::vector<std::string> innocent = LinesOf(plain.jsonl, "twice");
+  ASSERT_EQ(innocent.size(), 1u);
+  EXPECT_EQ(LinesOf(ni.jsonl, "twice"), innocent);
+  EXPECT_EQ(ni.summary.noninterference_constants(), 1);
+  EXPECT_THAT(ni.Output(),
+              HasSubstr("noninterference: 1 constant of the loaded classes equal a denied value"));
+  EXPECT_THAT(ni.result.stdout_data, HasSubstr("among them 1 constant equal to a denied value"));
+  EXPECT_THAT(ni.Output(), Not(HasSubstr("Rt5Yh8Kp3Wq6Zm1X")));
+  EXPECT_EQ(ni.summary.denied_constants_size(), 1);
 }
 
 // A class file too old for the routing (version 48: no class constants)
@@ -820,6 +902,41 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelOnlyWhenTurnedO
                                            "denied fields"));
     }
   }
+}
+
+
+// The test's literal that the probe found equal to the denied value it read
+// is masked in the test source sent to a remote model; the values the
+// constructor derived from it are withheld (the observe test above).
+TEST(RunNoninterferenceTest, ADeniedValueWrittenInATestIsMaskedInTheSourceSent) {
+  const std::string answer = testing::ContentEntry(
+      R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
+  testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, "]}"));
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/ApiClient.java", kApiClient}, {"ni/ApiClientTest.java", kApiClientTest}},
+      {"-g"}, testing::JunitJar());
+  ASSERT_FALSE(classes.empty());
+  dir.Write("p/test/ni/ApiClientTest.java", kApiClientTest);
+  dir.Write("p/policy.textproto", kPolicy);
+  dir.Write("p/tracespec.textproto",
+            absl::StrCat("classes: \"", classes, "\"\ntest_classes: \"", classes,
+                         "\"\ntests: \"ni.ApiClientTest\"\ntests_src: \"test\"\n",
+                         "redaction_policy: \"policy.textproto\"\n",
+                         "methods: \"ni.ApiClient#tag\"\n",
+                         "model { endpoint { url: \"", server.base_url(),
+                         "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
+                         "/policies/egress.textproto\" } }\n"));
+  SubprocessResult r = testing::RunTracespec({"run", dir.path() + "/p"});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  ASSERT_GE(server.Received().size(), 1u) << r.stdout_data << r.stderr_data;
+  std::string received = server.RecordText();
+  EXPECT_THAT(received, Not(HasSubstr("Rt5Yh8Kp3Wq6Zm1X")));
+  EXPECT_THAT(received, Not(HasSubstr("X1mZ6q")));
+  // The test's source went, with the literal masked.
+  EXPECT_THAT(received, HasSubstr("<denied value>"));
+  EXPECT_THAT(received, HasSubstr(").tag().length()"));
+  EXPECT_THAT(r.stderr_data, HasSubstr("1 literal of the tests' sources masked as <denied value>"));
 }
 
 }  // namespace

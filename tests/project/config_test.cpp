@@ -217,5 +217,43 @@ TEST_F(ResolveTest, TestClassesByConventionOrByGlob) {
   EXPECT_THAT(tests.status().message(), HasSubstr("'shop.Nope' matches no class"));
 }
 
+// A test class, target class or method of the configuration file that
+// is not there is named with the file and the line of its entry.
+TEST_F(ResolveTest, AMissingClassOrMethodNamesItsLineInTheConfiguration) {
+  auto load = [&](const std::string& entries) {
+    dir_.Write("tracespec.textproto",
+               absl::StrCat("classes: \"", project_.config.classes(0), "\"\ntest_classes: \"",
+                            project_.config.test_classes(0), "\"\n", entries));
+    absl::StatusOr<Project> p = LoadProject(dir_.path());
+    EXPECT_TRUE(p.ok()) << p.status();
+    return p.value_or(Project());
+  };
+  Project p = load("tests: \"shop.CartTest\"\n# the next one is gone\ntests: \"shop.NoSuchTest\"\n");
+  absl::StatusOr<std::vector<std::string>> tests = ResolveTests(p);
+  ASSERT_FALSE(tests.ok());
+  EXPECT_THAT(std::string(tests.status().message()),
+              ::testing::StartsWith(absl::StrCat(p.description, ":5: test class 'shop.NoSuchTest' "
+                                                 "matches no class under ")));
+
+  p = load("target_classes: [\n  \"shop.Cart\",\n  \"shop.Gone\"\n]\n");
+  absl::StatusOr<std::vector<std::string>> targets = ResolveTargets(p);
+  ASSERT_FALSE(targets.ok());
+  EXPECT_THAT(std::string(targets.status().message()),
+              ::testing::StartsWith(absl::StrCat(p.description, ":5: target class 'shop.Gone'")));
+
+  p = load("methods: \"shop.Cart#size\"\nmethods: \"shop.Cart#nope\"\n");
+  targets = ResolveTargets(p);
+  ASSERT_FALSE(targets.ok());
+  EXPECT_THAT(std::string(targets.status().message()),
+              ::testing::StartsWith(absl::StrCat(p.description, ":4: method 'shop.Cart#nope': shop.Cart "
+                                                 "declares no such method")));
+
+  // Without a configuration file (the fixture's project): no line to name.
+  project_.config.add_tests("shop.Nope");
+  tests = ResolveTests(project_);
+  ASSERT_FALSE(tests.ok());
+  EXPECT_THAT(std::string(tests.status().message()), ::testing::StartsWith("test class 'shop.Nope'"));
+}
+
 }  // namespace
 }  // namespace tracespec::project

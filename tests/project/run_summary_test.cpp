@@ -51,7 +51,8 @@ TEST(RunSummaryTest, AContractThatSaysNothingIsNotCountedAsOneThatHolds) {
 }
 
 // Failing tests and contracts lost since the previous run are the last
-// lines, each method with its line of this run.
+// lines, each method with its line of this run, and what to do about the
+// loss.
 TEST(RunSummaryTest, FailingTestsAndLostContractsAreWarnedOfLast) {
   v1::RunSummary s;
   AddMethodRun(Method("p.C#a()I", v1::INFER_SUCCESS, false), &s);
@@ -72,7 +73,9 @@ TEST(RunSummaryTest, FailingTestsAndLostContractsAreWarnedOfLast) {
                         "WARNING: 2 methods had a contract in the previous run and have none now "
                         "(gone from out/specs):\n"
                         "  p.C#b()I: not observed (only failing tests called it (p.CTest#b))\n"
-                        "  p.C#gone()I: no longer a target\n"));
+                        "  p.C#gone()I: no longer a target\n"
+                        "`tracespec check` exits 3 on this run: fix the code and run `tracespec "
+                        "run` again, or accept the loss with `tracespec check --accept-lost`\n"));
 }
 
 }  // namespace

@@ -452,5 +452,65 @@ TEST(ReportRenderTest, TheOverviewShowsStrengthAndMarksWeakContracts) {
   EXPECT_THAT(md, HasSubstr("**Success**, strength "));
 }
 
+// The run's failing tests and the contracts it lost against the previous
+// run are shown before the methods, in both renderings, escaped; a run
+// with neither has no warnings section.
+TEST(ReportRenderTest, FailingTestsAndLostContractsAreWarnedOf) {
+  RunView run;
+  run.run.emplace();
+  EXPECT_THAT(RenderHtml(run), Not(HasSubstr("Warnings")));
+  EXPECT_THAT(RenderMarkdown(run), Not(HasSubstr("Warnings")));
+  v1::RunSummary& s = *run.run;
+  s.add_failed_tests("shop.PriceTest#thirdOfNine: AssertionFailedError");
+  s.add_failed_tests(absl::StrCat("shop.PriceTest#hostile: ", kHostileOwner));
+  v1::MethodRun* failed = s.add_methods();
+  failed->set_method("shop.Price#third(I)I");
+  failed->set_status(v1::METHOD_RUN_INFERRED);
+  failed->set_infer_status(v1::INFER_FAIL);
+  failed->set_reason("consistency FAIL: ensures \\result == x / 3; <b>(line 2)</b>");
+  v1::MethodRun* idle = s.add_methods();
+  idle->set_method("shop.Price#half(I)I");
+  *idle->mutable_id() = MethodId::Parse(idle->method()).value_or(MethodId()).ToProto();
+  idle->set_status(v1::METHOD_RUN_NOT_OBSERVED);
+  idle->set_reason("only failing tests called it (shop.PriceTest#halfHalves)");
+  s.add_contracts_lost("shop.Price#third(I)I");
+  s.add_contracts_lost("shop.Price#half(I)I");
+  s.add_contracts_lost("shop.Price#gone()V");
+
+  std::string html = RenderHtml(run);
+  EXPECT_THAT(html, HasSubstr(
+      "<section id=\"warnings\">\n<h2>Warnings</h2>\n<p class=\"warning\">2 tests failed while "
+      "observing: their calls were kept out of inference, the contracts were inferred from code "
+      "the project&#39;s own tests reject, and tracespec check refuses them until the tests "
+      "pass.</p>\n<ul>\n<li><code>shop.PriceTest#thirdOfNine: AssertionFailedError</code></li>\n"));
+  EXPECT_THAT(html, HasSubstr(
+      "<p class=\"warning\">3 methods had a contract in the previous run and have none in this "
+      "one (tracespec check exits 3 on this run unless --accept-lost):</p>\n<ul>\n"
+      "<li><code>shop.Price#third(I)I</code>: Fail: consistency FAIL: ensures \\result == x / "
+      "3; &lt;b&gt;(line 2)&lt;/b&gt;</li>\n"
+      "<li><code>shop.Price#half(int)</code>: not observed: only failing tests called it "
+      "(shop.PriceTest#halfHalves)</li>\n"
+      "<li><code>shop.Price#gone()V</code>: no longer a target</li>\n</ul>\n</section>\n"));
+  // Before the methods' table, and nothing recorded becomes markup.
+  EXPECT_LT(html.find("id=\"warnings\""), html.find("id=\"methods\""));
+  EXPECT_THAT(html, Not(HasSubstr("<script>")));
+  EXPECT_THAT(html, Not(HasSubstr("<b>(line 2)")));
+
+  std::string md = RenderMarkdown(run);
+  EXPECT_THAT(md, HasSubstr(
+      "## Warnings\n\n**2 tests failed while observing: their calls were kept out of inference, "
+      "the contracts were inferred from code the project's own tests reject, and tracespec "
+      "check refuses them until the tests pass.**\n\n"
+      "- ` shop.PriceTest#thirdOfNine: AssertionFailedError `\n"));
+  EXPECT_THAT(md, HasSubstr("- ` shop.Price#half(int) `: not observed: only failing tests called "
+                            "it (shop.PriceTest#halfHalves)\n"));
+  EXPECT_THAT(md, HasSubstr("- ` shop.Price#gone()V `: no longer a target\n"));
+  EXPECT_THAT(md, HasSubstr("\\<b\\>(line 2)\\</b\\>"));
+  EXPECT_LT(md.find("## Warnings"), md.find("## Methods"));
+  // Deterministic.
+  EXPECT_EQ(RenderHtml(run), html);
+  EXPECT_EQ(RenderMarkdown(run), md);
+}
+
 }  // namespace
 }  // namespace tracespec::report

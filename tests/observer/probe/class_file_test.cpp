@@ -4,11 +4,16 @@
 // what the rewritten code reports).
 #include "observer/probe/class_file.h"
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/subprocess.h"
+#include "common/utf8.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "observer/probe/substitute_value.h"
 #include "tests/testing/testing.h"
 
 namespace tracespec::probe {
@@ -277,6 +282,78 @@ TEST_F(RewriteTest, RoutedFieldReadsCallTheHookAndReadAsBefore) {
   EXPECT_EQ(output.substr(output.find("log:")),
             "log:read10Subject read11Subject+obj read11Subject+obj read11Subject+obj "
             "read10Subject read11Subject+obj read12Subject+obj read13Subject \n");
+}
+
+// A String constant whose text is also a field's name (one Utf8 entry for
+// both), an Integer and a Long constant: replaced, the class loads the new
+// values where it loaded the old ones and the field keeps its name.
+constexpr char kConstants[] = R"(package k;
+public class Constants {
+  static String secret = "secret";
+  public static void main(String[] args) {
+    long bits = 123456789012L;
+    int number = 98765;  // an Integer constant: a literal in the concatenation goes into its recipe
+    StringBuilder units = new StringBuilder();
+    for (char c : "caf\u00e9\u0000".toCharArray()) units.append((int) c).append(',');
+    System.out.println(secret + " " + "secret".length() + " " + number + " " + bits + " " + units);
+  }
+}
+)";
+
+TEST(ClassFileTest, ConstantsAreListedAndReplacedWhereLoaded) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(dir, {{"k/Constants.java", kConstants}}, {"-g"});
+  auto data = ReadFile(classes + "/k/Constants.class");
+  ASSERT_TRUE(data.ok());
+  ClassFile cls;
+  std::string error;
+  ASSERT_TRUE(cls.Parse(reinterpret_cast<const uint8_t*>(data->data()), data->size(), &error));
+  std::vector<std::string> seen;
+  for (const PoolConstant& c : cls.LoadableConstants()) {
+    seen.push_back(c.kind == 'S' ? "S:" + ModifiedUtf8ToUtf8(c.text)
+                                 : std::string(1, c.kind) + ":" + std::to_string(c.value));
+  }
+  EXPECT_THAT(seen, ::testing::IsSupersetOf(std::vector<std::string>{
+                        "S:secret", "I:98765", "J:123456789012",
+                        std::string("S:caf\xC3\xA9") + '\0'}));
+  for (PoolConstant c : cls.LoadableConstants()) {
+    if (c.kind == 'S' && c.text == "secret") {
+      c.text = "hidden";
+    } else if (c.kind == 'S' && c.text.rfind("caf", 0) == 0) {
+      c.text = SubstituteModifiedUtf8(7, c.text);
+    } else if (c.kind == 'S') {
+      continue;  // the concatenation's recipe
+    } else if (c.kind == 'I') {
+      c.value = 11111;
+    } else {
+      c.value = -5;
+    }
+    ASSERT_TRUE(cls.ReplaceConstant(c));
+  }
+  PoolConstant wrong;
+  wrong.index = 1;  // a Methodref or Class entry, never a loadable constant here
+  EXPECT_FALSE(cls.ReplaceConstant(wrong));
+  ASSERT_TRUE(WriteFileAtomic(classes + "/k/Constants.class", cls.Serialize()).ok());
+  auto run = RunSubprocess({"java", "-cp", classes, "k.Constants"});
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_TRUE(run->Succeeded()) << run->stderr_data;
+  // The text with U+0000 keeps its length and its NUL; é moves within
+  // U+0080..U+00FF; letters stay lower-case letters.
+  std::vector<std::string> words = absl::StrSplit(run->stdout_data, ' ');
+  ASSERT_EQ(words.size(), 5u) << run->stdout_data;
+  EXPECT_EQ(absl::StrJoin(words.begin(), words.begin() + 4, " "), "hidden 6 11111 -5");
+  std::vector<int> units;
+  for (absl::string_view unit : absl::StrSplit(words[4], ',', absl::SkipWhitespace())) {
+    int u = 0;
+    ASSERT_TRUE(absl::SimpleAtoi(unit, &u)) << unit;
+    units.push_back(u);
+  }
+  ASSERT_EQ(units.size(), 5u) << run->stdout_data;
+  EXPECT_NE(std::vector<int>(units.begin(), units.begin() + 4),
+            (std::vector<int>{'c', 'a', 'f', 0xE9}));
+  for (int k = 0; k < 3; ++k) EXPECT_TRUE(units[k] >= 'a' && units[k] <= 'z') << units[k];
+  EXPECT_TRUE(units[3] >= 0x80 && units[3] <= 0xFF) << units[3];
+  EXPECT_EQ(units[4], 0);
 }
 
 TEST_F(RewriteTest, RoutedReadsNeedClassConstants) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -77,6 +78,23 @@ TEST(SubstituteValueTest, TextVariantsGiveEachPositionEveryOtherCharacterOfItsCl
     if (i == 3 || i == 4 || i == 5) continue;
     EXPECT_EQ(first[i], plain[i]) << i;
   }
+}
+
+TEST(SubstituteValueTest, ConstantKeysTellTextFromNumbersAndAreTheSameForIntAndLong) {
+  EXPECT_EQ(ConstantKey(int64_t{98765}), ConstantKey(int64_t{98765}));
+  EXPECT_NE(ConstantKey(int64_t{98765}), ConstantKey(int64_t{98766}));
+  EXPECT_NE(ConstantKey(std::string_view("98765")), ConstantKey(int64_t{98765}));
+  EXPECT_NE(ConstantKey(std::string_view("Rt5Y")), ConstantKey(std::string_view("Rt5Z")));
+  // A class file's text is read as the taint set holds it: U+0000 and a
+  // supplementary character as UTF-8, not in their modified forms.
+  EXPECT_EQ(ModifiedUtf8ToUtf8("a\xC0\x80\xED\xA0\xBD\xED\xB8\x80"),
+            std::string("a") + '\0' + "\xF0\x9F\x98\x80");
+  std::string substituted = SubstituteModifiedUtf8(3, "Ab\xC0\x80\xED\xA0\xBD\xED\xB8\x80");
+  EXPECT_EQ(substituted.size(), 10u);
+  EXPECT_EQ(substituted.substr(2, 2), "\xC0\x80");
+  EXPECT_EQ(substituted.substr(4), "\xED\xA0\xBD\xED\xB8\x80");  // surrogates are kept
+  EXPECT_NE(substituted.substr(0, 2), "Ab");
+  EXPECT_EQ(SubstituteModifiedUtf8(3, "Ab\xC0\x80\xED\xA0\xBD\xED\xB8\x80"), substituted);
 }
 
 TEST(SubstituteValueTest, IntegralsStayInTheirWidthAndDiffer) {

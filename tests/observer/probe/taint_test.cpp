@@ -85,6 +85,18 @@ TEST(TaintTest, EqualAndContainingValuesAnywhereAreRedacted) {
   EXPECT_EQ(obs.outcome().thrown().message(), "");
 }
 
+TEST(TaintTest, HoldsAValueItselfNotATextContainingIt) {
+  TaintSet taint;
+  taint.AddString("Rt5Yh8Kp");
+  taint.AddIntegral(98765);
+  taint.AddIntegral(12);  // not distinctive: never tainted
+  EXPECT_TRUE(taint.HoldsString("Rt5Yh8Kp"));
+  EXPECT_FALSE(taint.HoldsString("xRt5Yh8Kp"));
+  EXPECT_TRUE(taint.HoldsIntegral(98765));
+  EXPECT_FALSE(taint.HoldsIntegral(98766));
+  EXPECT_FALSE(taint.HoldsIntegral(12));
+}
+
 TEST(TaintTest, ShortSecretsAreMatchedByEqualityOnly) {
   TaintSet taint;
   taint.AddString("ab");
