@@ -154,7 +154,7 @@ TEST_F(EdgesTest, EveryHelpFooterListsTheSameExitStatuses) {
               HasSubstr("10 a check found a violation (VERIFICATION FAILED)"));
   EXPECT_THAT(verify.stdout_data, HasSubstr("11 a check could not decide (UNKNOWN)"));
   SubprocessResult check = Run({"check", "--help"});
-  EXPECT_THAT(check.stdout_data, HasSubstr(", 10 a check found a violation (some contract is broken)"));
+  EXPECT_THAT(check.stdout_data, HasSubstr(", 10 a check found a violation (some contract is broken: a clause fails"));
   EXPECT_THAT(check.stdout_data, HasSubstr(", 11 a check could not decide (none broken but some"));
   SubprocessResult run = Run({"run", "--help"});
   EXPECT_THAT(run.stdout_data, HasSubstr("Exit status: 0 success (the run completed; methods"));
