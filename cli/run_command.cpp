@@ -242,8 +242,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
   AddJsonFlag(cmd, &flags->json,
               "Print the result as one JSON document (tracespec.v1.CheckSummary: per contract "
               "its verdict, file, line, whether it was edited since the run and the parser's "
-              "message when it does not parse; the edited invariants; the contracts lost by the "
-              "last run)");
+              "message when it does not parse; how many were checked and how many do not parse; "
+              "the edited invariants; the contracts lost by the last run)");
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
@@ -251,7 +251,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "whose .jml file does not (exit 10, not 3: like a contract that no longer type-checks, "
       "what the run proved can no longer be checked, so check cannot say it holds; the rest is "
       "still checked): it is named with the parser's message (\"FILE:LINE:COLUMN: "
-      "construct\"), said once for a whole file, and --json carries it (parse_error). A "
+      "construct\"), said once for a whole file (whose object invariants are not checked "
+      "either), counted in the last line as not parsed rather "
+      "than checked (\"2 contracts checked, 1 not parsed, ...\"), and --json carries it "
+      "(parse_error; checked, not_parsed). A "
       "contract edited by hand since the run is "
       "checked as it stands and listed (\"edited since the run: METHOD (FILE:LINE)\", and "
       "counted in the last line); --frozen refuses it. Check does not pass on nothing: it "

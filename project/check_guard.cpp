@@ -191,9 +191,7 @@ std::vector<StoredClassInvariants> CompareInvariants(
     out.push_back(std::move(c));
   }
   // A class of the file that states none: all the run recorded is gone.
-  const std::string cls = absl::StrReplaceAll(
-      absl::StripSuffix(absl::StripPrefix(file, absl::StrCat(kSpecsDir, "/")), ".jml"),
-      {{"/", "."}});
+  const std::string cls = ClassOfSpecFile(file);
   if (!seen.count(cls) && !recorded_of(cls).empty()) {
     out.push_back({cls, file, {}, recorded_of(cls)});
   }
@@ -201,6 +199,12 @@ std::vector<StoredClassInvariants> CompareInvariants(
 }
 
 }  // namespace
+
+std::string ClassOfSpecFile(const std::string& file) {
+  return absl::StrReplaceAll(
+      absl::StripSuffix(absl::StripPrefix(file, absl::StrCat(kSpecsDir, "/")), ".jml"),
+      {{"/", "."}});
+}
 
 absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary) {
   summary.set_error(absl::StrCat(

@@ -35,6 +35,9 @@ absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary
 // pass on them.
 absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary& summary);
 
+// The class a spec file is for: "specs/shop/Price.jml" -> "shop.Price".
+std::string ClassOfSpecFile(const std::string& file);
+
 // What a run lost against `previous` (the run.json it replaces).
 struct Losses {
   // Had a contract in `previous` and have none in `now`, in `previous`'s

@@ -403,6 +403,20 @@ absl::Status Stop(const std::string& out_dir, v1::RunSummary* summary, absl::Sta
   return status;
 }
 
+// What a check of `spec_file`, which does not parse, leaves unchecked
+// besides its contracts: the object invariants run.json records for its
+// class, or any the file states.
+std::string InvariantsNotChecked(const v1::RunSummary& summary, const std::string& spec_file) {
+  const std::string cls = ClassOfSpecFile(spec_file);
+  for (const v1::ClassInvariants& c : summary.class_invariants()) {
+    if (c.class_name() != cls || c.invariants().empty()) continue;
+    const int n = c.invariants_size();
+    return absl::StrCat("nor ", n == 1 ? "the object invariant" : absl::StrCat("the ", n, " object invariants"),
+                        " run.json records for ", cls, " (neither proved nor assumed)");
+  }
+  return "nor any object invariant it states";
+}
+
 // The last line's count of lost contracts (since the previous run, and
 // carried from an earlier one), and what to do about them.
 std::string LostCounts(int since_previous, int carried, bool accepted) {
@@ -1387,9 +1401,10 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         in_file += other.whole_file && other.spec_file == mc.spec_file ? 1 : 0;
       }
       absl::StrAppend(&result.text, mc.spec_file, " does not parse, so ",
-                      in_file == 1 ? "its contract is" : absl::StrCat("none of its ", in_file,
-                                                                      " contracts is"),
-                      " checked (each counts as broken): ", mc.parse_error, "\n");
+                      in_file == 1 ? "its contract is not" : absl::StrCat("none of its ", in_file,
+                                                                          " contracts is"),
+                      " checked (", in_file == 1 ? "it counts" : "each counts", " as broken), ",
+                      InvariantsNotChecked(summary, mc.spec_file), ": ", mc.parse_error, "\n");
     }
     absl::StrAppend(&result.text, mc.method, ": ", VerdictName(mc.verdict), " — ", mc.summary, "\n");
     for (const std::string& c : mc.counterexamples) {
@@ -1467,12 +1482,18 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   result.summary.set_build(build_note);
   int invariants_only = 0;
   for (const MethodCheck& mc : result.methods) invariants_only += mc.invariants_only ? 1 : 0;
-  std::string checked = absl::StrCat(result.methods.size() - invariants_only, " contracts");
+  // A contract that does not parse was not checked: it counts as broken,
+  // not as checked.
+  const int validated = static_cast<int>(result.methods.size()) - invariants_only - not_parsed;
+  result.summary.set_checked(validated);
+  std::string checked = absl::StrCat(validated, " contracts");
   if (invariants_only > 0) {
     absl::StrAppend(&checked, " and the class invariants of ", invariants_only,
                     invariants_only == 1 ? " method" : " methods", " without one");
   }
-  absl::StrAppend(&result.text, checked, " checked ", build_note, " (",
+  absl::StrAppend(&checked, " checked");
+  if (not_parsed > 0) absl::StrAppend(&checked, ", ", not_parsed, " not parsed,");
+  absl::StrAppend(&result.text, checked, " ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken",
                   not_parsed > 0 ? absl::StrCat(" (", not_parsed, " not parsed)") : "", ", ",

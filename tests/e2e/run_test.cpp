@@ -1020,11 +1020,14 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   EXPECT_THAT(removed.stdout_data, HasSubstr("; 2 edited since the run;"));
 
   // One that does not parse: no contract of the class can be checked
-  // (each counts as broken), said once with file and line.
+  // (each counts as broken), nor the invariants the run recorded, said once
+  // with file and line.
   SubprocessResult malformed = check_with(recorded + "  //@ public invariant balance >;\n");
   EXPECT_EQ(malformed.exit_code, 10) << malformed.stdout_data << malformed.stderr_data;
   EXPECT_THAT(malformed.stdout_data,
-              HasSubstr(" contracts is checked (each counts as broken): " + spec_path +
+              HasSubstr(" contracts is checked (each counts as broken), nor the 2 object "
+                        "invariants run.json records for bank.Account (neither proved nor "
+                        "assumed): " + spec_path +
                         ":8:33: expected an expression, found ';' (in the invariant clause)\n"));
   EXPECT_THAT(malformed.stdout_data,
               HasSubstr("bank.Account#getBalance()I: BROKEN — not checked: its file "
@@ -1507,7 +1510,11 @@ TEST(RunTest, AContractThatDoesNotParseIsBrokenAndTheOthersAreChecked) {
   EXPECT_THAT(misspelt.stdout_data, HasSubstr("shop.Price#half(I)I: holds"));
   EXPECT_THAT(misspelt.stdout_data, HasSubstr("edited since the run: shop.Price#third(I)I"));
   EXPECT_THAT(misspelt.stdout_data, HasSubstr("2 hold, 1 broken (1 not parsed), 0 undecided"));
+  // The contract that does not parse was not checked.
+  EXPECT_THAT(misspelt.stdout_data,
+              HasSubstr("\n2 contracts checked, 1 not parsed, against the class files"));
   v1::CheckSummary summary = CheckJson(dir.path(), 10);
+  EXPECT_EQ(summary.checked(), 2);
   EXPECT_EQ(summary.holds(), 2);
   EXPECT_EQ(summary.broken(), 1);
   EXPECT_EQ(summary.not_parsed(), 1);
@@ -1530,7 +1537,8 @@ TEST(RunTest, AContractThatDoesNotParseIsBrokenAndTheOthersAreChecked) {
   EXPECT_EQ(unclosed.exit_code, 10) << unclosed.stdout_data << unclosed.stderr_data;
   EXPECT_THAT(unclosed.stdout_data,
               HasSubstr(absl::StrCat("specs/shop/Price.jml does not parse, so none of its 3 "
-                                     "contracts is checked (each counts as broken): ",
+                                     "contracts is checked (each counts as broken), nor any "
+                                     "object invariant it states: ",
                                      file, ":")));
   const std::string message = "is never closed";
   size_t said = unclosed.stdout_data.find(message);
@@ -1543,7 +1551,10 @@ TEST(RunTest, AContractThatDoesNotParseIsBrokenAndTheOthersAreChecked) {
                                        "specs/shop/Price.jml does not parse (above)\n")));
   }
   EXPECT_THAT(unclosed.stdout_data, HasSubstr("0 hold, 3 broken (3 not parsed), 0 undecided"));
+  EXPECT_THAT(unclosed.stdout_data,
+              HasSubstr("\n0 contracts checked, 3 not parsed, against the class files"));
   summary = CheckJson(dir.path(), 10);
+  EXPECT_EQ(summary.checked(), 0);
   EXPECT_EQ(summary.not_parsed(), 3);
   for (const v1::CheckedContract& c : summary.contracts()) {
     EXPECT_TRUE(c.whole_file()) << c.method();
