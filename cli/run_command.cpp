@@ -24,9 +24,10 @@ struct ProjectFlags {
   std::string out_dir;
   int jobs = 1;
   ValidatorsFlags validators;
+  // run and check.
+  bool accept_lost = false;
   // check only.
   bool frozen = false;
-  bool accept_lost = false;
   bool json = false;
   // run only.
   bool no_noninterference = false;
@@ -86,6 +87,7 @@ int RunCommand(const ProjectFlags& flags) {
   options.out_dir = flags.out_dir;
   options.jobs = flags.jobs;
   options.no_noninterference = flags.no_noninterference;
+  options.accept_lost = flags.accept_lost;
   options.progress = [printer](const project::ProgressEvent& e) { (*printer)(e); };
   // Connected before the build runs: no server, nothing done or written.
   absl::StatusOr<check::ValidatorFactory> make_validator = ValidatorFactoryFor(flags.validators);
@@ -160,6 +162,13 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                 "it, are withheld. Default (observe_noninterference unset or true): the tests "
                 "run a second time with every denied field substituted, and what differs is "
                 "withheld (`tracespec observe --help`, --noninterference)");
+  cmd->add_flag("--accept-lost", flags->accept_lost,
+                "Accept the contracts this run finds lost: those the previous run had and this "
+                "one has not, and those lost in an earlier run and still not regained. They are "
+                "recorded as accepted (run.json: contracts_lost_accepted) instead of lost, so "
+                "that `tracespec check` does not exit 3 on them and later runs no longer carry "
+                "them. For a loss you mean (a method whose behaviour changed on purpose, a test "
+                "removed); a loss from a bug is fixed in the code");
   cmd->footer(
       "Configuration: PROJECT_DIR/tracespec.textproto (tracespec.v1.ProjectConfig: build, "
       "classes, test_classes, classpath, tests, tests_src, methods, target_classes, "
@@ -176,7 +185,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
       "Each method's line ends with its contract's strength after a Success (see `tracespec "
       "strength`). The last lines warn (WARNING:) of the tests that failed (`tracespec check` "
       "refuses the run's contracts until they pass) and of the methods that had a contract in "
-      "the previous run and have none now (run.json: contracts_lost).\n"
+      "the previous run and have none now (run.json: contracts_lost). A loss is sticky: each "
+      "run lists again the losses the previous run listed whose method still has no contract "
+      "(\"lost its contract in an earlier run and still has none\"; run.json: "
+      "contracts_lost_carried), and `tracespec check` exits 3 on them, until the method has a "
+      "contract again or a run accepts the loss (--accept-lost).\n"
       "Object invariants: before inferring, candidates are read off the recorded states of each "
       "target class's objects (private integral fields: not negative, not zero, ordered, within "
       "an array field's length) and kept only when proved over every constructor and "
@@ -219,15 +232,18 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                 "run.json records is gone), naming each with file:line: for pipelines where "
                 "contracts change only through `tracespec run`");
   cmd->add_flag("--accept-lost", flags->accept_lost,
-                "Accept the contracts the last run lost against the run before it (run.json: "
-                "contracts_lost; listed as \"lost since the previous run: METHOD: ...\"): they "
-                "become a note instead of exit 3. For a loss you mean (a method whose behaviour "
-                "changed on purpose, a test removed); a loss from a bug is fixed in the code");
+                "Accept, for this check only, the contracts the last run lost and did not "
+                "accept (run.json: contracts_lost; listed as \"lost since the previous run: "
+                "METHOD: ...\" or \"lost in an earlier run and not regained: METHOD: ...\"): "
+                "they become a note instead of exit 3. The next run still lists them; `tracespec "
+                "run --accept-lost` accepts them for good. For a loss you mean (a method whose "
+                "behaviour changed on purpose, a test removed); a loss from a bug is fixed in the "
+                "code");
   AddJsonFlag(cmd, &flags->json,
               "Print the result as one JSON document (tracespec.v1.CheckSummary: per contract "
               "its verdict, file, line, whether it was edited since the run and the parser's "
-              "message when it does not parse; the edited invariants; the contracts lost by the "
-              "last run)");
+              "message when it does not parse; how many were checked and how many do not parse; "
+              "the edited invariants; the contracts lost by the last run)");
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "
@@ -235,7 +251,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "whose .jml file does not (exit 10, not 3: like a contract that no longer type-checks, "
       "what the run proved can no longer be checked, so check cannot say it holds; the rest is "
       "still checked): it is named with the parser's message (\"FILE:LINE:COLUMN: "
-      "construct\"), said once for a whole file, and --json carries it (parse_error). A "
+      "construct\"), said once for a whole file (whose object invariants are not checked "
+      "either), counted in the last line as not parsed rather "
+      "than checked (\"2 contracts checked, 1 not parsed, ...\"), and --json carries it "
+      "(parse_error; checked, not_parsed). A "
       "contract edited by hand since the run is "
       "checked as it stands and listed (\"edited since the run: METHOD (FILE:LINE)\", and "
       "counted in the last line); --frozen refuses it. Check does not pass on nothing: it "
@@ -269,8 +288,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "contracts_lost; the tests may still pass while the contract fails) is listed as \"lost "
       "since the previous run: METHOD: ...\" with the last run's line for it, and check exits "
       "3 after checking the rest (10 when a contract is broken): fix the code and run "
-      "`tracespec run` again, or accept the loss with --accept-lost. A later run compares with "
-      "the last one, so it no longer lists a loss.\n" +
+      "`tracespec run` again, or accept the loss: `tracespec run --accept-lost` for good, "
+      "--accept-lost here for this check only. A loss is sticky: a later run lists it again "
+      "(\"lost in an earlier run and not regained: METHOD: ...\") until the method has a "
+      "contract again or a run accepts it.\n" +
       ExitStatusFooter(
           {{kExitOk, "every contract holds"},
            {kExitCheckFailed,

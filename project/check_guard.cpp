@@ -191,9 +191,7 @@ std::vector<StoredClassInvariants> CompareInvariants(
     out.push_back(std::move(c));
   }
   // A class of the file that states none: all the run recorded is gone.
-  const std::string cls = absl::StrReplaceAll(
-      absl::StripSuffix(absl::StripPrefix(file, absl::StrCat(kSpecsDir, "/")), ".jml"),
-      {{"/", "."}});
+  const std::string cls = ClassOfSpecFile(file);
   if (!seen.count(cls) && !recorded_of(cls).empty()) {
     out.push_back({cls, file, {}, recorded_of(cls)});
   }
@@ -201,6 +199,12 @@ std::vector<StoredClassInvariants> CompareInvariants(
 }
 
 }  // namespace
+
+std::string ClassOfSpecFile(const std::string& file) {
+  return absl::StrReplaceAll(
+      absl::StripSuffix(absl::StripPrefix(file, absl::StrCat(kSpecsDir, "/")), ".jml"),
+      {{"/", "."}});
+}
 
 absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary) {
   summary.set_error(absl::StrCat(
@@ -225,16 +229,21 @@ absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary&
       "known to fail out of `tests`) and run `tracespec run` again"));
 }
 
-std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now) {
+Losses LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now) {
   std::set<std::string> with_contract;
   for (const v1::MethodRun& m : now.methods()) {
     if (!m.spec_file().empty()) with_contract.insert(m.method());
   }
-  std::vector<std::string> lost;
+  Losses losses;
   for (const v1::MethodRun& m : previous.methods()) {
-    if (!m.spec_file().empty() && !with_contract.count(m.method())) lost.push_back(m.method());
+    if (!m.spec_file().empty() && !with_contract.count(m.method())) {
+      losses.since_previous.push_back(m.method());
+    }
   }
-  return lost;
+  for (const std::string& method : previous.contracts_lost()) {
+    if (!with_contract.count(method)) losses.carried.push_back(method);
+  }
+  return losses;
 }
 
 std::vector<UncoveredTarget> UncoveredTargets(const std::vector<std::string>& targets,

@@ -35,9 +35,20 @@ absl::Status RecordRunStarted(const std::string& out_dir, v1::RunSummary summary
 // pass on them.
 absl::Status RefuseFailedTests(const std::string& out_dir, const v1::RunSummary& summary);
 
-// The methods that had a contract in `previous` (the run.json a run
-// replaces) and have none in `now`, in `previous`'s order.
-std::vector<std::string> LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now);
+// The class a spec file is for: "specs/shop/Price.jml" -> "shop.Price".
+std::string ClassOfSpecFile(const std::string& file);
+
+// What a run lost against `previous` (the run.json it replaces).
+struct Losses {
+  // Had a contract in `previous` and have none in `now`, in `previous`'s
+  // order.
+  std::vector<std::string> since_previous;
+  // `previous`'s own losses not accepted (its contracts_lost) that still
+  // have no contract in `now`, in its order: a loss stays until the method
+  // has a contract again or a run accepts it.
+  std::vector<std::string> carried;
+};
+Losses LostContracts(const v1::RunSummary& previous, const v1::RunSummary& now);
 
 // A target method whose contract `check` does not check.
 struct UncoveredTarget {

@@ -403,6 +403,60 @@ absl::Status Stop(const std::string& out_dir, v1::RunSummary* summary, absl::Sta
   return status;
 }
 
+// What a check of `spec_file`, which does not parse, leaves unchecked
+// besides its contracts: the object invariants run.json records for its
+// class, or any the file states.
+std::string InvariantsNotChecked(const v1::RunSummary& summary, const std::string& spec_file) {
+  const std::string cls = ClassOfSpecFile(spec_file);
+  for (const v1::ClassInvariants& c : summary.class_invariants()) {
+    if (c.class_name() != cls || c.invariants().empty()) continue;
+    const int n = c.invariants_size();
+    return absl::StrCat("nor ", n == 1 ? "the object invariant" : absl::StrCat("the ", n, " object invariants"),
+                        " run.json records for ", cls, " (neither proved nor assumed)");
+  }
+  return "nor any object invariant it states";
+}
+
+// The last line's count of lost contracts (since the previous run, and
+// carried from an earlier one), and what to do about them.
+std::string LostCounts(int since_previous, int carried, bool accepted) {
+  if (since_previous + carried == 0) return "";
+  std::vector<std::string> counts;
+  if (since_previous > 0) {
+    counts.push_back(absl::StrCat(since_previous, since_previous == 1 ? " contract" : " contracts",
+                                  " lost since the previous run"));
+  }
+  if (carried > 0) {
+    counts.push_back(absl::StrCat(carried, carried == 1 ? " contract" : " contracts",
+                                  " lost in an earlier run and not regained"));
+  }
+  return absl::StrCat(
+      "; ", absl::StrJoin(counts, " and "),
+      accepted ? " (accepted for this check: --accept-lost; the next run still lists the loss "
+                 "unless it runs with --accept-lost)"
+               : " (the last run is no baseline to vouch for: fix the code and run `tracespec "
+                 "run` again, or accept the loss with `tracespec run --accept-lost`, or for "
+                 "this check only with --accept-lost)");
+}
+
+// The lines of `methods`, lost contracts of the run of `summary`.
+std::vector<v1::LostContract> LostContractsAmong(
+    const v1::RunSummary& summary, const google::protobuf::RepeatedPtrField<std::string>& methods) {
+  std::map<std::string, const v1::MethodRun*> now;
+  for (const v1::MethodRun& m : summary.methods()) now[m.method()] = &m;
+  const std::set<std::string> carried(summary.contracts_lost_carried().begin(),
+                                      summary.contracts_lost_carried().end());
+  std::vector<v1::LostContract> out;
+  for (const std::string& method : methods) {
+    auto it = now.find(method);
+    v1::LostContract& lost = out.emplace_back();
+    lost.set_method(method);
+    lost.set_reason(it == now.end() ? "no longer a target" : MethodLine(*it->second));
+    lost.set_carried(carried.count(method) > 0);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string DefaultOutDir(const Project& project) { return project.dir + "/tracespec-out"; }
@@ -444,33 +498,45 @@ std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& s) 
                     "\nthe contracts above were inferred from code the project's own tests "
                     "reject; `tracespec check` refuses them until the tests pass\n");
   }
-  if (!s.contracts_lost().empty()) {
-    absl::StrAppend(&text, "WARNING: ", s.contracts_lost_size(),
-                    s.contracts_lost_size() == 1 ? " method" : " methods",
-                    " had a contract in the previous run and ",
-                    s.contracts_lost_size() == 1 ? "has" : "have",
-                    " none now (gone from ", out_dir, "/", kSpecsDir, "):\n");
-    for (const v1::LostContract& lost : LostContractsOf(s)) {
-      absl::StrAppend(&text, "  ", lost.method(), ": ", lost.reason(), "\n");
+  std::vector<v1::LostContract> lost = LostContractsOf(s);
+  auto warn_of = [&](bool carried, const std::string& head, const std::string& note) {
+    std::string lines;
+    int n = 0;
+    for (const v1::LostContract& l : lost) {
+      if (l.carried() != carried) continue;
+      absl::StrAppend(&lines, "  ", l.method(), ": ", l.reason(), "\n");
+      ++n;
     }
+    if (n == 0) return;
+    absl::StrAppend(&text, "WARNING: ", n, n == 1 ? " method " : " methods ",
+                    absl::StrReplaceAll(head, {{"{has}", n == 1 ? "has" : "have"},
+                                               {"{its}", n == 1 ? "its" : "their"}}),
+                    " (gone from ", out_dir, "/", kSpecsDir, note, "):\n", lines);
+  };
+  warn_of(/*carried=*/false, "had a contract in the previous run and {has} none now", "");
+  warn_of(/*carried=*/true, "lost {its} contract in an earlier run and still {has} none",
+          "; a loss is carried from run to run until the method has a contract again or a run "
+          "accepts it");
+  if (!lost.empty()) {
     absl::StrAppend(&text,
                     "`tracespec check` exits 3 on this run: fix the code and run `tracespec run` "
-                    "again, or accept the loss with `tracespec check --accept-lost`\n");
+                    "again, or accept the loss with `tracespec run --accept-lost` (`tracespec "
+                    "check --accept-lost` accepts it for one check only)\n");
+  }
+  if (!s.contracts_lost_accepted().empty()) {
+    const int n = s.contracts_lost_accepted_size();
+    absl::StrAppend(&text, "accepted (--accept-lost): ", n, n == 1 ? " method" : " methods",
+                    " without the contract an earlier run had (gone from ", out_dir, "/",
+                    kSpecsDir, "), no longer carried to the next run:\n");
+    for (const v1::LostContract& l : LostContractsAmong(s, s.contracts_lost_accepted())) {
+      absl::StrAppend(&text, "  ", l.method(), ": ", l.reason(), "\n");
+    }
   }
   return text;
 }
 
 std::vector<v1::LostContract> LostContractsOf(const v1::RunSummary& summary) {
-  std::map<std::string, const v1::MethodRun*> now;
-  for (const v1::MethodRun& m : summary.methods()) now[m.method()] = &m;
-  std::vector<v1::LostContract> out;
-  for (const std::string& method : summary.contracts_lost()) {
-    auto it = now.find(method);
-    v1::LostContract& lost = out.emplace_back();
-    lost.set_method(method);
-    lost.set_reason(it == now.end() ? "no longer a target" : MethodLine(*it->second));
-  }
-  return out;
+  return LostContractsAmong(summary, summary.contracts_lost());
 }
 
 absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_path) {
@@ -867,7 +933,19 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   for (v1::MethodRun& m : runs) AddMethodRun(std::move(m), &s);
   v1::RunSummary previous;  // the run.json this run replaces
   if (loop::ReadJsonFile(absl::StrCat(out_dir, "/", kRunJson), &previous).ok()) {
-    for (std::string& lost : LostContracts(previous, s)) s.add_contracts_lost(std::move(lost));
+    // A loss stays recorded until the method has a contract again or a
+    // run accepts it: otherwise re-running would accept it silently.
+    Losses losses = LostContracts(previous, s);
+    for (const std::vector<std::string>* found : {&losses.since_previous, &losses.carried}) {
+      for (const std::string& method : *found) {
+        if (options.accept_lost) {
+          s.add_contracts_lost_accepted(method);
+          continue;
+        }
+        s.add_contracts_lost(method);
+        if (found == &losses.carried) s.add_contracts_lost_carried(method);
+      }
+    }
   }
   s.set_seconds(Since(start));
   TS_RETURN_IF_ERROR(WriteRunJson(out_dir, s));
@@ -1323,9 +1401,10 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
         in_file += other.whole_file && other.spec_file == mc.spec_file ? 1 : 0;
       }
       absl::StrAppend(&result.text, mc.spec_file, " does not parse, so ",
-                      in_file == 1 ? "its contract is" : absl::StrCat("none of its ", in_file,
-                                                                      " contracts is"),
-                      " checked (each counts as broken): ", mc.parse_error, "\n");
+                      in_file == 1 ? "its contract is not" : absl::StrCat("none of its ", in_file,
+                                                                          " contracts is"),
+                      " checked (", in_file == 1 ? "it counts" : "each counts", " as broken), ",
+                      InvariantsNotChecked(summary, mc.spec_file), ": ", mc.parse_error, "\n");
     }
     absl::StrAppend(&result.text, mc.method, ": ", VerdictName(mc.verdict), " — ", mc.summary, "\n");
     for (const std::string& c : mc.counterexamples) {
@@ -1353,12 +1432,17 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   }
   result.not_covered = result.summary.not_covered_size();
   result.summary.set_added_since_run(result.added_since_run);
-  // Contracts the run lost against the one before it: a run that lost one
-  // (a bug the tests let pass, but no contract holds any more) is no
-  // baseline check can vouch for unless the loss is accepted.
+  // Contracts the run lost against the one before it, or carried from an
+  // earlier one: a run that lost one (a bug the tests let pass, but no
+  // contract holds any more) is no baseline check can vouch for unless the
+  // loss is accepted.
+  int carried = 0;
   for (v1::LostContract& lost : LostContractsOf(summary)) {
-    absl::StrAppend(&result.text, "lost since the previous run: ", lost.method(), ": ",
-                    lost.reason(), "\n");
+    absl::StrAppend(&result.text,
+                    lost.carried() ? "lost in an earlier run and not regained: "
+                                   : "lost since the previous run: ",
+                    lost.method(), ": ", lost.reason(), "\n");
+    carried += lost.carried() ? 1 : 0;
     *result.summary.add_lost() = std::move(lost);
   }
   result.lost = result.summary.lost_size();
@@ -1398,12 +1482,18 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   result.summary.set_build(build_note);
   int invariants_only = 0;
   for (const MethodCheck& mc : result.methods) invariants_only += mc.invariants_only ? 1 : 0;
-  std::string checked = absl::StrCat(result.methods.size() - invariants_only, " contracts");
+  // A contract that does not parse was not checked: it counts as broken,
+  // not as checked.
+  const int validated = static_cast<int>(result.methods.size()) - invariants_only - not_parsed;
+  result.summary.set_checked(validated);
+  std::string checked = absl::StrCat(validated, " contracts");
   if (invariants_only > 0) {
     absl::StrAppend(&checked, " and the class invariants of ", invariants_only,
                     invariants_only == 1 ? " method" : " methods", " without one");
   }
-  absl::StrAppend(&result.text, checked, " checked ", build_note, " (",
+  absl::StrAppend(&checked, " checked");
+  if (not_parsed > 0) absl::StrAppend(&checked, ", ", not_parsed, " not parsed,");
+  absl::StrAppend(&result.text, checked, " ", build_note, " (",
                   "consistency within the bounds; coverage skipped: check records no observations): ",
                   result.holds, " hold, ", result.broken, " broken",
                   not_parsed > 0 ? absl::StrCat(" (", not_parsed, " not parsed)") : "", ", ",
@@ -1415,17 +1505,7 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                                      " added since the run: run `tracespec run` to cover ",
                                      result.added_since_run == 1 ? "it)" : "them)")
                       : "",
-                  result.lost == 0
-                      ? ""
-                      : absl::StrCat("; ", result.lost,
-                                     result.lost == 1 ? " contract" : " contracts",
-                                     " lost since the previous run",
-                                     options.accept_lost
-                                         ? " (accepted: --accept-lost)"
-                                         : " (the last run is no baseline to vouch for: fix "
-                                           "the code and run `tracespec run` again, or accept "
-                                           "the loss with --accept-lost)"),
-                  "\n");
+                  LostCounts(result.lost - carried, carried, options.accept_lost), "\n");
   return result;
 }
 

@@ -66,6 +66,11 @@ struct RunOptions {
   // `--no-noninterference`: observe as with `observe_noninterference: false`,
   // whatever the configuration says.
   bool no_noninterference = false;
+  // `--accept-lost`: the contracts this run finds lost (against the
+  // previous run, or carried from an earlier one) are recorded as accepted
+  // (RunSummary.contracts_lost_accepted) instead of lost, so that neither
+  // `tracespec check` nor the next run holds them against it.
+  bool accept_lost = false;
 };
 
 struct RunResult {
@@ -86,8 +91,9 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options);
 // nothing about the outcome (vacuous), or none.
 void AddMethodRun(v1::MethodRun method, v1::RunSummary* summary);
 
-// The methods whose contract the run of `summary` lost against the run
-// before it (`contracts_lost`), each with the run's line for it ("no
+// The methods whose contract the run of `summary` lost and did not accept
+// (`contracts_lost`: against the run before it, or carried from an earlier
+// one: LostContract::carried), each with the run's line for it ("no
 // longer a target" when the run has no entry for it).
 std::vector<v1::LostContract> LostContractsOf(const v1::RunSummary& summary);
 
@@ -137,8 +143,9 @@ struct CheckOptions {
   // (FailedPrecondition, each named with file:line) instead of a note: for
   // pipelines where contracts change only through `tracespec run`.
   bool frozen = false;
-  // Contracts the last run lost against the run before it
-  // (RunSummary.contracts_lost) are a note instead of a failure.
+  // Contracts the last run lost and did not accept (RunSummary.contracts_lost)
+  // are a note instead of a failure, for this check only: the next run
+  // still carries them unless it runs with RunOptions::accept_lost.
   bool accept_lost = false;
 };
 
@@ -155,7 +162,7 @@ struct CheckResult {
   // run: `tracespec check` exits 3).
   int not_covered = 0;
   int added_since_run = 0;
-  // Contracts the last run lost against the run before it (listed; unless
+  // Contracts the last run lost and did not accept (listed; unless
   // CheckOptions::accept_lost, `tracespec check` exits 3).
   int lost = 0;
   std::string text;

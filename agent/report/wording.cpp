@@ -226,16 +226,26 @@ std::vector<RunWarning> RunWarnings(const RunView& run) {
   if (!s.contracts_lost().empty()) {
     std::map<std::string, const v1::MethodRun*> now;
     for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
+    const std::set<std::string> carried(s.contracts_lost_carried().begin(),
+                                        s.contracts_lost_carried().end());
+    const bool one = s.contracts_lost_size() == 1;
     RunWarning& w = out.emplace_back();
     w.sentence = absl::StrCat(
         Plural(s.contracts_lost_size(), "method", "methods"),
-        s.contracts_lost_size() == 1 ? " had a contract in the previous run and has"
-                                     : " had a contract in the previous run and have",
-        " none in this one (tracespec check exits 3 on this run unless --accept-lost):");
+        carried.empty()
+            ? (one ? " had a contract in the previous run and has"
+                   : " had a contract in the previous run and have")
+            : (one ? " lost its contract in this run or an earlier one and has"
+                   : " lost their contract in this run or an earlier one and have"),
+        " none in this one (tracespec check exits 3 on this run unless --accept-lost",
+        carried.empty() ? "" : "; a loss is listed again by every run until regained or "
+                               "accepted by tracespec run --accept-lost",
+        "):");
     for (const std::string& method : s.contracts_lost()) {
+      const std::string earlier = carried.count(method) ? " (lost in an earlier run)" : "";
       auto it = now.find(method);
       if (it == now.end()) {
-        w.items.emplace_back(method, "no longer a target");
+        w.items.emplace_back(method, absl::StrCat("no longer a target", earlier));
         continue;
       }
       const v1::MethodRun& m = *it->second;
@@ -245,6 +255,7 @@ std::vector<RunWarning> RunWarnings(const RunView& run) {
       if (m.status() == v1::METHOD_RUN_INFERRED && !m.reason().empty()) {
         absl::StrAppend(&note, ": ", m.reason());
       }
+      absl::StrAppend(&note, earlier);
       w.items.emplace_back(DisplayName(m), std::move(note));
     }
   }

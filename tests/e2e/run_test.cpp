@@ -1020,11 +1020,14 @@ TEST(RunTest, CheckProvesTheInvariantsTheSpecFilesState) {
   EXPECT_THAT(removed.stdout_data, HasSubstr("; 2 edited since the run;"));
 
   // One that does not parse: no contract of the class can be checked
-  // (each counts as broken), said once with file and line.
+  // (each counts as broken), nor the invariants the run recorded, said once
+  // with file and line.
   SubprocessResult malformed = check_with(recorded + "  //@ public invariant balance >;\n");
   EXPECT_EQ(malformed.exit_code, 10) << malformed.stdout_data << malformed.stderr_data;
   EXPECT_THAT(malformed.stdout_data,
-              HasSubstr(" contracts is checked (each counts as broken): " + spec_path +
+              HasSubstr(" contracts is checked (each counts as broken), nor the 2 object "
+                        "invariants run.json records for bank.Account (neither proved nor "
+                        "assumed): " + spec_path +
                         ":8:33: expected an expression, found ';' (in the invariant clause)\n"));
   EXPECT_THAT(malformed.stdout_data,
               HasSubstr("bank.Account#getBalance()I: BROKEN — not checked: its file "
@@ -1507,7 +1510,11 @@ TEST(RunTest, AContractThatDoesNotParseIsBrokenAndTheOthersAreChecked) {
   EXPECT_THAT(misspelt.stdout_data, HasSubstr("shop.Price#half(I)I: holds"));
   EXPECT_THAT(misspelt.stdout_data, HasSubstr("edited since the run: shop.Price#third(I)I"));
   EXPECT_THAT(misspelt.stdout_data, HasSubstr("2 hold, 1 broken (1 not parsed), 0 undecided"));
+  // The contract that does not parse was not checked.
+  EXPECT_THAT(misspelt.stdout_data,
+              HasSubstr("\n2 contracts checked, 1 not parsed, against the class files"));
   v1::CheckSummary summary = CheckJson(dir.path(), 10);
+  EXPECT_EQ(summary.checked(), 2);
   EXPECT_EQ(summary.holds(), 2);
   EXPECT_EQ(summary.broken(), 1);
   EXPECT_EQ(summary.not_parsed(), 1);
@@ -1530,7 +1537,8 @@ TEST(RunTest, AContractThatDoesNotParseIsBrokenAndTheOthersAreChecked) {
   EXPECT_EQ(unclosed.exit_code, 10) << unclosed.stdout_data << unclosed.stderr_data;
   EXPECT_THAT(unclosed.stdout_data,
               HasSubstr(absl::StrCat("specs/shop/Price.jml does not parse, so none of its 3 "
-                                     "contracts is checked (each counts as broken): ",
+                                     "contracts is checked (each counts as broken), nor any "
+                                     "object invariant it states: ",
                                      file, ":")));
   const std::string message = "is never closed";
   size_t said = unclosed.stdout_data.find(message);
@@ -1543,7 +1551,10 @@ TEST(RunTest, AContractThatDoesNotParseIsBrokenAndTheOthersAreChecked) {
                                        "specs/shop/Price.jml does not parse (above)\n")));
   }
   EXPECT_THAT(unclosed.stdout_data, HasSubstr("0 hold, 3 broken (3 not parsed), 0 undecided"));
+  EXPECT_THAT(unclosed.stdout_data,
+              HasSubstr("\n0 contracts checked, 3 not parsed, against the class files"));
   summary = CheckJson(dir.path(), 10);
+  EXPECT_EQ(summary.checked(), 0);
   EXPECT_EQ(summary.not_parsed(), 3);
   for (const v1::CheckedContract& c : summary.contracts()) {
     EXPECT_TRUE(c.whole_file()) << c.method();
@@ -1578,7 +1589,8 @@ TEST(RunTest, CheckRefusesARunThatLostAContractUnlessAccepted) {
       << lossy.stdout_data;
   EXPECT_THAT(lossy.stdout_data,
               HasSubstr("`tracespec check` exits 3 on this run: fix the code and run `tracespec "
-                        "run` again, or accept the loss with `tracespec check --accept-lost`\n"));
+                        "run` again, or accept the loss with `tracespec run --accept-lost` "
+                        "(`tracespec check --accept-lost` accepts it for one check only)\n"));
   // The run's own line for the method, "shop.Price#third(I)I: ...".
   size_t at = lossy.stdout_data.find("shop.Price#third(I)I: ");
   ASSERT_NE(at, std::string::npos);
@@ -1594,7 +1606,8 @@ TEST(RunTest, CheckRefusesARunThatLostAContractUnlessAccepted) {
   EXPECT_THAT(refused.stdout_data,
               HasSubstr("; 1 contract lost since the previous run (the last run is no baseline "
                         "to vouch for: fix the code and run `tracespec run` again, or accept the "
-                        "loss with --accept-lost)\n"));
+                        "loss with `tracespec run --accept-lost`, or for this check only with "
+                        "--accept-lost)\n"));
   v1::CheckSummary summary = CheckJson(dir.path(), 3);
   ASSERT_EQ(summary.lost_size(), 1);
   EXPECT_EQ(summary.lost(0).method(), "shop.Price#third(I)I");
@@ -1605,7 +1618,9 @@ TEST(RunTest, CheckRefusesARunThatLostAContractUnlessAccepted) {
   EXPECT_EQ(accepted.exit_code, 0) << accepted.stdout_data << accepted.stderr_data;
   EXPECT_THAT(accepted.stdout_data, HasSubstr("lost since the previous run: shop.Price#third(I)I"));
   EXPECT_THAT(accepted.stdout_data,
-              HasSubstr("; 1 contract lost since the previous run (accepted: --accept-lost)\n"));
+              HasSubstr("; 1 contract lost since the previous run (accepted for this check: "
+                        "--accept-lost; the next run still lists the loss unless it runs with "
+                        "--accept-lost)\n"));
   EXPECT_TRUE(CheckJson(dir.path(), 0, {"--accept-lost"}).lost_accepted());
 
   // Fixed and run again: nothing lost, check passes.
@@ -1616,6 +1631,80 @@ TEST(RunTest, CheckRefusesARunThatLostAContractUnlessAccepted) {
   SubprocessResult holds = testing::RunTracespec({"check", dir.path()});
   EXPECT_EQ(holds.exit_code, 0) << holds.stdout_data << holds.stderr_data;
   EXPECT_THAT(holds.stdout_data, Not(HasSubstr("lost since the previous run")));
+}
+
+// A loss is sticky: running again on the same code lists it again (carried
+// from the earlier run), and check still exits 3, until the method has a
+// contract again or `tracespec run --accept-lost` accepts the loss, after
+// which no run lists it.
+TEST(RunTest, ALostContractStaysLostUntilRegainedOrAcceptedByARun) {
+  testing::TempDir dir;
+  WritePriceProject(dir, "return x / 3;");
+  const std::string out = dir.path() + "/tracespec-out";
+  const std::string third = "shop.Price#third(I)I";
+  const std::string lossy_code = "return java.util.Collections.nCopies(x / 3, \"\").size();";
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"run", dir.path()});
+    SubprocessResult r = testing::RunTracespec(args);
+    EXPECT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+    return r;
+  };
+  run({});
+  WritePriceProject(dir, lossy_code);
+  run({});
+  ASSERT_THAT(ReadRunJson(out).contracts_lost(), ::testing::ElementsAre(third));
+
+  // Run again, nothing changed: the loss is carried, not accepted.
+  SubprocessResult again = run({});
+  v1::RunSummary carried = ReadRunJson(out);
+  EXPECT_THAT(carried.contracts_lost(), ::testing::ElementsAre(third)) << again.stdout_data;
+  EXPECT_THAT(carried.contracts_lost_carried(), ::testing::ElementsAre(third));
+  EXPECT_THAT(again.stdout_data,
+              HasSubstr(absl::StrCat("WARNING: 1 method lost its contract in an earlier run and "
+                                     "still has none (gone from ", out, "/specs; a loss is carried "
+                                     "from run to run until the method has a contract again or a "
+                                     "run accepts it):\n  ", third, ": ")));
+  EXPECT_THAT(again.stdout_data, Not(HasSubstr("had a contract in the previous run")));
+  SubprocessResult refused = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(refused.exit_code, 3) << refused.stdout_data << refused.stderr_data;
+  EXPECT_THAT(refused.stdout_data,
+              HasSubstr(absl::StrCat("lost in an earlier run and not regained: ", third, ": ")));
+  EXPECT_THAT(refused.stdout_data,
+              HasSubstr("; 1 contract lost in an earlier run and not regained (the last run is "
+                        "no baseline to vouch for"));
+  v1::CheckSummary summary = CheckJson(dir.path(), 3);
+  ASSERT_EQ(summary.lost_size(), 1);
+  EXPECT_EQ(summary.lost(0).method(), third);
+  EXPECT_TRUE(summary.lost(0).carried());
+
+  // Regained: the method has a contract again, nothing is lost.
+  WritePriceProject(dir, "return x / 3;");
+  run({});
+  EXPECT_TRUE(ReadRunJson(out).contracts_lost().empty());
+
+  // Lost again, then accepted by a run: recorded as accepted, not lost,
+  // check passes, and the next run does not list it any more.
+  WritePriceProject(dir, lossy_code);
+  run({});
+  ASSERT_THAT(ReadRunJson(out).contracts_lost(), ::testing::ElementsAre(third));
+  SubprocessResult accepting = run({"--accept-lost"});
+  v1::RunSummary accepted = ReadRunJson(out);
+  EXPECT_TRUE(accepted.contracts_lost().empty()) << accepting.stdout_data;
+  EXPECT_THAT(accepted.contracts_lost_accepted(), ::testing::ElementsAre(third));
+  EXPECT_THAT(accepting.stdout_data, Not(HasSubstr("WARNING")));
+  EXPECT_THAT(accepting.stdout_data,
+              HasSubstr(absl::StrCat("accepted (--accept-lost): 1 method without the contract an "
+                                     "earlier run had (gone from ", out, "/specs), no longer "
+                                     "carried to the next run:\n  ", third, ": ")));
+  SubprocessResult passes = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(passes.exit_code, 0) << passes.stdout_data << passes.stderr_data;
+  EXPECT_THAT(passes.stdout_data, Not(HasSubstr("lost since")));
+  EXPECT_THAT(passes.stdout_data, Not(HasSubstr("lost in an earlier run")));
+  SubprocessResult after = run({});
+  v1::RunSummary later = ReadRunJson(out);
+  EXPECT_TRUE(later.contracts_lost().empty()) << after.stdout_data;
+  EXPECT_TRUE(later.contracts_lost_accepted().empty());
+  EXPECT_THAT(after.stdout_data, Not(HasSubstr("WARNING")));
 }
 
 // check lists the target methods it checks no contract of: one the run

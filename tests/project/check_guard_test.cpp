@@ -29,9 +29,25 @@ TEST(CheckGuardTest, LostContractsAreThoseThePreviousRunHadAndThisOneHasNot) {
   v1::RunSummary previous = Summary({{"p.C#a()I", true}, {"p.C#b()I", true}, {"p.C#c()I", false},
                                      {"p.C#gone()I", true}});
   v1::RunSummary now = Summary({{"p.C#a()I", true}, {"p.C#b()I", false}, {"p.C#c()I", true}});
-  EXPECT_THAT(LostContracts(previous, now), ElementsAre("p.C#b()I", "p.C#gone()I"));
-  EXPECT_TRUE(LostContracts(now, now).empty());
-  EXPECT_TRUE(LostContracts(v1::RunSummary(), now).empty());
+  EXPECT_THAT(LostContracts(previous, now).since_previous, ElementsAre("p.C#b()I", "p.C#gone()I"));
+  EXPECT_TRUE(LostContracts(previous, now).carried.empty());
+  EXPECT_TRUE(LostContracts(now, now).since_previous.empty());
+  EXPECT_TRUE(LostContracts(v1::RunSummary(), now).since_previous.empty());
+}
+
+// A loss the previous run recorded (and did not accept) is carried while
+// the method still has no contract, whether or not it is still a target;
+// a method with a contract again is no longer lost.
+TEST(CheckGuardTest, ALossIsCarriedUntilTheMethodHasAContractAgain) {
+  v1::RunSummary previous = Summary({{"p.C#a()I", false}, {"p.C#b()I", false}, {"p.C#c()I", true}});
+  previous.add_contracts_lost("p.C#a()I");
+  previous.add_contracts_lost("p.C#b()I");
+  previous.add_contracts_lost("p.C#gone()I");
+  previous.add_contracts_lost_accepted("p.C#accepted()I");
+  v1::RunSummary now = Summary({{"p.C#a()I", true}, {"p.C#b()I", false}, {"p.C#c()I", false}});
+  Losses losses = LostContracts(previous, now);
+  EXPECT_THAT(losses.since_previous, ElementsAre("p.C#c()I"));
+  EXPECT_THAT(losses.carried, ElementsAre("p.C#b()I", "p.C#gone()I"));
 }
 
 TEST(CheckGuardTest, UncoveredTargetsAreThoseWithoutAContractThenThoseAdded) {

@@ -8,6 +8,7 @@ namespace tracespec::project {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 v1::MethodRun Method(const std::string& name, v1::InferStatus status, bool vacuous) {
   v1::MethodRun m;
@@ -75,7 +76,41 @@ TEST(RunSummaryTest, FailingTestsAndLostContractsAreWarnedOfLast) {
                         "  p.C#b()I: not observed (only failing tests called it (p.CTest#b))\n"
                         "  p.C#gone()I: no longer a target\n"
                         "`tracespec check` exits 3 on this run: fix the code and run `tracespec "
-                        "run` again, or accept the loss with `tracespec check --accept-lost`\n"));
+                        "run` again, or accept the loss with `tracespec run --accept-lost` "
+                        "(`tracespec check --accept-lost` accepts it for one check only)\n"));
+}
+
+// A loss carried from an earlier run is warned of apart from those since
+// the previous run; losses a run accepted are a note, not a warning.
+TEST(RunSummaryTest, CarriedAndAcceptedLossesAreSaidApart) {
+  v1::RunSummary s;
+  AddMethodRun(Method("p.C#a()I", v1::INFER_SUCCESS, false), &s);
+  AddMethodRun(Method("p.C#b()I", v1::INFER_FAIL, false), &s);
+  s.add_contracts_lost("p.C#b()I");
+  s.add_contracts_lost("p.C#gone()I");
+  s.add_contracts_lost_carried("p.C#gone()I");
+  std::string text = RunSummaryText("out", s);
+  EXPECT_THAT(text, HasSubstr("WARNING: 1 method had a contract in the previous run and has none "
+                              "now (gone from out/specs):\n  p.C#b()I: Fail"));
+  EXPECT_THAT(text, HasSubstr("WARNING: 1 method lost its contract in an earlier run and still "
+                              "has none (gone from out/specs; a loss is carried from run to run "
+                              "until the method has a contract again or a run accepts it):\n"
+                              "  p.C#gone()I: no longer a target\n"
+                              "`tracespec check` exits 3 on this run"));
+  EXPECT_THAT(text, Not(HasSubstr("accepted (--accept-lost)")));
+
+  v1::RunSummary accepted;
+  AddMethodRun(Method("p.C#b()I", v1::INFER_FAIL, false), &accepted);
+  accepted.add_contracts_lost_accepted("p.C#b()I");
+  accepted.add_contracts_lost_accepted("p.C#gone()I");
+  text = RunSummaryText("out", accepted);
+  EXPECT_THAT(text, Not(HasSubstr("WARNING")));
+  EXPECT_THAT(text, Not(HasSubstr("exits 3")));
+  EXPECT_THAT(text, ::testing::EndsWith(
+                        "accepted (--accept-lost): 2 methods without the contract an earlier run "
+                        "had (gone from out/specs), no longer carried to the next run:\n"
+                        "  p.C#b()I: Fail 11 (rounds: 11) — pins \\result on 3/3 observations\n"
+                        "  p.C#gone()I: no longer a target\n"));
 }
 
 }  // namespace

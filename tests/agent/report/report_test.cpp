@@ -512,5 +512,22 @@ TEST(ReportRenderTest, FailingTestsAndLostContractsAreWarnedOf) {
   EXPECT_EQ(RenderMarkdown(run), md);
 }
 
+// A loss carried from an earlier run (not regained, not accepted) is warned
+// of as such: the sentence says a loss stays until regained or accepted, and
+// the method's note says it was lost earlier.
+TEST(ReportRenderTest, ALossCarriedFromAnEarlierRunIsSaidToBe) {
+  RunView run;
+  run.run.emplace();
+  v1::RunSummary& s = *run.run;
+  s.add_contracts_lost("shop.Price#gone()V");
+  s.add_contracts_lost_carried("shop.Price#gone()V");
+  std::string md = RenderMarkdown(run);
+  EXPECT_THAT(md, HasSubstr(
+      "**1 method lost its contract in this run or an earlier one and has none in this one "
+      "(tracespec check exits 3 on this run unless --accept-lost; a loss is listed again by "
+      "every run until regained or accepted by tracespec run --accept-lost):**\n\n"
+      "- ` shop.Price#gone()V `: no longer a target (lost in an earlier run)\n"));
+}
+
 }  // namespace
 }  // namespace tracespec::report
