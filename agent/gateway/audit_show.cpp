@@ -95,6 +95,11 @@ std::string FormatAuditRecords(const std::vector<v1::AuditRecord>& records,
       absl::StrAppend(&out, "    ", r.withheld_verdicts(),
                       " coverage verdict(s) withheld: they depend on withheld data\n");
     }
+    if (r.withheld_values() > 0) {
+      absl::StrAppend(&out, "    ", r.withheld_values(),
+                      " counterexample value(s) withheld: they change when the denied constants "
+                      "are substituted\n");
+    }
     if (r.direction() == v1::INBOUND) {
       absl::StrAppend(&out, "    http ", r.http_status(), ", ", r.attempts(),
                       r.attempts() == 1 ? " attempt, " : " attempts, ", r.latency_ms(), " ms");

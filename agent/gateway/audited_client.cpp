@@ -101,6 +101,7 @@ absl::StatusOr<LlmResponse> AuditedClient::Complete(const LlmRequest& request) {
   out.set_direction(v1::OUTBOUND);
   out.set_label(request.label);
   out.set_withheld_verdicts(request.withheld_verdicts);
+  out.set_withheld_values(request.withheld_values);
   out.set_payload_size(body.size());
   out.set_payload_sha256(digest);
 

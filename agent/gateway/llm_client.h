@@ -45,6 +45,9 @@ struct LlmRequest {
   // they depend on withheld data; goes into the audit log, never over the
   // network.
   int withheld_verdicts = 0;
+  // Counterexample values the feedback in these messages leaves out because
+  // they change when the denied constants are substituted; audit log only.
+  int withheld_values = 0;
   // Structured inputs for in-process clients; remote clients ignore it (it
   // changes no byte of EncodeRequest). Null when not given.
   std::shared_ptr<const LocalInputs> local;

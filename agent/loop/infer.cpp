@@ -365,6 +365,11 @@ std::string FormatSummaryText(const v1::InferSummary& summary, const std::string
       absl::StrAppend(&out, "  ", r.withheld_verdicts(),
                       " coverage verdict(s) not fed back: they depend on withheld data\n");
     }
+    if (r.withheld_values() > 0) {
+      absl::StrAppend(&out, "  ", r.withheld_values(),
+                      " counterexample value(s) not fed back: they change when the denied "
+                      "constants are substituted\n");
+    }
     if (!r.contract_file().empty()) {
       absl::StrAppend(&out, "  contract: ", out_dir, "/", r.contract_file(), "\n");
     }

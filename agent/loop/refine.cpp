@@ -46,6 +46,7 @@ prompt::ValidationFeedback FeedbackOf(const v1::InferRound& round) {
   out.counterexamples.assign(round.feedback().counterexamples().begin(),
                              round.feedback().counterexamples().end());
   out.withheld_verdicts = round.feedback().withheld_verdicts();
+  out.withheld_values = round.feedback().withheld_values();
   return out;
 }
 
@@ -56,6 +57,7 @@ void SetFeedback(const prompt::ValidationFeedback& feedback, v1::InferRound* rou
   for (const std::string& d : feedback.diagnostics) f->add_diagnostics(d);
   for (const v1::Observation& o : feedback.counterexamples) *f->add_counterexamples() = o;
   f->set_withheld_verdicts(feedback.withheld_verdicts);
+  f->set_withheld_values(feedback.withheld_values);
 }
 
 // The conversation of round `number` given the completed rounds before it.
@@ -228,6 +230,7 @@ class MethodRun {
     r.set_contract(FinalContract(rounds_));
     for (const v1::InferRound& round : rounds_) {
       r.set_withheld_verdicts(r.withheld_verdicts() + round.feedback().withheld_verdicts());
+      r.set_withheld_values(r.withheld_values() + round.feedback().withheld_values());
     }
     for (const v1::InferRound& round : rounds_) {
       if (round.candidate() != r.contract()) continue;
@@ -285,7 +288,10 @@ class MethodRun {
     request.model = options_.model;
     request.response_schema = prompt::PromptBuilder::AnswerSchema();
     request.label = absl::StrCat(inputs_.resolved, " round ", number);
-    if (!rounds_.empty()) request.withheld_verdicts = rounds_.back().feedback().withheld_verdicts();
+    if (!rounds_.empty()) {
+      request.withheld_verdicts = rounds_.back().feedback().withheld_verdicts();
+      request.withheld_values = rounds_.back().feedback().withheld_values();
+    }
     auto local = std::make_shared<gateway::LocalInputs>();
     local->inputs = inputs;
     for (const v1::InferRound& r : rounds_) local->feedback.push_back(FeedbackOf(r));
@@ -463,6 +469,7 @@ class MethodRun {
     // Values the code computes from a denied constant at run time.
     int dependent = WithholdWhatDependsOnConstants(validator_, as_checked, report->consistency,
                                                    options_.withheld_constants, &feedback);
+    feedback.withheld_values = dependent;
     if (dependent > 0) {
       Progress(absl::StrCat("round ", number, ": ", dependent,
                             " counterexample value(s) change when the denied constants are "

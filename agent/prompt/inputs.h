@@ -49,6 +49,10 @@ struct ValidationFeedback {
   // Coverage verdicts left out because they depend on withheld data
   // (agent/loop/withheld_verdicts.h).
   int withheld_verdicts = 0;
+  // Counterexample values left out because they change when the denied
+  // constants are substituted (agent/loop/feedback.h,
+  // WithholdWhatDependsOnConstants).
+  int withheld_values = 0;
 };
 
 }  // namespace tracespec::prompt

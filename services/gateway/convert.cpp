@@ -64,6 +64,7 @@ v1::GatewayRequest RequestMessage(const gateway::LlmRequest& request) {
   if (request.seed.has_value()) m.set_seed(*request.seed);
   m.set_label(request.label);
   m.set_withheld_verdicts(request.withheld_verdicts);
+  m.set_withheld_values(request.withheld_values);
   return m;
 }
 
@@ -94,6 +95,7 @@ absl::StatusOr<gateway::LlmRequest> RequestOf(const v1::GatewayRequest& m) {
   if (m.has_seed()) request.seed = m.seed();
   request.label = m.label();
   request.withheld_verdicts = m.withheld_verdicts();
+  request.withheld_values = m.withheld_values();
   return request;
 }
 

@@ -12,11 +12,15 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/proto_io.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/agent/fake_llm_server.h"
 #include "tests/testing/testing.h"
+#include "tracespec/v1/audit.pb.h"
+#include "tracespec/v1/infer.pb.h"
 
 namespace tracespec {
 namespace {
@@ -62,6 +66,7 @@ constexpr char kLock[] = R"(package t;
 public class Lock {
   private final int pin = 73915;
   public boolean unlock(int code) { return code == pin; }
+  public boolean open(int code) { int shifted = code - 1; return shifted == pin; }
 }
 )";
 // Leak 7: names the anonymiser must hide inside other identifiers, string
@@ -121,6 +126,7 @@ class LeakTest {
   @Test void lock() {
     assertFalse(new Lock().unlock(1));
     assertFalse(new Lock().unlock(42));
+    assertFalse(new Lock().open(42));
   }
   @Test void acme() {
     AcmeLedger myLedger = new AcmeLedger();
@@ -193,7 +199,8 @@ class LeakTest : public ::testing::Test {
     observe_ = new SubprocessResult(RunTracespec(
         {"observe", "--classpath", *classpath_ + ":" + test_classes, "--tests", "t.LeakTest",
          "--method", "t.Ledger#publish", "--method", "t.Diary#open", "--method", "t.Gate#login",
-         "--method", "t.Lock#unlock", "--method", "t.AcmeLedger#credit", "--method",
+         "--method", "t.Lock#unlock", "--method", "t.Lock#open", "--method",
+         "t.AcmeLedger#credit", "--method",
          "t.AcmeLedger#add", "--method", "t.Vault#count", "--method", "t.Escaper#size", "--policy", policy, "--tests-src", *tests_src_, "--out",
          *observations_}));
     ASSERT_EQ(observe_->exit_code, 0) << observe_->stdout_data << observe_->stderr_data;
@@ -296,6 +303,46 @@ TEST_F(LeakTest, InlinedDeniedConstantIsMaskedInTheCounterexamples) {
   EXPECT_THAT(sent, Not(HasSubstr("73915")));
   EXPECT_THAT(sent, HasSubstr("Counterexamples"));
   EXPECT_THAT(sent, HasSubstr("code=42"));
+}
+
+// `code - 1 == pin` at run time: no constant holds pin + 1, so masking
+// by constants let the counterexample `code = 73916` go back in round 2.
+// The check is solved again with the constant substituted; what changes is
+// withheld, and counted in the method's result, the summary and the audit
+// record of the request that carried it.
+TEST_F(LeakTest, AValueTheCodeComputesFromADeniedConstantIsWithheldAndCounted) {
+  int requests = 0;
+  SubprocessResult run;
+  std::string sent = Infer("t.Lock#open", kAnswer, &requests, &run);
+  ASSERT_GE(requests, 2) << run.stdout_data << run.stderr_data;
+  EXPECT_THAT(sent, Not(HasSubstr("73916")));
+  EXPECT_THAT(sent, Not(HasSubstr("73915")));
+  EXPECT_THAT(sent, HasSubstr("Counterexamples"));
+  EXPECT_THAT(sent, HasSubstr("code = <withheld>"));
+  EXPECT_THAT(run.stderr_data,
+              HasSubstr("counterexample value(s) change when the denied constants are "
+                        "substituted and are not fed back"));
+  const std::string out = tmp_.path() + "/infer";
+  v1::InferResult result;
+  ASSERT_TRUE(FromJson(ReadFile(out + "/t.Lock#open/result.json").value_or(""), &result).ok());
+  EXPECT_GE(result.withheld_values(), 1);
+  EXPECT_THAT(ReadFile(out + "/summary.txt").value_or(""),
+              HasSubstr("counterexample value(s) not fed back: they change when the denied "
+                        "constants are substituted"));
+  int carried = 0;
+  for (absl::string_view line :
+       absl::StrSplit(ReadFile(out + "/audit.jsonl").value_or(""), '\n', absl::SkipEmpty())) {
+    v1::AuditRecord record;
+    ASSERT_TRUE(FromJson(std::string(line), &record).ok()) << line;
+    if (record.direction() == v1::OUTBOUND) carried += record.withheld_values();
+  }
+  // Every round's feedback but the last goes out with the next request.
+  EXPECT_GE(carried, 1);
+  EXPECT_LE(carried, result.withheld_values());
+  SubprocessResult show = RunTracespec({"audit", "show", out + "/audit.jsonl"});
+  EXPECT_EQ(show.exit_code, 0) << show.stderr_data;
+  EXPECT_THAT(show.stdout_data, HasSubstr("counterexample value(s) withheld: they change when "
+                                          "the denied constants are substituted"));
 }
 
 TEST_F(LeakTest, SplitSecretLiteralInATestIsBlockedAndOtherMethodsStillGo) {
