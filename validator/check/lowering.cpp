@@ -1421,7 +1421,7 @@ absl::StatusOr<z3::expr> Lowering::FieldInFrame(const jml::StoreRef& ref, const 
     case K::kNotSpecified: return ops_.True();
     case K::kAllElements:
     case K::kArrayRange: return ops_.False();
-    case K::kInformal: return jml::UnsupportedAt(ref.span, "unsupported: informal store reference");
+    case K::kInformal: return jml::UnsupportedAt(ref.span, "informal store reference");
     case K::kAllFields: {
       TS_ASSIGN_OR_RETURN(Term o, Lower(*ref.expr));
       return ops_.Eq(o.e, object);
@@ -1457,7 +1457,7 @@ absl::StatusOr<z3::expr> Lowering::ElementInFrame(const jml::StoreRef& ref, cons
   switch (ref.kind) {
     case K::kEverything:
     case K::kNotSpecified: return ops_.True();
-    case K::kInformal: return jml::UnsupportedAt(ref.span, "unsupported: informal store reference");
+    case K::kInformal: return jml::UnsupportedAt(ref.span, "informal store reference");
     case K::kAllElements: {
       TS_ASSIGN_OR_RETURN(Term a, Lower(*ref.expr));
       return ops_.Eq(a.e, array);

@@ -87,6 +87,12 @@ std::vector<Diagnostic> DiagnosticsOf(const absl::Status& status, Diagnostic::Ki
       break;
     }
     if (!d.span.valid()) d.span.file = name;
+    // The front end's message says "unsupported: ..."; the diagnostic's
+    // kind says it once, where it is shown ("unsupported at ...: ...").
+    absl::string_view message = d.message;
+    if (kind == Diagnostic::Kind::kUnsupported && absl::ConsumePrefix(&message, "unsupported: ")) {
+      d.message = std::string(message);
+    }
     out.push_back(std::move(d));
   }
   return out;
