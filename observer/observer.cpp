@@ -594,6 +594,15 @@ class EarlyRun {
 // order (A, then B, then C), so which JVM ends first changes nothing
 // written; a failed run's error names it and is reported before anything
 // is written.
+// The denied constants' keys in the summary the last observe wrote into
+// `out_dir` (none when there is none or it does not parse).
+std::set<uint64_t> LastDeniedConstants(const std::string& out_dir) {
+  v1::ObserveSummary last;
+  absl::StatusOr<std::string> json = ReadFile(out_dir + "/summary.json");
+  if (!json.ok() || !FromJson(*json, &last).ok()) return {};
+  return std::set<uint64_t>(last.denied_constants().begin(), last.denied_constants().end());
+}
+
 class Substitution {
  public:
   Substitution(const ObserveOptions& options, bool enabled, std::string work)
@@ -624,20 +633,47 @@ class Substitution {
         });
   }
 
+  // Before B starts beside A: the keys of the constants the last observe
+  // into the same directory found equal to a denied value. B and C start
+  // with them substituted; when run A finds the same keys they need not
+  // start again after A (SubstituteConstants), which costs one JVM run of
+  // wall time. What A finds decides, never the file: a file that names other
+  // keys (or was edited) only costs that restart.
+  void StartWithConstantsOfTheLastRun(std::set<uint64_t> keys) {
+    if (!enabled_ || b_ != nullptr) return;
+    constants_ = std::move(keys);
+  }
+
   // The keys of the constants run A found equal to a denied value
   // (ProbeStatus.denied_constants): the substituted runs must replace them
-  // too, so B and C, started beside A without them, start again.
+  // too, and no others, so B and C, when started beside A with another set,
+  // start again.
   void SubstituteConstants(const google::protobuf::RepeatedField<uint64_t>& keys) {
-    if (!enabled_ || keys.empty()) return;
-    constants_.assign(keys.begin(), keys.end());
+    if (!enabled_) return;
+    std::set<uint64_t> found(keys.begin(), keys.end());
+    const char* noun = found.size() == 1 ? " constant" : " constants";
+    if (found == constants_) {
+      if (!found.empty()) {
+        Info(absl::StrCat("noninterference: ", found.size(), noun,
+                          " of the loaded classes equal a denied value the tests read, the same "
+                          "as the last observe found: the substituted runs started with ",
+                          found.size() == 1 ? "it" : "them", " substituted where loaded"));
+      }
+      return;
+    }
+    constants_ = std::move(found);
     early_c_.reset();
     b_.reset();
-    Info(absl::StrCat("noninterference: ", keys.size(),
-                      keys.size() == 1 ? " constant" : " constants",
+    if (constants_.empty()) {
+      Info("noninterference: none of the constants the last observe substituted equals a denied "
+           "value now: the substituted runs start again without them");
+      return;
+    }
+    Info(absl::StrCat("noninterference: ", constants_.size(), noun,
                       " of the loaded classes equal a denied value the tests read (a literal "
                       "passed to a constructor, a constant javac inlined): the substituted "
                       "runs start again with ",
-                      keys.size() == 1 ? "it" : "them", " substituted where loaded"));
+                      constants_.size() == 1 ? "it" : "them", " substituted where loaded"));
   }
   int64_t constants() const { return static_cast<int64_t>(constants_.size()); }
 
@@ -699,7 +735,7 @@ class Substitution {
   const std::string work_;
   int started_ = 0;  // B runs started: B<n> and C<n> live in work_/b<n>, work_/c<n>
   std::vector<std::string> selectors_;
-  std::vector<uint64_t> constants_;
+  std::set<uint64_t> constants_;
   std::unique_ptr<BackgroundRun> b_;
   // Declared after b_: dropped first, its C with it.
   std::unique_ptr<EarlyRun> early_c_;
@@ -963,6 +999,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     run.stop_on_interrupt = true;
     Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
                       " under the probe (JVM output: ", log_path, ")"));
+    substitution.StartWithConstantsOfTheLastRun(LastDeniedConstants(options.out_dir));
     substitution.StartBeside(plan, "them");
   }
   TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(argv, run));

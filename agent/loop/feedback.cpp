@@ -12,11 +12,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "agent/loop/withheld_verdicts.h"
 #include "common/distinctive.h"
 #include "common/files.h"
 #include "common/glob.h"
 #include "common/status.h"
 #include "common/subprocess.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "observer/probe/substitute_value.h"
 #include "validator/classfile/class_file.h"
 #include "validator/classfile/instructions.h"
 
@@ -256,6 +259,12 @@ int ReplaceNumber(const std::string& number, std::string* line) {
   size_t at = 0;
   while ((at = line->find(digits, at)) != std::string::npos) {
     size_t end = at + digits.size();
+    // A Java literal's type suffix is part of the number (the validator
+    // prints a long as `4999999017L`).
+    if (end < line->size() && absl::StrContains("LlFfDd", (*line)[end]) &&
+        (end + 1 == line->size() || !absl::ascii_isalnum((*line)[end + 1]))) {
+      ++end;
+    }
     bool joined_before = at > 0 && (absl::ascii_isalnum((*line)[at - 1]) || (*line)[at - 1] == '.');
     bool joined_after = end < line->size() && (absl::ascii_isalnum((*line)[end]) ||
                                                ((*line)[end] == '.' && end + 1 < line->size() &&
@@ -486,23 +495,32 @@ absl::StatusOr<std::vector<v1::Value>> DerivedConstants(classfile::ClassPath* cl
   return out;
 }
 
+namespace {
+
+// Every value of a counterexample, in a fixed order: the receiver, the
+// arguments, each field and array element of the pre- and post-state
+// objects, the returned value.
+std::vector<v1::Value*> ValuesOf(v1::Observation* o) {
+  std::vector<v1::Value*> out;
+  if (o->has_receiver()) out.push_back(o->mutable_receiver());
+  for (v1::Value& arg : *o->mutable_args()) out.push_back(&arg);
+  for (auto* states : {o->mutable_pre(), o->mutable_post()}) {
+    for (v1::ObjectState& state : *states) {
+      for (v1::Field& f : *state.mutable_fields()) out.push_back(f.mutable_value());
+      for (v1::Value& e : *state.mutable_array()->mutable_elements()) out.push_back(&e);
+    }
+  }
+  if (o->outcome().has_returned()) out.push_back(o->mutable_outcome()->mutable_returned());
+  return out;
+}
+
+}  // namespace
+
 int MaskConstants(const std::vector<v1::Value>& constants, prompt::ValidationFeedback* feedback) {
   if (constants.empty()) return 0;
   int count = 0;
   for (v1::Observation& o : feedback->counterexamples) {
-    if (o.has_receiver()) count += MaskValue(constants, o.mutable_receiver());
-    for (v1::Value& arg : *o.mutable_args()) count += MaskValue(constants, &arg);
-    for (auto* states : {o.mutable_pre(), o.mutable_post()}) {
-      for (v1::ObjectState& state : *states) {
-        for (v1::Field& f : *state.mutable_fields()) count += MaskValue(constants, f.mutable_value());
-        for (v1::Value& e : *state.mutable_array()->mutable_elements()) {
-          count += MaskValue(constants, &e);
-        }
-      }
-    }
-    if (o.outcome().has_returned()) {
-      count += MaskValue(constants, o.mutable_outcome()->mutable_returned());
-    }
+    for (v1::Value* v : ValuesOf(&o)) count += MaskValue(constants, v);
   }
   for (std::string& line : feedback->diagnostics) {
     for (const v1::Value& c : constants) {
@@ -513,6 +531,83 @@ int MaskConstants(const std::vector<v1::Value>& constants, prompt::ValidationFee
       }
     }
   }
+  return count;
+}
+
+int WithholdWhatDependsOnConstants(check::Validator* validator, check::ValidateRequest request,
+                                   const check::CheckResult& consistency,
+                                   const std::vector<v1::Value>& constants,
+                                   prompt::ValidationFeedback* feedback) {
+  if (constants.empty() || consistency.status != check::CheckStatus::kFail ||
+      consistency.counterexamples.empty()) {
+    return 0;
+  }
+  // The constants read as substitutes of their type (fixed seed: the same
+  // inputs give the same feedback).
+  for (const v1::Value& c : constants) {
+    switch (c.kind_case()) {
+      case v1::Value::kIntValue:
+        request.substitute_numbers[c.int_value()] = static_cast<int32_t>(static_cast<uint32_t>(
+            probe::SubstituteIntegral(kSubstituteSeed, static_cast<uint32_t>(c.int_value()), 32)));
+        break;
+      case v1::Value::kLongValue:
+        request.substitute_numbers[c.long_value()] = static_cast<int64_t>(probe::SubstituteIntegral(
+            kSubstituteSeed, static_cast<uint64_t>(c.long_value()), 64));
+        break;
+      case v1::Value::kStringValue:
+        request.substitute_texts[c.string_value()] =
+            probe::SubstituteModifiedUtf8(kSubstituteSeed, c.string_value());
+        break;
+      default: break;
+    }
+  }
+  if (request.substitute_numbers.empty() && request.substitute_texts.empty()) return 0;
+  request.has_observations = false;
+  request.observations.clear();
+  request.coverage_only = false;
+  absl::StatusOr<check::ValidationReport> again = validator->Validate(request);
+  const std::vector<v1::Observation> none;
+  const std::vector<v1::Observation>& other =
+      again.ok() && again->consistency.status == check::CheckStatus::kFail
+          ? again->consistency.counterexamples
+          : none;
+  // The consistency counterexamples come first in the feedback
+  // (FeedbackFromReport).
+  const size_t n = std::min(consistency.counterexamples.size(), feedback->counterexamples.size());
+  int count = 0;
+  std::vector<v1::Value> changed;
+  for (size_t i = 0; i < n; ++i) {
+    v1::Observation real = consistency.counterexamples[i];
+    std::vector<v1::Value*> told = ValuesOf(&feedback->counterexamples[i]);
+    std::vector<v1::Value*> values = ValuesOf(&real);
+    std::vector<v1::Value*> substituted;
+    v1::Observation copy;
+    if (i < other.size()) {
+      copy = other[i];
+      substituted = ValuesOf(&copy);
+    }
+    // Another shape (or no counterexample there): every value counts.
+    const bool aligned = substituted.size() == values.size() && told.size() == values.size();
+    for (size_t k = 0; k < told.size(); ++k) {
+      const bool differs = !aligned || !google::protobuf::util::MessageDifferencer::Equals(
+                                           *values[k], *substituted[k]);
+      if (!differs || told[k]->has_redacted()) continue;
+      if (k < values.size()) changed.push_back(*values[k]);
+      told[k]->mutable_redacted();
+      ++count;
+    }
+  }
+  // Their text in the explanations: strings of 4 characters or more and
+  // distinctive numbers (common/distinctive.h), as for the constants.
+  std::vector<v1::Value> texts;
+  for (const v1::Value& v : changed) {
+    double number = 0;
+    if ((v.has_string_value() && v.string_value().size() >= 4) ||
+        (NumberOf(v, &number) && DistinctiveNumber(number))) {
+      texts.push_back(v);
+    }
+  }
+  MaskConstants(texts, feedback);
   return count;
 }
 

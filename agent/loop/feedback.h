@@ -66,6 +66,27 @@ absl::StatusOr<std::vector<v1::Value>> DerivedConstants(classfile::ClassPath* cl
 // becomes "<withheld>". Returns how many were masked.
 int MaskConstants(const std::vector<v1::Value>& constants, prompt::ValidationFeedback* feedback);
 
+// The values of the consistency check's counterexamples that depend on a
+// denied constant through arithmetic the code does at run time (`code - 1
+// == PIN` gives `code = PIN + 1`, a number no constant of the class holds):
+// the check of `request` (the candidate as checked) is solved again with
+// every one of `constants` (DeniedConstants, DerivedConstants) read as a
+// substitute of its type (ValidateRequest.substitute_numbers/_texts, seeded
+// with kSubstituteSeed), and every value of a counterexample that differs
+// from the value at the same place in the second solve's counterexample of
+// the same number — every value of it when that solve has none there, or
+// one of another shape — is withheld in `feedback` (`redacted`), its text
+// in the explanations too when it is distinctive (a string of 4
+// characters or more, a number as common/distinctive.h says). The solver
+// may also choose other values for inputs the constant does not decide:
+// those are withheld as well (the safe side). Returns how many values were
+// withheld; 0 when `consistency` has no counterexample or there is no
+// constant.
+int WithholdWhatDependsOnConstants(check::Validator* validator, check::ValidateRequest request,
+                                   const check::CheckResult& consistency,
+                                   const std::vector<v1::Value>& constants,
+                                   prompt::ValidationFeedback* feedback);
+
 // Whether the report says the contract never got checked: a syntax, type or
 // unsupported-construct diagnostic with a check in ERROR.
 bool NotCheckable(const check::ValidationReport& report);

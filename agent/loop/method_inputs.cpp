@@ -178,9 +178,9 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
                      ": run `tracespec observe` with --method ", selector_text, " first"));
   }
 
-  std::vector<uint64_t> denied_constants;
+  std::set<uint64_t> denied_constants;
   if (observe_summary.has_value()) {
-    denied_constants.assign(observe_summary->denied_constants().begin(),
+    denied_constants.insert(observe_summary->denied_constants().begin(),
                             observe_summary->denied_constants().end());
   }
   std::set<std::string> tests;
@@ -193,8 +193,7 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
       if (!tests_src.empty()) out.tests_without_source.push_back(test);
       continue;
     }
-    MaskedSource masked = MaskDeniedLiterals(
-        std::move(text), std::set<uint64_t>(denied_constants.begin(), denied_constants.end()));
+    MaskedSource masked = MaskDeniedLiterals(std::move(text), denied_constants);
     if (masked.unmaskable) {
       out.tests_source_withheld.push_back(test);
       continue;

@@ -460,6 +460,14 @@ class MethodRun {
     }
     WithholdLikeRecorded(inputs_.prompt.observations, &feedback);
     MaskConstants(options_.withheld_constants, &feedback);
+    // Values the code computes from a denied constant at run time.
+    int dependent = WithholdWhatDependsOnConstants(validator_, as_checked, report->consistency,
+                                                   options_.withheld_constants, &feedback);
+    if (dependent > 0) {
+      Progress(absl::StrCat("round ", number, ": ", dependent,
+                            " counterexample value(s) change when the denied constants are "
+                            "substituted and are not fed back"));
+    }
     if (NotCheckable(*report)) {
       round->set_outcome(v1::ROUND_NOT_CHECKABLE);
       round->set_bits("00");

@@ -51,10 +51,15 @@ std::string* g_status_path = nullptr;
 // With command_run: classes defined by non-boot loaders, per package
 // (guarded by g_status_mutex).
 std::map<std::string, int64_t>* g_loaded_packages = nullptr;
-// With ProbeConfig.find_denied_constants: the String (as UTF-8, kind 'S')
-// and Integer/Long ('N') constants of the classes loaded outside the JDK,
-// JUnit and tracespec, kept in memory only (guarded by g_status_mutex).
-std::set<std::pair<char, std::string>>* g_constants = nullptr;
+// With ProbeConfig.find_denied_constants: the String constants (as UTF-8)
+// and the Integer/Long constants and distinctive sipush operands of the
+// classes loaded outside the JDK, JUnit and tracespec, kept in memory only
+// (guarded by g_status_mutex).
+struct RememberedConstants {
+  std::set<std::string> texts;
+  std::set<int64_t> numbers;
+};
+RememberedConstants* g_constants = nullptr;
 
 void Complain(const std::string& message) {
   std::fprintf(stderr, "tracespec-probe: %s\n", message.c_str());
@@ -280,14 +285,14 @@ void RememberConstants(const char* name, const unsigned char* data, jint length)
   std::lock_guard<std::mutex> lock(g_status_mutex);
   for (const PoolConstant& c : constants) {
     if (c.kind == 'S') {
-      g_constants->emplace('S', ModifiedUtf8ToUtf8(c.text));
+      g_constants->texts.insert(ModifiedUtf8ToUtf8(c.text));
     } else {
-      g_constants->emplace('N', std::to_string(c.value));
+      g_constants->numbers.insert(c.value);
     }
   }
   // Only numbers the taint set can hold (common/distinctive.h).
   for (int16_t value : shorts) {
-    if (DistinctiveNumber(value)) g_constants->emplace('N', std::to_string(value));
+    if (DistinctiveNumber(value)) g_constants->numbers.insert(value);
   }
 }
 
@@ -295,13 +300,11 @@ void RememberConstants(const char* name, const unsigned char* data, jint length)
 std::set<uint64_t> DeniedConstants() {
   std::set<uint64_t> keys;
   const TaintSet& taint = g_recorder->taint();
-  for (const auto& [kind, text] : *g_constants) {
-    if (kind == 'S') {
-      if (taint.HoldsString(text)) keys.insert(ConstantKey(std::string_view(text)));
-    } else {
-      int64_t value = std::stoll(text);
-      if (taint.HoldsIntegral(value)) keys.insert(ConstantKey(value));
-    }
+  for (const std::string& text : g_constants->texts) {
+    if (taint.HoldsString(text)) keys.insert(ConstantKey(std::string_view(text)));
+  }
+  for (int64_t value : g_constants->numbers) {
+    if (taint.HoldsIntegral(value)) keys.insert(ConstantKey(value));
   }
   return keys;
 }
@@ -541,7 +544,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   g_status_path = new std::string(g_config->status_path());
   if (g_config->status_per_process()) *g_status_path += "." + std::to_string(::getpid());
   if (g_config->command_run()) g_loaded_packages = new std::map<std::string, int64_t>;
-  if (g_config->find_denied_constants()) g_constants = new std::set<std::pair<char, std::string>>;
+  if (g_config->find_denied_constants()) g_constants = new RememberedConstants;
   g_targets_by_class = new std::map<std::string, std::vector<int>>;
   g_pattern_targets = new std::vector<int>;
   bool any_constructor = false;

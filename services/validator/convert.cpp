@@ -146,6 +146,10 @@ absl::StatusOr<v1::ValidateCall> CallOf(const check::ValidateRequest& request) {
   call.set_coverage_only(request.coverage_only);
   call.set_skip_deepening(!request.deepen);
   for (const std::string& inv : request.class_invariants) call.add_class_invariants(inv);
+  call.mutable_substitute_numbers()->insert(request.substitute_numbers.begin(),
+                                            request.substitute_numbers.end());
+  call.mutable_substitute_texts()->insert(request.substitute_texts.begin(),
+                                          request.substitute_texts.end());
   return call;
 }
 
@@ -191,6 +195,9 @@ absl::StatusOr<check::ValidateRequest> RequestOf(const v1::ValidateCall& call) {
   request.coverage_only = call.coverage_only();
   request.deepen = !call.skip_deepening();
   request.class_invariants.assign(call.class_invariants().begin(), call.class_invariants().end());
+  request.substitute_numbers.insert(call.substitute_numbers().begin(),
+                                    call.substitute_numbers().end());
+  request.substitute_texts.insert(call.substitute_texts().begin(), call.substitute_texts().end());
   return request;
 }
 

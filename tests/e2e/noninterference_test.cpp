@@ -458,6 +458,42 @@ TEST_F(ObserveNoninterferenceTest, ASecretPassedAsALiteralIsSubstitutedWhereItLo
   EXPECT_EQ(ni.summary.denied_constants_size(), 1);
 }
 
+// The denied constants the last observe into the same directory found
+// let B and C start beside run A with them substituted: the same result,
+// without starting again after A. A summary naming other keys costs the
+// restart, never the result.
+TEST_F(ObserveNoninterferenceTest, TheLastObservesConstantsLetTheSubstitutedRunsStartAtOnce) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/ApiClient.java", kApiClient}, {"ni/ApiClientTest.java", kApiClientTest}},
+      {"-g"}, testing::JunitJar());
+  Observed first = ObserveOther("again", classes, "ni.ApiClientTest", "ni.ApiClient#*",
+                                policy_, {});
+  ASSERT_EQ(first.result.exit_code, 0) << first.Output();
+  EXPECT_THAT(first.Output(), HasSubstr("the substituted runs start again with it"));
+  Observed second = ObserveOther("again", classes, "ni.ApiClientTest", "ni.ApiClient#*",
+                                 policy_, {});
+  ASSERT_EQ(second.result.exit_code, 0) << second.Output();
+  EXPECT_THAT(second.Output(), HasSubstr("the same as the last observe found: the substituted "
+                                         "runs started with it substituted where loaded"));
+  EXPECT_THAT(second.Output(), Not(HasSubstr("start again")));
+  EXPECT_EQ(second.jsonl, first.jsonl);
+  EXPECT_EQ(second.summary.noninterference_constants(), 1);
+  EXPECT_EQ(second.summary.denied_constants_size(), 1);
+
+  // A summary that names another key: B and C start again with the one run
+  // A found, and the result is the same.
+  std::string other = dir_.path() + "/other";
+  ASSERT_TRUE(std::filesystem::create_directories(other));
+  std::filesystem::permissions(other, std::filesystem::perms::owner_all);
+  ASSERT_TRUE(WriteFileAtomic(other + "/summary.json", R"({"denied_constants": ["12345"]})").ok());
+  Observed third = ObserveOther("other", classes, "ni.ApiClientTest", "ni.ApiClient#*",
+                                policy_, {});
+  ASSERT_EQ(third.result.exit_code, 0) << third.Output();
+  EXPECT_THAT(third.Output(), HasSubstr("the substituted runs start again with it"));
+  EXPECT_EQ(third.jsonl, first.jsonl);
+}
+
 // A PIN of 16 bits passed as a literal (sipush: in the code, not the
 // constant pool) to a constructor that scrambles its parameter.
 constexpr char kLock[] = R"(package ni;

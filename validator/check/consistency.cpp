@@ -857,6 +857,8 @@ class ConsistencyCheck {
     eo.recursion = request.unwind;
     eo.max_array = request.max_array;
     eo.deadline = deadline;
+    eo.substitute_numbers = request.substitute_numbers;
+    eo.substitute_texts = request.substitute_texts;
     if (induction != nullptr) {
       eo.induction = true;
       eo.dropped_invariants = *induction;

@@ -25,6 +25,7 @@
 #define TRACESPEC_VALIDATOR_CHECK_VALIDATOR_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,6 +138,13 @@ struct ValidateRequest {
   // to the invariants the contract's class declares — assumed at entry and
   // checked at every exit like them. Not used for static methods.
   std::vector<std::string> class_invariants;
+  // Solve as if these constants of the class files had other values
+  // (symex::ExecOptions::substitute_numbers/substitute_texts): the agent
+  // solves a counterexample again with the denied constants substituted
+  // and withholds what changes (agent/loop/feedback.h). Only consistency
+  // reads them; a request with them must not be taken for the real one.
+  std::map<int64_t, int64_t> substitute_numbers;
+  std::map<std::string, std::string> substitute_texts;
 };
 
 inline constexpr int kDeepenFactor = 2;

@@ -578,8 +578,12 @@ absl::Status MethodRun::Step(const Instruction& ins, State s) {
       Fallthrough(std::move(s));
       return absl::OkStatus();
     case op::kIconstM1: case op::kIconst0: case op::kIconst1: case op::kIconst2:
-    case op::kIconst3: case op::kIconst4: case op::kIconst5: case op::kBipush: case op::kSipush:
+    case op::kIconst3: case op::kIconst4: case op::kIconst5: case op::kBipush:
       s.stack.push_back(Int(ops_.Int(ins.operand)));
+      Fallthrough(std::move(s));
+      return absl::OkStatus();
+    case op::kSipush:
+      s.stack.push_back(Int(ops_.Int(static_cast<int32_t>(impl_.ConstantNumber(ins.operand)))));
       Fallthrough(std::move(s));
       return absl::OkStatus();
     case op::kLconst0: case op::kLconst1:
@@ -804,19 +808,22 @@ absl::Status MethodRun::Ldc(const Instruction& ins, State s) {
   const classfile::CpEntry& e = pool_.at(ins.operand);
   switch (e.tag) {
     case classfile::CpTag::kInteger:
-      s.stack.push_back(Int(ops_.Int(static_cast<int32_t>(e.bits32))));
+      s.stack.push_back(Int(ops_.Int(
+          static_cast<int32_t>(impl_.ConstantNumber(static_cast<int32_t>(e.bits32))))));
       break;
     case classfile::CpTag::kFloat:
       s.stack.push_back(Value{Kind::kFloat, ops_.FloatBits(e.bits32)});
       break;
     case classfile::CpTag::kLong:
-      s.stack.push_back(Value{Kind::kLong, ops_.Long(static_cast<int64_t>(e.bits64))});
+      s.stack.push_back(
+          Value{Kind::kLong, ops_.Long(impl_.ConstantNumber(static_cast<int64_t>(e.bits64)))});
       break;
     case classfile::CpTag::kDouble:
       s.stack.push_back(Value{Kind::kDouble, ops_.DoubleBits(e.bits64)});
       break;
     case classfile::CpTag::kString:
-      s.stack.push_back(Value{Kind::kRef, impl_.StringLiteral(pool_.StringValue(ins.operand))});
+      s.stack.push_back(Value{
+          Kind::kRef, impl_.StringLiteral(impl_.ConstantText(pool_.StringValue(ins.operand)))});
       break;
     case classfile::CpTag::kClass:
       s.stack.push_back(Value{Kind::kRef, impl_.ClassLiteral(pool_.ClassName(ins.operand))});
@@ -1381,7 +1388,7 @@ absl::Status MethodRun::InvokeDynamic(const Instruction& ins, State s) {
   for (const Piece& piece : pieces) {
     Value text{Kind::kRef, ops_.Null()};
     if (piece.arg < 0) {
-      text.e = impl_.StringLiteral(piece.text);
+      text.e = impl_.StringLiteral(impl_.ConstantText(piece.text));
     } else {
       const std::string& p = sig.params[piece.arg];
       const Value& v = args[piece.arg];
@@ -1651,16 +1658,17 @@ absl::StatusOr<std::optional<State>> Machine::Impl::Initialize(State state, cons
     std::optional<Value> v;
     switch (c.tag) {
       case classfile::CpTag::kInteger:
-        v = Value{Kind::kInt, ops.Int(static_cast<int32_t>(c.bits32))};
+        v = Value{Kind::kInt,
+                  ops.Int(static_cast<int32_t>(ConstantNumber(static_cast<int32_t>(c.bits32))))};
         break;
       case classfile::CpTag::kFloat: v = Value{Kind::kFloat, ops.FloatBits(c.bits32)}; break;
       case classfile::CpTag::kLong:
-        v = Value{Kind::kLong, ops.Long(static_cast<int64_t>(c.bits64))};
+        v = Value{Kind::kLong, ops.Long(ConstantNumber(static_cast<int64_t>(c.bits64)))};
         break;
       case classfile::CpTag::kDouble: v = Value{Kind::kDouble, ops.DoubleBits(c.bits64)}; break;
       case classfile::CpTag::kString:
         v = Value{Kind::kRef,
-                  StringLiteral(cls.file->pool.StringValue(f->decl->constant_value_index))};
+                  StringLiteral(ConstantText(cls.file->pool.StringValue(f->decl->constant_value_index)))};
         break;
       default: break;
     }

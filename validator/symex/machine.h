@@ -75,6 +75,13 @@ struct ExecOptions {
   // counterexample.
   bool induction = false;
   std::set<std::string> dropped_invariants;
+  // Constants of the class files read as other values: every ldc of an
+  // Integer, Long or String entry, sipush operand and ConstantValue
+  // attribute equal to a key gives its value instead (the agent solves a
+  // counterexample again with the denied constants substituted, to find
+  // the values that depend on them: agent/loop/feedback.h).
+  std::map<int64_t, int64_t> substitute_numbers;
+  std::map<std::string, std::string> substitute_texts;
 };
 
 // A place in the bytecode.

@@ -75,6 +75,16 @@ class Machine::Impl {
   // A preexisting object (string literal, System.out, ...): below kAllocBase.
   z3::expr Preexisting(int type_id);
   z3::expr StringLiteral(const std::string& text);
+  // A constant of a class file as the execution reads it
+  // (ExecOptions::substitute_numbers/substitute_texts).
+  int64_t ConstantNumber(int64_t value) const {
+    auto it = options.substitute_numbers.find(value);
+    return it == options.substitute_numbers.end() ? value : it->second;
+  }
+  const std::string& ConstantText(const std::string& text) const {
+    auto it = options.substitute_texts.find(text);
+    return it == options.substitute_texts.end() ? text : it->second;
+  }
   // The char[] of preexisting string `ref` (see kStringCharsBit).
   z3::expr StringChars(const z3::expr& ref) const;
   // "An input of runtime type `type` that is a String has its characters at

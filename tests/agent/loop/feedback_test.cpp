@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -253,6 +254,93 @@ public class Latch {
   EXPECT_EQ(MaskConstants(*derived, &feedback), 1);
   EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
   EXPECT_EQ(feedback.counterexamples[1].args(0).int_value(), 3000);
+}
+
+TEST(FeedbackTest, ValuesComputedFromADeniedConstantAtRunTimeAreWithheld) {
+  // `code - 17 == PIN` is arithmetic at run time: no constant of the class
+  // holds PIN + 17, so neither DeniedConstants nor DerivedConstants masks
+  // the counterexample `code = 73932` of a contract that says the dial
+  // never opens, and the PIN is one subtraction away. Solved again with
+  // PIN substituted, the counterexample's code changes: it is withheld.
+  // A method that does not read them keeps its counterexample as it was.
+  TempDir dir;
+  std::string classes = CompileJava(dir, {{"p/Dial.java", R"(package p;
+public class Dial {
+  private static final int PIN = 73915;
+  private static final long ACCOUNT_KEY = 5000000017L;
+  public boolean open(int code) { return code - 17 == PIN; }
+  public boolean owns(long number) { return number + 1000 == ACCOUNT_KEY; }
+  public int twice(int x) { return 2 * x; }
+}
+)"}});
+  ASSERT_FALSE(classes.empty());
+  auto class_path = classfile::ClassPath::Create(classes);
+  ASSERT_TRUE(class_path.ok()) << class_path.status();
+  v1::RedactionPolicy policy;
+  policy.add_deny("*pin*");
+  policy.add_deny("*key*");
+  std::vector<v1::Value> constants = DeniedConstants(&*class_path, "p.Dial", policy);
+  ASSERT_EQ(constants.size(), 2u);
+  auto validator = check::Validator::Create(classes);
+  ASSERT_TRUE(validator.ok()) << validator.status();
+
+  auto feedback_of = [&](const std::string& method, const std::string& contract,
+                         check::ValidateRequest* request, check::ValidationReport* report) {
+    request->method = method;
+    request->contract = contract;
+    absl::StatusOr<check::ValidationReport> r = (*validator)->Validate(*request);
+    EXPECT_TRUE(r.ok()) << r.status();
+    *report = *r;
+    prompt::ValidationFeedback feedback = FeedbackFromReport(*report);
+    MaskConstants(constants, &feedback);
+    return feedback;
+  };
+
+  check::ValidateRequest open;
+  check::ValidationReport opened;
+  prompt::ValidationFeedback feedback =
+      feedback_of("p.Dial#open", "//@ ensures \\result == false;", &open, &opened);
+  ASSERT_EQ(opened.consistency.status, check::CheckStatus::kFail);
+  ASSERT_FALSE(feedback.counterexamples.empty());
+  // Before: the code that opens the dial goes back as it is.
+  ASSERT_EQ(feedback.counterexamples[0].args(0).int_value(), 73932);
+  EXPECT_THAT(absl::StrJoin(feedback.diagnostics, "\n"), HasSubstr("arg0 = 73932"));
+  EXPECT_GE(WithholdWhatDependsOnConstants(validator->get(), open, opened.consistency, constants,
+                                           &feedback),
+            1);
+  EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
+  for (const std::string& line : feedback.diagnostics) EXPECT_THAT(line, Not(HasSubstr("73932")));
+
+  // A long the same way.
+  check::ValidateRequest owns;
+  check::ValidationReport owned;
+  feedback = feedback_of("p.Dial#owns", "//@ ensures \\result == false;", &owns, &owned);
+  ASSERT_EQ(owned.consistency.status, check::CheckStatus::kFail);
+  ASSERT_FALSE(feedback.counterexamples.empty());
+  ASSERT_EQ(feedback.counterexamples[0].args(0).long_value(), 4999999017L);
+  EXPECT_GE(WithholdWhatDependsOnConstants(validator->get(), owns, owned.consistency, constants,
+                                           &feedback),
+            1);
+  EXPECT_TRUE(feedback.counterexamples[0].args(0).has_redacted());
+  for (const std::string& line : feedback.diagnostics) {
+    EXPECT_THAT(line, Not(HasSubstr("4999999017")));
+  }
+
+  // A method that does not read them: nothing withheld.
+  check::ValidateRequest twice;
+  check::ValidationReport doubled;
+  feedback = feedback_of("p.Dial#twice", "//@ ensures \\result == 0;", &twice, &doubled);
+  ASSERT_EQ(doubled.consistency.status, check::CheckStatus::kFail);
+  prompt::ValidationFeedback unchanged = feedback;
+  EXPECT_EQ(WithholdWhatDependsOnConstants(validator->get(), twice, doubled.consistency,
+                                           constants, &feedback),
+            0);
+  ASSERT_EQ(feedback.counterexamples.size(), unchanged.counterexamples.size());
+  EXPECT_EQ(feedback.counterexamples[0].DebugString(), unchanged.counterexamples[0].DebugString());
+  // No constant: nothing is solved again.
+  EXPECT_EQ(WithholdWhatDependsOnConstants(validator->get(), open, opened.consistency, {},
+                                           &feedback),
+            0);
 }
 
 TEST(FeedbackTest, AClauseTheSolverCouldNotDecideIsNamedToTheSynthesizer) {
