@@ -48,6 +48,35 @@ Type Promote(Type a, Type b) {
 
 std::string Text(const Expr& e) { return jml::PrintExpr(e); }
 
+// What in `e` (part of the specification of a model method without a body)
+// may read more than the method's arguments, or "" when nothing does: only
+// such a specification describes a function of the arguments alone.
+std::string ReadsBeyondArguments(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+    case ExprKind::kResult:
+    case ExprKind::kUnary:
+    case ExprKind::kBinary:
+    case ExprKind::kConditional:
+    case ExprKind::kCast:
+    case ExprKind::kQuantifier:
+    case ExprKind::kLet:
+      break;
+    case ExprKind::kName:
+      if (e.sym.kind != jml::SymbolKind::kParameter && e.sym.kind != jml::SymbolKind::kBoundVar) {
+        return absl::StrCat("'", Text(e), "'");
+      }
+      break;
+    default:
+      return absl::StrCat("'", Text(e), "'");
+  }
+  for (const jml::ExprPtr& o : e.operands) {
+    std::string what = ReadsBeyondArguments(*o);
+    if (!what.empty()) return what;
+  }
+  return "";
+}
+
 // The value of a 66-bit numeral as a signed integer.
 std::optional<__int128> Signed66(const z3::expr& e) {
   if (!e.is_numeral()) return std::nullopt;
@@ -693,6 +722,12 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
       return Convert(*v, e.type);
     }
   }
+  if (model_methods_ != nullptr && e.sym.owner == model_methods_->owner) {
+    auto contract = model_methods_->contracts.find(absl::StrCat(name, descriptor));
+    if (contract != model_methods_->contracts.end()) {
+      return CallAxiomatised(e, contract->first, *contract->second, args);
+    }
+  }
   if (e.sym.is_static || name == "<init>") {
     symex::CallTarget t = program.ResolveStatic(owner, name, descriptor);
     if (t.kind == symex::CallTarget::Kind::kBytecode) target = t.method;
@@ -722,8 +757,9 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   }
   if (e.sym.is_model && (target == nullptr || !target->has_code())) {
     return Unsupported(e, absl::StrCat("call of model method ", e.sym.owner, ".", name, descriptor,
-                                       " without a `return e;` body (a model method is inlined "
-                                       "from its body, not axiomatised by its contract)"));
+                                       " whose body is not a single `return e;` (a model method "
+                                       "is inlined from such a body, or axiomatised by its "
+                                       "contract when it has none)"));
   }
   if (target == nullptr || !target->has_code()) {
     const symex::ClassInfo* cls = program.FindClass(owner);
@@ -735,6 +771,164 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
                                        " (no bytecode to inline)"));
   }
   return RunPure(e, target, std::move(receiver), std::move(args));
+}
+
+absl::StatusOr<z3::expr> Lowering::ModelContract(const jml::MethodDecl& decl,
+                                                  const std::vector<symex::Value>& args,
+                                                  const symex::Value& result, z3::expr* pre) {
+  auto refused = [](const std::string& why) { return absl::FailedPreconditionError(why); };
+  std::vector<jml::FlatCase> cases = jml::FlattenSpecCases(decl.spec);
+  for (const jml::FlatCase& c : cases) {
+    if (c.behavior != jml::Behavior::kLightweight && c.behavior != jml::Behavior::kNormal) {
+      return refused(absl::StrCat(c.label, " of its specification may throw"));
+    }
+    if (!c.vars.empty()) return refused(absl::StrCat(c.label, " declares specification variables"));
+    for (const jml::Clause* clause : c.clauses) {
+      if (clause->kind == jml::ClauseKind::kAssignable ||
+          clause->kind == jml::ClauseKind::kAccessible) {
+        continue;  // a model method is pure
+      }
+      if ((clause->kind != jml::ClauseKind::kRequires &&
+           clause->kind != jml::ClauseKind::kEnsures) ||
+          clause->pred == nullptr || clause->pred->kind == ExprKind::kJmlKeyword) {
+        return refused(absl::StrCat("its clause '", jml::ClauseKeyword(clause->kind), "' (",
+                                    clause->span.ToString(), ") is not axiomatised"));
+      }
+      std::string reads = ReadsBeyondArguments(*clause->pred);
+      if (!reads.empty()) {
+        return refused(absl::StrCat("its specification reads more than its arguments: ", reads,
+                                    " (", clause->span.ToString(), ")"));
+      }
+    }
+  }
+  // Lowered in a state of its own: the arguments and the result, nothing
+  // known, nothing undefined.
+  std::optional<symex::Value> saved_receiver = states_.receiver;
+  std::vector<symex::Value> saved_args = states_.args;
+  std::optional<symex::Value> saved_result = states_.result;
+  z3::expr saved_guard = guard_;
+  size_t undefined_mark = undefined_.size();
+  size_t obligations_mark = call_obligations_.size();
+  states_.receiver.reset();
+  states_.args = args;
+  states_.result = result;
+  guard_ = ops_.True();
+  in_model_contract_ = true;
+  absl::Status failed;
+  z3::expr all = ops_.True();
+  *pre = cases.empty() ? ops_.True() : ops_.False();
+  for (const jml::FlatCase& c : cases) {
+    z3::expr assumed = ops_.True(), promised = ops_.True();
+    for (const jml::Clause* clause : c.clauses) {
+      bool is_requires = clause->kind == jml::ClauseKind::kRequires;
+      if (!is_requires && clause->kind != jml::ClauseKind::kEnsures) continue;
+      absl::StatusOr<z3::expr> p = LowerBool(*clause->pred);
+      if (!p.ok()) {
+        failed = p.status();
+        break;
+      }
+      z3::expr& part = is_requires ? assumed : promised;
+      part = ops_.And(part, *p);
+    }
+    if (!failed.ok()) break;
+    all = ops_.And(all, ops_.Implies(assumed, promised));
+    *pre = ops_.Or(*pre, assumed);
+  }
+  in_model_contract_ = false;
+  states_.receiver = saved_receiver;
+  states_.args = std::move(saved_args);
+  states_.result = saved_result;
+  guard_ = saved_guard;
+  bool undefined = undefined_.size() > undefined_mark;
+  bool calls = call_obligations_.size() > obligations_mark;
+  undefined_.erase(undefined_.begin() + static_cast<ptrdiff_t>(undefined_mark), undefined_.end());
+  call_obligations_.erase(call_obligations_.begin() + static_cast<ptrdiff_t>(obligations_mark),
+                          call_obligations_.end());
+  if (!failed.ok()) {
+    return refused(absl::StrCat("its specification cannot be lowered (", failed.message(), ")"));
+  }
+  if (undefined || calls) return refused("its specification may be undefined");
+  return all;
+}
+
+absl::StatusOr<Term> Lowering::CallAxiomatised(const Expr& e, const std::string& key,
+                                               const jml::MethodDecl& decl,
+                                               const std::vector<symex::Value>& args) {
+  std::string what = absl::StrCat("model method ", e.sym.owner, ".", key);
+  auto unsupported = [&](const std::string& why) {
+    return Unsupported(e, absl::StrCat("call of ", what, " (declared without a body, so "
+                                       "axiomatised by its contract): ", why));
+  };
+  if (in_model_contract_) {
+    return unsupported("called in the specification of a model method without a body "
+                       "(nested and recursive ones are not axiomatised)");
+  }
+  auto desc = jml::ParseMethodDescriptor(e.sym.descriptor);
+  if (!desc.ok()) return unsupported(std::string(desc.status().message()));
+  bool primitive = !desc->result.IsReference() && !desc->result.IsVoid();
+  for (const Type& t : desc->params) primitive &= !t.IsReference();
+  if (!primitive) return unsupported("only model methods over primitive values are axiomatised");
+  z3::context& ctx = ops_.ctx();
+  char r = desc->result.Descriptor()[0];
+  z3::sort range = ops_.StoredSort(r);
+  symex::Kind kind = symex::KindOfDescriptor(r);
+  // Once per method: whether its contract admits a result for every
+  // argument that meets its precondition. Only then is assuming it at
+  // every call sound (a contract without a result would make every
+  // query vacuous).
+  auto known = model_methods_->feasible.find(key);
+  if (known == model_methods_->feasible.end()) {
+    std::vector<symex::Value> params;
+    for (size_t i = 0; i < desc->params.size(); ++i) {
+      params.push_back(machine_.Fresh(desc->params[i].Descriptor(),
+                                      absl::StrCat(decl.name, "!arg", i, "!", fresh_++)));
+    }
+    z3::expr any = ctx.constant(absl::StrCat(decl.name, "!result", fresh_++).c_str(), range);
+    z3::expr pre(ctx);
+    absl::StatusOr<z3::expr> contract =
+        ModelContract(decl, params, symex::Value{kind, ops_.LoadAs(r, any)}, &pre);
+    absl::Status verdict;
+    if (!contract.ok()) {
+      verdict = contract.status();
+    } else {
+      symex::SolveResult none = symex::Solve(ctx, {}, z3::forall(any, !*contract), deadline_,
+                                             /*want_model=*/false);
+      if (none.result == z3::sat) {
+        verdict = absl::FailedPreconditionError(
+            "its contract admits no result for some arguments that meet its precondition");
+      } else if (none.result != z3::unsat) {
+        verdict = absl::FailedPreconditionError(absl::StrCat(
+            "whether its contract admits a result for every argument is undecided (",
+            none.why_unknown, ")"));
+      }
+    }
+    known = model_methods_->feasible.emplace(key, verdict).first;
+  }
+  if (!known->second.ok()) return unsupported(std::string(known->second.message()));
+  // The call: an uninterpreted function of the arguments (one per
+  // declaration), and its contract at these arguments as a background
+  // axiom (under the variables of enclosing quantifiers).
+  z3::sort_vector domain(ctx);
+  z3::expr_vector actual(ctx);
+  for (const symex::Value& a : args) {
+    domain.push_back(a.e.get_sort());
+    actual.push_back(a.e);
+  }
+  std::string fname = absl::StrCat(what, "@", reinterpret_cast<uintptr_t>(&decl));
+  z3::func_decl f = ctx.function(fname.c_str(), domain, range);
+  symex::Value value{kind, ops_.LoadAs(r, f(actual))};
+  z3::expr pre(ctx);
+  absl::StatusOr<z3::expr> contract = ModelContract(decl, args, value, &pre);
+  if (!contract.ok()) return unsupported(std::string(contract.status().message()));
+  z3::expr axiom = *contract;
+  if (!quantified_.empty()) {
+    z3::expr_vector vars(ctx);
+    for (const z3::expr& v : quantified_) vars.push_back(v);
+    axiom = z3::forall(vars, axiom);
+  }
+  machine_.AddAxiom(axiom);
+  NoteUndefined(ops_.Not(pre), e, absl::StrCat("call of ", what, " outside its precondition"));
+  return FromValue(value, e.type);
 }
 
 absl::StatusOr<Term> Lowering::RunPure(const Expr& e, const symex::MethodInfo* target,
@@ -1182,16 +1376,24 @@ absl::StatusOr<Term> Lowering::LowerQuantifier(const Expr& q) {
     if (vt.Is(TK::kChar)) domain = domain && (vars[k] == ops_.I2C(vars[k]));
   }
   size_t mark = undefined_.size();
+  size_t quantified_mark = quantified_.size();
+  for (unsigned k = 0; k < vars.size(); ++k) quantified_.push_back(vars[k]);
   z3::expr range = domain;
   if (const Expr* r = jml::QuantifierRange(q)) {
     absl::StatusOr<z3::expr> rv = LowerBool(*r);
-    if (!rv.ok()) return rv.status();
+    if (!rv.ok()) {
+      quantified_.erase(quantified_.begin() + static_cast<ptrdiff_t>(quantified_mark),
+                        quantified_.end());
+      return rv.status();
+    }
     range = range && *rv;
   }
   absl::StatusOr<z3::expr> b = [&] {
     Scope s(*this, range);
     return LowerBool(body);
   }();
+  quantified_.erase(quantified_.begin() + static_cast<ptrdiff_t>(quantified_mark),
+                    quantified_.end());
   for (size_t k = 0; k < q.bound_vars.size(); ++k) bound_.erase({&q, static_cast<int>(k)});
   TS_RETURN_IF_ERROR(b.status());
   for (size_t i = mark; i < undefined_.size(); ++i) {
@@ -1219,7 +1421,7 @@ absl::StatusOr<z3::expr> Lowering::FieldInFrame(const jml::StoreRef& ref, const 
     case K::kNotSpecified: return ops_.True();
     case K::kAllElements:
     case K::kArrayRange: return ops_.False();
-    case K::kInformal: return jml::UnsupportedAt(ref.span, "unsupported: informal store reference");
+    case K::kInformal: return jml::UnsupportedAt(ref.span, "informal store reference");
     case K::kAllFields: {
       TS_ASSIGN_OR_RETURN(Term o, Lower(*ref.expr));
       return ops_.Eq(o.e, object);
@@ -1255,7 +1457,7 @@ absl::StatusOr<z3::expr> Lowering::ElementInFrame(const jml::StoreRef& ref, cons
   switch (ref.kind) {
     case K::kEverything:
     case K::kNotSpecified: return ops_.True();
-    case K::kInformal: return jml::UnsupportedAt(ref.span, "unsupported: informal store reference");
+    case K::kInformal: return jml::UnsupportedAt(ref.span, "informal store reference");
     case K::kAllElements: {
       TS_ASSIGN_OR_RETURN(Term a, Lower(*ref.expr));
       return ops_.Eq(a.e, array);

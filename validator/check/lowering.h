@@ -72,12 +72,23 @@ struct Undefined {
   std::vector<std::pair<std::string, z3::expr>> vars;
 };
 
-// Model methods of a class whose body is `return e;`: name + descriptor ->
-// e. A call of one in a specification is inlined (e with the call's
-// arguments and receiver).
+// Model methods of a class, by name + descriptor. One whose body is
+// `return e;` (in `bodies`) is inlined at a call in a specification: e with
+// the call's arguments and receiver. One declared without a body (in
+// `contracts`) is axiomatised by its specification, as OpenJML does: the
+// call is an uninterpreted function of the arguments, and at each call the
+// background axioms say that under its requires its value satisfies its
+// ensures. That is sound only when the specification admits a value for
+// every argument (checked once per method: otherwise the call is
+// unsupported, naming the method) and reads nothing but the arguments
+// (otherwise unsupported too).
 struct ModelMethods {
   std::string owner;  // binary name of the class declaring them
   std::map<std::string, const jml::Expr*> bodies;
+  std::map<std::string, const jml::MethodDecl*> contracts;
+  // Whether each contract admits a value for every argument, once decided
+  // (by name + descriptor): OK, or why the method is not axiomatised.
+  mutable std::map<std::string, absl::Status> feasible;
 };
 
 class Lowering {
@@ -153,6 +164,17 @@ class Lowering {
                                std::vector<symex::Value> args);
   // `l + r` for a String `e`: as Java, through the String models.
   absl::StatusOr<Term> LowerConcat(const jml::Expr& e, const Term& l, const Term& r);
+  // A call of a model method without a body: see ModelMethods.
+  absl::StatusOr<Term> CallAxiomatised(const jml::Expr& e, const std::string& key,
+                                       const jml::MethodDecl& decl,
+                                       const std::vector<symex::Value>& args);
+  // The conjunction over the spec cases of `decl` of (requires ==> ensures)
+  // with `args` for the parameters and `result` for \result; `pre` gets
+  // the disjunction of the requires. FailedPrecondition saying why when the
+  // specification is not one a call can be axiomatised by.
+  absl::StatusOr<z3::expr> ModelContract(const jml::MethodDecl& decl,
+                                         const std::vector<symex::Value>& args,
+                                         const symex::Value& result, z3::expr* pre);
   absl::StatusOr<Term> CallModel(const jml::Expr& e, const std::string& key,
                                  std::optional<symex::Value> receiver,
                                  std::vector<symex::Value> args);
@@ -195,6 +217,10 @@ class Lowering {
   const std::map<std::string, const jml::Expr*>* represents_ = nullptr;
   const ModelMethods* model_methods_ = nullptr;
   int model_depth_ = 0;
+  // Inside the specification of a model method without a body.
+  bool in_model_contract_ = false;
+  // The variables of the enclosing Z3 quantifiers (innermost last).
+  std::vector<z3::expr> quantified_;
 };
 
 // The JVM internal name or array descriptor of a JML reference type

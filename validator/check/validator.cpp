@@ -87,6 +87,12 @@ std::vector<Diagnostic> DiagnosticsOf(const absl::Status& status, Diagnostic::Ki
       break;
     }
     if (!d.span.valid()) d.span.file = name;
+    // The front end's message says "unsupported: ..."; the diagnostic's
+    // kind says it once, where it is shown ("unsupported at ...: ...").
+    absl::string_view message = d.message;
+    if (kind == Diagnostic::Kind::kUnsupported && absl::ConsumePrefix(&message, "unsupported: ")) {
+      d.message = std::string(message);
+    }
     out.push_back(std::move(d));
   }
   return out;
@@ -309,11 +315,15 @@ class ValidatorImpl : public Validator {
       }
       spec.model_methods.owner = mctx->class_name;
       for (const jml::MethodDecl& m : src->type_decl->methods) {
-        if (!m.mods.Has(jml::kModModel) || !m.model_body) continue;
+        if (!m.mods.Has(jml::kModModel) || (m.has_body && !m.model_body)) continue;
         auto m_ctx = jml::MakeMethodContext(*src->env, *src->type_decl, m);
         if (!m_ctx.ok()) continue;  // reported by CheckClassDecl
-        spec.model_methods.bodies[absl::StrCat(m.name, m_ctx->method.descriptor)] =
-            m.model_body.get();
+        std::string key = absl::StrCat(m.name, m_ctx->method.descriptor);
+        if (m.model_body) {
+          spec.model_methods.bodies[key] = m.model_body.get();
+        } else {
+          spec.model_methods.contracts[key] = &m;
+        }
       }
     }
     if (src->method_decl != nullptr && !src->method_decl->body_annotations.empty()) {

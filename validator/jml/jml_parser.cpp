@@ -1462,8 +1462,18 @@ bool Parser::SemicolonEndsClause() const {
   if (t.kind == TokenKind::kEnd || !t.jml || t.run != semi.run) return true;
   if (t.IsOp("|}") || t.IsOp("}")) return true;
   if (t.kind != TokenKind::kIdentifier) return false;
-  // A keyword used as a name: `set.size() > 0`, `in[i]`.
-  if (IsOp(".", 2) || IsOp("[", 2)) return false;
+  // A keyword used as a name: `set.size() > 0`, `in[i]`, `old == 0`. After
+  // a clause or statement keyword comes an expression, a type or a name;
+  // an operator that can only continue an expression makes it a name.
+  static const char* const kInfixOnly[] = {
+      ".",  "[",  "==", "!=", "<",   "<=",   ">",   ">=",   ">>",    ">>>",   "<<", "&&",
+      "||", "&",  "|",  "^",  "*",   "/",    "%",   "?",    "==>",   "<==",   "<==>",
+      "<=!=>", "<:", ")", ",", ":", "]"};
+  const Token& after = Peek(2);
+  if (after.IsIdent("instanceof")) return false;
+  for (const char* op : kInfixOnly) {
+    if (after.IsOp(op)) return false;
+  }
   // A declaration: a type followed by a name.
   if (AtTypeStart(1) && Peek(2).kind == TokenKind::kIdentifier) return true;
   ClauseKind clause;
@@ -1471,11 +1481,29 @@ bool Parser::SemicolonEndsClause() const {
   ClassClauseKind class_clause;
   BodyAnnotationKind statement;
   bool redundant;
-  return LookupClause(t.text, &clause, &redundant) || LookupBehavior(t.text, &behavior) ||
-         LookupClassClause(t.text, &class_clause, &redundant) ||
-         LookupStatement(t.text, &statement, &redundant) || ModifierBit(t.text, true) != 0 ||
-         t.text == "also" || t.text == "implies_that" || t.text == "for_example" ||
-         t.text == "forall" || t.text == "old" || t.text == "code";
+  bool is_clause = LookupClause(t.text, &clause, &redundant);
+  bool is_class_clause = LookupClassClause(t.text, &class_clause, &redundant);
+  bool is_statement = LookupStatement(t.text, &statement, &redundant);
+  // Keywords followed by an expression, which may start with a unary
+  // operator (`ensures -1 < x`); the others are followed by a type, a name,
+  // a store reference or a keyword, never by one: `old + i` is a name.
+  bool before_expression =
+      (is_clause && (clause == ClauseKind::kRequires || clause == ClauseKind::kEnsures ||
+                     clause == ClauseKind::kDiverges || clause == ClauseKind::kWhen ||
+                     clause == ClauseKind::kWorkingSpace || clause == ClauseKind::kDuration ||
+                     clause == ClauseKind::kMeasuredBy)) ||
+      (is_class_clause &&
+       (class_clause == ClassClauseKind::kInvariant || class_clause == ClassClauseKind::kConstraint ||
+        class_clause == ClassClauseKind::kInitially || class_clause == ClassClauseKind::kAxiom)) ||
+      (is_statement && statement != BodyAnnotationKind::kSet &&
+       statement != BodyAnnotationKind::kLoopAssignable);
+  if (!before_expression &&
+      (after.IsOp("+") || after.IsOp("-") || after.IsOp("!") || after.IsOp("~"))) {
+    return false;
+  }
+  return is_clause || is_class_clause || is_statement || LookupBehavior(t.text, &behavior) ||
+         ModifierBit(t.text, true) != 0 || t.text == "also" || t.text == "implies_that" ||
+         t.text == "for_example" || t.text == "forall" || t.text == "old" || t.text == "code";
 }
 
 bool Parser::AtJmlToken() const {

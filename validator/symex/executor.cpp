@@ -11,6 +11,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/status.h"
 #include "validator/classfile/instructions.h"
 #include "validator/symex/machine_impl.h"
@@ -878,8 +879,24 @@ absl::Status MethodRun::ArrayAccess(const Instruction& ins, State s) {
     }
     z3::expr reach_unknown = ops_.And(s.guard, unknown_all);
     if (!JavaOps::IsFalse(reach_unknown)) {
-      impl_.AddObligation(ObligationKind::kUnsupported, reach_unknown, Site(ins.pc),
-                          "aastore of an object whose class hierarchy is not on the class path");
+      // Said as for calls: a JDK class is not modelled by the validator;
+      // only the program's own missing classes are the class path's.
+      std::vector<std::string> absent;
+      for (int id : program.OpaqueTypes()) {
+        const std::string& name = program.Type(id).name;
+        if (Program::IsJdkClass(name)) continue;
+        if (absent.size() == 3) {
+          absent.push_back("...");
+          break;
+        }
+        absent.push_back(program.AbsentClass(name));
+      }
+      impl_.AddObligation(
+          ObligationKind::kUnsupported, reach_unknown, Site(ins.pc),
+          absent.empty()
+              ? "aastore of an object that may be of a JDK class not modelled by the validator"
+              : absl::StrCat("aastore of an object whose class hierarchy is not known (",
+                             absl::StrJoin(absent, "; "), ")"));
       s.guard = ops_.And(s.guard, ops_.Not(unknown_all));
     }
     z3::expr fails = ops_.And(ops_.Not(ops_.Eq(v, ops_.Null())), ops_.Not(fits));

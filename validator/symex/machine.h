@@ -375,6 +375,16 @@ class Machine {
   // Background facts every query must include: typing of input objects,
   // defaults of allocated objects, bounds of input arrays.
   const std::vector<z3::expr>& axioms() const { return axioms_; }
+  // Adds a background fact about symbols a caller introduced (validator/
+  // check: the contract of a model method, as an uninterpreted function,
+  // at one of its calls). It must hold for some interpretation of those
+  // symbols, whatever the others: every query assumes it.
+  void AddAxiom(const z3::expr& axiom) {
+    for (const z3::expr& a : axioms_) {
+      if (z3::eq(a, axiom)) return;
+    }
+    axioms_.push_back(axiom);
+  }
   const std::vector<Site>& sites() const { return sites_; }
   const std::vector<InputEvent>& inputs() const { return inputs_; }
   const std::vector<TraceEvent>& trace() const { return trace_; }

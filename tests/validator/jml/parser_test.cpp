@@ -289,6 +289,37 @@ TEST(ParserTest, AnUnparenthesizedQuantifierEndsWithItsClause) {
   EXPECT_EQ(ParseSexp("(\\forall int i; also; ensures)"), "(\\forall int i range also ensures)");
 }
 
+TEST(ParserTest, AQuantifierBodyMayStartWithAKeywordNamedVariable) {
+  // A variable named like a clause, statement or case keyword (`set`,
+  // `old`, `pure`, `ensures`) at the start of the body: the operator after
+  // it makes it a name, so the ';' before it separates range and body.
+  MethodSpec s = ParseSpec(
+      "requires \\forall int i; 0 <= i && i < n; set == i;\n"
+      "ensures \\forall int i; 0 <= i && i < n; old < i; ensures true;\n"
+      "ensures \\exists int i; 0 <= i; pure && ensures;\n"
+      "ensures \\forall int i; 0 <= i; model instanceof Object;\n"
+      "ensures \\forall int i; 0 <= i && i < 4; old + i < \\result;");
+  ASSERT_EQ(s.cases.size(), 1u);
+  const auto& cl = s.cases[0].clauses;
+  ASSERT_EQ(cl.size(), 6u);
+  EXPECT_EQ(PrintClause(cl[0]), "requires (\\forall int i; 0 <= i && i < n; set == i);");
+  EXPECT_EQ(PrintClause(cl[1]), "ensures (\\forall int i; 0 <= i && i < n; old < i);");
+  EXPECT_EQ(PrintClause(cl[2]), "ensures true;");
+  EXPECT_EQ(PrintClause(cl[3]), "ensures (\\exists int i; 0 <= i; pure && ensures);");
+  EXPECT_EQ(PrintClause(cl[4]), "ensures (\\forall int i; 0 <= i; model instanceof Object);");
+  // `old`, `set` and modifiers are never followed by a unary operator.
+  EXPECT_EQ(PrintClause(cl[5]), "ensures (\\forall int i; 0 <= i && i < 4; old + i < \\result);");
+  // The keyword followed by an expression, a type or a name still starts
+  // the next clause or declaration.
+  MethodSpec t = ParseSpec(
+      "requires \\forall int i; 0 <= i; ensures \\forall int j; j > 0; ensures -1 < 0;");
+  ASSERT_EQ(t.cases.size(), 1u);
+  ASSERT_EQ(t.cases[0].clauses.size(), 3u);
+  EXPECT_EQ(PrintClause(t.cases[0].clauses[0]), "requires (\\forall int i; 0 <= i);");
+  EXPECT_EQ(PrintClause(t.cases[0].clauses[1]), "ensures (\\forall int j; j > 0);");
+  EXPECT_EQ(PrintClause(t.cases[0].clauses[2]), "ensures -1 < 0;");
+}
+
 TEST(ParserTest, ChainedComparisonsBecomeConjunctions) {
   EXPECT_EQ(ParseSexp("0 <= i < n"), "(&& (<= 0 i) (< i n))");
   EXPECT_EQ(ParseSexp("0 <= i < j <= n"), "(&& (&& (<= 0 i) (< i j)) (<= j n))");

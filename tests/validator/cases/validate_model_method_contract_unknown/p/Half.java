@@ -2,12 +2,23 @@ package p;
 
 public class Half {
   /*@ public normal_behavior
-    @   ensures \result == v + v;
-    @ public static model pure int twice(int v);
+    @   requires v > 0;
+    @   ensures \result > v && \result < v;
+    @ public static model pure int never(int v);
     @*/
 
-  //@ ensures \result == twice(x) / 2;
+  private /*@ spec_public @*/ int factor;
+
+  //@ ensures \result == factor * v;
+  //@ public model pure int scaled(int v);
+
+  //@ ensures \result == never(x) / 2;
   public static int same(int x) {
     return x;
+  }
+
+  //@ ensures \result == scaled(x);
+  public int times(int x) {
+    return factor * x;
   }
 }
