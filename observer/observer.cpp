@@ -586,14 +586,6 @@ class EarlyRun {
   std::thread thread_;
 };
 
-// observe --noninterference: the substituted runs and the comparison.
-// Run B needs nothing of run A but its selection, so it starts beside the
-// JVM whose selection it repeats — run A, then each isolation run (which
-// drops the B of the previous selection) — instead of after it. Its
-// results are used only once every run before it has ended, in a fixed
-// order (A, then B, then C), so which JVM ends first changes nothing
-// written; a failed run's error names it and is reported before anything
-// is written.
 // The denied constants' keys in the summary the last observe wrote into
 // `out_dir` (none when there is none or it does not parse).
 std::set<uint64_t> LastDeniedConstants(const std::string& out_dir) {
@@ -603,6 +595,14 @@ std::set<uint64_t> LastDeniedConstants(const std::string& out_dir) {
   return std::set<uint64_t>(last.denied_constants().begin(), last.denied_constants().end());
 }
 
+// observe --noninterference: the substituted runs and the comparison.
+// Run B needs nothing of run A but its selection, so it starts beside the
+// JVM whose selection it repeats — run A, then each isolation run (which
+// drops the B of the previous selection) — instead of after it. Its
+// results are used only once every run before it has ended, in a fixed
+// order (A, then B, then C), so which JVM ends first changes nothing
+// written; a failed run's error names it and is reported before anything
+// is written.
 class Substitution {
  public:
   Substitution(const ObserveOptions& options, bool enabled, std::string work)
