@@ -914,8 +914,9 @@ absl::StatusOr<Term> Lowering::CallAxiomatised(const Expr& e, const std::string&
     domain.push_back(a.e.get_sort());
     actual.push_back(a.e);
   }
-  std::string fname = absl::StrCat(what, "@", reinterpret_cast<uintptr_t>(&decl));
-  z3::func_decl f = ctx.function(fname.c_str(), domain, range);
+  // Named by owner, name and descriptor (unique per declaration), never by
+  // an address: the same inputs give the solver the same symbols.
+  z3::func_decl f = ctx.function(what.c_str(), domain, range);
   symex::Value value{kind, ops_.LoadAs(r, f(actual))};
   z3::expr pre(ctx);
   absl::StatusOr<z3::expr> contract = ModelContract(decl, args, value, &pre);
