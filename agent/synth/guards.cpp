@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -79,6 +80,98 @@ std::optional<Guard> OutsideObservedChars(SynthContext* ctx, const Vocabulary& v
   return std::nullopt;
 }
 
+// Atoms joined by `op` ("||" or "&&"), each parenthesised.
+std::string JoinAtoms(const std::vector<const Atom*>& atoms, std::string Atom::*text,
+                      const char* op) {
+  std::vector<std::string> parts;
+  for (const Atom* a : atoms) parts.push_back(Paren(a->*text));
+  return absl::StrJoin(parts, absl::StrCat(" ", op, " "));
+}
+
+// Calls `visit` on the combinations of `k` of `pool`'s atoms in
+// lexicographic order of their indices until it returns true.
+bool ForEachCombination(const std::vector<const Atom*>& pool, size_t k,
+                        const std::function<bool(const std::vector<const Atom*>&)>& visit) {
+  if (k == 0 || pool.size() < k) return false;
+  std::vector<size_t> idx(k);
+  for (size_t j = 0; j < k; ++j) idx[j] = j;
+  std::vector<const Atom*> chosen(k);
+  while (true) {
+    for (size_t j = 0; j < k; ++j) chosen[j] = pool[idx[j]];
+    if (visit(chosen)) return true;
+    size_t j = k;
+    while (j > 0 && idx[j - 1] == pool.size() - k + j - 1) --j;
+    if (j == 0) return false;
+    ++idx[j - 1];
+    for (size_t m = j; m < k; ++m) idx[m] = idx[m - 1] + 1;
+  }
+}
+
+// See FindGuard: the first disjunction of atoms that are each false on every
+// negative and together true on every positive (a guard method's
+// `i < 0 || i > j || j > n`), else the first conjunction of atoms that are
+// each true on every positive and together false on every negative; two
+// atoms before three. The atoms are kept (Guard::atoms) so that the normal
+// case can drop what another case's guard already rules out.
+std::optional<Guard> CombinedGuard(SynthContext* ctx, const std::vector<const Atom*>& atoms,
+                                   const std::vector<size_t>& positives,
+                                   const std::vector<size_t>& negatives,
+                                   const std::set<std::string>& banned) {
+  // Triples are tried over the first atoms only: the search is cubic.
+  constexpr size_t kMaxTripleAtoms = 64;
+  std::vector<const Atom*> partial, necessary;
+  for (const Atom* a : atoms) {
+    if (Banned(ctx, banned, a->pre)) continue;
+    if (AllAre(*a, negatives, Truth::kFalse)) {
+      bool some = false;
+      for (size_t i : positives) some |= a->truth[i] == Truth::kTrue;
+      if (some) partial.push_back(a);
+    }
+    if (AllAre(*a, positives, Truth::kTrue)) necessary.push_back(a);
+  }
+  auto make = [&](const std::vector<const Atom*>& parts, bool conjunction) {
+    const char* op = conjunction ? "&&" : "||";
+    const char* neg_op = conjunction ? "||" : "&&";
+    Guard g{Canonical(ctx, JoinAtoms(parts, &Atom::pre, op)),
+            Canonical(ctx, JoinAtoms(parts, &Atom::neg_pre, neg_op)),
+            {},
+            false,
+            JoinAtoms(parts, &Atom::post, op),
+            /*combined=*/true};
+    g.conjunction = conjunction;
+    for (const Atom* a : parts) {
+      g.atoms.push_back(Canonical(ctx, a->pre));
+      g.neg_atoms.push_back(Canonical(ctx, a->neg_pre));
+    }
+    return g;
+  };
+  std::optional<Guard> found;
+  for (size_t k : {2u, 3u}) {
+    for (bool conjunction : {false, true}) {
+      // A disjunction must hold on each positive, a conjunction fail on
+      // each negative: some atom of the combination decides each call.
+      const std::vector<const Atom*>& pool = conjunction ? necessary : partial;
+      const std::vector<size_t>& decided = conjunction ? negatives : positives;
+      Truth deciding = conjunction ? Truth::kFalse : Truth::kTrue;
+      std::vector<const Atom*> first = pool;
+      if (k >= 3 && first.size() > kMaxTripleAtoms) first.resize(kMaxTripleAtoms);
+      ForEachCombination(first, k, [&](const std::vector<const Atom*>& parts) {
+        for (size_t i : decided) {
+          bool some = false;
+          for (const Atom* a : parts) some |= a->truth[i] == deciding;
+          if (!some) return false;
+        }
+        Guard g = make(parts, conjunction);
+        if (Banned(ctx, banned, g.pre)) return false;
+        found = std::move(g);
+        return true;
+      });
+      if (found) return found;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
@@ -109,58 +202,16 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
     }
     Guard g{Canonical(ctx, chosen->pre), Canonical(ctx, chosen->neg_pre), {}, false,
             chosen->post};
+    g.atoms = {g.pre};
+    g.neg_atoms = {g.neg_pre};
     for (const Atom* a : family) {
       if (a != chosen) g.alternatives.push_back(Canonical(ctx, a->pre));
     }
     return g;
   }
-  // Two atoms: A || B (each false on every negative), A && B (each true on
-  // every positive).
-  std::vector<const Atom*> partial, necessary;
-  for (const Atom* a : atoms) {
-    if (Banned(ctx, banned, a->pre)) continue;
-    if (AllAre(*a, negatives, Truth::kFalse)) {
-      bool some = false;
-      for (size_t i : positives) some |= a->truth[i] == Truth::kTrue;
-      if (some) partial.push_back(a);
-    }
-    if (AllAre(*a, positives, Truth::kTrue)) necessary.push_back(a);
-  }
-  for (size_t p = 0; p < partial.size(); ++p) {
-    for (size_t q = p + 1; q < partial.size(); ++q) {
-      bool covers = true;
-      for (size_t i : positives) {
-        covers &= partial[p]->truth[i] == Truth::kTrue || partial[q]->truth[i] == Truth::kTrue;
-      }
-      if (!covers) continue;
-      std::string pre = absl::StrCat(Paren(partial[p]->pre), " || ", Paren(partial[q]->pre));
-      if (Banned(ctx, banned, pre)) continue;
-      return Guard{Canonical(ctx, pre),
-                   Canonical(ctx, absl::StrCat(Paren(partial[p]->neg_pre), " && ",
-                                               Paren(partial[q]->neg_pre))),
-                   {}, false,
-                   absl::StrCat(Paren(partial[p]->post), " || ", Paren(partial[q]->post)),
-                   /*combined=*/true};
-    }
-  }
-  for (size_t p = 0; p < necessary.size(); ++p) {
-    for (size_t q = p + 1; q < necessary.size(); ++q) {
-      bool separates = true;
-      for (size_t i : negatives) {
-        separates &=
-            necessary[p]->truth[i] == Truth::kFalse || necessary[q]->truth[i] == Truth::kFalse;
-      }
-      if (!separates) continue;
-      std::string pre = absl::StrCat(Paren(necessary[p]->pre), " && ", Paren(necessary[q]->pre));
-      if (Banned(ctx, banned, pre)) continue;
-      return Guard{Canonical(ctx, pre),
-                   Canonical(ctx, absl::StrCat(Paren(necessary[p]->neg_pre), " || ",
-                                               Paren(necessary[q]->neg_pre))),
-                   {}, false,
-                   absl::StrCat(Paren(necessary[p]->post), " && ", Paren(necessary[q]->post)),
-                   /*combined=*/true};
-    }
-  }
+  // Two, then three atoms: A || B || C (each false on every negative),
+  // A && B && C (each true on every positive).
+  if (std::optional<Guard> g = CombinedGuard(ctx, atoms, positives, negatives, banned)) return g;
   // A char input used as a selector (an operator): the calls in
   // `positives` have none of the few values the others have
   // (`op != '+' && op != '-'`, the default branch of a switch).

@@ -24,13 +24,19 @@ struct Guard {
   bool threshold = false;
   // `pre` in postcondition position (fields as \old(f)).
   std::string post;
-  // Two atoms (A || B, A && B).
+  // Two or three atoms (A || B, A && B && C).
   bool combined = false;
+  // A conjunction of atoms (else one atom or a disjunction).
+  bool conjunction = false;
+  // The vocabulary atoms it is made of and their negations, canonical (in
+  // requires form); empty for thresholds and char selectors.
+  std::vector<std::string> atoms;
+  std::vector<std::string> neg_atoms;
 };
 
 // A predicate over the pre-state true on every observation in `positives`
 // and false on every one in `negatives`: one atom, else a disjunction or a
-// conjunction of two, else a threshold on one input. Among atoms of one
+// conjunction of two, then of three, else a threshold on one input. Among atoms of one
 // family (same terms) the one with the largest region wins (x <= 0 before
 // x < 0 before x == 0); families in vocabulary order (parameters first).
 // Guards whose requires clause is in `banned` are skipped.

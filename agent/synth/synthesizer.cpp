@@ -162,6 +162,38 @@ struct Workspace {
       : observed(method, observations), env(Layers(classpath, &observed)) {}
 };
 
+// The normal case's preconditions: the negation of every exceptional
+// case's guard. A conjunction guard's negation is a disjunction whose
+// disjuncts another guard may already rule out (`qty <= 0` throws one
+// exception, `qty > 0 && qty > onHand` another: the normal case requires
+// `qty > 0 && qty <= onHand`, not `qty > 0 && (qty <= 0 || qty <= onHand)`).
+std::vector<std::string> NormalPreconditions(const std::vector<const Guard*>& guards) {
+  // Atoms whose negation the normal case requires (of single-atom and
+  // disjunction guards): false wherever it applies.
+  std::set<std::string> ruled_out;
+  for (const Guard* g : guards) {
+    if (!g->conjunction) ruled_out.insert(g->atoms.begin(), g->atoms.end());
+  }
+  std::vector<std::string> out;
+  for (const Guard* g : guards) {
+    if (!g->conjunction || g->neg_atoms.empty()) {
+      out.push_back(g->neg_pre);
+      continue;
+    }
+    std::vector<std::string> kept;
+    for (const std::string& d : g->neg_atoms) {
+      if (!ruled_out.count(d)) kept.push_back(d);
+    }
+    if (kept.empty() || kept.size() == g->neg_atoms.size()) {
+      out.push_back(g->neg_pre);
+    } else {
+      for (std::string& d : kept) d = Paren(d);
+      out.push_back(absl::StrJoin(kept, " || "));
+    }
+  }
+  return out;
+}
+
 class RoundBuilder {
  public:
   RoundBuilder(const prompt::MethodSignature& sig, const v1::MethodRef& method,
@@ -316,7 +348,7 @@ class RoundBuilder {
       cases.push_back(std::move(ec));
     }
     std::vector<std::string> unguarded;
-    std::vector<std::string> negations;
+    std::vector<const Guard*> guards;
     for (const ExceptionCase& ec : cases) {
       if (!ec.guard) {
         unguarded.push_back(ec.cls);
@@ -324,9 +356,10 @@ class RoundBuilder {
                                 " could not be told apart from the others by a simple predicate "
                                 "over the inputs; the contract only permits the exception"));
       } else if (!ec.guard->neg_pre.empty()) {
-        negations.push_back(ec.guard->neg_pre);
+        guards.push_back(&*ec.guard);
       }
     }
+    std::vector<std::string> negations = NormalPreconditions(guards);
 
     // The normal case.
     std::unique_ptr<CandidatePool> normal_pool;

@@ -1,0 +1,180 @@
+// Guard methods end to end: observations of a real javac'd method that
+// throws for some inputs, the real validator as Houdini's oracle, and a
+// contract whose exceptional case states exactly when the exception is
+// thrown (signals_only that class) and whose normal case requires the
+// negation, so that the contract pins both outcomes.
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/agent/loop/synth_validate.h"
+#include "tests/testing/call_builder.h"
+
+namespace tracespec::loop {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing::Call;
+using testing::I;
+using testing::SynthesizeAndValidate;
+using testing::Weakened;
+
+// Both checks pass and the contract holds each of `clauses`.
+void ExpectContract(const Weakened& w, const std::vector<std::string>& clauses) {
+  std::string explain =
+      absl::StrCat(w.result.jml, "\n", ::testing::PrintToString(w.result.hypotheses), "\n",
+                   w.result.oracle_verdict, "\n", w.report);
+  EXPECT_EQ(w.bits, "11") << explain;
+  for (const std::string& c : clauses) EXPECT_THAT(w.result.jml, HasSubstr(c)) << explain;
+}
+
+TEST(ExceptionGuardTest, CheckIndexThrowsOutsideZeroToLength) {
+  std::map<std::string, std::string> src = {{"t/Indexes.java", R"(package t;
+public class Indexes {
+  public static int checkIndex(int i, int n) {
+    if (i < 0 || i >= n) throw new IndexOutOfBoundsException("index " + i);
+    return i;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [i, n] : std::vector<std::pair<int, int>>{
+           {0, 5}, {4, 5}, {7, 20}, {-1, 5}, {5, 5}, {0, 0}, {INT32_MAX, 3}, {INT32_MIN, 3}}) {
+    Call c("t.Indexes", "checkIndex", "(II)I", {"i", "n"}, true);
+    c.Arg(I(i)).Arg(I(n));
+    obs.push_back(i < 0 || i >= n ? c.Throws("java.lang.IndexOutOfBoundsException").Build()
+                                  : c.Returns(I(i)).Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Indexes#checkIndex", obs);
+  ExpectContract(w, {"requires i < 0 || i >= n;",
+                     "requires i >= 0 && i < n;",
+                     "signals_only IndexOutOfBoundsException;",
+                     "ensures \\result == i;"});
+}
+
+TEST(ExceptionGuardTest, RequireInRangeThrowsOutsideTheClosedRange) {
+  // The tests put 0 among the throwing values of v and never among the
+  // returning ones: `v == 0` must not stand in for `v < lo`.
+  std::map<std::string, std::string> src = {{"t/Arguments.java", R"(package t;
+public class Arguments {
+  public static int requireInRange(int v, int lo, int hi) {
+    if (v < lo || v > hi) throw new IllegalArgumentException(v + " not in range");
+    return v;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [v, lo, hi] : std::vector<std::tuple<int, int, int>>{
+           {5, 1, 10}, {1, 1, 10}, {10, 1, 10}, {-7, -10, -5}, {0, 1, 10}, {11, 1, 10},
+           {3, 4, 2}}) {
+    Call c("t.Arguments", "requireInRange", "(III)I", {"v", "lo", "hi"}, true);
+    c.Arg(I(v)).Arg(I(lo)).Arg(I(hi));
+    obs.push_back(v < lo || v > hi ? c.Throws("java.lang.IllegalArgumentException").Build()
+                                   : c.Returns(I(v)).Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Arguments#requireInRange", obs);
+  ExpectContract(w, {"requires v < lo || v > hi;",
+                     "requires v >= lo && v <= hi;",
+                     "signals_only IllegalArgumentException;",
+                     "ensures \\result == v;"});
+}
+
+TEST(ExceptionGuardTest, ShipThrowsWhenTheOrderExceedsTheStock) {
+  std::map<std::string, std::string> src = {{"t/Stock.java", R"(package t;
+public class Stock {
+  private int onHand;
+  public Stock(int onHand) { this.onHand = onHand; }
+  public void ship(int qty) {
+    if (qty > onHand) throw new IllegalStateException("only " + onHand);
+    onHand -= qty;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [qty, on_hand] : std::vector<std::pair<int, int>>{
+           {3, 10}, {4, 4}, {0, 6}, {2, 5}, {2, 3}, {6, 5}, {1, 0}, {2, 1}}) {
+    Call c("t.Stock", "ship", "(I)V", {"qty"}, false);
+    c.Arg(I(qty));
+    bool throws = qty > on_hand;
+    c.Receiver({{"onHand", {"I", I(on_hand)}}},
+               {{"onHand", {"I", I(throws ? on_hand : on_hand - qty)}}});
+    obs.push_back(throws ? c.Throws("java.lang.IllegalStateException").Build()
+                         : c.ReturnsVoid().Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Stock#ship", obs);
+  ExpectContract(w, {"requires qty > onHand;",
+                     "requires qty <= onHand;",
+                     "signals_only IllegalStateException;",
+                     "ensures onHand == \\old(onHand) - qty;"});
+}
+
+TEST(ExceptionGuardTest, CheckFromToIndexThrowsOnAnyOfThreeComparisons) {
+  // Three ways out of range, one test each: no two comparisons separate
+  // the calls that threw, three do.
+  std::map<std::string, std::string> src = {{"t/Ranges.java", R"(package t;
+public class Ranges {
+  public static int checkFromToIndex(int from, int to, int n) {
+    if (from < 0 || from > to || to > n) throw new IndexOutOfBoundsException("range");
+    return from;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [from, to, n] : std::vector<std::tuple<int, int, int>>{
+           {0, 5, 5}, {2, 4, 10}, {3, 3, 3}, {-1, 2, 5}, {4, 2, 5}, {0, 6, 5}}) {
+    Call c("t.Ranges", "checkFromToIndex", "(III)I", {"from", "to", "n"}, true);
+    c.Arg(I(from)).Arg(I(to)).Arg(I(n));
+    obs.push_back(from < 0 || from > to || to > n
+                      ? c.Throws("java.lang.IndexOutOfBoundsException").Build()
+                      : c.Returns(I(from)).Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Ranges#checkFromToIndex", obs);
+  ExpectContract(w, {"requires from < 0 || from > to || to > n;",
+                     "requires from >= 0 && from <= to && to <= n;",
+                     "signals_only IndexOutOfBoundsException;",
+                     "ensures \\result == from;"});
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
+}
+
+TEST(ExceptionGuardTest, TwoExceptionsAndTheNormalCaseBetweenThem) {
+  // A non-positive quantity is an argument error; a positive one larger
+  // than the stock a state error. The normal case requires neither, and
+  // says so without repeating the first guard inside the second's negation.
+  std::map<std::string, std::string> src = {{"t/Depot.java", R"(package t;
+public class Depot {
+  private int onHand;
+  public Depot(int onHand) { this.onHand = onHand; }
+  public void ship(int qty) {
+    if (qty <= 0) throw new IllegalArgumentException("quantity");
+    if (qty > onHand) throw new IllegalStateException("only " + onHand);
+    onHand -= qty;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [qty, on_hand] : std::vector<std::pair<int, int>>{
+           {3, 10}, {4, 4}, {2, 5}, {2, 3}, {0, 6}, {-2, 6}, {6, 5}, {1, 0}, {2, 1}}) {
+    Call c("t.Depot", "ship", "(I)V", {"qty"}, false);
+    c.Arg(I(qty));
+    bool ok = qty > 0 && qty <= on_hand;
+    c.Receiver({{"onHand", {"I", I(on_hand)}}}, {{"onHand", {"I", I(ok ? on_hand - qty : on_hand)}}});
+    if (qty <= 0) {
+      obs.push_back(c.Throws("java.lang.IllegalArgumentException").Build());
+    } else if (!ok) {
+      obs.push_back(c.Throws("java.lang.IllegalStateException").Build());
+    } else {
+      obs.push_back(c.ReturnsVoid().Build());
+    }
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Depot#ship", obs);
+  ExpectContract(w, {"requires qty > 0 && qty <= onHand;",
+                     "requires qty <= 0;",
+                     "requires qty > 0 && qty > onHand;",
+                     "signals_only IllegalArgumentException;",
+                     "signals_only IllegalStateException;",
+                     "ensures onHand == \\old(onHand) - qty;"});
+}
+
+}  // namespace
+}  // namespace tracespec::loop
