@@ -128,16 +128,23 @@ class ObserveNoninterferenceTest : public ::testing::Test {
   std::string policy_;
 };
 
+// Java's String.hashCode of ASCII `text`, as an int in the output files.
+std::string JavaHashValue(const std::string& text) {
+  int32_t hash = 0;
+  for (char c : text) {
+    hash = static_cast<int32_t>(31u * static_cast<uint32_t>(hash) + static_cast<uint32_t>(c));
+  }
+  return absl::StrCat("\"int_value\":", hash);
+}
+
 // The secret's encodings as they would appear in the output files.
 std::vector<std::string> Encodings() {
   std::vector<std::string> codes;
-  int32_t hash = 0;
   for (char c : std::string(kSecret)) {
     codes.push_back(absl::StrCat("{\"int_value\":", static_cast<int>(c), "}"));
-    hash = static_cast<int32_t>(31u * static_cast<uint32_t>(hash) + static_cast<uint32_t>(c));
   }
   return {kSecret, absl::Base64Escape(kSecret), absl::StrJoin(codes, ","),
-          absl::StrCat("\"int_value\":", hash)};
+          JavaHashValue(kSecret)};
 }
 
 // The JSON lines of `jsonl` that record calls of `method`.
@@ -422,14 +429,7 @@ TEST_F(ObserveNoninterferenceTest, ASecretPassedAsALiteralIsSubstitutedWhereItLo
       dir, {{"ni/ApiClient.java", kApiClient}, {"ni/ApiClientTest.java", kApiClientTest}},
       {"-g"}, testing::JunitJar());
   const std::string reversed = "X1mZ6qW3pK8hY5tR";
-  const std::string checksum = absl::StrCat(
-      "\"int_value\":", [] {
-        int32_t h = 0;
-        for (char c : std::string("Rt5Yh8Kp3Wq6Zm1X")) {
-          h = static_cast<int32_t>(31u * static_cast<uint32_t>(h) + static_cast<uint32_t>(c));
-        }
-        return h;
-      }());
+  const std::string checksum = JavaHashValue("Rt5Yh8Kp3Wq6Zm1X");
   // Off: what the constructor derived from its parameter is there in clear.
   Observed plain = ObserveOther("literal-plain", classes, "ni.ApiClientTest", "ni.ApiClient#*",
                                 policy_, {"--no-noninterference"});
@@ -596,6 +596,49 @@ TEST_F(ObserveNoninterferenceTest, APinFoldedIntoAConcatenationIsSubstitutedInIt
   ASSERT_EQ(innocent.size(), 1u);
   EXPECT_EQ(LinesOf(ni.jsonl, "twice"), innocent);
   EXPECT_EQ(ni.summary.denied_constants_size(), 1);
+}
+
+// A secret the test keeps as a constant and also writes into a
+// concatenation, where javac folds it into the recipe: the ldc passed to
+// the constructor is substituted, and so must the recipe's piece be.
+constexpr char kSigner[] = R"(package ni;
+public class Signer {
+  private final String apiKey;
+  public Signer(String apiKey) { this.apiKey = apiKey; }
+  public int sign(String message) { return message.hashCode(); }
+}
+)";
+constexpr char kSignerTest[] = R"(package ni;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class SignerTest {
+  static final String KEY = "Rt5Yh8Kp3Wq6Zm1X";
+  static String user() { return "ann"; }
+  @Test void sign() { assertTrue(new Signer(KEY).sign(KEY + user()) != 0); }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, ASecretTextFoldedIntoAConcatenationIsSubstitutedInItsRecipe) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/Signer.java", kSigner}, {"ni/SignerTest.java", kSignerTest}}, {"-g"},
+      testing::JunitJar());
+  const std::string signature = JavaHashValue("Rt5Yh8Kp3Wq6Zm1Xann");
+  Observed plain = ObserveOther("text-recipe-plain", classes, "ni.SignerTest", "ni.Signer#*",
+                                policy_, {"--no-noninterference"});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  EXPECT_THAT(plain.jsonl, HasSubstr(signature));
+  Observed ni = ObserveOther("text-recipe-ni", classes, "ni.SignerTest", "ni.Signer#*", policy_,
+                             {});
+  ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
+  std::string everything = testing::ReadTree(ni.out);
+  EXPECT_THAT(everything, Not(HasSubstr(signature)));
+  EXPECT_THAT(everything, Not(HasSubstr("Rt5Yh8Kp3Wq6Zm1X")));
+  const v1::Observation* sign = OfTest(ni, "ni.SignerTest#sign", "sign");
+  ASSERT_NE(sign, nullptr);
+  EXPECT_EQ(sign->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  // The literal and the recipe's piece are the same text: one key.
+  EXPECT_EQ(ni.summary.noninterference_constants(), 1);
 }
 
 // A class file too old for the routing (version 48: no class constants)
