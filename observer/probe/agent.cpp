@@ -22,6 +22,7 @@
 #include "common/distinctive.h"
 #include "common/glob.h"
 #include "observer/probe/class_file.h"
+#include "observer/probe/concat_recipe.h"
 #include "observer/probe/hooks_abi.h"
 #include "observer/probe/recorder.h"
 #include "observer/probe/substitute.h"
@@ -52,9 +53,9 @@ std::string* g_status_path = nullptr;
 // (guarded by g_status_mutex).
 std::map<std::string, int64_t>* g_loaded_packages = nullptr;
 // With ProbeConfig.find_denied_constants: the String constants (as UTF-8)
-// and the Integer/Long constants and distinctive sipush operands of the
-// classes loaded outside the JDK, JUnit and tracespec, kept in memory only
-// (guarded by g_status_mutex).
+// and the Integer/Long constants, distinctive sipush operands and
+// concatenation-recipe literals of the classes loaded outside the JDK,
+// JUnit and tracespec, kept in memory only (guarded by g_status_mutex).
 struct RememberedConstants {
   std::set<std::string> texts;
   std::set<int64_t> numbers;
@@ -275,19 +276,30 @@ TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
 }
 
 // find_denied_constants: the loadable constants of class `name` (internal
-// name) and the operands of its sipush instructions go into g_constants.
+// name), the literals of its concatenation recipes and the operands of its
+// sipush instructions go into g_constants.
 void RememberConstants(const char* name, const unsigned char* data, jint length) {
   ClassFile cls;
   std::string binary;
   if (!ParseTouchedClass(name, data, length, &cls, &binary)) return;
   std::vector<PoolConstant> constants = cls.LoadableConstants();
   std::vector<int16_t> shorts = cls.ShortImmediates();
+  std::vector<PoolConstant> recipes = cls.ConcatRecipes();
   std::lock_guard<std::mutex> lock(g_status_mutex);
   for (const PoolConstant& c : constants) {
     if (c.kind == 'S') {
       g_constants->texts.insert(ModifiedUtf8ToUtf8(c.text));
     } else {
       g_constants->numbers.insert(c.value);
+    }
+  }
+  // The literals folded into string concatenations (concat_recipe.h).
+  for (const PoolConstant& recipe : recipes) {
+    for (const std::string& piece : RecipePieces(recipe.text)) {
+      g_constants->texts.insert(ModifiedUtf8ToUtf8(piece));
+      for (int64_t value : RecipeNumbers(piece)) {
+        if (DistinctiveNumber(value)) g_constants->numbers.insert(value);
+      }
     }
   }
   // Only numbers the taint set can hold (common/distinctive.h).

@@ -2,6 +2,7 @@
 #include "observer/probe/class_file.h"
 
 #include <algorithm>
+#include <set>
 
 #include "observer/probe/hooks_abi.h"
 
@@ -301,12 +302,18 @@ bool ClassFile::Parse(const uint8_t* data, size_t size, std::string* error) {
         name_and_types_[i] = {name, in.U2()};
         break;
       }
-      case kTagMethodref: case kTagInterfaceMethodref:
+      case kTagMethodref: {
+        uint16_t owner = in.U2();
+        methodrefs_[i] = {owner, in.U2()};
+        break;
+      }
+      case kTagInterfaceMethodref:
       case kTagDynamic: case kTagInvokeDynamic:
         in.Skip(4);
         break;
       case kTagMethodHandle:
-        in.Skip(3);
+        in.Skip(1);  // reference_kind
+        method_handles_[i] = in.U2();
         break;
       default:
         *error = "unknown constant-pool tag " + std::to_string(tag) + " at entry " +
@@ -972,6 +979,89 @@ bool ClassFile::ReplaceConstant(const PoolConstant& replacement) {
     PutU4(&bytes, static_cast<uint32_t>(replacement.value));
   }
   pool_bytes_.replace(it->second, bytes.size(), bytes);
+  return true;
+}
+
+bool ClassFile::IsConcatBootstrap(uint16_t method_handle) const {
+  auto handle = method_handles_.find(method_handle);
+  if (handle == method_handles_.end()) return false;
+  auto method = methodrefs_.find(handle->second);
+  if (method == methodrefs_.end()) return false;
+  auto owner = class_names_.find(method->second.first);
+  auto name_and_type = name_and_types_.find(method->second.second);
+  return owner != class_names_.end() && name_and_type != name_and_types_.end() &&
+         Utf8(owner->second) == "java/lang/invoke/StringConcatFactory" &&
+         Utf8(name_and_type->second.first) == "makeConcatWithConstants";
+}
+
+std::vector<size_t> ClassFile::RecipeArgumentOffsets() const {
+  std::vector<size_t> out;
+  int attribute = FindAttribute(attributes_, "BootstrapMethods");
+  if (attribute < 0) return out;
+  const std::string& data = attributes_[static_cast<size_t>(attribute)].data;
+  Reader in(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  uint16_t count = in.U2();
+  for (uint16_t i = 0; i < count && in.ok(); ++i) {
+    uint16_t method = in.U2();
+    uint16_t arguments = in.U2();
+    if (arguments > 0 && IsConcatBootstrap(method)) {
+      size_t offset = in.pos();
+      uint16_t recipe = in.U2();
+      if (in.ok() && recipe < pool_tags_.size() && pool_tags_[recipe] == kTagString) {
+        out.push_back(offset);
+      }
+      in.Skip(2 * (size_t{arguments} - 1));
+    } else {
+      in.Skip(2 * size_t{arguments});
+    }
+  }
+  if (!in.ok()) return {};  // a malformed attribute: the JVM will say
+  return out;
+}
+
+std::vector<PoolConstant> ClassFile::ConcatRecipes() const {
+  std::vector<PoolConstant> out;
+  int attribute = FindAttribute(attributes_, "BootstrapMethods");
+  std::set<uint16_t> seen;
+  for (size_t offset : RecipeArgumentOffsets()) {
+    auto index = static_cast<uint16_t>(
+        BigEndian(attributes_[static_cast<size_t>(attribute)].data, offset, 2));
+    if (!seen.insert(index).second) continue;
+    auto text = utf8_.find(
+        static_cast<uint16_t>(BigEndian(pool_bytes_, constant_offsets_.at(index), 2)));
+    if (text == utf8_.end()) continue;  // a malformed pool: the JVM will say
+    PoolConstant recipe;
+    recipe.index = index;
+    recipe.kind = 'S';
+    recipe.text = text->second;
+    out.push_back(std::move(recipe));
+  }
+  return out;
+}
+
+bool ClassFile::ReplaceConcatRecipe(const PoolConstant& replacement) {
+  if (replacement.kind != 'S' || replacement.text.size() > 0xffff) return false;
+  std::vector<size_t> offsets;
+  int attribute = FindAttribute(attributes_, "BootstrapMethods");
+  for (size_t offset : RecipeArgumentOffsets()) {
+    if (BigEndian(attributes_[static_cast<size_t>(attribute)].data, offset, 2) ==
+        replacement.index) {
+      offsets.push_back(offset);
+    }
+  }
+  if (offsets.empty()) return false;
+  // A String entry of its own, so that an ldc of the old one (or another
+  // use of its Utf8 entry) keeps the old text.
+  std::string bytes;
+  PutU1(&bytes, kTagString);
+  PutU2(&bytes, AddUtf8(replacement.text));
+  uint16_t string = pool_full_ ? 0 : AddEntry("S" + replacement.text, bytes);
+  if (pool_full_) return false;
+  std::string& data = attributes_[static_cast<size_t>(attribute)].data;
+  for (size_t offset : offsets) {
+    data[offset] = static_cast<char>(string >> 8);
+    data[offset + 1] = static_cast<char>(string & 0xff);
+  }
   return true;
 }
 

@@ -18,6 +18,8 @@
 //    added to the class; nothing moves either.
 //  - ReplaceConstant: a String, Integer or Long constant of the pool gets
 //    another value (what every ldc of it loads); no code changes.
+//  - ReplaceConcatRecipe: a string concatenation's recipe (a bootstrap
+//    argument) gets another text; the code and any ldc stay as they were.
 // Pure C++ (no JNI), so it is unit-tested on its own.
 #ifndef TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
 #define TRACESPEC_OBSERVER_PROBE_CLASS_FILE_H_
@@ -159,6 +161,19 @@ class ClassFile {
   // pool is full; the class is then left as it was.
   bool ReplaceConstant(const PoolConstant& replacement);
 
+  // The recipes of the class's string concatenations (javac 9 and later;
+  // observer/probe/concat_recipe.h): the String entries that are the
+  // recipe argument of a StringConcatFactory.makeConcatWithConstants
+  // bootstrap method, each once, in the order of the BootstrapMethods
+  // attribute.
+  std::vector<PoolConstant> ConcatRecipes() const;
+  // Gives recipe `replacement.index` (one of ConcatRecipes) the text of
+  // `replacement` in every such bootstrap method naming it: the argument
+  // is pointed at a new String entry, so that an ldc of the old entry, and
+  // any other use of its Utf8 entry, keeps the old text. False when the
+  // index is not such a recipe or the pool is full.
+  bool ReplaceConcatRecipe(const PoolConstant& replacement);
+
   // The operands of the class's sipush instructions (16-bit values held
   // in the code, not the pool), in the order of methods and code.
   std::vector<int16_t> ShortImmediates() const;
@@ -187,6 +202,13 @@ class ClassFile {
   bool DecodeCode(const Attribute& attribute, Code* out) const;
   std::string EncodeCode(const Code& code) const;
   bool ShiftStackMapTable(std::string* data, uint32_t shift, std::string* error) const;
+  // Whether MethodHandle entry `method_handle` names
+  // StringConcatFactory.makeConcatWithConstants.
+  bool IsConcatBootstrap(uint16_t method_handle) const;
+  // The offsets, in the BootstrapMethods attribute's data, of the recipe
+  // arguments (String entries) of such bootstrap methods; none when the
+  // attribute is malformed.
+  std::vector<size_t> RecipeArgumentOffsets() const;
 
   // Constant-pool additions (appended after the original entries).
   uint16_t AddEntry(const std::string& key, const std::string& bytes, int slots = 1);
@@ -215,6 +237,10 @@ class ClassFile {
   std::map<uint16_t, uint16_t> class_names_;
   std::map<uint16_t, std::pair<uint16_t, uint16_t>> fieldrefs_;
   std::map<uint16_t, std::pair<uint16_t, uint16_t>> name_and_types_;
+  // Methodref entries → (class, name-and-type); MethodHandle entries → the
+  // entry they reference.
+  std::map<uint16_t, std::pair<uint16_t, uint16_t>> methodrefs_;
+  std::map<uint16_t, uint16_t> method_handles_;
   // String, Integer and Long entries → the offset in pool_bytes_ of what
   // follows their tag (a String's Utf8 index, a number's bytes).
   std::map<uint16_t, size_t> constant_offsets_;

@@ -18,6 +18,7 @@
 
 #include "common/utf8.h"
 #include "observer/probe/class_file.h"
+#include "observer/probe/concat_recipe.h"
 #include "observer/probe/snapshot.h"
 #include "observer/probe/substitute_value.h"
 
@@ -523,6 +524,35 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass, jobject, const ch
         // Fail closed: the run reports it and stops.
         g_state->report_error("cannot substitute a constant of " + binary +
                               " (its constant pool is full)");
+        return;
+      }
+      ++rewritten;
+      Substituted();
+    }
+    // Literals folded into string concatenations are held in their recipes.
+    auto denied_text = [](std::string_view piece) {
+      return g_state->constants.count(
+                 ConstantKey(std::string_view(ModifiedUtf8ToUtf8(std::string(piece))))) != 0;
+    };
+    auto denied_number = [](int64_t value) {
+      return g_state->constants.count(ConstantKey(value)) != 0;
+    };
+    for (PoolConstant recipe : cls.ConcatRecipes()) {
+      RecipeSubstitution substitution =
+          SubstituteRecipe(g_state->seed, recipe.text, denied_text, denied_number);
+      if (!substitution.changed()) continue;
+      {
+        std::lock_guard<std::mutex> lock(g_state->mutex);
+        for (const std::string& text : substitution.texts) {
+          g_state->constant_texts.insert(ModifiedUtf8ToUtf8(text));
+        }
+        g_state->constant_numbers.insert(substitution.numbers.begin(),
+                                         substitution.numbers.end());
+      }
+      recipe.text = std::move(substitution.recipe);
+      if (!cls.ReplaceConcatRecipe(recipe)) {
+        g_state->report_error("cannot substitute a literal of a string concatenation of " +
+                              binary + " (its constant pool is full)");
         return;
       }
       ++rewritten;

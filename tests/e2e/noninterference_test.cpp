@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -117,21 +118,33 @@ class ObserveNoninterferenceTest : public ::testing::Test {
     return testing::RunObserve(args, out);
   }
 
+  // A PIN the test of `cls` writes as a literal, scrambled (below).
+  std::pair<Observed, Observed> ObserveScrambledPin(const std::string& name,
+                                                    const std::string& classes,
+                                                    const std::string& cls, int scrambled);
+
   testing::TempDir dir_;
   std::string classes_;
   std::string policy_;
 };
 
+// Java's String.hashCode of ASCII `text`, as an int in the output files.
+std::string JavaHashValue(const std::string& text) {
+  int32_t hash = 0;
+  for (char c : text) {
+    hash = static_cast<int32_t>(31u * static_cast<uint32_t>(hash) + static_cast<uint32_t>(c));
+  }
+  return absl::StrCat("\"int_value\":", hash);
+}
+
 // The secret's encodings as they would appear in the output files.
 std::vector<std::string> Encodings() {
   std::vector<std::string> codes;
-  int32_t hash = 0;
   for (char c : std::string(kSecret)) {
     codes.push_back(absl::StrCat("{\"int_value\":", static_cast<int>(c), "}"));
-    hash = static_cast<int32_t>(31u * static_cast<uint32_t>(hash) + static_cast<uint32_t>(c));
   }
   return {kSecret, absl::Base64Escape(kSecret), absl::StrJoin(codes, ","),
-          absl::StrCat("\"int_value\":", hash)};
+          JavaHashValue(kSecret)};
 }
 
 // The JSON lines of `jsonl` that record calls of `method`.
@@ -416,14 +429,7 @@ TEST_F(ObserveNoninterferenceTest, ASecretPassedAsALiteralIsSubstitutedWhereItLo
       dir, {{"ni/ApiClient.java", kApiClient}, {"ni/ApiClientTest.java", kApiClientTest}},
       {"-g"}, testing::JunitJar());
   const std::string reversed = "X1mZ6qW3pK8hY5tR";
-  const std::string checksum = absl::StrCat(
-      "\"int_value\":", [] {
-        int32_t h = 0;
-        for (char c : std::string("Rt5Yh8Kp3Wq6Zm1X")) {
-          h = static_cast<int32_t>(31u * static_cast<uint32_t>(h) + static_cast<uint32_t>(c));
-        }
-        return h;
-      }());
+  const std::string checksum = JavaHashValue("Rt5Yh8Kp3Wq6Zm1X");
   // Off: what the constructor derived from its parameter is there in clear.
   Observed plain = ObserveOther("literal-plain", classes, "ni.ApiClientTest", "ni.ApiClient#*",
                                 policy_, {"--no-noninterference"});
@@ -512,27 +518,126 @@ class LockTest {
 }
 )";
 
+// Observes `cls` (its tests ni.<cls>Test; fields named `pin` denied) with
+// --no-noninterference and by default, into dir_/`name`-plain and -ni:
+// the test's call of `scrambled` returns `scrambled`, which the class
+// computed from a PIN the test wrote as a literal. It is there in the plain
+// run and withheld by default; one constant equals the denied PIN. Returns
+// both runs.
+std::pair<Observed, Observed> ObserveNoninterferenceTest::ObserveScrambledPin(
+    const std::string& name, const std::string& classes, const std::string& cls, int scrambled) {
+  std::string policy = dir_.Write(name + ".textproto", R"(format_version: FORMAT_VERSION_1
+record { class_pattern: "ni.*" }
+deny: "pin"
+redaction: MARK
+)");
+  const std::string value = absl::StrCat("\"int_value\":", scrambled);
+  const std::string tests = "ni." + cls + "Test";
+  const std::string methods = "ni." + cls + "#*";
+  Observed plain =
+      ObserveOther(name + "-plain", classes, tests, methods, policy, {"--no-noninterference"});
+  EXPECT_EQ(plain.result.exit_code, 0) << plain.Output();
+  EXPECT_THAT(plain.jsonl, HasSubstr(value));
+  Observed ni = ObserveOther(name + "-ni", classes, tests, methods, policy, {});
+  EXPECT_EQ(ni.result.exit_code, 0) << ni.Output();
+  EXPECT_THAT(testing::ReadTree(ni.out), Not(HasSubstr(value)));
+  const v1::Observation* call = OfTest(ni, tests + "#scrambled", "scrambled");
+  EXPECT_NE(call, nullptr);
+  if (call != nullptr) {
+    EXPECT_EQ(call->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  }
+  EXPECT_EQ(ni.summary.noninterference_constants(), 1);
+  return {std::move(plain), std::move(ni)};
+}
+
 TEST_F(ObserveNoninterferenceTest, APinPassedAsASixteenBitLiteralIsSubstitutedInTheCode) {
   testing::TempDir dir;
   std::string classes = testing::CompileJava(
       dir, {{"ni/Lock.java", kLock}, {"ni/LockTest.java", kLockTest}}, {"-g"},
       testing::JunitJar());
-  std::string policy = dir_.Write("pin.textproto", R"(format_version: FORMAT_VERSION_1
-record { class_pattern: "ni.*" }
-deny: "pin"
-redaction: MARK
-)");
-  const std::string scrambled = absl::StrCat("\"int_value\":", 4821 * 7 + 3);
-  Observed plain = ObserveOther("pin-plain", classes, "ni.LockTest", "ni.Lock#*", policy,
-                                {"--no-noninterference"});
+  ObserveScrambledPin("pin", classes, "Lock", 4821 * 7 + 3);
+}
+
+// A PIN written into a string concatenation (javac 9+ folds it into the
+// recipe of an invokedynamic, not a constant of its own) and parsed back by
+// a constructor that scrambles it.
+constexpr char kSafe[] = R"(package ni;
+public class Safe {
+  private final int pin;
+  public final int scrambled;
+  public Safe(String spec) {
+    int code = Integer.parseInt(spec.substring(spec.indexOf(':') + 1));
+    this.pin = code;
+    this.scrambled = code * 7 + 3;
+  }
+  public int scrambled() { return scrambled; }
+  public static int twice(int x) { return 2 * x; }
+}
+)";
+constexpr char kSafeTest[] = R"(package ni;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class SafeTest {
+  static String owner() { return "ann"; }
+  @Test void scrambled() { assertTrue(new Safe(owner() + ":" + 48213).scrambled() > 0); }
+  @Test void innocent() { assertEquals(8, Safe.twice(4)); }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, APinFoldedIntoAConcatenationIsSubstitutedInItsRecipe) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/Safe.java", kSafe}, {"ni/SafeTest.java", kSafeTest}}, {"-g"},
+      testing::JunitJar());
+  auto [plain, ni] = ObserveScrambledPin("recipe", classes, "Safe", 48213 * 7 + 3);
+  EXPECT_THAT(testing::ReadTree(ni.out), Not(HasSubstr("48213")));
+  // The innocent call is what the plain run recorded.
+  std::vector<std::string> innocent = LinesOf(plain.jsonl, "twice");
+  ASSERT_EQ(innocent.size(), 1u);
+  EXPECT_EQ(LinesOf(ni.jsonl, "twice"), innocent);
+  EXPECT_EQ(ni.summary.denied_constants_size(), 1);
+}
+
+// A secret the test keeps as a constant and also writes into a
+// concatenation, where javac folds it into the recipe: the ldc passed to
+// the constructor is substituted, and so must the recipe's piece be.
+constexpr char kSigner[] = R"(package ni;
+public class Signer {
+  private final String apiKey;
+  public Signer(String apiKey) { this.apiKey = apiKey; }
+  public int sign(String message) { return message.hashCode(); }
+}
+)";
+constexpr char kSignerTest[] = R"(package ni;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class SignerTest {
+  static final String KEY = "Rt5Yh8Kp3Wq6Zm1X";
+  static String user() { return "ann"; }
+  @Test void sign() { assertTrue(new Signer(KEY).sign(KEY + user()) != 0); }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, ASecretTextFoldedIntoAConcatenationIsSubstitutedInItsRecipe) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"ni/Signer.java", kSigner}, {"ni/SignerTest.java", kSignerTest}}, {"-g"},
+      testing::JunitJar());
+  const std::string signature = JavaHashValue("Rt5Yh8Kp3Wq6Zm1Xann");
+  Observed plain = ObserveOther("text-recipe-plain", classes, "ni.SignerTest", "ni.Signer#*",
+                                policy_, {"--no-noninterference"});
   ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
-  EXPECT_THAT(plain.jsonl, HasSubstr(scrambled));
-  Observed ni = ObserveOther("pin-ni", classes, "ni.LockTest", "ni.Lock#*", policy, {});
+  EXPECT_THAT(plain.jsonl, HasSubstr(signature));
+  Observed ni = ObserveOther("text-recipe-ni", classes, "ni.SignerTest", "ni.Signer#*", policy_,
+                             {});
   ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
-  EXPECT_THAT(testing::ReadTree(ni.out), Not(HasSubstr(scrambled)));
-  const v1::Observation* call = OfTest(ni, "ni.LockTest#scrambled", "scrambled");
-  ASSERT_NE(call, nullptr);
-  EXPECT_EQ(call->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  std::string everything = testing::ReadTree(ni.out);
+  EXPECT_THAT(everything, Not(HasSubstr(signature)));
+  EXPECT_THAT(everything, Not(HasSubstr("Rt5Yh8Kp3Wq6Zm1X")));
+  const v1::Observation* sign = OfTest(ni, "ni.SignerTest#sign", "sign");
+  ASSERT_NE(sign, nullptr);
+  EXPECT_EQ(sign->outcome().returned().redacted().reason(), observer::kDependsOnDenied);
+  // The literal and the recipe's piece are the same text: one key.
   EXPECT_EQ(ni.summary.noninterference_constants(), 1);
 }
 

@@ -13,6 +13,7 @@
 #include "common/utf8.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "observer/probe/concat_recipe.h"
 #include "observer/probe/substitute_value.h"
 #include "tests/testing/testing.h"
 
@@ -302,14 +303,30 @@ public class Constants {
 }
 )";
 
+// Compiles `source`, the file `java_path` ("k/Constants.java"), into `dir`
+// and parses its class into *cls; returns the classes' folder, "" (a
+// failure reported) when either fails.
+std::string CompileAndParse(testing::TempDir& dir, const std::string& java_path,
+                            const char* source, ClassFile* cls) {
+  std::string classes = testing::CompileJava(dir, {{java_path, source}}, {"-g"});
+  std::string class_path =
+      classes + "/" + java_path.substr(0, java_path.size() - std::string(".java").size()) +
+      ".class";
+  auto data = ReadFile(class_path);
+  std::string error;
+  if (!data.ok() ||
+      !cls->Parse(reinterpret_cast<const uint8_t*>(data->data()), data->size(), &error)) {
+    ADD_FAILURE() << "cannot read " << class_path << ": " << error;
+    return "";
+  }
+  return classes;
+}
+
 TEST(ClassFileTest, ConstantsAreListedAndReplacedWhereLoaded) {
   testing::TempDir dir;
-  std::string classes = testing::CompileJava(dir, {{"k/Constants.java", kConstants}}, {"-g"});
-  auto data = ReadFile(classes + "/k/Constants.class");
-  ASSERT_TRUE(data.ok());
   ClassFile cls;
-  std::string error;
-  ASSERT_TRUE(cls.Parse(reinterpret_cast<const uint8_t*>(data->data()), data->size(), &error));
+  std::string classes = CompileAndParse(dir, "k/Constants.java", kConstants, &cls);
+  ASSERT_FALSE(classes.empty());
   std::vector<std::string> seen;
   for (const PoolConstant& c : cls.LoadableConstants()) {
     seen.push_back(c.kind == 'S' ? "S:" + ModifiedUtf8ToUtf8(c.text)
@@ -362,6 +379,67 @@ TEST(ClassFileTest, ConstantsAreListedAndReplacedWhereLoaded) {
   for (int k = 0; k < 3; ++k) EXPECT_TRUE(units[k] >= 'a' && units[k] <= 'z') << units[k];
   EXPECT_TRUE(units[3] >= 0x80 && units[3] <= 0xFF) << units[3];
   EXPECT_EQ(units[4], 0);
+}
+
+// javac 9+ folds the literals of a concatenation into its recipe; one
+// recipe is also a plain string (an ldc of the same String entry).
+constexpr char kRecipes[] = R"(package r;
+public class Recipes {
+  static String name = "ann";
+  static int n = 7;
+  public static void main(String[] args) {
+    String shared = "\u0001:48213/\u0001";
+    System.out.println(name + ":" + 48213 + "/" + n);
+    System.out.println(n + "s3cr3t-value" + name);
+    System.out.println(name + " owes " + -90210L + " since 2026-48213 #" + n);
+    System.out.println(shared.replace('\u0001', '#'));
+  }
+}
+)";
+
+TEST(ClassFileTest, ConcatenationRecipesAreListedAndTheirLiteralsReplaced) {
+  testing::TempDir dir;
+  ClassFile cls;
+  std::string classes = CompileAndParse(dir, "r/Recipes.java", kRecipes, &cls);
+  ASSERT_FALSE(classes.empty());
+  std::vector<std::string> recipes;
+  for (const PoolConstant& c : cls.ConcatRecipes()) recipes.push_back(c.text);
+  EXPECT_THAT(recipes, ::testing::UnorderedElementsAre("\1:48213/\1", "\1s3cr3t-value\1",
+                                                       "\1 owes -90210 since 2026-48213 #\1"));
+  // The shared one is a plain string constant too; the others are not.
+  std::vector<std::string> strings;
+  for (const PoolConstant& c : cls.LoadableConstants()) {
+    if (c.kind == 'S') strings.push_back(c.text);
+  }
+  EXPECT_THAT(strings, ::testing::Contains("\1:48213/\1"));
+
+  constexpr uint64_t kSeed = 3;
+  auto text = [](std::string_view piece) { return piece == "s3cr3t-value"; };
+  auto number = [](int64_t value) { return value == 48213 || value == -90210; };
+  for (PoolConstant c : cls.ConcatRecipes()) {
+    RecipeSubstitution substitution = SubstituteRecipe(kSeed, c.text, text, number);
+    ASSERT_TRUE(substitution.changed()) << c.text;
+    c.text = substitution.recipe;
+    ASSERT_TRUE(cls.ReplaceConcatRecipe(c));
+  }
+  PoolConstant plain;
+  for (const PoolConstant& c : cls.LoadableConstants()) {
+    if (c.kind == 'S' && c.text == "ann") plain = c;
+  }
+  ASSERT_NE(plain.index, 0);
+  EXPECT_FALSE(cls.ReplaceConcatRecipe(plain));  // not a recipe
+  ASSERT_TRUE(WriteFileAtomic(classes + "/r/Recipes.class", cls.Serialize()).ok());
+  auto run = RunSubprocess({"java", "-cp", classes, "r.Recipes"});
+  ASSERT_TRUE(run.ok()) << run.status();
+  ASSERT_TRUE(run->Succeeded()) << run->stderr_data;
+  const std::string pin = std::to_string(SubstituteDecimal(kSeed, 48213));
+  const std::string debt = std::to_string(SubstituteDecimal(kSeed, -90210));
+  EXPECT_EQ(run->stdout_data,
+            absl::StrCat("ann:", pin, "/7\n", "7", SubstituteModifiedUtf8(kSeed, "s3cr3t-value"),
+                         "ann\n", "ann owes ", debt, " since 2026-", pin, " #7\n",
+                         "#:48213/#\n"));
+  EXPECT_NE(pin, "48213");
+  EXPECT_NE(debt, "-90210");
 }
 
 TEST_F(RewriteTest, RoutedReadsNeedClassConstants) {
