@@ -217,7 +217,9 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
   // (`op != '+' && op != '-'`, the default branch of a switch).
   if (std::optional<Guard> g = OutsideObservedChars(ctx, vocab, positives, negatives, banned))
     return g;
-  // A threshold on one numeric input.
+  // A threshold on one numeric input; a floating input's NaN among the
+  // calls in `positives` adds `Double.isNaN(x) ||` (a setter that refuses
+  // NaN and values outside a range: `Double.isNaN(c) || c < 5.0 || c > 30.0`).
   for (const Term& t : vocab.terms) {
     if (!t.input || t.pre_text.empty() || t.shape != TermShape::kScalar || t.type.IsBoolean())
       continue;
@@ -226,6 +228,7 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
     const EvalValue* neg_min = nullptr;
     const EvalValue* neg_max = nullptr;
     bool ok = true;
+    bool pos_nan = false;
     auto less = [](const EvalValue& a, const EvalValue& b) {
       __int128 x, y;
       if (a.AsInteger(&x) && b.AsInteger(&y)) return x < y;
@@ -233,11 +236,20 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
       double q = b.kind == EvalValue::Kind::kDouble ? b.d : b.f;
       return p < q;
     };
-    auto track = [&](const std::vector<size_t>& obs, const EvalValue** lo, const EvalValue** hi) {
+    auto is_nan = [](const EvalValue& v) {
+      return (v.kind == EvalValue::Kind::kDouble && std::isnan(v.d)) ||
+             (v.kind == EvalValue::Kind::kFloat && std::isnan(v.f));
+    };
+    // `nan`: where a NaN is noted; null when a NaN rules the term out.
+    auto track = [&](const std::vector<size_t>& obs, const EvalValue** lo, const EvalValue** hi,
+                     bool* nan) {
       for (size_t i : obs) {
         const EvalValue& v = t.values[i];
-        if (!v.known() || v.ToJml().empty() || (v.kind == EvalValue::Kind::kDouble && std::isnan(v.d)) ||
-            (v.kind == EvalValue::Kind::kFloat && std::isnan(v.f))) {
+        if (v.known() && is_nan(v) && nan != nullptr) {
+          *nan = true;
+          continue;
+        }
+        if (!v.known() || v.ToJml().empty() || is_nan(v)) {
           ok = false;
           return;
         }
@@ -245,8 +257,8 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
         if (*hi == nullptr || less(**hi, v)) *hi = &v;
       }
     };
-    track(positives, &pos_min, &pos_max);
-    track(negatives, &neg_min, &neg_max);
+    track(positives, &pos_min, &pos_max, &pos_nan);
+    track(negatives, &neg_min, &neg_max, nullptr);
     if (!ok || pos_min == nullptr || neg_min == nullptr) continue;
     std::string pre, neg, post;
     if (less(*neg_max, *pos_min)) {
@@ -262,13 +274,19 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
       bool outside = true;
       for (size_t i : positives) {
         const EvalValue& v = t.values[i];
-        outside &= less(v, *neg_min) || less(*neg_max, v);
+        outside &= is_nan(v) || less(v, *neg_min) || less(*neg_max, v);
       }
       if (!outside) continue;
       std::string lo = neg_min->ToJml(), hi = neg_max->ToJml();
       pre = absl::StrCat(t.pre_text, " < ", lo, " || ", t.pre_text, " > ", hi);
       neg = absl::StrCat(lo, " <= ", t.pre_text, " && ", t.pre_text, " <= ", hi);
       post = absl::StrCat(t.text, " < ", lo, " || ", t.text, " > ", hi);
+    }
+    if (pos_nan) {
+      std::string box = t.type.Is(jml::Type::Kind::kFloat) ? "Float" : "Double";
+      pre = absl::StrCat(box, ".isNaN(", t.pre_text, ") || ", pre);
+      neg = absl::StrCat("!", box, ".isNaN(", t.pre_text, ") && ", neg);  // a conjunction
+      post = absl::StrCat(box, ".isNaN(", t.text, ") || ", post);
     }
     if (ctx->Compile(pre, Position::kPrecondition) == nullptr || Banned(ctx, banned, pre))
       continue;

@@ -3,6 +3,7 @@
 // contract whose exceptional case states exactly when the exception is
 // thrown (signals_only that class) and whose normal case requires the
 // negation, so that the contract pins both outcomes.
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -21,6 +22,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::Call;
+using testing::D;
 using testing::I;
 using testing::SynthesizeAndValidate;
 using testing::Weakened;
@@ -174,6 +176,44 @@ public class Depot {
                      "signals_only IllegalArgumentException;",
                      "signals_only IllegalStateException;",
                      "ensures onHand == \\old(onHand) - qty;"});
+}
+
+TEST(ExceptionGuardTest, SetterRefusesNaNAndValuesOutsideTheRange) {
+  // A NaN among the refused values, the range's ends among the accepted:
+  // the guard is the NaN test and a threshold on each side.
+  std::map<std::string, std::string> src = {{"t/Thermostat.java", R"(package t;
+public class Thermostat {
+  private double target = 20.0;
+  private int changes;
+  public void setTarget(double celsius) {
+    if (Double.isNaN(celsius) || celsius < 5.0 || celsius > 30.0)
+      throw new IllegalArgumentException("target out of range");
+    target = celsius;
+    changes++;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  int changes = 0;
+  double target = 20.0;
+  for (double celsius : {22.5, 5.0, 30.0, 4.5, 35.0, std::nan("")}) {
+    Call c("t.Thermostat", "setTarget", "(D)V", {"celsius"}, false);
+    c.Arg(D(celsius));
+    bool ok = celsius >= 5.0 && celsius <= 30.0;
+    c.Receiver({{"target", {"D", D(target)}}, {"changes", {"I", I(changes)}}},
+               {{"target", {"D", D(ok ? celsius : target)}}, {"changes", {"I", I(changes + ok)}}});
+    obs.push_back(ok ? c.ReturnsVoid().Build()
+                     : c.Throws("java.lang.IllegalArgumentException").Build());
+    if (ok) {
+      target = celsius;
+      ++changes;
+    }
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Thermostat#setTarget", obs);
+  ExpectContract(w, {"requires Double.isNaN(celsius) || celsius < 5.0 || celsius > 30.0;",
+                     "requires !Double.isNaN(celsius) && 5.0 <= celsius && celsius <= 30.0;",
+                     "signals_only IllegalArgumentException;",
+                     "ensures target == celsius;"});
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
 }
 
 }  // namespace
