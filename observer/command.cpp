@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -50,6 +51,25 @@ void Merge(const v1::ProbeStatus& from, v1::ProbeStatus* into,
   into->set_method_limit_reached(into->method_limit_reached() || from.method_limit_reached());
   into->set_methods_refused(into->methods_refused() + from.methods_refused());
   for (const v1::MethodCount& c : from.method_counts()) (*calls)[c.method()] += c.calls();
+  for (const v1::DeniedTextKey& k : from.denied_text_keys()) *into->add_denied_text_keys() = k;
+  into->mutable_denied_number_keys()->Add(from.denied_number_keys().begin(),
+                                          from.denied_number_keys().end());
+}
+
+// Every JVM's denied-value keys once, sorted (as one JVM reports them).
+void SortDeniedKeys(v1::ProbeStatus* status) {
+  std::set<std::pair<uint32_t, uint64_t>> texts;
+  for (const v1::DeniedTextKey& k : status->denied_text_keys()) texts.insert({k.bytes(), k.key()});
+  std::set<uint64_t> numbers(status->denied_number_keys().begin(),
+                             status->denied_number_keys().end());
+  status->clear_denied_text_keys();
+  for (const auto& [bytes, key] : texts) {
+    v1::DeniedTextKey* k = status->add_denied_text_keys();
+    k->set_bytes(bytes);
+    k->set_key(key);
+  }
+  status->clear_denied_number_keys();
+  for (uint64_t key : numbers) status->add_denied_number_keys(key);
 }
 
 }  // namespace
@@ -107,6 +127,7 @@ absl::StatusOr<v1::ProbeStatus> ReadStatuses(const std::string& base, int* jvms)
     Merge(status, &merged, &packages, &calls);
     ++*jvms;
   }
+  SortDeniedKeys(&merged);
   for (const auto& [method, count] : calls) {
     v1::MethodCount* c = merged.add_method_counts();
     c->set_method(method);

@@ -1057,6 +1057,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   v1::ObserveSummary summary;
   summary.set_format_version(v1::FORMAT_VERSION_1);
   for (uint64_t key : status.denied_constants()) summary.add_denied_constants(key);
+  *summary.mutable_denied_text_keys() = status.denied_text_keys();
+  *summary.mutable_denied_number_keys() = status.denied_number_keys();
   summary.set_noninterference_not_compared(substituted.not_compared);
   if (noninterference.run) {
     summary.set_noninterference(true);

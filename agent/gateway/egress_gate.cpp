@@ -8,10 +8,12 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "agent/gateway/egress_policy.h"
 #include "common/glob.h"
 #include "common/sensitive_mention.h"
+#include "observer/probe/substitute_value.h"
 #include "rapidjson/document.h"
 
 namespace tracespec::gateway {
@@ -86,7 +88,68 @@ std::optional<size_t> FindIdentifier(absl::string_view text, absl::string_view n
   return std::nullopt;
 }
 
+// Every occurrence of a value of `keys` in `text`, as byte ranges, in
+// order of position (texts first, then numbers); occurrences of one text
+// do not overlap.
+std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
+                                                      const DeniedValueKeys& keys) {
+  std::vector<std::pair<size_t, size_t>> found;
+  for (const auto& [bytes, texts] : keys.texts) {
+    if (bytes > text.size()) break;
+    for (size_t at = 0; at + bytes <= text.size();) {
+      if (texts.count(probe::ConstantKey(std::string_view(text.data() + at, bytes))) != 0) {
+        found.emplace_back(at, at + bytes);
+        at += bytes;
+      } else {
+        ++at;
+      }
+    }
+  }
+  if (!keys.numbers.empty()) {
+    for (size_t i = 0; i < text.size();) {
+      if (!absl::ascii_isdigit(static_cast<unsigned char>(text[i]))) {
+        ++i;
+        continue;
+      }
+      size_t begin = i;
+      while (i < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[i]))) ++i;
+      int64_t value = 0;
+      bool found_here = false;
+      if (begin > 0 && text[begin - 1] == '-' &&
+          absl::SimpleAtoi(text.substr(begin - 1, i - begin + 1), &value) &&
+          keys.numbers.count(probe::ConstantKey(value)) != 0) {
+        found.emplace_back(begin - 1, i);
+        found_here = true;
+      }
+      // The digits alone, read as either sign (a number's text may have
+      // lost its minus sign, as the probe's own text redaction assumes).
+      if (!found_here && absl::SimpleAtoi(text.substr(begin, i - begin), &value) &&
+          (keys.numbers.count(probe::ConstantKey(value)) != 0 ||
+           keys.numbers.count(probe::ConstantKey(-value)) != 0)) {
+        found.emplace_back(begin, i);
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 }  // namespace
+
+size_t DeniedValueKeys::size() const {
+  size_t n = numbers.size();
+  for (const auto& [bytes, keys] : texts) n += keys.size();
+  return n;
+}
+
+void DeniedValueKeys::Add(const google::protobuf::RepeatedPtrField<v1::DeniedTextKey>& text_keys,
+                          const google::protobuf::RepeatedField<uint64_t>& number_keys) {
+  for (const v1::DeniedTextKey& k : text_keys) {
+    // Shorter texts occur everywhere; the probe reports none.
+    if (k.bytes() >= kMinWithheldValueBytes) texts[k.bytes()].insert(k.key());
+  }
+  numbers.insert(number_keys.begin(), number_keys.end());
+}
 
 ProtectedMaterial ProtectedMaterialFrom(const v1::RedactionPolicy& policy,
                                         const std::vector<v1::Observation>& observations) {
@@ -283,6 +346,11 @@ void EgressGate::CheckText(const std::string& path, absl::string_view text,
       add("redacted-value", at, at + value.size());
       break;
     }
+  }
+  // Every occurrence, so that a blocked body stored in the audit log has
+  // each of them masked.
+  for (const auto& [begin, end] : DeniedValuesIn(text, material_.denied_keys)) {
+    add("denied-value", begin, end);
   }
   for (const std::string& term : lower_blocked_terms_) {
     size_t at = lower.find(term);

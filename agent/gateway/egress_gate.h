@@ -12,6 +12,9 @@
 //   sensitive-name       a sensitive name of the redaction policy where it
 //                        can carry data (common/sensitive_mention.h),
 //   redacted-value       a value that must not leave (withheld values),
+//   denied-value         a value the tests read from a denied location,
+//                        found by its key (DeniedValueKeys) anywhere in
+//                        the text, whatever path brought it there,
 //   blocked-term         a term of the egress policy's blocked_terms.
 // A secret.<id> finding is also made where a payload names a test class
 // one of whose compiled string constants matches the rule (see
@@ -20,6 +23,8 @@
 #ifndef TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
 #define TRACESPEC_AGENT_GATEWAY_EGRESS_GATE_H_
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -32,6 +37,7 @@
 #include "tracespec/v1/egress.pb.h"
 #include "tracespec/v1/observation.pb.h"
 #include "tracespec/v1/policy.pb.h"
+#include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::gateway {
 
@@ -42,6 +48,24 @@ namespace tracespec::gateway {
 struct TestClassConstants {
   std::string class_name;  // binary name, "pkg.FooTest" or "pkg.FooTest$Nested"
   std::vector<std::string> strings;
+};
+
+// The keys of the values the tests read from denied locations (the probe's
+// taint set: ObserveSummary.denied_text_keys, denied_number_keys): hashes
+// (ConstantKey, observer/probe/substitute_value.h), never the values. A
+// text is found as a window of the payload of its length whose key is
+// among them; a number as a run of decimal digits (with its sign, and
+// without) whose value's key is.
+struct DeniedValueKeys {
+  // By length in UTF-8 bytes (4 or more), the keys of the texts that long.
+  std::map<uint32_t, std::set<uint64_t>> texts;
+  std::set<uint64_t> numbers;
+  bool empty() const { return texts.empty() && numbers.empty(); }
+  size_t size() const;
+  // Adds keys as the probe reports them (ProbeStatus, ObserveSummary and
+  // the gateway service's GatewayMaterial have the same two fields).
+  void Add(const google::protobuf::RepeatedPtrField<v1::DeniedTextKey>& text_keys,
+           const google::protobuf::RepeatedField<uint64_t>& number_keys);
 };
 
 // What must not leave besides secrets and implementation text.
@@ -71,6 +95,8 @@ struct ProtectedMaterial {
   // matches one of their string constants blocks every payload that names
   // the class (its source is in it, spelt in a way the rule may miss).
   std::vector<TestClassConstants> test_constants;
+  // Values the tests read from denied locations, by key.
+  DeniedValueKeys denied_keys;
 };
 
 // Collects protected material from the redaction policy (deny patterns,

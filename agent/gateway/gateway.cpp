@@ -24,6 +24,7 @@ absl::StatusOr<GatewayMaterial> ReadGatewayMaterial(const GatewayConfig& config)
   material.template_texts = config.template_texts;
   material.exempt_class_names = config.exempt_class_names;
   material.test_constants = config.test_constants;
+  material.denied_keys = config.denied_keys;
   return material;
 }
 
@@ -60,6 +61,7 @@ absl::StatusOr<std::unique_ptr<LlmClient>> MakeAuditedStack(
   gated.template_texts = material.template_texts;
   gated.exempt_class_names = material.exempt_class_names;
   gated.test_constants = material.test_constants;
+  gated.denied_keys = material.denied_keys;
   TS_ASSIGN_OR_RETURN(
       EgressGate gate,
       EgressGate::Create(policy, std::move(gated),

@@ -58,6 +58,9 @@ struct GatewayConfig {
   // See ProtectedMaterial: the compiled string constants of the test
   // classes whose sources may be sent.
   std::vector<TestClassConstants> test_constants;
+  // See ProtectedMaterial: the keys of the values the tests read from
+  // denied locations (the observe summary's).
+  DeniedValueKeys denied_keys;
 };
 
 // The audited client, ready to send. Errors name the file at fault (policy,
@@ -84,6 +87,7 @@ struct GatewayMaterial {
   std::vector<std::string> template_texts;
   std::vector<std::string> exempt_class_names;
   std::vector<TestClassConstants> test_constants;
+  DeniedValueKeys denied_keys;
 };
 
 // `config`'s material, its implementation sources read (ReadJavaSources).

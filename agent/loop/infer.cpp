@@ -566,6 +566,7 @@ absl::StatusOr<InferRun> RunInfer(const InferOptions& options) {
       config.template_texts = prompt::PromptBuilder::TemplateTexts();
       config.exempt_class_names = SentClassNames(inputs->prompt);
       config.test_constants = CompiledTestConstants(inputs->prompt, test_path, test_classes);
+      config.denied_keys = inputs->denied_keys;
       if (options.dry_run) TS_RETURN_IF_ERROR(MakeDirs(config.dry_run_dir));
       absl::StatusOr<std::unique_ptr<gateway::LlmClient>> made =
           options.gateway.empty() ? gateway::MakeGatewayClient(config)

@@ -182,6 +182,8 @@ absl::StatusOr<MethodInputs> LoadMethodInputs(const std::string& selector_text,
   if (observe_summary.has_value()) {
     denied_constants.insert(observe_summary->denied_constants().begin(),
                             observe_summary->denied_constants().end());
+    out.denied_keys.Add(observe_summary->denied_text_keys(),
+                        observe_summary->denied_number_keys());
   }
   std::set<std::string> tests;
   for (const v1::Observation& o : out.prompt.observations) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "agent/gateway/egress_gate.h"
 #include "agent/prompt/inputs.h"
 #include "tracespec/v1/observation.pb.h"
 #include "validator/classfile/class_path.h"
@@ -36,6 +37,10 @@ struct MethodInputs {
   // radix).
   int literals_masked = 0;
   std::vector<std::string> tests_source_withheld;
+  // The keys of the values the tests read from denied locations
+  // (ObserveSummary.denied_text_keys, denied_number_keys), for the egress
+  // gate.
+  gateway::DeniedValueKeys denied_keys;
 };
 
 // What a test's source becomes before it goes anywhere: every string or

@@ -486,6 +486,13 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
   if (g_constants != nullptr) {
     for (uint64_t key : DeniedConstants()) g_status->add_denied_constants(key);
   }
+  const TaintSet::Keys keys = g_recorder->taint().DeniedKeys();
+  for (const auto& [bytes, key] : keys.texts) {
+    v1::DeniedTextKey* k = g_status->add_denied_text_keys();
+    k->set_bytes(bytes);
+    k->set_key(key);
+  }
+  for (uint64_t key : keys.numbers) g_status->add_denied_number_keys(key);
   if (g_config->count_calls()) {
     for (const auto& [method, calls] : g_recorder->CallCounts()) {
       v1::MethodCount* count = g_status->add_method_counts();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/utf8.h"
+#include "observer/probe/substitute_value.h"
 
 namespace tracespec::probe {
 namespace {
@@ -105,6 +106,19 @@ bool TaintSet::TaintedValue(const v1::Value& value) const {
     }
     default: return false;
   }
+}
+
+TaintSet::Keys TaintSet::DeniedKeys() const {
+  Keys keys;
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  for (const std::string& s : strings_) {
+    if (s.size() < kMinContainedLength) continue;
+    keys.texts.emplace_back(static_cast<uint32_t>(s.size()), ConstantKey(std::string_view(s)));
+  }
+  for (int64_t n : integrals_) keys.numbers.push_back(ConstantKey(n));
+  std::sort(keys.texts.begin(), keys.texts.end());
+  std::sort(keys.numbers.begin(), keys.numbers.end());
+  return keys;
 }
 
 int TaintSet::RedactText(std::string* text) const {

@@ -25,6 +25,8 @@
 #include <shared_mutex>
 #include <string>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "common/distinctive.h"
 #include "tracespec/v1/observation.pb.h"
@@ -64,6 +66,17 @@ class TaintSet {
   // returns how many were replaced. Shorter tainted strings are left: they
   // would redact most text.
   int RedactText(std::string* text) const;
+
+  // The keys of the tainted values, for the egress gate
+  // (ProbeStatus.denied_text_keys, denied_number_keys): strings of at least
+  // kMinContainedLength UTF-8 bytes as (length, ConstantKey of the text),
+  // integral numbers as ConstantKey of the value; each sorted, no value
+  // itself.
+  struct Keys {
+    std::vector<std::pair<uint32_t, uint64_t>> texts;
+    std::vector<uint64_t> numbers;
+  };
+  Keys DeniedKeys() const;
 
  private:
   bool TaintedString(const std::string& s) const;

@@ -25,6 +25,14 @@ v1::GatewayMaterial MaterialMessage(const gateway::GatewayMaterial& material) {
     t->set_class_name(constants.class_name);
     for (const std::string& s : constants.strings) t->add_strings(s);
   }
+  for (const auto& [bytes, keys] : material.denied_keys.texts) {
+    for (uint64_t key : keys) {
+      v1::DeniedTextKey* k = m.add_denied_text_keys();
+      k->set_bytes(bytes);
+      k->set_key(key);
+    }
+  }
+  for (uint64_t key : material.denied_keys.numbers) m.add_denied_number_keys(key);
   return m;
 }
 
@@ -44,6 +52,7 @@ gateway::GatewayMaterial MaterialOf(const v1::GatewayMaterial& m) {
     material.test_constants.push_back(
         {t.class_name(), std::vector<std::string>(t.strings().begin(), t.strings().end())});
   }
+  material.denied_keys.Add(m.denied_text_keys(), m.denied_number_keys());
   return material;
 }
 

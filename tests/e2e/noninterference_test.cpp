@@ -18,6 +18,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
@@ -1089,6 +1090,31 @@ TEST(RunNoninterferenceTest, AReEncodedDeniedFieldReachesTheModelOnlyWhenTurnedO
 }
 
 
+// A project at dir/p for `run` with a remote model at `server`: the class
+// `path` ("pkg/Name") and its test (`path` + "Test", also as the source
+// sent), kPolicy, the egress policy of the repository, `methods`.
+bool WriteRemoteProject(testing::TempDir& dir, const std::string& path, const char* source,
+                        const char* test, const std::vector<std::string>& methods,
+                        const testing::FakeLlmServer& server) {
+  std::string classes =
+      testing::CompileJava(dir, {{path + ".java", source}, {path + "Test.java", test}}, {"-g"},
+                           testing::JunitJar());
+  if (classes.empty()) return false;
+  std::string test_class = absl::StrReplaceAll(path, {{"/", "."}}) + "Test";
+  dir.Write("p/test/" + path + "Test.java", test);
+  dir.Write("p/policy.textproto", kPolicy);
+  std::string config =
+      absl::StrCat("classes: \"", classes, "\"\ntest_classes: \"", classes, "\"\ntests: \"",
+                   test_class, "\"\ntests_src: \"test\"\nredaction_policy: \"policy.textproto\"\n");
+  for (const std::string& m : methods) absl::StrAppend(&config, "methods: \"", m, "\"\n");
+  absl::StrAppend(&config, "model { endpoint { url: \"", server.base_url(),
+                  "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
+                  "/policies/egress.textproto\" } }\n");
+  dir.Write("p/tracespec.textproto", config);
+  return true;
+}
+
+
 // The test's literal that the probe found equal to the denied value it read
 // is masked in the test source sent to a remote model; the values the
 // constructor derived from it are withheld (the observe test above).
@@ -1097,20 +1123,8 @@ TEST(RunNoninterferenceTest, ADeniedValueWrittenInATestIsMaskedInTheSourceSent) 
       R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
   testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, "]}"));
   testing::TempDir dir;
-  std::string classes = testing::CompileJava(
-      dir, {{"ni/ApiClient.java", kApiClient}, {"ni/ApiClientTest.java", kApiClientTest}},
-      {"-g"}, testing::JunitJar());
-  ASSERT_FALSE(classes.empty());
-  dir.Write("p/test/ni/ApiClientTest.java", kApiClientTest);
-  dir.Write("p/policy.textproto", kPolicy);
-  dir.Write("p/tracespec.textproto",
-            absl::StrCat("classes: \"", classes, "\"\ntest_classes: \"", classes,
-                         "\"\ntests: \"ni.ApiClientTest\"\ntests_src: \"test\"\n",
-                         "redaction_policy: \"policy.textproto\"\n",
-                         "methods: \"ni.ApiClient#tag\"\n",
-                         "model { endpoint { url: \"", server.base_url(),
-                         "\" model: \"fake-model\" egress_policy: \"", testing::SourceDir(),
-                         "/policies/egress.textproto\" } }\n"));
+  ASSERT_TRUE(WriteRemoteProject(dir, "ni/ApiClient", kApiClient, kApiClientTest,
+                                 {"ni.ApiClient#tag"}, server));
   SubprocessResult r = testing::RunTracespec({"run", dir.path() + "/p"});
   ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
   ASSERT_GE(server.Received().size(), 1u) << r.stdout_data << r.stderr_data;
@@ -1121,6 +1135,57 @@ TEST(RunNoninterferenceTest, ADeniedValueWrittenInATestIsMaskedInTheSourceSent) 
   EXPECT_THAT(received, HasSubstr("<denied value>"));
   EXPECT_THAT(received, HasSubstr(").tag().length()"));
   EXPECT_THAT(r.stderr_data, HasSubstr("1 literal of the tests' sources masked as <denied value>"));
+}
+
+
+// A value the tests read from a denied field, written by a test inside a
+// longer literal: no literal equals it (it is computed at run time), so the
+// test's source is sent unmasked; the gate finds it by its key (the probe's
+// taint set, through the observe summary) and refuses the request, naming
+// the rule. The innocent method's request goes out.
+constexpr char kBadge[] = R"(package ng;
+public class Badge {
+  private final String apiKey;
+  public Badge(String k) { this.apiKey = k; }
+  public String label() { return "badge:" + apiKey; }
+  public static int twice(int x) { return 2 * x; }
+}
+)";
+constexpr char kBadgeTest[] = R"(package ng;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class BadgeTest {
+  static String word() { return new StringBuilder("nretnal-robrah-elpam").reverse().toString(); }
+  @Test void label() { assertEquals("badge:maple-harbor-lantern", new Badge(word()).label()); }
+  @Test void innocent() { assertEquals(8, Badge.twice(4)); }
+}
+)";
+
+TEST(RunNoninterferenceTest, ARequestHoldingADeniedValueTheTestsReadIsRefused) {
+  const std::string answer = testing::ContentEntry(
+      R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
+  testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, ",", answer, "]}"));
+  testing::TempDir dir;
+  ASSERT_TRUE(WriteRemoteProject(dir, "ng/Badge", kBadge, kBadgeTest,
+                                 {"ng.Badge#label", "ng.Badge#twice"}, server));
+  SubprocessResult r = testing::RunTracespec({"run", dir.path() + "/p"});
+  const std::string output = r.stdout_data + r.stderr_data;
+  // The method is stopped, the run goes on.
+  ASSERT_EQ(r.exit_code, 0) << output;
+  EXPECT_THAT(r.stdout_data, HasSubstr("ng.Badge#label()Ljava/lang/String;: Stopped"));
+  std::string received = server.RecordText();
+  EXPECT_THAT(received, Not(HasSubstr("maple-harbor-lantern")));
+  // The innocent method was asked about.
+  EXPECT_THAT(received, HasSubstr("twice"));
+  EXPECT_THAT(output, HasSubstr("denied-value")) << output;
+  std::string audit = ReadFile(dir.path() + "/p/tracespec-out/infer/audit.jsonl").value_or("");
+  EXPECT_THAT(audit, HasSubstr("denied-value"));
+  EXPECT_THAT(audit, Not(HasSubstr("maple-harbor-lantern")));
+  // The summary holds keys, not the value.
+  std::string everything = testing::ReadTree(dir.path() + "/p/tracespec-out");
+  EXPECT_THAT(everything, Not(HasSubstr("maple-harbor-lantern")));
+  EXPECT_THAT(ReadFile(dir.path() + "/p/tracespec-out/observations/summary.json").value_or(""),
+              HasSubstr("denied_text_keys"));
 }
 
 }  // namespace

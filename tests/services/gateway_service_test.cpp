@@ -20,6 +20,7 @@
 #include "common/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "observer/probe/substitute_value.h"
 #include "services/gateway/client.h"
 #include "tests/agent/fake_llm_server.h"
 #include "tests/agent/observation_builders.h"
@@ -66,6 +67,9 @@ class GatewayServiceTest : public ::testing::Test {
         testing::Deposit("bank.AccountTest#vip", 5, 10, 15, "", "", "Ms. Very Important");
     hidden.set_excluded(true);
     material.observations = {testing::Deposit("bank.AccountTest#deposit", 5, 10, 15), hidden};
+    // A value the tests read from a denied field, as its key.
+    material.denied_keys.texts[20].insert(
+        probe::ConstantKey(std::string_view("maple-harbor-lantern")));
     return material;
   }
 
@@ -149,15 +153,21 @@ TEST_F(GatewayServiceTest, ASecretIsRefusedWithItsRuleNeverSentAndAudited) {
   auto withheld = (*client)->Complete(RequestWith("the owner is Ms. Very Important"));
   ASSERT_FALSE(withheld.ok());
   EXPECT_EQ(gateway::BlockedRuleOf(withheld.status()), "redacted-value");
+  // And a value the tests read from a denied field, known by its key only.
+  auto denied = (*client)->Complete(RequestWith("assertEquals(\"badge:maple-harbor-lantern\", x);"));
+  ASSERT_FALSE(denied.ok());
+  EXPECT_EQ(gateway::BlockedRuleOf(denied.status()), "denied-value");
   EXPECT_TRUE(model.Received().empty());
 
   std::vector<v1::AuditRecord> records = Records();
-  ASSERT_EQ(records.size(), 2u);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[2].rule(), "denied-value");
   EXPECT_EQ(records[0].verdict(), v1::BLOCKED);
   EXPECT_EQ(records[0].rule(), "secret.github-token");
   EXPECT_EQ(records[1].verdict(), v1::BLOCKED);
   EXPECT_EQ(records[1].rule(), "redacted-value");
   EXPECT_THAT(ReadFile(log_).value_or(""), ::testing::Not(HasSubstr(secret)));
+  EXPECT_THAT(ReadFile(log_).value_or(""), ::testing::Not(HasSubstr("maple-harbor-lantern")));
   EXPECT_FALSE(std::filesystem::exists(client_key_));
 }
 

@@ -7,7 +7,9 @@
 #include "agent/gateway/chat_wire.h"
 #include "agent/prompt/answer.h"
 #include "gtest/gtest.h"
+#include "observer/probe/substitute_value.h"
 #include "tests/agent/observation_builders.h"
+#include "tracespec/v1/summary.pb.h"
 
 namespace tracespec::gateway {
 namespace {
@@ -125,6 +127,59 @@ TEST(EgressGateTest, ACompiledConstantOfATestBlocksItsSource) {
   auto nested = EgressGate::Create(LoopbackPolicy(), material, nullptr);
   ASSERT_TRUE(nested.ok()) << nested.status();
   EXPECT_FALSE(nested->Check(kUrl, Body("@Nested class Inner { void t() {} }")).allowed());
+}
+
+// A value the tests read from a denied field reaches the gate only as its
+// key (the probe's taint set, through the observe summary): it is found
+// inside longer text and as a number among digits, wherever it is; the
+// findings never hold it, and look-alikes pass.
+TEST(EgressGateTest, ADeniedValueIsFoundByItsKeyWhereverItIs) {
+  v1::ObserveSummary summary;
+  const std::string secret = "maple-harbor-lantern";
+  v1::DeniedTextKey* text_key = summary.add_denied_text_keys();
+  text_key->set_bytes(static_cast<uint32_t>(secret.size()));
+  text_key->set_key(probe::ConstantKey(std::string_view(secret)));
+  summary.add_denied_number_keys(probe::ConstantKey(int64_t{482193}));
+  summary.add_denied_number_keys(probe::ConstantKey(int64_t{-77001}));
+  ProtectedMaterial material = Material();
+  material.denied_keys.Add(summary.denied_text_keys(), summary.denied_number_keys());
+  EXPECT_EQ(material.denied_keys.size(), 3u);
+  auto gate = EgressGate::Create(LoopbackPolicy(), material, nullptr);
+  ASSERT_TRUE(gate.ok()) << gate.status();
+
+  // Inside a longer literal of a test's source.
+  GateVerdict in_text =
+      gate->Check(kUrl, Body("assertEquals(\"Bearer maple-harbor-lantern!\", c.header());"));
+  ASSERT_FALSE(in_text.allowed());
+  ASSERT_EQ(in_text.findings.size(), 1u) << in_text.Summary();
+  EXPECT_EQ(in_text.findings[0].rule, "denied-value");
+  EXPECT_EQ(in_text.findings[0].where, "messages[1].content bytes 21..41 (line 1, column 22)");
+  EXPECT_FALSE(absl::StrContains(in_text.Summary(), "lantern")) << in_text.Summary();
+  // Every occurrence is a finding (a stored blocked body masks each).
+  GateVerdict twice = gate->Check(kUrl, Body("maple-harbor-lantern, maple-harbor-lantern"));
+  ASSERT_EQ(twice.findings.size(), 2u) << twice.Summary();
+  EXPECT_EQ(twice.findings[1].begin, 22u);
+
+  // Numbers: a run of digits, with or without its sign.
+  GateVerdict number = gate->Check(kUrl, Body("{\"code\": 482193}"));
+  ASSERT_EQ(number.findings.size(), 1u) << number.Summary();
+  EXPECT_EQ(number.findings[0].rule, "denied-value");
+  EXPECT_EQ(number.findings[0].begin, 9u);
+  EXPECT_FALSE(gate->Check(kUrl, Body("offset -77001 from the origin")).allowed());
+  EXPECT_FALSE(gate->Check(kUrl, Body("offset 77001 from the origin")).allowed());
+  EXPECT_FALSE(gate->Check(kUrl, Body("x = -482193;")).allowed());
+
+  // The digits before a decimal point are the number itself.
+  EXPECT_FALSE(gate->Check(kUrl, Body("ratio 482193.5")).allowed());
+  // Look-alikes pass: other digits around the number, a part of the text,
+  // another case.
+  for (const char* clean : {"4821930 and 1482193 and 770010", "maple-harbor-lanter",
+                            "Maple-harbor-lantern", "int deposit(int amount)"}) {
+    GateVerdict v = gate->Check(kUrl, Body(clean));
+    EXPECT_TRUE(v.allowed()) << clean << ": " << v.Summary();
+  }
+  // Without keys nothing of this rule fires.
+  EXPECT_TRUE(Gate().Check(kUrl, Body("maple-harbor-lantern 482193")).allowed());
 }
 
 TEST(EgressGateTest, EscapedSecretsAreFoundInTheDecodedText) {

@@ -85,6 +85,11 @@ TEST(SubstituteValueTest, ConstantKeysTellTextFromNumbersAndAreTheSameForIntAndL
   EXPECT_NE(ConstantKey(int64_t{98765}), ConstantKey(int64_t{98766}));
   EXPECT_NE(ConstantKey(std::string_view("98765")), ConstantKey(int64_t{98765}));
   EXPECT_NE(ConstantKey(std::string_view("Rt5Y")), ConstantKey(std::string_view("Rt5Z")));
+  // A text's key is the hash of "S" and the text under the constants' seed
+  // (as in the summaries earlier runs wrote), computed without a copy.
+  EXPECT_EQ(ConstantKey(std::string_view("Rt5Y")),
+            SubstituteHash(0x636f6e7374616e74, "SRt5Y", 5));
+  EXPECT_EQ(ConstantKey(std::string_view("")), SubstituteHash(0x636f6e7374616e74, "S", 1));
   // A class file's text is read as the taint set holds it: U+0000 and a
   // supplementary character as UTF-8, not in their modified forms.
   EXPECT_EQ(ModifiedUtf8ToUtf8("a\xC0\x80\xED\xA0\xBD\xED\xB8\x80"),

@@ -1,7 +1,10 @@
 // The taint set: what it takes in, and what Scrub replaces.
 #include "observer/probe/taint.h"
 
+#include <algorithm>
+
 #include "gtest/gtest.h"
+#include "observer/probe/substitute_value.h"
 
 namespace tracespec::probe {
 namespace {
@@ -33,6 +36,26 @@ TEST(TaintTest, NumbersAreTaintedOnlyOutsideTheBound) {
   EXPECT_EQ(taint.generation(), 1u);
   taint.AddIntegral(73915);
   EXPECT_EQ(taint.generation(), 1u);
+}
+
+// What the probe reports for the egress gate: keys of the strings long
+// enough to be searched for and of the distinctive numbers, sorted, no
+// value.
+TEST(TaintTest, DeniedKeysAreTheTaintedValuesHashed) {
+  TaintSet taint;
+  taint.AddString("tk-91x7-ALPHA");
+  taint.AddString("abc");  // too short to search for
+  taint.AddIntegral(73915);
+  taint.AddFloating(-20480.0);  // an integral value
+  taint.AddFloating(2048.25);   // not integral: no key
+  TaintSet::Keys keys = taint.DeniedKeys();
+  ASSERT_EQ(keys.texts.size(), 1u);
+  EXPECT_EQ(keys.texts[0].first, 13u);
+  EXPECT_EQ(keys.texts[0].second, ConstantKey(std::string_view("tk-91x7-ALPHA")));
+  std::vector<uint64_t> numbers = {ConstantKey(int64_t{73915}), ConstantKey(int64_t{-20480})};
+  std::sort(numbers.begin(), numbers.end());
+  EXPECT_EQ(keys.numbers, numbers);
+  EXPECT_TRUE(TaintSet().DeniedKeys().texts.empty());
 }
 
 TEST(TaintTest, EqualAndContainingValuesAnywhereAreRedacted) {
