@@ -94,10 +94,21 @@ std::optional<size_t> FindIdentifier(absl::string_view text, absl::string_view n
 std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
                                                       const DeniedValueKeys& keys) {
   std::vector<std::pair<size_t, size_t>> found;
+  auto alnum_at = [&](size_t i) {
+    return i < text.size() && absl::ascii_isalnum(static_cast<unsigned char>(text[i]));
+  };
   for (const auto& [bytes, texts] : keys.texts) {
     if (bytes > text.size()) break;
     for (size_t at = 0; at + bytes <= text.size();) {
-      if (texts.count(probe::ConstantKey(std::string_view(text.data() + at, bytes))) != 0) {
+      absl::string_view window = text.substr(at, bytes);
+      // A value of letters only (a word: a setting's name, a map key) is
+      // found as a word, not inside an identifier or a longer word (a test
+      // named timeoutDefault); any other value wherever it is.
+      const bool word = std::all_of(window.begin(), window.end(), [](char c) {
+        return absl::ascii_isalpha(static_cast<unsigned char>(c));
+      });
+      if (texts.count(probe::ConstantKey(std::string_view(window.data(), window.size()))) != 0 &&
+          !(word && ((at > 0 && alnum_at(at - 1)) || alnum_at(at + bytes)))) {
         found.emplace_back(at, at + bytes);
         at += bytes;
       } else {

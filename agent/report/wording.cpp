@@ -223,9 +223,27 @@ std::vector<RunWarning> RunWarnings(const RunView& run) {
         "tests reject, and tracespec check refuses them until the tests pass.");
     for (const std::string& test : s.failed_tests()) w.items.emplace_back(test, "");
   }
+  std::map<std::string, const v1::MethodRun*> now;
+  for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
+  // A lost method as the report lists it: its name, and what became of it
+  // in this run.
+  auto lost_item = [&](const std::string& method, const std::string& earlier) {
+    auto it = now.find(method);
+    if (it == now.end()) {
+      return std::pair<std::string, std::string>(method,
+                                                 absl::StrCat("no longer a target", earlier));
+    }
+    const v1::MethodRun& m = *it->second;
+    std::string note = m.status() != v1::METHOD_RUN_INFERRED
+                           ? NotInferredNote(m)
+                           : loop::InferStatusName(m.infer_status());
+    if (m.status() == v1::METHOD_RUN_INFERRED && !m.reason().empty()) {
+      absl::StrAppend(&note, ": ", m.reason());
+    }
+    absl::StrAppend(&note, earlier);
+    return std::pair<std::string, std::string>(DisplayName(m), std::move(note));
+  };
   if (!s.contracts_lost().empty()) {
-    std::map<std::string, const v1::MethodRun*> now;
-    for (const v1::MethodRun& m : s.methods()) now[m.method()] = &m;
     const std::set<std::string> carried(s.contracts_lost_carried().begin(),
                                         s.contracts_lost_carried().end());
     const bool one = s.contracts_lost_size() == 1;
@@ -242,21 +260,22 @@ std::vector<RunWarning> RunWarnings(const RunView& run) {
                                "accepted by tracespec run --accept-lost",
         "):");
     for (const std::string& method : s.contracts_lost()) {
-      const std::string earlier = carried.count(method) ? " (lost in an earlier run)" : "";
-      auto it = now.find(method);
-      if (it == now.end()) {
-        w.items.emplace_back(method, absl::StrCat("no longer a target", earlier));
-        continue;
-      }
-      const v1::MethodRun& m = *it->second;
-      std::string note = m.status() != v1::METHOD_RUN_INFERRED
-                             ? NotInferredNote(m)
-                             : loop::InferStatusName(m.infer_status());
-      if (m.status() == v1::METHOD_RUN_INFERRED && !m.reason().empty()) {
-        absl::StrAppend(&note, ": ", m.reason());
-      }
-      absl::StrAppend(&note, earlier);
-      w.items.emplace_back(DisplayName(m), std::move(note));
+      w.items.push_back(
+          lost_item(method, carried.count(method) ? " (lost in an earlier run)" : ""));
+    }
+  }
+  // Accepted losses are no warning for check, but the methods still have no
+  // contract: the report says so, as run.json and the run's output do.
+  if (!s.contracts_lost_accepted().empty()) {
+    const bool one = s.contracts_lost_accepted_size() == 1;
+    RunWarning& w = out.emplace_back();
+    w.sentence = absl::StrCat(
+        Plural(s.contracts_lost_accepted_size(), "method", "methods"),
+        one ? " lost its contract and has" : " lost their contract and have",
+        " none in this run; this run accepted the loss (tracespec run --accept-lost), so "
+        "tracespec check does not refuse it and later runs do not list it again:");
+    for (const std::string& method : s.contracts_lost_accepted()) {
+      w.items.push_back(lost_item(method, ""));
     }
   }
   return out;

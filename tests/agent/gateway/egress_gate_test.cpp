@@ -178,6 +178,19 @@ TEST(EgressGateTest, ADeniedValueIsFoundByItsKeyWhereverItIs) {
     GateVerdict v = gate->Check(kUrl, Body(clean));
     EXPECT_TRUE(v.allowed()) << clean << ": " << v.Summary();
   }
+  // A value of letters only is a word: found as one, not inside an
+  // identifier or a longer word (a lookup key "timeout" and a test named
+  // timeoutDefault).
+  material.denied_keys.texts[7].insert(probe::ConstantKey(std::string_view("timeout")));
+  auto words = EgressGate::Create(LoopbackPolicy(), material, nullptr);
+  ASSERT_TRUE(words.ok()) << words.status();
+  for (const char* clean : {"void timeoutDefault()", "the xtimeout", "timeout2"}) {
+    GateVerdict v = words->Check(kUrl, Body(clean));
+    EXPECT_TRUE(v.allowed()) << clean << ": " << v.Summary();
+  }
+  for (const char* leaked : {"lookup(\"timeout\")", "key=timeout;", "timeout"}) {
+    EXPECT_FALSE(words->Check(kUrl, Body(leaked)).allowed()) << leaked;
+  }
   // Without keys nothing of this rule fires.
   EXPECT_TRUE(Gate().Check(kUrl, Body("maple-harbor-lantern 482193")).allowed());
 }

@@ -529,5 +529,30 @@ TEST(ReportRenderTest, ALossCarriedFromAnEarlierRunIsSaidToBe) {
       "- ` shop.Price#gone()V `: no longer a target (lost in an earlier run)\n"));
 }
 
+// A loss the run accepted is listed too: check no longer refuses it, but the
+// method has no contract, and the report should not look as if it had one.
+TEST(ReportRenderTest, ALossTheRunAcceptedIsListed) {
+  RunView run;
+  run.run.emplace();
+  v1::RunSummary& s = *run.run;
+  v1::MethodRun* m = s.add_methods();
+  m->set_method("shop.Price#total(I)I");
+  m->mutable_id()->set_display("shop.Price.total(int)");
+  m->set_status(v1::METHOD_RUN_INFERRED);
+  m->set_infer_status(v1::INFER_UNKNOWN);
+  m->set_reason("the validator could not decide");
+  s.add_contracts_lost_accepted("shop.Price#total(I)I");
+  s.add_contracts_lost_accepted("shop.Price#gone()V");
+  std::string md = RenderMarkdown(run);
+  EXPECT_THAT(md, HasSubstr(
+      "**2 methods lost their contract and have none in this run; this run accepted the loss "
+      "(tracespec run --accept-lost), so tracespec check does not refuse it and later runs do "
+      "not list it again:**\n\n"));
+  EXPECT_THAT(md, HasSubstr("- ` shop.Price.total(int) `: "));
+  EXPECT_THAT(md, HasSubstr(": the validator could not decide\n"));
+  EXPECT_THAT(md, HasSubstr("- ` shop.Price#gone()V `: no longer a target\n"));
+  EXPECT_THAT(RenderHtml(run), HasSubstr("this run accepted the loss"));
+}
+
 }  // namespace
 }  // namespace tracespec::report
