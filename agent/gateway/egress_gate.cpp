@@ -104,11 +104,14 @@ std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
       // A value of letters only (a word: a setting's name, a map key) is
       // found as a word, not inside an identifier or a longer word (a test
       // named timeoutDefault); any other value wherever it is.
-      const bool word = std::all_of(window.begin(), window.end(), [](char c) {
-        return absl::ascii_isalpha(static_cast<unsigned char>(c));
-      });
+      auto inside_a_word = [&] {
+        return ((at > 0 && alnum_at(at - 1)) || alnum_at(at + bytes)) &&
+               std::all_of(window.begin(), window.end(), [](char c) {
+                 return absl::ascii_isalpha(static_cast<unsigned char>(c));
+               });
+      };
       if (texts.count(probe::ConstantKey(std::string_view(window.data(), window.size()))) != 0 &&
-          !(word && ((at > 0 && alnum_at(at - 1)) || alnum_at(at + bytes)))) {
+          !inside_a_word()) {
         found.emplace_back(at, at + bytes);
         at += bytes;
       } else {
