@@ -111,12 +111,12 @@ bool ForEachCombination(const std::vector<const Atom*>& pool, size_t k,
 // negative and together true on every positive (a guard method's
 // `i < 0 || i > j || j > n`), else the first conjunction of atoms that are
 // each true on every positive and together false on every negative; two
-// atoms before three. The atoms are kept (Guard::atoms) so that the normal
+// atoms before three (up to `max_combined`). The atoms are kept (Guard::atoms) so that the normal
 // case can drop what another case's guard already rules out.
 std::optional<Guard> CombinedGuard(SynthContext* ctx, const std::vector<const Atom*>& atoms,
                                    const std::vector<size_t>& positives,
                                    const std::vector<size_t>& negatives,
-                                   const std::set<std::string>& banned) {
+                                   const std::set<std::string>& banned, size_t max_combined) {
   // Triples are tried over the first atoms only: the search is cubic.
   constexpr size_t kMaxTripleAtoms = 64;
   std::vector<const Atom*> partial, necessary;
@@ -146,7 +146,7 @@ std::optional<Guard> CombinedGuard(SynthContext* ctx, const std::vector<const At
     return g;
   };
   std::optional<Guard> found;
-  for (size_t k : {2u, 3u}) {
+  for (size_t k = 2; k <= max_combined; ++k) {
     for (bool conjunction : {false, true}) {
       // A disjunction must hold on each positive, a conjunction fail on
       // each negative: some atom of the combination decides each call.
@@ -177,7 +177,7 @@ std::optional<Guard> CombinedGuard(SynthContext* ctx, const std::vector<const At
 std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
                                const std::vector<size_t>& positives,
                                const std::vector<size_t>& negatives,
-                               const std::set<std::string>& banned) {
+                               const std::set<std::string>& banned, size_t max_combined) {
   std::vector<const Atom*> atoms;
   for (const Atom& a : vocab.atoms) {
     if (a.splits) atoms.push_back(&a);
@@ -211,7 +211,9 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
   }
   // Two, then three atoms: A || B || C (each false on every negative),
   // A && B && C (each true on every positive).
-  if (std::optional<Guard> g = CombinedGuard(ctx, atoms, positives, negatives, banned)) return g;
+  if (std::optional<Guard> g =
+          CombinedGuard(ctx, atoms, positives, negatives, banned, max_combined))
+    return g;
   // A char input used as a selector (an operator): the calls in
   // `positives` have none of the few values the others have
   // (`op != '+' && op != '-'`, the default branch of a switch).
@@ -311,7 +313,10 @@ std::optional<Guard> FindWeakeningGuard(SynthContext* ctx, const Vocabulary& voc
       return Guard{Canonical(ctx, a.pre), Canonical(ctx, a.neg_pre), {}, false, a.post};
     }
   }
-  std::optional<Guard> g = FindGuard(ctx, vocab, positives, negatives, banned);
+  // Combined guards fitted to a few counterexamples are not used; triples
+  // are not even searched, so the threshold search is reached as before.
+  std::optional<Guard> g =
+      FindGuard(ctx, vocab, positives, negatives, banned, /*max_combined=*/2);
   if (g && g->combined) return std::nullopt;
   return g;
 }

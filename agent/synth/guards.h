@@ -40,10 +40,11 @@ struct Guard {
 // family (same terms) the one with the largest region wins (x <= 0 before
 // x < 0 before x == 0); families in vocabulary order (parameters first).
 // Guards whose requires clause is in `banned` are skipped.
+// `max_combined`: the most atoms a combined guard joins (2 or 3).
 std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
                                const std::vector<size_t>& positives,
                                const std::vector<size_t>& negatives,
-                               const std::set<std::string>& banned);
+                               const std::set<std::string>& banned, size_t max_combined = 3);
 
 // A guard for weakening a postcondition P that counterexamples refute:
 // true on every call in `positives` (where P held) and false on every
