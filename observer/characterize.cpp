@@ -396,11 +396,53 @@ class TestWriter {
     return absl::OkStatus();
   }
 
+  // The enum `class_name` is a constant of: itself when it extends
+  // java.lang.Enum, its superclass when it is a constant's body; "" when
+  // it is no enum.
+  std::string EnumTypeOf(const std::string& class_name) {
+    auto cls = classes_->Load(class_name);
+    if (!cls.ok()) return "";
+    if ((*cls)->super_name == "java/lang/Enum") return class_name;
+    std::string super = (*cls)->super_name;
+    if (super.empty()) return "";
+    for (char& c : super) c = c == '/' ? '.' : c;
+    auto parent = classes_->Load(super);
+    if (parent.ok() && (*parent)->super_name == "java/lang/Enum") return super;
+    return "";
+  }
+
+  // An enum constant is taken by its name, never built: a recorded object
+  // names itself by java.lang.Enum's `name` field, a counterexample's by
+  // enum_constant.
+  absl::Status EnumExpression(const v1::ObjectState& state, const std::string& enum_type,
+                              const std::string& name) {
+    TS_RETURN_IF_ERROR(CheckNameable(enum_type, package_, classes_));
+    std::string constant = state.enum_constant();
+    for (const v1::Field& f : state.fields()) {
+      if (constant.empty() && f.name() == "name" && f.declaring_class() == "java.lang.Enum" &&
+          f.value().kind_case() == v1::Value::kStringValue) {
+        constant = f.value().string_value();
+      }
+    }
+    if (constant.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "a constant of the enum ", enum_type,
+          " whose name was not recorded (the policy records no field java.lang.Enum.name)"));
+    }
+    std::string type = JavaClassName(enum_type);
+    absl::StrAppend(&code_, "    ", type, " ", name, " = ", type, ".valueOf(",
+                    JavaString(constant), ");\n");
+    return absl::OkStatus();
+  }
+
   absl::Status ObjectExpression(const v1::ObjectState& state, const std::string& name) {
     const std::string& class_name = state.class_name();
     if (IsJdkClass(class_name)) {
       return absl::UnimplementedError(
           absl::StrCat("an input of the JDK's class ", class_name, " (not rebuilt field by field)"));
+    }
+    if (std::string enum_type = EnumTypeOf(class_name); !enum_type.empty()) {
+      return EnumExpression(state, enum_type, name);
     }
     TS_RETURN_IF_ERROR(CheckNameable(class_name, package_, classes_));
     auto cls = classes_->Load(class_name);

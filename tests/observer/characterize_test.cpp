@@ -125,23 +125,55 @@ const char* const kObservations[] = {
        outcome { returned { long_value: -8999999995 } })",
 };
 
+// Writes the observations given in text format (one each, recorded, in
+// order) to `path`.
+bool WriteTextObservations(const std::string& path, const char* const* begin,
+                           const char* const* end) {
+  std::vector<v1::Observation> observations;
+  uint64_t sequence = 0;
+  for (const char* const* text = begin; text != end; ++text) {
+    v1::Observation o;
+    if (!google::protobuf::TextFormat::ParseFromString(*text, &o)) {
+      ADD_FAILURE() << *text;
+      return false;
+    }
+    o.set_format_version(v1::FORMAT_VERSION_1);
+    o.set_source(v1::RECORDED);
+    o.set_sequence(++sequence);
+    observations.push_back(o);
+  }
+  return WriteObservations(path, observations).ok();
+}
+
+// Compiles the generated test `file` against `classes` and runs it under
+// the JUnit console launcher: its output ("" and a failure when javac or
+// a test fails).
+std::string CompileAndRun(testing::TempDir& dir, const std::string& classes,
+                          const std::string& file) {
+  std::string compiled = dir.path() + "/test-classes";
+  EXPECT_TRUE(MakeDirs(compiled).ok());
+  auto javac = RunSubprocess({"javac", "-nowarn", "-d", compiled, "-cp",
+                              classes + ":" + testing::JunitJar(), file});
+  EXPECT_TRUE(javac.ok() && javac->Succeeded())
+      << (javac.ok() ? javac->stderr_data : "") << ReadFile(file).value_or("");
+  if (!javac.ok() || !javac->Succeeded()) return "";
+  auto junit = RunSubprocess({"java", "-jar", testing::JunitJar(), "--disable-banner",
+                              "--disable-ansi-colors", "--class-path",
+                              compiled + ":" + classes, "--scan-class-path"});
+  EXPECT_TRUE(junit.ok());
+  if (!junit.ok()) return "";
+  EXPECT_EQ(junit->exit_code, 0) << junit->stdout_data;
+  return junit->stdout_data;
+}
+
 class CharacterizeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     classes_ = testing::CompileJava(dir_, {{"p/Box.java", kBox}, {"p/Pair.java", kPair}});
     ASSERT_FALSE(classes_.empty());
-    std::vector<v1::Observation> observations;
-    uint64_t sequence = 0;
-    for (const char* text : kObservations) {
-      v1::Observation o;
-      ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &o)) << text;
-      o.set_format_version(v1::FORMAT_VERSION_1);
-      o.set_source(v1::RECORDED);
-      o.set_sequence(++sequence);
-      observations.push_back(o);
-    }
     observations_ = dir_.path() + "/observations.pb";
-    ASSERT_TRUE(WriteObservations(observations_, observations).ok());
+    ASSERT_TRUE(WriteTextObservations(observations_, std::begin(kObservations),
+                                      std::end(kObservations)));
   }
 
   CharacterizeOptions Options(const std::string& out) {
@@ -199,18 +231,60 @@ TEST_F(CharacterizeTest, RebuildsWhatItCanAndSaysWhyNotForTheRest) {
   EXPECT_THAT(listing, HasSubstr("p.Box#hidden()I call 6: a private method"));
 
   // The tests compile against the classes and pass on them.
-  std::string compiled = dir_.path() + "/test-classes";
-  ASSERT_TRUE(MakeDirs(compiled).ok());
-  auto javac = RunSubprocess({"javac", "-nowarn", "-d", compiled, "-cp",
-                              classes_ + ":" + testing::JunitJar(),
-                              dir_.path() + "/out/p/BoxCharacterizationTest.java"});
-  ASSERT_TRUE(javac.ok() && javac->Succeeded()) << javac->stderr_data << text;
-  auto junit = RunSubprocess({"java", "-jar", testing::JunitJar(), "--disable-banner",
-                              "--disable-ansi-colors", "--class-path",
-                              compiled + ":" + classes_, "--scan-class-path"});
-  ASSERT_TRUE(junit.ok());
-  EXPECT_EQ(junit->exit_code, 0) << junit->stdout_data;
-  EXPECT_THAT(junit->stdout_data, HasSubstr("5 tests successful"));
+  EXPECT_THAT(CompileAndRun(dir_, classes_, dir_.path() + "/out/p/BoxCharacterizationTest.java"),
+              HasSubstr("5 tests successful"));
+}
+
+// An enum input is taken by its constant's name (recorded as the field
+// java.lang.Enum.name), also for a constant with a body (a subclass); an
+// enum input whose name was not recorded says so.
+TEST(CharacterizeEnumTest, AnEnumInputIsItsConstant) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir, {{"q/Light.java", R"(package q;
+public enum Light { RED, GREEN { @Override public String toString() { return "go"; } } })"},
+            {"q/Signal.java", R"(package q;
+public class Signal {
+  public static int seconds(Light light) { return light == Light.RED ? 60 : 30; }
+})"}});
+  ASSERT_FALSE(classes.empty());
+  const char* const observations[] = {
+      R"(method { class_name: "q.Signal" name: "seconds" jvm_descriptor: "(Lq/Light;)I" is_static: true }
+         args { ref: 1 }
+         pre { id: 1 class_name: "q.Light"
+               fields { declaring_class: "java.lang.Enum" name: "name" value { string_value: "RED" } }
+               fields { declaring_class: "java.lang.Enum" name: "ordinal" value { int_value: 0 } } }
+         outcome { returned { int_value: 60 } })",
+      R"(method { class_name: "q.Signal" name: "seconds" jvm_descriptor: "(Lq/Light;)I" is_static: true }
+         args { ref: 2 }
+         pre { id: 2 class_name: "q.Light$1"
+               fields { declaring_class: "java.lang.Enum" name: "name" value { string_value: "GREEN" } }
+               fields { declaring_class: "java.lang.Enum" name: "ordinal" value { int_value: 1 } } }
+         outcome { returned { int_value: 30 } })",
+      R"(method { class_name: "q.Signal" name: "seconds" jvm_descriptor: "(Lq/Light;)I" is_static: true }
+         args { ref: 3 }
+         pre { id: 3 class_name: "q.Light" }
+         outcome { returned { int_value: 60 } })",
+  };
+  ASSERT_TRUE(WriteTextObservations(dir.path() + "/observations.pb", std::begin(observations),
+                                    std::end(observations)));
+  CharacterizeOptions options;
+  options.observations = dir.path() + "/observations.pb";
+  options.classpath = classes;
+  options.out_dir = dir.path() + "/out";
+  auto result = Characterize(options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->tests, 2);
+  ASSERT_EQ(result->not_rebuilt.size(), 1u);
+  EXPECT_EQ(result->not_rebuilt[0].why,
+            "a constant of the enum q.Light whose name was not recorded (the policy records no "
+            "field java.lang.Enum.name)");
+  const std::string file = dir.path() + "/out/q/SignalCharacterizationTest.java";
+  std::string text = ReadFile(file).value_or("");
+  EXPECT_THAT(text, HasSubstr("q.Light v1 = q.Light.valueOf(\"RED\");"));
+  EXPECT_THAT(text, HasSubstr("q.Light v1 = q.Light.valueOf(\"GREEN\");"));
+  EXPECT_THAT(text, Not(HasSubstr("Replay.newInstance")));
+  EXPECT_THAT(CompileAndRun(dir, classes, file), HasSubstr("2 tests successful"));
 }
 
 TEST_F(CharacterizeTest, MethodsSelectCallsAndMustHaveSome) {
