@@ -8,7 +8,9 @@ Parses every manifest and kustomization.yaml, asks the real binary for the
 flags of `serve validator`, `serve gateway` and `run` (their --help), and
 checks the fields the README relies on (check_all). Then it breaks the
 manifests in memory, one way at a time (MUTATIONS), and requires that each
-breakage is reported: a check that cannot fail fails the test.
+breakage is reported: a check that cannot fail fails the test. It also
+starts the real `serve gateway` with the ConfigMap's egress policy on
+loopback (gateway_starts): the policy must load.
 
 Exit 0 when everything holds; otherwise each problem on stderr, exit 1.
 """
@@ -17,10 +19,15 @@ import argparse
 import copy
 import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
 
-import yaml
+try:
+    import yaml
+except ImportError:
+    sys.exit("check_manifests.py: python3-yaml is missing (scripts/install-deps.sh installs it)")
 
 NAMESPACE = "tracespec"
 VALIDATOR = "tracespec-validator"
@@ -514,6 +521,45 @@ def check_network_policies(files, workloads):
     return errors
 
 
+def gateway_starts(binary, files):
+    """Starts the real `serve gateway` on loopback with the manifest's --llm,
+    --model and the ConfigMap's egress policy (the audit log, key and
+    witness in a temporary directory); an error when it does not listen or
+    does not stop cleanly on SIGTERM."""
+    d = find(files, "Deployment", GATEWAY)
+    c = server_container(d)
+    values, _ = arg_values([str(a) for a in c["args"]])
+    policy = values["--egress-policy"]
+    m = mount_for(c, policy)
+    cm = find(files, "ConfigMap", volume(pod_spec(d), m["name"])["configMap"]["name"])
+    text = cm["data"][policy[len(m["mountPath"].rstrip("/")) + 1:]]
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "egress.textproto"), "w", encoding="utf-8") as f:
+            f.write(text)
+        env = dict(os.environ, TRACESPEC_AUDIT_WITNESS_DIR=os.path.join(tmp, "witness"))
+        env.pop("TRACESPEC_API_KEY", None)
+        proc = subprocess.Popen(
+            [binary, "serve", "gateway", "--listen", "127.0.0.1:0", "--llm", values["--llm"],
+             "--model", values["--model"], "--egress-policy", os.path.join(tmp, "egress.textproto"),
+             "--audit-log", os.path.join(tmp, "audit.jsonl"),
+             "--audit-key", os.path.join(tmp, "audit-key.pem")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        line = proc.stdout.readline()
+        if "gateway service listening on" not in line:
+            proc.kill()
+            _, err = proc.communicate(timeout=30)
+            return [f"gateway: `serve gateway` with the ConfigMap's policy does not start: {err.strip()}"]
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return ["gateway: `serve gateway` did not stop on SIGTERM"]
+        if proc.returncode != 0:
+            return [f"gateway: `serve gateway` exited {proc.returncode} on SIGTERM: {err.strip()}"]
+    return []
+
+
 # ---- breaking the manifests ------------------------------------------------
 
 def _container(files, kind, name):
@@ -668,12 +714,15 @@ def main():
     }
     if not errors:
         errors = check_all(files, kustomization, helps)
+    if not errors:
+        errors = gateway_starts(a.tracespec, files)
     for e in errors:
         print(f"FAIL: {e}", file=sys.stderr)
     if errors:
         return 1
     count = sum(len(d) for d in files.values())
-    print(f"deploy: {len(files)} manifests, {count} objects: every check holds")
+    print(f"deploy: {len(files)} manifests, {count} objects: every check holds; "
+          "`serve gateway` starts with the ConfigMap's egress policy")
 
     # Each breakage must be reported.
     unnoticed = 0
