@@ -12,6 +12,7 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev spin
   chromium  # renders report.html headless in the report's end-to-end test
   openssl   # makes the certificates of the services' TLS tests
+  python3-yaml  # parses deploy/kubernetes/ in its test (tests/deploy/)
 )
 
 missing=()
