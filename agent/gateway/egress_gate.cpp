@@ -8,11 +8,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "agent/gateway/egress_policy.h"
 #include "common/glob.h"
 #include "common/sensitive_mention.h"
+#include "observer/probe/concat_recipe.h"
 #include "observer/probe/substitute_value.h"
 #include "rapidjson/document.h"
 
@@ -120,29 +120,17 @@ std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
     }
   }
   if (!keys.numbers.empty()) {
-    for (size_t i = 0; i < text.size();) {
-      if (!absl::ascii_isdigit(static_cast<unsigned char>(text[i]))) {
-        ++i;
-        continue;
+    auto denied = [&](int64_t value) { return keys.numbers.count(probe::ConstantKey(value)) != 0; };
+    const std::string_view whole(text.data(), text.size());
+    probe::ForEachDecimalRun(whole, [&](const probe::DecimalRun& run) {
+      if (run.negative.has_value() && denied(*run.negative)) {
+        found.emplace_back(run.begin - 1, run.end);
+      } else if (run.value.has_value() && (denied(*run.value) || denied(-*run.value))) {
+        // The digits alone, read as either sign (a number's text may have
+        // lost its minus sign, as the probe's own text redaction assumes).
+        found.emplace_back(run.begin, run.end);
       }
-      size_t begin = i;
-      while (i < text.size() && absl::ascii_isdigit(static_cast<unsigned char>(text[i]))) ++i;
-      int64_t value = 0;
-      bool found_here = false;
-      if (begin > 0 && text[begin - 1] == '-' &&
-          absl::SimpleAtoi(text.substr(begin - 1, i - begin + 1), &value) &&
-          keys.numbers.count(probe::ConstantKey(value)) != 0) {
-        found.emplace_back(begin - 1, i);
-        found_here = true;
-      }
-      // The digits alone, read as either sign (a number's text may have
-      // lost its minus sign, as the probe's own text redaction assumes).
-      if (!found_here && absl::SimpleAtoi(text.substr(begin, i - begin), &value) &&
-          (keys.numbers.count(probe::ConstantKey(value)) != 0 ||
-           keys.numbers.count(probe::ConstantKey(-value)) != 0)) {
-        found.emplace_back(begin, i);
-      }
-    }
+    });
   }
   std::sort(found.begin(), found.end());
   return found;

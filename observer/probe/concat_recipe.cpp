@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "observer/probe/substitute_value.h"
 
@@ -27,18 +28,16 @@ bool Magnitude(std::string_view digits, uint64_t limit, uint64_t* out) {
   return true;
 }
 
-// Calls `run(begin, end)` for each maximal run of digits of `piece`.
-template <typename Run>
-void ForEachDigitRun(std::string_view piece, const Run& run) {
-  for (size_t i = 0; i < piece.size();) {
-    if (!IsDigit(piece[i])) {
-      ++i;
-      continue;
-    }
-    size_t end = i;
-    while (end < piece.size() && IsDigit(piece[end])) ++end;
-    run(i, end);
-    i = end;
+// Calls `piece(text)` for each non-empty text between the markers of
+// `recipe` and `marker(c)` for each marker, in order.
+template <typename Piece, typename Marker>
+void ForEachPiece(std::string_view recipe, const Piece& piece, const Marker& marker) {
+  size_t start = 0;
+  for (size_t i = 0; i <= recipe.size(); ++i) {
+    if (i < recipe.size() && !IsMarker(recipe[i])) continue;
+    if (i > start) piece(recipe.substr(start, i - start));
+    if (i < recipe.size()) marker(recipe[i]);
+    start = i + 1;
   }
 }
 
@@ -60,27 +59,22 @@ void SubstitutePiece(uint64_t seed, std::string_view piece,
     return;
   }
   size_t done = 0;
-  ForEachDigitRun(piece, [&](size_t begin, size_t end) {
-    std::string_view digits = piece.substr(begin, end - begin);
-    out->recipe.append(piece.substr(done, begin - done));
-    done = end;
-    uint64_t magnitude = 0;
-    bool signed_run = begin > 0 && piece[begin - 1] == '-';
-    int64_t value = 0;
-    bool denied = false;
-    if (signed_run && Magnitude(digits, kLongMagnitude, &magnitude)) {
-      value = static_cast<int64_t>(0 - magnitude);
-      denied = denied_number(value);
+  ForEachDecimalRun(piece, [&](const DecimalRun& run) {
+    std::string_view digits = piece.substr(run.begin, run.end - run.begin);
+    out->recipe.append(piece.substr(done, run.begin - done));
+    done = run.end;
+    // The signed reading first, then the digits alone.
+    std::optional<int64_t> value;
+    if (run.negative.has_value() && denied_number(*run.negative)) {
+      value = run.negative;
+    } else if (run.value.has_value() && denied_number(*run.value)) {
+      value = run.value;
     }
-    if (!denied && Magnitude(digits, std::numeric_limits<int64_t>::max(), &magnitude)) {
-      value = static_cast<int64_t>(magnitude);
-      denied = denied_number(value);
-    }
-    if (!denied) {
+    if (!value.has_value()) {
       out->recipe.append(digits);
       return;
     }
-    int64_t substitute = SubstituteDecimal(seed, value);
+    int64_t substitute = SubstituteDecimal(seed, *value);
     uint64_t written = substitute < 0 ? 0 - static_cast<uint64_t>(substitute)
                                       : static_cast<uint64_t>(substitute);
     out->recipe.append(Digits(written, digits.size()));
@@ -93,26 +87,39 @@ void SubstitutePiece(uint64_t seed, std::string_view piece,
 
 std::vector<std::string> RecipePieces(std::string_view recipe) {
   std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= recipe.size(); ++i) {
-    if (i < recipe.size() && !IsMarker(recipe[i])) continue;
-    if (i > start) out.emplace_back(recipe.substr(start, i - start));
-    start = i + 1;
-  }
+  ForEachPiece(
+      recipe, [&](std::string_view piece) { out.emplace_back(piece); }, [](char) {});
   return out;
+}
+
+void ForEachDecimalRun(std::string_view text, const std::function<void(const DecimalRun&)>& run) {
+  for (size_t i = 0; i < text.size();) {
+    if (!IsDigit(text[i])) {
+      ++i;
+      continue;
+    }
+    DecimalRun r;
+    r.begin = i;
+    r.end = i;
+    while (r.end < text.size() && IsDigit(text[r.end])) ++r.end;
+    std::string_view digits = text.substr(r.begin, r.end - r.begin);
+    uint64_t magnitude = 0;
+    if (Magnitude(digits, std::numeric_limits<int64_t>::max(), &magnitude)) {
+      r.value = static_cast<int64_t>(magnitude);
+    }
+    if (r.begin > 0 && text[r.begin - 1] == '-' && Magnitude(digits, kLongMagnitude, &magnitude)) {
+      r.negative = static_cast<int64_t>(0 - magnitude);
+    }
+    run(r);
+    i = r.end;
+  }
 }
 
 std::vector<int64_t> RecipeNumbers(std::string_view piece) {
   std::vector<int64_t> out;
-  ForEachDigitRun(piece, [&](size_t begin, size_t end) {
-    std::string_view digits = piece.substr(begin, end - begin);
-    uint64_t magnitude = 0;
-    if (Magnitude(digits, std::numeric_limits<int64_t>::max(), &magnitude)) {
-      out.push_back(static_cast<int64_t>(magnitude));
-    }
-    if (begin > 0 && piece[begin - 1] == '-' && Magnitude(digits, kLongMagnitude, &magnitude)) {
-      out.push_back(static_cast<int64_t>(0 - magnitude));
-    }
+  ForEachDecimalRun(piece, [&](const DecimalRun& run) {
+    if (run.value.has_value()) out.push_back(*run.value);
+    if (run.negative.has_value()) out.push_back(*run.negative);
   });
   return out;
 }
@@ -139,15 +146,12 @@ RecipeSubstitution SubstituteRecipe(uint64_t seed, std::string_view recipe,
                                     const std::function<bool(std::string_view)>& denied_text,
                                     const std::function<bool(int64_t)>& denied_number) {
   RecipeSubstitution out;
-  size_t start = 0;
-  for (size_t i = 0; i <= recipe.size(); ++i) {
-    if (i < recipe.size() && !IsMarker(recipe[i])) continue;
-    if (i > start) {
-      SubstitutePiece(seed, recipe.substr(start, i - start), denied_text, denied_number, &out);
-    }
-    if (i < recipe.size()) out.recipe.push_back(recipe[i]);
-    start = i + 1;
-  }
+  ForEachPiece(
+      recipe,
+      [&](std::string_view piece) {
+        SubstitutePiece(seed, piece, denied_text, denied_number, &out);
+      },
+      [&](char marker) { out.recipe.push_back(marker); });
   return out;
 }
 

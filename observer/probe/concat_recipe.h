@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,19 @@ std::vector<std::string> RecipePieces(std::string_view recipe);
 // fits in a long, and, when a '-' stands before the run, its negative too
 // (the '-' may be a sign or a dash), in order.
 std::vector<int64_t> RecipeNumbers(std::string_view piece);
+
+// A maximal run of decimal digits of a text, [begin, end), and what it
+// reads as: `value`, the digits alone, when they fit in a long; `negative`,
+// when a '-' stands before the run (a sign or a dash) and the negative
+// fits. RecipeNumbers, SubstituteRecipe and the egress gate's denied-value
+// rule read numbers so.
+struct DecimalRun {
+  size_t begin = 0;
+  size_t end = 0;
+  std::optional<int64_t> value;
+  std::optional<int64_t> negative;
+};
+void ForEachDecimalRun(std::string_view text, const std::function<void(const DecimalRun&)>& run);
 
 // Another number with the same sign and count of decimal digits,
 // deterministic in (seed, value); for one digit, another digit.
