@@ -43,6 +43,7 @@ void Merge(const v1::ProbeStatus& from, v1::ProbeStatus* into,
   into->set_observations_written(into->observations_written() + from.observations_written());
   AddUnique(from.errors(), into->mutable_errors());
   AddUnique(from.withheld_fields(), into->mutable_withheld_fields());
+  AddUnique(from.denied_sources(), into->mutable_denied_sources());
   into->set_tainted_values(into->tainted_values() + from.tainted_values());
   AddUnique(from.classes_without_parameter_names(),
             into->mutable_classes_without_parameter_names());

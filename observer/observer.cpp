@@ -468,6 +468,23 @@ absl::Status WriteTrace(const std::string& path, const std::vector<v1::Observati
   return WriteFileAtomic(path, data);
 }
 
+// Says which environment variables and system properties the policy's
+// deny_env and deny_property found set in the JVM (their values are
+// denied like a denied field's), or that they found none.
+void DeniedSourcesNote(const v1::RedactionPolicy& policy, const v1::ProbeStatus& status) {
+  if (policy.deny_env().empty() && policy.deny_property().empty()) return;
+  if (status.denied_sources().empty()) {
+    Info("the policy's deny_env and deny_property name no environment variable or system "
+         "property the JVM started with");
+    return;
+  }
+  Info(absl::StrCat("values denied like a denied field's (never recorded, substituted in the "
+                    "noninterference runs): ",
+                    absl::StrJoin(std::set<std::string>(status.denied_sources().begin(),
+                                                        status.denied_sources().end()),
+                                  ", ")));
+}
+
 struct SubstitutedRuns {
   Withheld withheld;
   int runs = 1;
@@ -496,7 +513,8 @@ NoninterferencePlan PlanNoninterference(const ObserveOptions& options,
             "a command cannot be run again the same way, so values derived from denied fields "
             "are not withheld (only the fields themselves)"};
   }
-  if (policy.deny().empty() || policy.record().empty()) {
+  if ((policy.deny().empty() && policy.deny_env().empty() && policy.deny_property().empty()) ||
+      policy.record().empty()) {
     return {false, "the policy denies no field: nothing to substitute, no second run"};
   }
   return {true, ""};
@@ -1161,6 +1179,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     summary.add_classes_without_parameter_names(c);
     Warn(absl::StrCat("compiled without -g: name rules cannot apply to arguments of ", c));
   }
+  DeniedSourcesNote(config.policy(), status);
   const std::string runner = command_run ? "the command" : "the tests";
   TargetProblems(status, runner, &summary);
   NeverCalled(status, runner, &summary);

@@ -88,6 +88,19 @@ absl::Status Validate(v1::RedactionPolicy& policy, const Locator& at) {
   for (int i = 0; i < policy.deny_size(); ++i) {
     if (policy.deny(i).empty()) return at.Error("deny", i, "a deny pattern is empty");
   }
+  for (int i = 0; i < policy.deny_env_size(); ++i) {
+    const std::string& name = policy.deny_env(i);
+    if (name.empty()) return at.Error("deny_env", i, "an environment variable pattern is empty");
+    if (name.find('=') != std::string::npos) {
+      return at.Error("deny_env", i,
+                      absl::StrCat("'", name, "' cannot name an environment variable (it holds '=')"));
+    }
+  }
+  for (int i = 0; i < policy.deny_property_size(); ++i) {
+    if (policy.deny_property(i).empty()) {
+      return at.Error("deny_property", i, "a system property pattern is empty");
+    }
+  }
   for (int i = 0; i < policy.sensitive_names_size(); ++i) {
     if (policy.sensitive_names(i).empty()) {
       return at.Error("sensitive_names", i, "a sensitive name is empty");

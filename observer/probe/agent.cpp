@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -23,6 +25,7 @@
 #include "common/glob.h"
 #include "observer/probe/class_file.h"
 #include "observer/probe/concat_recipe.h"
+#include "observer/probe/denied_sources.h"
 #include "observer/probe/hooks_abi.h"
 #include "observer/probe/recorder.h"
 #include "observer/probe/substitute.h"
@@ -544,6 +547,69 @@ bool ReadConfig(const char* options, std::string* error) {
   return true;
 }
 
+// RedactionPolicy.deny_env and deny_property, at JVM start (Agent_OnLoad,
+// before any Java code runs): the value of each denied environment
+// variable and system property that is set goes into the taint set; in a
+// substituted run it is first replaced by its substitute, which is then
+// what the program reads (System.getenv reads the environment when first
+// called; system properties can be set only now) and what the taint set
+// holds. Their names go to ProbeStatus.denied_sources.
+void TakeDeniedSources() {
+  const tracespec::v1::RedactionPolicy& policy = g_config->policy();
+  const bool substitute = g_config->substitute_denied();
+  const uint64_t seed = g_config->substitution_seed();
+  std::vector<std::string> sources;
+  std::vector<std::string> env_patterns(policy.deny_env().begin(), policy.deny_env().end());
+  for (const auto& [name, value] : DeniedEnvironment(env_patterns, environ)) {
+    std::string seen = value;
+    if (substitute) {
+      seen = SubstituteUtf8(seed, value);
+      if (::setenv(name.c_str(), seen.c_str(), /*overwrite=*/1) != 0) {
+        AddError("cannot replace the denied environment variable " + name);
+        seen = value;
+      } else {
+        CountSubstitution();
+      }
+    }
+    g_recorder->TaintText(seen);
+    sources.push_back("environment variable " + name);
+  }
+  if (!policy.deny_property().empty()) {
+    jint count = 0;
+    char** names = nullptr;
+    if (g_jvmti->GetSystemProperties(&count, &names) != JVMTI_ERROR_NONE) {
+      AddError("cannot list the JVM's system properties: deny_property not applied");
+      count = 0;
+    }
+    for (jint i = 0; i < count; ++i) {
+      std::string name = names[i];
+      g_jvmti->Deallocate(reinterpret_cast<unsigned char*>(names[i]));
+      char* value = nullptr;
+      if (!DeniesSourceName(policy.deny_property(), name) ||
+          g_jvmti->GetSystemProperty(name.c_str(), &value) != JVMTI_ERROR_NONE ||
+          value == nullptr) {
+        continue;
+      }
+      std::string seen = value;  // modified UTF-8, as JVMTI gives strings
+      g_jvmti->Deallocate(reinterpret_cast<unsigned char*>(value));
+      if (substitute) {
+        std::string replaced = SubstituteModifiedUtf8(seed, seen);
+        if (g_jvmti->SetSystemProperty(name.c_str(), replaced.c_str()) != JVMTI_ERROR_NONE) {
+          AddError("cannot replace the denied system property " + name);
+        } else {
+          seen = replaced;
+          CountSubstitution();
+        }
+      }
+      g_recorder->TaintText(ModifiedUtf8ToUtf8(seen));
+      sources.push_back("system property " + name);
+    }
+    if (names != nullptr) g_jvmti->Deallocate(reinterpret_cast<unsigned char*>(names));
+  }
+  std::sort(sources.begin(), sources.end());
+  for (const std::string& s : sources) g_status->add_denied_sources(s);
+}
+
 }  // namespace
 }  // namespace tracespec::probe
 
@@ -599,6 +665,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
     Complain(error);
     return JNI_ERR;
   }
+  TakeDeniedSources();
 
   jvmtiEventCallbacks callbacks{};
   callbacks.VMInit = &OnVMInit;

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "observer/probe/denied_sources.h"
+
 namespace tracespec::probe {
 namespace {
 
@@ -134,6 +136,12 @@ Recorder::Recorder(jvmtiEnv* jvmti, const v1::ProbeConfig& config)
 
 Recorder::~Recorder() {
   if (output_fd_ >= 0) ::close(output_fd_);
+}
+
+void Recorder::TaintText(const std::string& utf8) {
+  heap_.taint().AddString(utf8);
+  int64_t number = 0;
+  if (ParseDecimal(utf8, &number)) heap_.taint().AddIntegral(number);
 }
 
 bool Recorder::Start(JNIEnv* env, std::string* error) {

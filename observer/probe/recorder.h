@@ -53,6 +53,10 @@ class Recorder {
   int RedactText(std::string* text) { return heap_.taint().RedactText(text); }
   // The taint set the run gathered (the denied constants, at VMDeath).
   const TaintSet& taint() { return heap_.taint(); }
+  // Takes a denied value that is text (UTF-8) into the taint set — as a
+  // number too when it is a decimal integer, which programs parse it into:
+  // a denied environment variable or system property.
+  void TaintText(const std::string& utf8);
 
   // Registers a method about to be instrumented; returns its hook id.
   int Register(TargetMethod method);

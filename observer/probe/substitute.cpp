@@ -669,4 +669,8 @@ void BeforeProbeRead(JNIEnv* env, jobject object, jfieldID field, const std::str
 
 uint64_t Substitutions() { return g_state == nullptr ? 0 : g_state->substitutions.load(); }
 
+void CountSubstitution() {
+  if (g_state != nullptr) Substituted();
+}
+
 }  // namespace tracespec::probe

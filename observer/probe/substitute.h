@@ -73,6 +73,10 @@ bool ParseTouchedClass(const char* name, const unsigned char* data, jint length,
 // Values substituted so far (constants count once per class that loads
 // them).
 uint64_t Substitutions();
+// Counts a value substituted outside the routed reads (a denied
+// environment variable or system property, at JVM start); the first
+// substitution leaves the marker file. Only after InstallSubstitution.
+void CountSubstitution();
 
 }  // namespace tracespec::probe
 

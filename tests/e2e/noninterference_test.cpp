@@ -110,13 +110,14 @@ class ObserveNoninterferenceTest : public ::testing::Test {
   // `observe` of other classes, into dir_/`name`.
   Observed ObserveOther(const std::string& name, const std::string& classes,
                         const std::string& tests, const std::string& method,
-                        const std::string& policy, const std::vector<std::string>& extra) {
+                        const std::string& policy, const std::vector<std::string>& extra,
+                        const SubprocessOptions& options = {}) {
     std::string out = dir_.path() + "/" + name;
     std::vector<std::string> args = {"observe",  "--classpath", classes, "--tests", tests,
                                      "--method", method,        "--policy", policy, "--out",
                                      out};
     args.insert(args.end(), extra.begin(), extra.end());
-    return testing::RunObserve(args, out);
+    return testing::RunObserve(args, out, options);
   }
 
   // A PIN the test of `cls` writes as a literal, scrambled (below).
@@ -973,6 +974,112 @@ redaction: MARK
   EXPECT_THAT(r.result.stdout_data,
               HasSubstr("noninterference not run: the policy denies no field"));
   EXPECT_THAT(r.result.stderr_data, Not(HasSubstr("substituted (seed")));
+}
+
+// A secret in an environment variable and one in a system property, which
+// the policy names (deny_env, deny_property): the value itself is never
+// recorded (the taint set has it from the JVM's start), what the code
+// computes from it is withheld by default (the substituted runs start with
+// substitutes in their place) and leaks only with --no-noninterference;
+// an environment variable the policy does not name is recorded as it is.
+constexpr char kDialer[] = R"(package ev;
+public class Dialer {
+  public static String raw() { return System.getenv("DB_PASSWORD"); }
+  public static String endpoint() {
+    return "db://" + System.getenv("DB_PASSWORD").toUpperCase() + "@host";
+  }
+  public static int scrambled() { return Integer.parseInt(System.getProperty("app.pin")) * 7; }
+  public static String region() { return System.getenv("TRACESPEC_TEST_REGION"); }
+  public static int port(int p) { return p + 1; }
+}
+)";
+constexpr char kDialerTest[] = R"(package ev;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class DialerTest {
+  @Test void raw() { assertEquals(8, Dialer.raw().length()); }
+  @Test void endpoint() { assertTrue(Dialer.endpoint().startsWith("db://")); }
+  @Test void scrambled() { assertTrue(Dialer.scrambled() > 0); }
+  @Test void region() { assertEquals("north-harbour", Dialer.region()); }
+  @Test void port() { assertEquals(8081, Dialer.port(8080)); }
+}
+)";
+
+TEST_F(ObserveNoninterferenceTest, ASecretInTheEnvironmentOrASystemPropertyTheyNameIsDenied) {
+  std::string classes = testing::CompileJava(
+      dir_, {{"ev/Dialer.java", kDialer}, {"ev/DialerTest.java", kDialerTest}}, {"-g"},
+      testing::JunitJar());
+  ASSERT_FALSE(classes.empty());
+  std::string policy = dir_.Write("sources.textproto", absl::StrCat(kPolicy, R"(
+deny_env: "db_pass*"
+deny_env: "NO_SUCH_*"
+deny_property: "app.pin"
+)"));
+  SubprocessOptions env;
+  env.env = {{"DB_PASSWORD", "Rk4Tz8Qw"},
+             {"TRACESPEC_TEST_REGION", "north-harbour"},
+             {"JAVA_TOOL_OPTIONS", "-Dapp.pin=48213"}};
+  auto observe = [&](const std::string& name, const std::vector<std::string>& extra) {
+    return ObserveOther(name, classes, "ev.DialerTest", "ev.Dialer#*", policy, extra, env);
+  };
+  const std::string derived_text = "RK4TZ8QW";                   // endpoint(), upper-cased
+  const std::string derived_number = std::to_string(48213 * 7);  // scrambled()
+
+  // Turned off: the values themselves are still never recorded (the taint
+  // set), what is computed from them is (the gap noninterference closes).
+  Observed plain = observe("plain", {"--no-noninterference"});
+  ASSERT_EQ(plain.result.exit_code, 0) << plain.Output();
+  std::string plain_tree = testing::ReadTree(plain.out);
+  EXPECT_THAT(plain_tree, Not(HasSubstr("Rk4Tz8Qw")));
+  EXPECT_THAT(plain_tree, Not(HasSubstr("48213")));  // jvm.log's "Picked up ..." line too
+  EXPECT_THAT(plain.jsonl, HasSubstr(derived_text));
+  EXPECT_THAT(plain.jsonl, HasSubstr(derived_number));
+  const v1::Observation* raw = OfTest(plain, "ev.DialerTest#raw", "raw");
+  ASSERT_NE(raw, nullptr);
+  EXPECT_TRUE(raw->outcome().returned().has_redacted()) << raw->DebugString();
+
+  Observed ni = observe("ni", {});
+  ASSERT_EQ(ni.result.exit_code, 0) << ni.Output();
+  EXPECT_THAT(ni.result.stdout_data + ni.result.stderr_data,
+              HasSubstr("values denied like a denied field's (never recorded, substituted in "
+                        "the noninterference runs): environment variable DB_PASSWORD, system "
+                        "property app.pin"));
+  std::string tree = testing::ReadTree(ni.out);
+  for (const std::string& secret : {std::string("Rk4Tz8Qw"), std::string("48213"), derived_text,
+                                    derived_number}) {
+    EXPECT_THAT(tree, Not(HasSubstr(secret))) << secret;
+  }
+  EXPECT_TRUE(ni.summary.noninterference());
+  EXPECT_GE(ni.summary.noninterference_substitutions(), 2);
+  for (const char* method : {"endpoint", "scrambled"}) {
+    const v1::Observation* o = OfTest(ni, absl::StrCat("ev.DialerTest#", method), method);
+    ASSERT_NE(o, nullptr) << method;
+    EXPECT_EQ(o->outcome().returned().redacted().reason(), observer::kDependsOnDenied) << method;
+  }
+  // What does not depend on them is recorded as it is, an environment
+  // variable the policy does not name included.
+  EXPECT_THAT(ni.jsonl, HasSubstr("north-harbour"));
+  EXPECT_EQ(LinesOf(ni.jsonl, "port"), LinesOf(plain.jsonl, "port"));
+  ASSERT_EQ(LinesOf(ni.jsonl, "port").size(), 1u);
+
+  // Deterministic.
+  Observed again = observe("again", {});
+  ASSERT_EQ(again.result.exit_code, 0) << again.Output();
+  testing::ExpectSameOutput(ni, again);
+}
+
+// A policy whose deny_env names no variable that is set says so; the
+// substituted run still happens (a field could be denied), substitutes
+// nothing it does not read.
+TEST_F(ObserveNoninterferenceTest, ADenyEnvRuleThatMatchesNothingIsSaid) {
+  std::string policy = dir_.Write("nothing.textproto", absl::StrCat(kPolicy, R"(
+deny_env: "TRACESPEC_NO_SUCH_VARIABLE"
+)"));
+  Observed r = ObserveOther("nothing", classes_, "ni.KeyringTest", "ni.Keyring#*", policy, {});
+  ASSERT_EQ(r.result.exit_code, 0) << r.Output();
+  EXPECT_THAT(r.result.stdout_data + r.result.stderr_data,
+              HasSubstr("the policy's deny_env and deny_property name no environment variable "
+                        "or system property the JVM started with"));
 }
 
 // `tracespec run` with default settings and a remote model (the fake server

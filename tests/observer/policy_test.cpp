@@ -74,6 +74,17 @@ TEST(PolicyTest, ValueErrorsPointAtTheField) {
   ASSERT_FALSE(deny.ok());
   EXPECT_THAT(deny.status().message(), HasSubstr("p.textproto:3:1: a deny pattern is empty"));
 
+  auto env = ParsePolicy(
+      "format_version: FORMAT_VERSION_1\ndeny_env: \"DB_*\"\ndeny_env: \"A=B\"\n", "p.textproto");
+  ASSERT_FALSE(env.ok());
+  EXPECT_THAT(env.status().message(),
+              HasSubstr("p.textproto:3:1: 'A=B' cannot name an environment variable"));
+  auto property = ParsePolicy("format_version: FORMAT_VERSION_1\ndeny_property: \"\"\n",
+                              "p.textproto");
+  ASSERT_FALSE(property.ok());
+  EXPECT_THAT(property.status().message(),
+              HasSubstr("p.textproto:2:1: a system property pattern is empty"));
+
   auto fields = ParsePolicy(
       "format_version: FORMAT_VERSION_1\nrecord {\n  class_pattern: \"a.*\"\n  fields: \"x\"\n"
       "  fields: \"\"\n}\n",
