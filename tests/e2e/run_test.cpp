@@ -734,6 +734,27 @@ TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {
   EXPECT_THAT(again.stderr_data, HasSubstr("observing again"));
   EXPECT_FALSE(ReadRunJson(project + "/tracespec-out").observations_reused());
   EXPECT_TRUE(ReadObservations(pb).ok());
+
+  // Damage that still parses: one byte of a recorded value changed (an
+  // observation the tests never made). Reused as it was until this stop.
+  std::string good = *ReadFile(pb);
+  std::string changed = good;
+  size_t at = changed.find("CartTest");
+  ASSERT_NE(at, std::string::npos);
+  changed[at] = 'K';  // a test id of the same length: it still parses
+  ASSERT_TRUE(WriteFileAtomic(pb, changed).ok());
+  ASSERT_TRUE(ReadObservations(pb).ok());
+  SubprocessResult third = testing::RunTracespec({"run", project});
+  ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
+  EXPECT_THAT(third.stderr_data,
+              HasSubstr("the cached observations changed after they were written"));
+  EXPECT_FALSE(ReadRunJson(project + "/tracespec-out").observations_reused());
+  EXPECT_EQ(*ReadFile(pb), good);
+
+  // Unchanged: reused.
+  SubprocessResult fourth = testing::RunTracespec({"run", project});
+  ASSERT_EQ(fourth.exit_code, 0) << fourth.stdout_data << fourth.stderr_data;
+  EXPECT_TRUE(ReadRunJson(project + "/tracespec-out").observations_reused());
 }
 
 // A failing JUnit test: run names it in the observe progress line and in
