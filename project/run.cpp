@@ -180,6 +180,19 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
   return Sha256Hex(text);
 }
 
+// What OUT/observations/key holds: the observations key, then the SHA-256
+// of each file a reuse reads, so that cached observations changed after
+// they were written (damage that still parses, an edit) are observed
+// again rather than trusted.
+absl::StatusOr<std::string> ObservationsSeal(const std::string& key, const std::string& obs_dir) {
+  std::string seal = absl::StrCat(key, "\n");
+  for (const char* file : {"observations.pb", "summary.json"}) {
+    TS_ASSIGN_OR_RETURN(std::string content, ReadFile(absl::StrCat(obs_dir, "/", file)));
+    absl::StrAppend(&seal, file, " ", Sha256Hex(content), "\n");
+  }
+  return seal;
+}
+
 // The tests that failed while observing, as "pkg.C#m: Exception" (the
 // failure's simple class name; the summary's tests are sorted by id).
 std::vector<std::string> FailedTests(const v1::ObserveSummary& observed) {
@@ -616,7 +629,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   // observations are never reused.
   std::string key_path = absl::StrCat(obs_dir, "/", kObservationsKeyFile);
   v1::ObserveSummary observed;
-  bool reuse = ReadFile(key_path).value_or("") == *key &&
+  const std::string stored_seal = ReadFile(key_path).value_or("");
+  bool reuse = absl::StartsWith(stored_seal, *key + "\n") &&
                loop::ReadJsonFile(obs_dir + "/summary.json", &observed).ok();
   // The observations, read once for every method (see loop::InferWorld).
   std::optional<std::vector<v1::Observation>> observations;
@@ -626,6 +640,13 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     if (!cached.ok()) {
       report.Stage(absl::StrCat("observe: the cached observations are damaged (",
                                 cached.status().message(), "): observing again"),
+                   start);
+      reuse = false;
+    } else if (absl::StatusOr<std::string> seal = ObservationsSeal(*key, obs_dir);
+               !seal.ok() || *seal != stored_seal) {
+      report.Stage(absl::StrCat("observe: the cached observations changed after they were "
+                                "written (they no longer match the hashes in ",
+                                key_path, "): observing again"),
                    start);
       reuse = false;
     } else {
@@ -682,7 +703,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                       obs_dir, "/jvm.log)")));
     }
     observed = obs->summary;
-    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, *key));
+    TS_ASSIGN_OR_RETURN(std::string seal, ObservationsSeal(*key, obs_dir));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, seal));
     std::vector<std::string> failed = FailedTests(observed);
     report.Stage(command.empty()
                      ? absl::StrCat("observe: ", observed.tests_run(), " tests run, ",

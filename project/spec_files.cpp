@@ -113,13 +113,24 @@ std::string JoinWords(const std::vector<std::string>& words) {
   return absl::StrJoin(nonempty, " ");
 }
 
+// A nested class's declaration takes its modifiers and simple name from
+// its InnerClasses entry (the class's own access flags have no `static`
+// or `private`).
 std::string ClassHeader(const ClassFile& cls) {
   std::string binary = classfile::InternalToBinary(cls.name);
   std::string simple = binary.substr(binary.rfind('.') + 1);
-  std::vector<std::string> words = {AccessWord(cls.access)};
-  if (cls.is_abstract()) words.push_back("abstract");
-  if (cls.access & classfile::kAccFinal) words.push_back("final");
-  words.push_back("class");
+  uint16_t access = cls.access;
+  if (cls.nested) {
+    simple = cls.nested->simple_name;
+    access = cls.nested->access;
+  }
+  std::vector<std::string> words = {AccessWord(access)};
+  if (cls.nested && (access & classfile::kAccStatic) && !cls.is_interface()) {
+    words.push_back("static");
+  }
+  if (cls.is_abstract() && !cls.is_interface()) words.push_back("abstract");
+  if (access & classfile::kAccFinal) words.push_back("final");
+  words.push_back(cls.is_interface() ? "interface" : "class");
   words.push_back(simple);
   if (!cls.super_name.empty() && cls.super_name != "java/lang/Object") {
     words.push_back("extends");
@@ -188,7 +199,61 @@ struct ClassSpecs {
   // Method key (name + descriptor) -> its block.
   std::map<std::string, std::string> methods;
   const InvariantSpec* invariants = nullptr;
+  // The binary names of the member classes declared in its body, sorted.
+  std::set<std::string> members;
 };
+
+// The classes a .jml file declares `cls` in, outermost (the file's
+// top-level class) first, ending with `cls` itself: a member class is
+// declared in the body of the class it is a member of (InnerClasses). Empty
+// when a class of the chain cannot be declared in a file: a local or
+// anonymous class, or one whose enclosing class is not on the class path.
+std::vector<const ClassFile*> DeclarationChain(ClassPath* path, const ClassFile* cls) {
+  std::vector<const ClassFile*> chain = {cls};
+  for (int depth = 0; chain.front()->nested; ++depth) {
+    const ClassFile::NestedEntry& entry = *chain.front()->nested;
+    if (depth >= 32 || entry.outer.empty() || entry.simple_name.empty()) return {};
+    absl::StatusOr<const ClassFile*> outer = path->Load(entry.outer);
+    if (!outer.ok()) return {};
+    chain.insert(chain.begin(), *outer);
+  }
+  return chain;
+}
+
+// The body of `name`'s declaration in its file: its fields, invariants,
+// methods and member classes, each line after `indent`.
+void RenderClassBody(const std::map<std::string, ClassSpecs>& classes, const std::string& name,
+                     const std::string& indent, std::string* text) {
+  const ClassSpecs& specs = classes.at(name);
+  for (const auto& [field, declaration] : specs.fields) {
+    absl::StrAppend(text, indent, declaration, "\n");
+  }
+  bool first = specs.fields.empty();
+  if (specs.invariants != nullptr) {
+    if (!first) *text += "\n";
+    first = false;
+    absl::StrAppend(text, indent,
+                    "// Object invariants: read off the observations, proved over every ",
+                    "constructor and method of the class",
+                    specs.invariants->within_bounds ? " (within bounds)" : "",
+                    "; the contracts below assume them\n");
+    for (const std::string& inv : specs.invariants->invariants) {
+      absl::StrAppend(text, indent, "//@ public invariant ", inv, ";\n");
+    }
+  }
+  for (const auto& [key, block] : specs.methods) {
+    if (!first) *text += "\n";
+    first = false;
+    *text += Indent(block, indent);
+  }
+  for (const std::string& member : specs.members) {
+    if (!first) *text += "\n";
+    first = false;
+    absl::StrAppend(text, indent, ClassHeader(*classes.at(member).cls), " {\n");
+    RenderClassBody(classes, member, indent + "  ", text);
+    absl::StrAppend(text, indent, "}\n");
+  }
+}
 
 }  // namespace
 
@@ -201,25 +266,47 @@ absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& con
   std::map<std::string, ClassSpecs> classes;  // by binary name
   SpecFiles out;
 
+  // Gives `cls` and the classes enclosing it an entry (a member class is
+  // declared in its enclosing class's body); false when it cannot be
+  // declared in a file (DeclarationChain).
+  auto declare = [&](const ClassFile* cls) {
+    std::vector<const ClassFile*> chain = DeclarationChain(&path, cls);
+    for (size_t i = 0; i < chain.size(); ++i) {
+      std::string name = classfile::InternalToBinary(chain[i]->name);
+      classes[name].cls = chain[i];
+      if (i > 0) {
+        classes[classfile::InternalToBinary(chain[i - 1]->name)].members.insert(name);
+      }
+    }
+    return !chain.empty();
+  };
+
   auto mark_field = [&](const FoundField& found) -> absl::Status {
     if (found.field == nullptr || (found.field->access & classfile::kAccPublic)) {
       return absl::OkStatus();
     }
     std::string owner = classfile::InternalToBinary(found.owner->name);
-    if (ours.count(owner) == 0 || owner.find('$') != std::string::npos) return absl::OkStatus();
+    if (ours.count(owner) == 0 || !declare(found.owner)) return absl::OkStatus();
     ClassSpecs& specs = classes[owner];
-    specs.cls = found.owner;
     TS_ASSIGN_OR_RETURN(specs.fields[found.field->name], FieldDeclaration(*found.field));
     return absl::OkStatus();
   };
 
   for (const MethodContract& c : contracts) {
     TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(c.method));
-    if (selector.class_name.find('$') != std::string::npos) {
-      out.skipped[c.method] = "nested class: its contract stays in the infer directory";
+    TS_ASSIGN_OR_RETURN(const ClassFile* cls, path.Load(selector.class_name));
+    std::vector<const ClassFile*> enclosing = DeclarationChain(&path, cls);
+    if (enclosing.empty()) {
+      out.skipped[c.method] =
+          "a local or anonymous class, which a specification file cannot declare: its contract "
+          "stays in the infer directory";
       continue;
     }
-    TS_ASSIGN_OR_RETURN(const ClassFile* cls, path.Load(selector.class_name));
+    if (enclosing.size() > 1 && selector.method_name == "<init>") {
+      out.skipped[c.method] =
+          "a constructor of a nested class: its contract stays in the infer directory";
+      continue;
+    }
     const classfile::Method* method = cls->FindMethod(selector.method_name, selector.descriptor);
     if (method == nullptr) {
       return absl::NotFoundError(absl::StrCat(c.method, ": no such method in the class files"));
@@ -254,14 +341,14 @@ absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& con
         current = ClassOfDescriptor(&path, found.field->descriptor);
       }
     }
+    declare(cls);
     ClassSpecs& specs = classes[selector.class_name];
-    specs.cls = cls;
     TS_ASSIGN_OR_RETURN(MethodBlock block, MethodDeclaration(*cls, *method, c.contract));
-    std::string contract = Indent(block.annotations, "  ");
     specs.methods[method->name + method->descriptor] =
-        absl::StrCat(c.note.empty() ? "" : absl::StrCat("  // ", c.note, "\n"), contract, "  ",
+        absl::StrCat(c.note.empty() ? "" : absl::StrCat("// ", c.note, "\n"), block.annotations,
+                     block.annotations.empty() || block.annotations.back() == '\n' ? "" : "\n",
                      block.declaration, "\n");
-    out.file_of[c.method] = absl::StrCat(classfile::BinaryToInternal(selector.class_name), ".jml");
+    out.file_of[c.method] = absl::StrCat(enclosing.front()->name, ".jml");
   }
 
   // The invariants of the classes that have a file, and the fields they
@@ -278,30 +365,13 @@ absl::StatusOr<SpecFiles> RenderSpecFiles(const std::vector<MethodContract>& con
   }
 
   for (const auto& [name, specs] : classes) {
-    std::string file = absl::StrCat(classfile::BinaryToInternal(name), ".jml");
+    if (specs.cls->nested) continue;  // in its enclosing class's file
+    std::string file = absl::StrCat(specs.cls->name, ".jml");
     size_t dot = name.rfind('.');
     std::string text = absl::StrCat("// ", name, ": specification written by tracespec run\n");
     if (dot != std::string::npos) absl::StrAppend(&text, "package ", name.substr(0, dot), ";\n");
     absl::StrAppend(&text, "\n", ClassHeader(*specs.cls), " {\n");
-    for (const auto& [field, declaration] : specs.fields) {
-      absl::StrAppend(&text, "  ", declaration, "\n");
-    }
-    if (specs.invariants != nullptr) {
-      if (!specs.fields.empty()) text += "\n";
-      absl::StrAppend(&text, "  // Object invariants: read off the observations, proved over every ",
-                      "constructor and method of the class",
-                      specs.invariants->within_bounds ? " (within bounds)" : "",
-                      "; the contracts below assume them\n");
-      for (const std::string& inv : specs.invariants->invariants) {
-        absl::StrAppend(&text, "  //@ public invariant ", inv, ";\n");
-      }
-    }
-    bool first = specs.fields.empty() && specs.invariants == nullptr;
-    for (const auto& [key, block] : specs.methods) {
-      if (!first) text += "\n";
-      first = false;
-      text += block;
-    }
+    RenderClassBody(classes, name, "  ", &text);
     text += "}\n";
     out.files[file] = std::move(text);
   }

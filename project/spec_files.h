@@ -33,8 +33,11 @@ struct MethodContract {
 
 // Renders the files: relative path ("bank/Account.jml") -> content.
 // `classpath` holds the class files; only classes in `project_classes`
-// (binary names) get files. Nested classes get no file (their methods are
-// listed in `skipped`, with the reason).
+// (binary names) get files. A member class is declared, with its
+// source modifiers (InnerClasses), in the body of the class it is a member
+// of, in that top-level class's file; local and anonymous classes, and the
+// constructors of nested classes, get none (their methods are listed in
+// `skipped`, with the reason).
 struct SpecFiles {
   std::map<std::string, std::string> files;
   // Method -> the file its contract is in.

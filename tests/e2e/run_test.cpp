@@ -734,6 +734,27 @@ TEST(RunTest, ADamagedObservationsCacheIsObservedAgain) {
   EXPECT_THAT(again.stderr_data, HasSubstr("observing again"));
   EXPECT_FALSE(ReadRunJson(project + "/tracespec-out").observations_reused());
   EXPECT_TRUE(ReadObservations(pb).ok());
+
+  // Damage that still parses: one byte of a recorded value changed (an
+  // observation the tests never made). Reused as it was until this stop.
+  std::string good = *ReadFile(pb);
+  std::string changed = good;
+  size_t at = changed.find("CartTest");
+  ASSERT_NE(at, std::string::npos);
+  changed[at] = 'K';  // a test id of the same length: it still parses
+  ASSERT_TRUE(WriteFileAtomic(pb, changed).ok());
+  ASSERT_TRUE(ReadObservations(pb).ok());
+  SubprocessResult third = testing::RunTracespec({"run", project});
+  ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
+  EXPECT_THAT(third.stderr_data,
+              HasSubstr("the cached observations changed after they were written"));
+  EXPECT_FALSE(ReadRunJson(project + "/tracespec-out").observations_reused());
+  EXPECT_EQ(*ReadFile(pb), good);
+
+  // Unchanged: reused.
+  SubprocessResult fourth = testing::RunTracespec({"run", project});
+  ASSERT_EQ(fourth.exit_code, 0) << fourth.stdout_data << fourth.stderr_data;
+  EXPECT_TRUE(ReadRunJson(project + "/tracespec-out").observations_reused());
 }
 
 // A failing JUnit test: run names it in the observe progress line and in
@@ -1118,6 +1139,65 @@ TEST(RunTest, CheckShowsTheArraysOfACounterexample) {
   EXPECT_THAT(r.stdout_data, HasSubstr("pre:  #1 [I length "));
   EXPECT_THAT(r.stdout_data, HasSubstr("against the class files as found (no build command; none "
                                        "older than its source in src/main/java)"));
+}
+
+// A method of a member class (configured by its binary name) gets its
+// contract in the top-level class's .jml file, declared in the member
+// class's body, and `check` validates it there: a bug put into it later is
+// BROKEN. Until this stop such a contract stayed in the infer directory
+// and check called the method "not covered" and exited 0.
+TEST(RunTest, AMemberClassesContractIsInItsTopLevelClasssFileAndChecked) {
+  testing::TempDir dir;
+  const std::string counter =
+      "package shop;\npublic class Counter {\n"
+      "  public static final class Step {\n"
+      "    public static int twice(int x) { return 2 * x; }\n"
+      "  }\n"
+      "  public static int add(int a, int b) { return a + b; }\n}\n";
+  dir.Write("src/main/java/shop/Counter.java", counter);
+  dir.Write("src/test/java/shop/CounterTest.java",
+            "package shop;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class CounterTest {\n"
+            "  @Test void twice() {\n"
+            "    assertEquals(6, Counter.Step.twice(3));\n"
+            "    assertEquals(-4, Counter.Step.twice(-2));\n"
+            "    assertEquals(0, Counter.Step.twice(0));\n"
+            "  }\n"
+            "  @Test void add() { assertEquals(5, Counter.add(2, 3)); assertEquals(0, Counter.add(-1, 1)); }\n"
+            "}\n");
+  dir.Write("tracespec.textproto",
+            "classes: \"target/classes\"\ntest_classes: \"target/test-classes\"\n"
+            "sources: \"src/main/java\"\n"
+            "methods: \"shop.Counter$Step#twice(I)I\"\nmethods: \"shop.Counter#add(II)I\"\n");
+  CompileMavenLayout(dir.path());
+  const std::string out = dir.path() + "/tracespec-out";
+
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  std::string spec = ReadFile(out + "/specs/shop/Counter.jml").value_or("");
+  EXPECT_THAT(spec, HasSubstr("  public static final class Step {\n"));
+  EXPECT_THAT(spec, HasSubstr("    public static int twice(int x);\n"));
+  EXPECT_THAT(spec, HasSubstr("  public static int add(int a, int b);\n"));
+  EXPECT_FALSE(fs::exists(out + "/specs/shop/Counter$Step.jml"));
+  v1::RunSummary summary = ReadRunJson(out);
+  for (const v1::MethodRun& m : summary.methods()) {
+    EXPECT_EQ(m.spec_file(), "specs/shop/Counter.jml") << m.method();
+  }
+
+  SubprocessResult check = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(check.exit_code, 0) << check.stdout_data << check.stderr_data;
+  EXPECT_THAT(check.stdout_data, HasSubstr("shop.Counter$Step#twice(I)I: holds"));
+  EXPECT_THAT(check.stdout_data, Not(HasSubstr("not covered: shop.Counter$Step")));
+
+  // A bug in the member class's method.
+  dir.Write("src/main/java/shop/Counter.java",
+            absl::StrReplaceAll(counter, {{"return 2 * x;", "return x > 5 ? 2 * x + 1 : 2 * x;"}}));
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  SubprocessResult broken = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(broken.exit_code, 10) << broken.stdout_data << broken.stderr_data;
+  EXPECT_THAT(broken.stdout_data, HasSubstr("shop.Counter$Step#twice(I)I: BROKEN"));
 }
 
 TEST(RunTest, NoProjectNamesWhatWasLookedFor) {

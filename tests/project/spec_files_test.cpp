@@ -2,6 +2,7 @@
 #include "project/spec_files.h"
 
 #include "gmock/gmock.h"
+#include "validator/jml/parser.h"
 #include "gtest/gtest.h"
 #include "tests/testing/testing.h"
 
@@ -95,6 +96,88 @@ TEST_F(SpecFilesTest, AnUnknownMethodIsAnError) {
       RenderSpecFiles({{"p.Box#nope()V", "//@ ensures true;\n", ""}}, classes_, ours_);
   ASSERT_FALSE(specs.ok());
   EXPECT_THAT(specs.status().message(), HasSubstr("p.Box#nope()V"));
+}
+
+// Member classes are declared, with their source modifiers, in the body
+// of the class they belong to, in the top-level class's file, at any
+// depth; a local or anonymous class and a nested class's constructor get
+// no declaration (their contracts stay in the infer directory); the file
+// parses and names every nested method by its binary class name.
+TEST(SpecFilesNestedTest, MemberClassesAreDeclaredInTheirEnclosingClass) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(
+      dir,
+      {{"q/Outer.java",
+        "package q;\npublic class Outer {\n"
+        "  public static final class Inner {\n"
+        "    private int base = 3;\n"
+        "    public Inner() {}\n"
+        "    public int plusBase(int x) { return x + base; }\n"
+        "    protected abstract static class Deep { int d; public int id(int x) { return x + d; } }\n"
+        "  }\n"
+        "  private class Member { public int get() { return 7; } }\n"
+        "  public Runnable anon() { return new Runnable() { public void run() {} }; }\n"
+        "  public int one() { return 1; }\n}\n"}},
+      {"-g"});
+  ASSERT_FALSE(classes.empty());
+  absl::StatusOr<SpecFiles> specs = RenderSpecFiles(
+      {{"q.Outer#one()I", "//@ ensures \\result == 1;\n", "Success 11"},
+       {"q.Outer$Inner#plusBase(I)I", "//@ ensures \\result == x + base;\n", "Success 11"},
+       {"q.Outer$Inner$Deep#id(I)I", "//@ ensures \\result == x + d;\n", ""},
+       {"q.Outer$Member#get()I", "//@ ensures \\result == 7;\n", ""},
+       {"q.Outer$1#run()V", "//@ ensures true;\n", ""},
+       {"q.Outer$Inner#<init>()V", "//@ ensures base == 3;\n", ""}},
+      classes,
+      {"q.Outer", "q.Outer$Inner", "q.Outer$Inner$Deep", "q.Outer$Member", "q.Outer$1"});
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  std::vector<std::string> files;
+  for (const auto& [name, content] : specs->files) files.push_back(name);
+  EXPECT_THAT(files, ElementsAre("q/Outer.jml"));
+  EXPECT_EQ(specs->files["q/Outer.jml"],
+            "// q.Outer: specification written by tracespec run\n"
+            "package q;\n"
+            "\n"
+            "public class Outer {\n"
+            "  // Success 11\n"
+            "  //@ ensures \\result == 1;\n"
+            "  public int one();\n"
+            "\n"
+            "  public static final class Inner {\n"
+            "    private /*@ spec_public @*/ int base;\n"
+            "\n"
+            "    // Success 11\n"
+            "    //@ ensures \\result == x + base;\n"
+            "    public int plusBase(int x);\n"
+            "\n"
+            "    protected static abstract class Deep {\n"
+            "      /*@ spec_public @*/ int d;\n"
+            "\n"
+            "      //@ ensures \\result == x + d;\n"
+            "      public int id(int x);\n"
+            "    }\n"
+            "  }\n"
+            "\n"
+            "  private class Member {\n"
+            "    //@ ensures \\result == 7;\n"
+            "    public int get();\n"
+            "  }\n"
+            "}\n");
+  for (const char* m : {"q.Outer#one()I", "q.Outer$Inner#plusBase(I)I",
+                        "q.Outer$Inner$Deep#id(I)I", "q.Outer$Member#get()I"}) {
+    EXPECT_EQ(specs->file_of[m], "q/Outer.jml") << m;
+  }
+  EXPECT_THAT(specs->skipped["q.Outer$1#run()V"], HasSubstr("a local or anonymous class"));
+  EXPECT_THAT(specs->skipped["q.Outer$Inner#<init>()V"], HasSubstr("a constructor of a nested"));
+  EXPECT_EQ(specs->file_of.count("q.Outer$1#run()V"), 0u);
+
+  absl::StatusOr<std::unique_ptr<jml::CompilationUnit>> unit =
+      jml::ParseJmlFile(specs->files["q/Outer.jml"], "q/Outer.jml");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  const jml::TypeDecl* deep = (*unit)->FindType("q.Outer$Inner$Deep");
+  ASSERT_NE(deep, nullptr);
+  ASSERT_EQ(deep->methods.size(), 1u);
+  EXPECT_EQ(deep->methods[0].name, "id");
+  EXPECT_FALSE(deep->methods[0].spec.empty());
 }
 
 }  // namespace

@@ -196,6 +196,17 @@ struct ClassFile {
   // as listed) — the nested, inner, local and anonymous classes javac
   // compiled from the host's source; empty when absent.
   std::vector<std::string> nest_members;
+  // InnerClasses (JVMS 4.7.6): this class's own entry, when it is a nested
+  // class — its modifiers as the source declares them (`static`,
+  // `private`, ...: the class's `access` cannot say those), its simple name
+  // ("" for an anonymous class) and the class it is a member of (internal
+  // name; "" for a local or anonymous class).
+  struct NestedEntry {
+    uint16_t access = 0;
+    std::string simple_name;
+    std::string outer;
+  };
+  std::optional<NestedEntry> nested;
 
   bool is_interface() const { return (access & kAccInterface) != 0; }
   bool is_abstract() const { return (access & kAccAbstract) != 0; }

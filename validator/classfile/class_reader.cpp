@@ -504,6 +504,24 @@ absl::Status Reader::ReadClassAttributes() {
                             ReadClassIndex("nest member", /*allow_zero=*/false));
         cf_.nest_members.push_back(std::move(member));
       }
+    } else if (name == "InnerClasses") {
+      TS_ASSIGN_OR_RETURN(uint32_t n, in_.U(2, "inner class count"));
+      for (uint32_t i = 0; i < n; ++i) {
+        TS_ASSIGN_OR_RETURN(std::string inner, ReadClassIndex("inner class", /*allow_zero=*/false));
+        TS_ASSIGN_OR_RETURN(std::string outer, ReadClassIndex("outer class", /*allow_zero=*/true));
+        uint64_t name_at = in_.offset();
+        TS_ASSIGN_OR_RETURN(uint32_t name_index, in_.U(2, "inner name"));
+        std::string simple;
+        if (name_index != 0) {
+          TS_RETURN_IF_ERROR(CheckIndex(name_at, name_index, {CpTag::kUtf8}, "inner name"));
+          simple = pool_[name_index].text;
+        }
+        TS_ASSIGN_OR_RETURN(uint32_t flags, in_.U(2, "inner class access flags"));
+        if (inner == cf_.name) {
+          cf_.nested = ClassFile::NestedEntry{static_cast<uint16_t>(flags), std::move(simple),
+                                              std::move(outer)};
+        }
+      }
     } else if (name == "BootstrapMethods") {
       TS_ASSIGN_OR_RETURN(uint32_t n, in_.U(2, "bootstrap method count"));
       for (uint32_t i = 0; i < n; ++i) {

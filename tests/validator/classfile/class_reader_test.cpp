@@ -177,6 +177,29 @@ class Beside {}
   ASSERT_TRUE(beside.ok()) << beside.status();
   EXPECT_EQ(beside->nest_host, "");
   EXPECT_EQ(beside->source_file, "Outer.java");
+
+  // Each class's own InnerClasses entry: source modifiers, simple name,
+  // the class it is a member of (none for local and anonymous classes).
+  EXPECT_FALSE(outer->nested.has_value());
+  EXPECT_FALSE(beside->nested.has_value());
+  struct Expected {
+    const char* file;
+    const char* simple;
+    const char* outer;
+    bool is_static;
+  };
+  for (const Expected& e : {Expected{"Outer$Nested", "Nested", "n/Outer", true},
+                            Expected{"Outer$Nested$Inner", "Inner", "n/Outer$Nested", false},
+                            Expected{"Outer$1", "", "", false},
+                            Expected{"Outer$1Local", "Local", "", false}}) {
+    auto cf = ParseClassFile(ReadFile(absl::StrCat(classes, "/n/", e.file, ".class")).value(),
+                             e.file);
+    ASSERT_TRUE(cf.ok()) << cf.status();
+    ASSERT_TRUE(cf->nested.has_value()) << e.file;
+    EXPECT_EQ(cf->nested->simple_name, e.simple) << e.file;
+    EXPECT_EQ(cf->nested->outer, e.outer) << e.file;
+    EXPECT_EQ((cf->nested->access & kAccStatic) != 0, e.is_static) << e.file;
+  }
 }
 
 TEST(ClassReaderErrors, NamesTheProblem) {
