@@ -442,16 +442,12 @@ class RoundBuilder {
       frame(label, ec.group);
       clause(label, absl::StrCat("signals_only ", absl::StrJoin(java, ", "), ";"), "exceptions", 0,
              "", false);
-      int n = 0;
+      // When nothing more is known about the exception, no `signals (E e)
+      // true;`: signals_only already says which exceptions the case throws.
       if (classes.size() == 1) {
         CandidatePool pool(&ctx, &vocab, ec.group, Position::kExceptional, &banned,
                            options_.max_candidates);
-        n = facts(label, ec.group, java[0], &pool);
-      }
-      if (n == 0) {
-        for (const std::string& j : java) {
-          clause(label, absl::StrCat("signals (", j, " e) true;"), "signals", 0, "", false);
-        }
+        facts(label, ec.group, java[0], &pool);
       }
     }
     if (lines.empty()) {
