@@ -20,6 +20,7 @@
 #include "common/subprocess.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "observer/probe/substitute_value.h"
+#include "validator/check/tautology.h"
 #include "validator/classfile/class_file.h"
 #include "validator/classfile/instructions.h"
 
@@ -632,6 +633,10 @@ bool NotCheckable(const check::ValidationReport& report) {
     if (Blocks(d.kind)) return true;
   }
   return false;
+}
+
+bool ValidatorOracle::IsTautology(const jml::Expr& predicate) {
+  return check::IsTautology(predicate);
 }
 
 synth::OracleVerdict ValidatorOracle::Check(const std::string& contract) {

@@ -101,6 +101,8 @@ class ValidatorOracle : public synth::ConsistencyOracle {
   ValidatorOracle(check::Validator* validator, check::ValidateRequest base)
       : validator_(validator), base_(std::move(base)) {}
   synth::OracleVerdict Check(const std::string& contract) override;
+  // check::IsTautology (Z3).
+  bool IsTautology(const jml::Expr& predicate) override;
   int calls() const { return calls_; }
 
  private:

@@ -27,6 +27,7 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "validator/check/messages.h"
+#include "validator/check/tautology.h"
 #include "validator/jml/parser.h"
 #include "validator/jml/spec_source.h"
 
@@ -547,7 +548,7 @@ class MethodRun {
         in.counterexamples = counterexamples;
         in.banned = refuted_guards[line];
         absl::StatusOr<std::optional<synth::ClauseGuard>> guard =
-            synth::GuardRefutedClause(in, original[line]);
+            synth::GuardRefutedClause(in, original[line], {}, check::IsTautology);
         if (!guard.ok() || !guard->has_value()) continue;
         const synth::ClauseGuard& g = **guard;
         std::string from = absl::StrCat("ensures ", original[line], ";");

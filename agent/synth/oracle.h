@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tracespec/v1/observation.pb.h"
+#include "validator/jml/ast.h"
 #include "validator/jml/span.h"
 
 namespace tracespec::synth {
@@ -40,6 +41,10 @@ class ConsistencyOracle {
   // Checks `contract`, JML annotation lines ("//@ requires ...;") for the
   // method the synthesizer works on.
   virtual OracleVerdict Check(const std::string& contract) = 0;
+  // Whether `predicate` (type-checked) holds whatever values its terms
+  // take, so that a clause of it says nothing about the method
+  // (tautologies.h); false when unsure, and by default.
+  virtual bool IsTautology(const jml::Expr& predicate) { return false; }
 };
 
 }  // namespace tracespec::synth

@@ -18,6 +18,7 @@
 #include "agent/synth/candidates.h"
 #include "agent/synth/context.h"
 #include "agent/synth/guards.h"
+#include "agent/synth/tautologies.h"
 #include "agent/synth/vocabulary.h"
 #include "common/interrupt.h"
 #include "common/status.h"
@@ -197,8 +198,13 @@ std::vector<std::string> NormalPreconditions(const std::vector<const Guard*>& gu
 class RoundBuilder {
  public:
   RoundBuilder(const prompt::MethodSignature& sig, const v1::MethodRef& method,
-               const SynthesisOptions& options, const jml::TypeEnvironment* classpath)
-      : sig_(sig), method_(method), options_(options), classpath_(classpath) {}
+               const SynthesisOptions& options, const jml::TypeEnvironment* classpath,
+               TautologyTest is_tautology)
+      : sig_(sig),
+        method_(method),
+        options_(options),
+        classpath_(classpath),
+        is_tautology_(std::move(is_tautology)) {}
 
   // Predicates kept under a guard in the last Build (their refutation is
   // not a drop).
@@ -298,9 +304,23 @@ class RoundBuilder {
       std::vector<AcceptedCandidate> chosen = SelectClauses(pool->accepted());
       int count = 0;
       for (const AcceptedCandidate& a : chosen) {
-        if (count++ >= options_.max_clauses) break;
-        clause(label, ClauseText(a.candidate.text, exception), a.candidate.family,
-               a.verdict.support, a.candidate.text, true);
+        if (count >= options_.max_clauses) break;
+        // A clause true whatever values its terms take says nothing (a
+        // refuted `\result ==> P` kept under the guard P): left out, and so
+        // is each such conjunct. Banning the shorter text bans the
+        // candidate (they are equivalent).
+        std::string text = a.candidate.text;
+        if (is_tautology_) {
+          Position pos = exception.empty() ? Position::kPostcondition : Position::kExceptional;
+          if (const jml::Expr* e = ctx.Compile(text, pos)) {
+            std::optional<std::string> kept = WithoutTautologies(*e, is_tautology_);
+            if (!kept) continue;
+            text = canonical(*kept, pos);
+          }
+        }
+        ++count;
+        clause(label, ClauseText(text, exception), a.candidate.family, a.verdict.support,
+               a.candidate.text, true);
         const Candidate& c = a.candidate;
         lines.back().weakened_from = c.weakened_from;
         if (c.weakened_from.empty()) continue;
@@ -422,16 +442,12 @@ class RoundBuilder {
       frame(label, ec.group);
       clause(label, absl::StrCat("signals_only ", absl::StrJoin(java, ", "), ";"), "exceptions", 0,
              "", false);
-      int n = 0;
+      // When nothing more is known about the exception, no `signals (E e)
+      // true;`: signals_only already says which exceptions the case throws.
       if (classes.size() == 1) {
         CandidatePool pool(&ctx, &vocab, ec.group, Position::kExceptional, &banned,
                            options_.max_candidates);
-        n = facts(label, ec.group, java[0], &pool);
-      }
-      if (n == 0) {
-        for (const std::string& j : java) {
-          clause(label, absl::StrCat("signals (", j, " e) true;"), "signals", 0, "", false);
-        }
+        facts(label, ec.group, java[0], &pool);
       }
     }
     if (lines.empty()) {
@@ -622,6 +638,7 @@ class RoundBuilder {
   const v1::MethodRef& method_;
   const SynthesisOptions& options_;
   const jml::TypeEnvironment* classpath_;
+  TautologyTest is_tautology_;
   std::vector<std::string> hypotheses_;
   std::set<std::string> weakened_from_;
 };
@@ -706,7 +723,11 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
   std::vector<std::pair<std::string, std::string>> dropped;
   std::vector<std::pair<std::string, std::string>> refuted;  // (predicate, family)
   std::map<std::string, int> weakenings;  // refuted guards per predicate
-  RoundBuilder builder(sig, method, options, input.classpath);
+  TautologyTest is_tautology;
+  if (oracle != nullptr) {
+    is_tautology = [oracle](const jml::Expr& e) { return oracle->IsTautology(e); };
+  }
+  RoundBuilder builder(sig, method, options, input.classpath, std::move(is_tautology));
   int rounds = 0;
   std::string verdict;
   std::vector<Line> previous;
@@ -821,7 +842,8 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
 
 absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(const SynthesisInput& input,
                                                               const std::string& predicate,
-                                                              const SynthesisOptions& options) {
+                                                              const SynthesisOptions& options,
+                                                              const TautologyTest& is_tautology) {
   TS_ASSIGN_OR_RETURN(Resolved resolved, Resolve(input));
   std::vector<v1::Observation> observations;
   std::set<std::string> seen;
@@ -865,6 +887,9 @@ absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(const SynthesisInp
   const jml::Expr* weakened = ctx.Compile(
       absl::StrCat(Paren(guard->post), " ==> ", Paren(canonical)), Position::kPostcondition);
   if (g == nullptr || weakened == nullptr) return std::nullopt;
+  // Under a guard that is P's own consequent P says nothing: P is wrong,
+  // not too strong (another guard would only fit the few counterexamples).
+  if (is_tautology && is_tautology(*weakened)) return std::nullopt;
   return ClauseGuard{jml::PrintExpr(*g), jml::PrintExpr(*weakened), guard->threshold};
 }
 

@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "agent/prompt/signature.h"
 #include "agent/synth/oracle.h"
+#include "agent/synth/tautologies.h"
 #include "tracespec/v1/observation.pb.h"
 #include "validator/jml/type_env.h"
 
@@ -133,10 +134,13 @@ struct ClauseGuard {
 // nullopt when no guard separates them, when a recorded call refutes P (then
 // P is wrong, not too strong), when no counterexample refutes P or when P
 // does not type-check. Errors as Synthesize's. Guards whose requires form is
-// in `input.banned` are skipped (refuted earlier).
-absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(const SynthesisInput& input,
-                                                              const std::string& predicate,
-                                                              const SynthesisOptions& options = {});
+// in `input.banned` are skipped (refuted earlier). nullopt too when the
+// guard found makes the clause a tautology by `is_tautology` (G ==> P true
+// whatever the values: P = `\result ==> G` is refuted where G is false,
+// and G is true on every recorded call): then P is wrong.
+absl::StatusOr<std::optional<ClauseGuard>> GuardRefutedClause(
+    const SynthesisInput& input, const std::string& predicate,
+    const SynthesisOptions& options = {}, const TautologyTest& is_tautology = nullptr);
 
 // The result as the structured answer remote models give
 // ({"contract": ..., "hypotheses": [...]}, tracespec.v1.ModelAnswer).

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "common/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/call_builder.h"
@@ -167,6 +169,41 @@ public class Percent {
   EXPECT_EQ(w.bits, "11") << w.result.jml << w.report;
 }
 
+// One round of the loop on `method` of the compiled `classes` (run
+// directory `dir`/m): a fake model on loopback answers `contract`
+// (annotation lines) and the real validator checks it. `requests`, when
+// given, gets how many requests the model received.
+absl::StatusOr<RefineOutcome> RefineModelAnswer(const testing::TempDir& dir,
+                                                const std::string& classes,
+                                                const std::string& method,
+                                                const std::vector<v1::Observation>& obs,
+                                                const std::string& contract,
+                                                size_t* requests = nullptr) {
+  TS_ASSIGN_OR_RETURN(auto path, classfile::ClassPath::Create(classes));
+  TS_ASSIGN_OR_RETURN(auto inputs, LoadMethodInputs(method, path, obs, "observations", ""));
+  std::string escaped =
+      absl::StrReplaceAll(contract, {{"\\", "\\\\"}, {"\"", "\\\""}, {"\n", "\\n"}});
+  std::string answer = absl::StrCat("{\"contract\": \"", escaped, "\", \"hypotheses\": []}");
+  testing::FakeLlmServer server(
+      absl::StrCat("{\"responses\":[", testing::ContentEntry(answer), "],\"then\":\"fail\"}"));
+  if (!server.running()) return absl::InternalError("the fake model server did not start");
+  gateway::GatewayConfig config;
+  config.endpoint.base_url = server.base_url();
+  config.endpoint.model = "fake-model";
+  config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
+  config.audit_log_path = dir.path() + "/audit.jsonl";
+  config.audit_key_path = dir.path() + "/audit.key";
+  config.observations = obs;
+  TS_ASSIGN_OR_RETURN(auto client, gateway::MakeGatewayClient(config));
+  TS_ASSIGN_OR_RETURN(auto validator, check::Validator::Create(classes));
+  RefineOptions options;
+  options.rounds = 1;
+  absl::StatusOr<RefineOutcome> outcome = RefineMethod(
+      inputs, client.get(), validator.get(), dir.path() + "/m", dir.path(), options);
+  if (requests != nullptr) *requests = server.Received().size();
+  return outcome;
+}
+
 // A model's candidate goes through the same weakening: the fake model on
 // loopback answers `\result == c + 273.15`, the validator refutes it at
 // NaN, and the repair layer guards it before the round's verdict; the guard
@@ -184,32 +221,11 @@ public class Temp {
     obs.push_back(
         Call("t.Temp", "toKelvin", "(D)D", {"c"}, true).Arg(D(c)).Returns(D(c + 273.15)).Build());
   }
-  auto path = classfile::ClassPath::Create(classes);
-  ASSERT_TRUE(path.ok()) << path.status();
-  auto inputs = LoadMethodInputs("t.Temp#toKelvin", *path, obs, "observations", "");
-  ASSERT_TRUE(inputs.ok()) << inputs.status();
-  testing::FakeLlmServer server(
-      "{\"responses\":[" +
-      testing::ContentEntry(
-          "{\"contract\": \"//@ public normal_behavior\\n//@   assignable \\\\nothing;\\n//@   "
-          "ensures \\\\result == c + 273.15;\\n\", \"hypotheses\": []}") +
-      "],\"then\":\"fail\"}");
-  ASSERT_TRUE(server.running());
-  gateway::GatewayConfig config;
-  config.endpoint.base_url = server.base_url();
-  config.endpoint.model = "fake-model";
-  config.egress_policy_path = testing::SourceDir() + "/policies/egress.textproto";
-  config.audit_log_path = dir.path() + "/audit.jsonl";
-  config.audit_key_path = dir.path() + "/audit.key";
-  config.observations = obs;
-  auto client = gateway::MakeGatewayClient(config);
-  ASSERT_TRUE(client.ok()) << client.status();
-  auto validator = check::Validator::Create(classes);
-  ASSERT_TRUE(validator.ok()) << validator.status();
-  RefineOptions options;
-  options.rounds = 1;
-  auto outcome = RefineMethod(*inputs, client->get(), validator->get(), dir.path() + "/m",
-                              dir.path(), options);
+  size_t requests = 0;
+  auto outcome = RefineModelAnswer(dir, classes, "t.Temp#toKelvin", obs,
+                                   "//@ public normal_behavior\n//@   assignable \\nothing;\n"
+                                   "//@   ensures \\result == c + 273.15;\n",
+                                   &requests);
   ASSERT_TRUE(outcome.ok()) << outcome.status();
   EXPECT_EQ(outcome->result.history(), "11") << outcome->result.ShortDebugString();
   EXPECT_THAT(outcome->result.contract(),
@@ -218,7 +234,45 @@ public class Temp {
   ASSERT_TRUE(repairs.ok()) << repairs.status();
   EXPECT_THAT(*repairs, HasSubstr("guarded with `!Double.isNaN(c)`"));
   EXPECT_THAT(*repairs, HasSubstr("was: ensures \\result == c + 273.15;"));
-  EXPECT_EQ(server.Received().size(), 1u);
+  EXPECT_EQ(requests, 1u);
+}
+
+// A guard that only restates the clause's consequent is no weakening: the
+// model's `\result ==> \old(m) != 0` is refuted where m is 0, and m was
+// never 0 on a recorded call, so `\old(m) != 0` would separate them — but
+// `\old(m) != 0 ==> \result ==> \old(m) != 0` holds whatever the values and
+// says nothing. The clause stays refuted (the round is not `11`) and no
+// tautology reaches the contract.
+TEST(WeakeningTest, AGuardThatMakesTheClauseATautologyIsNotApplied) {
+  testing::TempDir dir;
+  std::string classes = testing::CompileJava(dir, {{"t/Gate.java", R"(package t;
+public class Gate {
+  private int m;
+  public Gate(int m) { this.m = m; }
+  public boolean open(int k) { return k > 0; }
+})"}},
+                                             {"-g"});
+  ASSERT_FALSE(classes.empty());
+  std::vector<v1::Observation> obs;
+  for (auto [m, k] : std::vector<std::pair<int, int>>{{5, 1}, {3, -1}, {7, 4}, {2, -2}, {9, 6}}) {
+    obs.push_back(Call("t.Gate", "open", "(I)Z", {"k"}, false)
+                      .Receiver({{"m", {"I", I(m)}}}, {{"m", {"I", I(m)}}})
+                      .Arg(I(k))
+                      .Returns(testing::B(k > 0))
+                      .Build());
+  }
+  auto outcome = RefineModelAnswer(dir, classes, "t.Gate#open", obs,
+                                   "//@ public normal_behavior\n//@   assignable \\nothing;\n"
+                                   "//@   ensures \\result ==> \\old(m) != 0;\n");
+  ASSERT_TRUE(outcome.ok()) << outcome.status();
+  EXPECT_THAT(outcome->result.contract(), HasSubstr("ensures \\result ==> \\old(m) != 0;"));
+  EXPECT_THAT(outcome->result.contract(), Not(HasSubstr("==> \\result ==>")))
+      << outcome->result.contract();
+  EXPECT_THAT(outcome->result.contract(), Not(HasSubstr("==> (\\result ==>")));
+  EXPECT_NE(outcome->result.history(), "11") << outcome->result.ShortDebugString();
+  auto repairs = ReadFile(dir.path() + "/m/round-1/repairs.txt");
+  ASSERT_TRUE(repairs.ok()) << repairs.status();
+  EXPECT_THAT(*repairs, Not(HasSubstr("guarded with")));
 }
 
 }  // namespace

@@ -226,6 +226,18 @@ TEST(SynthesizerTest, GuardBoundariesTheEvidenceDoesNotDecideAreHypotheses) {
   EXPECT_THAT(Synth(zero).jml, HasSubstr("requires b == 0;"));
 }
 
+// An exceptional case about whose exception nothing more is known says so
+// with signals_only alone: `signals (E e) true;` beside it would say nothing.
+TEST(SynthesizerTest, NoSignalsTrueBesideSignalsOnly) {
+  std::vector<v1::Observation> obs = {testing::DivideCall(7, 2), testing::DivideCall(9, -3),
+                                      testing::DivideCall(1, 0), testing::DivideCall(5, 0)};
+  SynthesisResult r = Synth(obs);
+  EXPECT_THAT(r.jml, HasSubstr("exceptional_behavior\n//@   requires b == 0;"));
+  EXPECT_THAT(r.jml, HasSubstr("signals_only ArithmeticException;"));
+  EXPECT_THAT(r.jml, Not(HasSubstr(" e) true;")));
+  testing::ExpectAdmitsAll(r.jml, obs);
+}
+
 TEST(SynthesizerTest, UnrecordedValuesAreNeverAsserted) {
   // The checksum is redacted: nothing is claimed about it, the balance
   // relation still is.
