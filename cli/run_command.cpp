@@ -123,7 +123,15 @@ int CheckCommand(const ProjectFlags& flags) {
   options.make_validator = *std::move(make_validator);
   absl::StatusOr<project::CheckResult> result = project::CheckProject(options);
   printer->Finish();
-  if (!result.ok()) return ReportError(result.status());
+  if (!result.ok()) {
+    if (flags.json) {
+      v1::CheckSummary refused;
+      refused.set_refused(std::string(result.status().message()));
+      std::fputs((ToJsonLine(refused) + "\n").c_str(), stdout);
+      std::fflush(stdout);
+    }
+    return ReportError(result.status());
+  }
   std::fputs(flags.json ? (ToJsonLine(result->summary) + "\n").c_str() : result->text.c_str(),
              stdout);
   std::fflush(stdout);
@@ -243,7 +251,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
               "Print the result as one JSON document (tracespec.v1.CheckSummary: per contract "
               "its verdict, file, line, whether it was edited since the run and the parser's "
               "message when it does not parse; how many were checked and how many do not parse; "
-              "the edited invariants; the contracts lost by the last run)");
+              "the edited invariants; the contracts lost by the last run); when check refuses "
+              "before checking (exit 3 or 4), a document with only `refused`, the reason");
   cmd->footer(
       "Only consistency is checked (within the bounds of the configuration); coverage is "
       "skipped: check records no observations. A contract that no longer type-checks, or "

@@ -104,15 +104,20 @@ bool ShowsLastBits(v1::InferStatus status) {
   return status != v1::INFER_STOPPED && status != v1::INFER_UNKNOWN;
 }
 
+std::string SuccessScope(v1::InferStatus status, const v1::Verdict& consistency) {
+  if (status != v1::INFER_SUCCESS || consistency.status() != v1::VERDICT_PASS ||
+      consistency.complete()) {
+    return "";
+  }
+  return consistency.proved() && !consistency.inputs_cut() ? "proved by induction"
+                                                           : "within bounds";
+}
+
 std::string RoundsNote(const std::string& history, v1::InferStatus status,
                        const v1::Verdict& consistency) {
-  std::string scope;
-  if (status == v1::INFER_SUCCESS && consistency.status() == v1::VERDICT_PASS &&
-      !consistency.complete()) {
-    scope = consistency.proved() && !consistency.inputs_cut() ? "; proved by induction"
-                                                              : "; within bounds";
-  }
-  return absl::StrCat(" (rounds: ", history.empty() ? "none" : history, scope, ")");
+  std::string scope = SuccessScope(status, consistency);
+  return absl::StrCat(" (rounds: ", history.empty() ? "none" : history,
+                      scope.empty() ? "" : "; ", scope, ")");
 }
 
 const char* RoundOutcomeName(v1::RoundOutcome outcome) {

@@ -57,6 +57,11 @@ absl::StatusOr<PriorRuns> LoadPriorRuns(const std::string& method_dir);
 absl::Status WriteJsonFile(const std::string& path, const google::protobuf::Message& message);
 absl::Status ReadJsonFile(const std::string& path, google::protobuf::Message* message);
 
+// How far a Success reaches when its consistency PASS is not complete:
+// "within bounds" (it cut loops or input lengths) or "proved by induction"
+// (every loop closed, no input length cut); "" otherwise.
+std::string SuccessScope(v1::InferStatus status, const v1::Verdict& consistency);
+
 // "SUCCESS"-style names as the output prints them: "Success", "Fail",
 // "Error", "Stopped", "Unknown".
 const char* InferStatusName(v1::InferStatus status);

@@ -54,7 +54,7 @@ void Overview(const RunView& run, std::string* out) {
     const MethodView& m = run.methods[i];
     absl::StrAppend(out, "<tr><td><a href=\"#", MethodAnchor(i), "\">", E(m.display),
                     "</a></td><td class=\"status-", E(StatusName(m)), "\">", E(StatusName(m)),
-                    "</td><td", m.result.strength().weak() ? " class=\"weak\"" : "", ">",
+                    E(StatusScope(m)), "</td><td", m.result.strength().weak() ? " class=\"weak\"" : "", ">",
                     E(StrengthCell(m)), "</td><td class=\"history\">", E(m.result.history()),
                     "</td><td>",
                     m.result.rounds(), "</td><td>", Code(ContractFileCell(m)), "</td></tr>\n");
@@ -266,7 +266,7 @@ void Method(const RunView& run, const MethodView& m, size_t index, std::string* 
   absl::StrAppend(out, "<section class=\"method\" id=\"", id, "\">\n<h2>", E(m.display), "</h2>\n");
   if (m.display != m.method) absl::StrAppend(out, "<p>JVM: ", Code(m.method), "</p>\n");
   absl::StrAppend(out, "<p><span class=\"status-", E(StatusName(m)), "\">", E(StatusName(m)),
-                  "</span>, history <span class=\"history\" id=\"history-", index + 1, "\">",
+                  "</span>", E(StatusScope(m)), ", history <span class=\"history\" id=\"history-", index + 1, "\">",
                   E(m.result.history()), "</span>, ", E(RoundsSentence(m)), "</p>\n");
   absl::StrAppend(out, "<h3>Contract</h3>\n");
   if (!m.contract_file.empty()) absl::StrAppend(out, "<p>File: ", Code(m.contract_file), "</p>\n");

@@ -23,7 +23,7 @@ void Overview(const RunView& run, std::string* out) {
   // Numbers and status names only: plain text.
   absl::StrAppend(out, "## Methods\n\n", MethodsSentence(run), "\n\n");
   for (const MethodView& m : run.methods) {
-    absl::StrAppend(out, "- ", C(m.display), ": **", StatusName(m), "**",
+    absl::StrAppend(out, "- ", C(m.display), ": **", StatusName(m), "**", StatusScope(m),
                     m.result.strength().vacuous() ? " (**says nothing about the outcome**)"
                     : m.result.strength().weak()  ? " (**weak**)"
                                                   : "",
@@ -200,7 +200,7 @@ void Observations(const MethodView& m, std::string* out) {
 void Method(const RunView& run, const MethodView& m, std::string* out) {
   absl::StrAppend(out, "### ", C(m.display), "\n\n");
   if (m.display != m.method) absl::StrAppend(out, "JVM: ", C(m.method), "\n\n");
-  absl::StrAppend(out, "**", StatusName(m), "**, history ",
+  absl::StrAppend(out, "**", StatusName(m), "**", StatusScope(m), ", history ",
                   C(m.result.history()), ", ", T(RoundsSentence(m)), "\n\n#### Contract\n\n");
   if (!m.contract_file.empty()) absl::StrAppend(out, "File: ", C(m.contract_file), "\n\n");
   if (m.result.contract().empty()) {

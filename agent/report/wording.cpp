@@ -21,6 +21,12 @@ std::string StatusName(const MethodView& method) {
   return loop::InferStatusName(method.result.status());
 }
 
+std::string StatusScope(const MethodView& method) {
+  std::string scope =
+      loop::SuccessScope(method.result.status(), method.result.consistency_verdict());
+  return scope.empty() ? "" : absl::StrCat(" (", scope, ")");
+}
+
 std::string StrengthCell(const MethodView& method) {
   const v1::Strength& s = method.result.strength();
   if (s.measured() && !s.summary().empty()) return s.summary();

@@ -12,6 +12,9 @@ namespace tracespec::report {
 
 // "Success", "Fail", ...
 std::string StatusName(const MethodView& method);
+// " (within bounds)" or " (proved by induction)" after a Success whose
+// consistency PASS is not complete (loop::SuccessScope); "" otherwise.
+std::string StatusScope(const MethodView& method);
 // The overview's strength cell: the measured summary ("pins \result on 5/5
 // observations, rejects 100% of perturbed outcomes", ending ", weak" when
 // the contract pins fewer than half), "not measured" with the reason, or

@@ -1403,6 +1403,15 @@ TEST(RunTest, CheckWithoutARunSaysSo) {
   SubprocessResult r = testing::RunTracespec({"check", dir.path()});
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_THAT(r.stderr_data, HasSubstr("run `tracespec run` first"));
+
+  // --json: one document saying why, not an empty output.
+  SubprocessResult json = testing::RunTracespec({"check", dir.path(), "--json"});
+  EXPECT_EQ(json.exit_code, 3);
+  v1::CheckSummary summary;
+  ASSERT_TRUE(FromJson(json.stdout_data, &summary).ok()) << json.stdout_data;
+  EXPECT_THAT(summary.refused(), HasSubstr("run `tracespec run` first"));
+  EXPECT_EQ(summary.contracts_size(), 0);
+  EXPECT_THAT(json.stderr_data, HasSubstr("run `tracespec run` first"));
 }
 
 // A run killed outright (SIGKILL: no handler runs, as on out of memory or

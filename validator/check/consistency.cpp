@@ -845,9 +845,12 @@ class ConsistencyCheck {
     r->status = CheckStatus::kUnknown;
     r->complete = false;
     r->cuts.clear();
-    r->summary = absl::StrCat(
-        "nothing was checked: no pre-state satisfies the preconditions (requires clauses) ",
-        "with input arrays and strings of at most ", request_.max_array, " elements");
+    r->summary =
+        spec_.cases.empty()
+            ? "nothing was checked: the contract has no specification case for this method"
+            : absl::StrCat("nothing was checked: no pre-state satisfies the preconditions ",
+                           "(requires clauses) with input arrays and strings of at most ",
+                           request_.max_array, " elements");
   }
 
   static symex::ExecOptions Options(const ValidateRequest& request, Clock::time_point deadline,

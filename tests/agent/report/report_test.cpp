@@ -452,6 +452,43 @@ TEST(ReportRenderTest, TheOverviewShowsStrengthAndMarksWeakContracts) {
   EXPECT_THAT(md, HasSubstr("**Success**, strength "));
 }
 
+// A Success whose consistency PASS cut loops or input lengths says so
+// where its status is shown (table, list, method section), as run's lines
+// and the .jml comments do; a complete one and one proved by induction
+// each say theirs. Until this stop the report said only "Success".
+TEST(ReportRenderTest, ASuccessSaysHowFarItsCheckReached) {
+  RunView run;
+  MethodView bounded, complete, proved, failed;
+  bounded.method = "p.C#sum([I)I";
+  bounded.result.set_status(v1::INFER_SUCCESS);
+  bounded.result.mutable_consistency_verdict()->set_status(v1::VERDICT_PASS);
+  bounded.result.mutable_consistency_verdict()->set_inputs_cut(true);
+  complete = bounded;
+  complete.method = "p.C#twice(I)I";
+  complete.result.mutable_consistency_verdict()->set_complete(true);
+  complete.result.mutable_consistency_verdict()->set_inputs_cut(false);
+  proved = bounded;
+  proved.method = "p.C#loop(I)I";
+  proved.result.mutable_consistency_verdict()->set_proved(true);
+  proved.result.mutable_consistency_verdict()->set_inputs_cut(false);
+  failed = bounded;
+  failed.method = "p.C#h()V";
+  failed.result.set_status(v1::INFER_FAIL);
+  run.methods = {bounded, complete, proved, failed};
+  std::string html = RenderHtml(run);
+  EXPECT_THAT(html, HasSubstr(">Success (within bounds)</td>"));
+  EXPECT_THAT(html, HasSubstr(">Success</td>"));
+  EXPECT_THAT(html, HasSubstr(">Success (proved by induction)</td>"));
+  EXPECT_THAT(html, HasSubstr(">Fail</td>"));
+  EXPECT_THAT(html, HasSubstr("Success</span> (within bounds), history"));
+  std::string md = RenderMarkdown(run);
+  EXPECT_THAT(md, HasSubstr("**Success** (within bounds), strength "));
+  EXPECT_THAT(md, HasSubstr("**Success** (proved by induction), strength "));
+  EXPECT_THAT(md, HasSubstr("**Success**, strength "));
+  EXPECT_THAT(md, HasSubstr("**Fail**, strength "));
+  EXPECT_THAT(md, HasSubstr("**Success** (within bounds), history "));
+}
+
 // The run's failing tests and the contracts it lost against the previous
 // run are shown before the methods, in both renderings, escaped; a run
 // with neither has no warnings section.
