@@ -625,6 +625,49 @@ TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
               HasSubstr("src/shop/Price.java is newer than target/classes/shop/Price.class"));
 }
 
+// `run` without a build command on class files older than their sources
+// infers contracts of the old class files: it says so as it starts and in
+// its last lines, and run.json records which (until this stop it went
+// ahead without a word, and only `check` refused).
+TEST(RunTest, ARunOnClassFilesOlderThanTheirSourcesWarns) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n  public static int twice(int x) { return 2 * x; }\n}\n");
+  dir.Write("src/test/java/shop/PriceTest.java",
+            "package shop;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class PriceTest { @Test void t() { assertEquals(6, Price.twice(3)); } }\n");
+  CompileMavenLayout(dir.path());
+  std::string source = dir.path() + "/src/main/java/shop/Price.java";
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n  public static int twice(int x) { return x + x; }\n}\n");
+  fs::last_write_time(source,
+                      fs::last_write_time(dir.path() + "/target/classes/shop/Price.class") +
+                          std::chrono::seconds(5));
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  const std::string stale =
+      "src/main/java/shop/Price.java is newer than target/classes/shop/Price.class";
+  EXPECT_THAT(r.stderr_data, HasSubstr("build: none configured, and 1 class file is older than "
+                                       "its source: the contracts are of the class files as found"));
+  EXPECT_THAT(r.stdout_data, HasSubstr(absl::StrCat("WARNING: 1 class file is older than its "
+                                                    "source: the contracts are of the class files "
+                                                    "as found, not of the sources:\n  ",
+                                                    stale)));
+  v1::RunSummary summary = ReadRunJson(dir.path() + "/tracespec-out");
+  EXPECT_THAT(summary.stale_classes(), ::testing::ElementsAre(stale));
+
+  // Built again: no warning.
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  fs::last_write_time(source,
+                      fs::last_write_time(dir.path() + "/target/classes/shop/Price.class") -
+                          std::chrono::seconds(10));
+  SubprocessResult again = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_THAT(again.stdout_data, Not(HasSubstr("WARNING")));
+  EXPECT_EQ(ReadRunJson(dir.path() + "/tracespec-out").stale_classes_size(), 0);
+}
+
 // Ctrl-C during `tracespec run`, even when the shell started it in the
 // background with SIGINT ignored: the run stops within seconds of the
 // signal (exit 130), keeps the methods that had finished, records itself as
