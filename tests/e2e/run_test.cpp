@@ -522,9 +522,9 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   ASSERT_TRUE(WriteFileAtomic(account, swapped).ok());
   SubprocessResult swap = testing::RunTracespec({"check", bank});
   EXPECT_EQ(swap.exit_code, 3) << swap.stdout_data << swap.stderr_data;
-  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:22: no contract of "
+  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:21: no contract of "
                                           "bank.Account#getBalance()I, which"));
-  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:24: a contract of "
+  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:23: a contract of "
                                           "bank.Account#zero()I, which"));
   EXPECT_THAT(swap.stdout_data, Not(HasSubstr("contracts checked")));
   ASSERT_TRUE(WriteFileAtomic(account, stored).ok());
@@ -539,7 +539,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_EQ(edited.exit_code, 0) << edited.stdout_data << edited.stderr_data;
   EXPECT_THAT(edited.stdout_data,
               HasSubstr("edited since the run: bank.Account#getBalance()I "
-                        "(specs/bank/Account.jml:22)\n"));
+                        "(specs/bank/Account.jml:21)\n"));
   EXPECT_THAT(edited.stdout_data, Not(HasSubstr("edited since the run: bank.Account#deposit")));
   EXPECT_THAT(edited.stdout_data, HasSubstr("3 hold, 0 broken, 0 undecided; 1 edited since the run"));
   SubprocessResult edited_json = testing::RunTracespec({"check", bank, "--json"});
@@ -556,7 +556,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult frozen = testing::RunTracespec({"check", bank, "--frozen"});
   EXPECT_EQ(frozen.exit_code, 3) << frozen.stdout_data << frozen.stderr_data;
   EXPECT_THAT(frozen.stderr_data,
-              HasSubstr("bank.Account#getBalance()I (specs/bank/Account.jml:22)"));
+              HasSubstr("bank.Account#getBalance()I (specs/bank/Account.jml:21)"));
   EXPECT_THAT(frozen.stdout_data, Not(HasSubstr("contracts checked")));
 
   // run.json naming fewer contracts than Account.jml holds.
@@ -573,7 +573,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult uncounted = testing::RunTracespec({"check", bank});
   EXPECT_EQ(uncounted.exit_code, 3) << uncounted.stdout_data << uncounted.stderr_data;
   EXPECT_THAT(uncounted.stderr_data,
-              HasSubstr("Account.jml:28: a contract of bank.Account#withdraw(I)V, which"));
+              HasSubstr("Account.jml:27: a contract of bank.Account#withdraw(I)V, which"));
   EXPECT_THAT(uncounted.stderr_data, HasSubstr("does not name: it would go unchecked"));
 }
 
