@@ -180,6 +180,15 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
   return Sha256Hex(text);
 }
 
+// "N class files are older than their sources: the contracts are of
+// those class files, not of the sources" (RunSummary.stale_classes).
+std::string StaleClassesSentence(const v1::RunSummary& s) {
+  const int n = s.stale_classes_size();
+  return absl::StrCat(n, n == 1 ? " class file is" : " class files are",
+                      " older than ", n == 1 ? "its source" : "their sources",
+                      ": the contracts are of the class files as found, not of the sources");
+}
+
 // What OUT/observations/key holds: the observations key, then the SHA-256
 // of each file a reuse reads, so that cached observations changed after
 // they were written (damage that still parses, an edit) are observed
@@ -504,6 +513,12 @@ std::string RunSummaryText(const std::string& out_dir, const v1::RunSummary& s) 
   absl::StrAppend(&text, "report: ", out_dir, "/report.html (and report.md)\n");
   // Last, so that they are seen: what makes these results untrustworthy
   // or smaller than the previous run's.
+  if (!s.stale_classes().empty()) {
+    absl::StrAppend(&text, "WARNING: ", StaleClassesSentence(s), ":\n  ",
+                    absl::StrJoin(s.stale_classes(), "\n  "),
+                    "\nbuild the project and run again (or set `build` in ", kConfigFileName,
+                    "); `tracespec check` refuses class files older than their sources\n");
+  }
   if (!s.failed_tests().empty()) {
     absl::StrAppend(&text, "WARNING: ", s.failed_tests_size(),
                     s.failed_tests_size() == 1 ? " test failed" : " tests failed", ":\n  ",
@@ -612,6 +627,14 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     absl::StatusOr<double> seconds = RunBuild(project, absl::StrCat(out_dir, "/build.log"));
     if (!seconds.ok()) return Stop(out_dir, &s, seconds.status());
     s.set_build_seconds(*seconds);
+  }
+  // Without a build command, class files older than their sources are what
+  // the run infers contracts of: said now and in its last lines.
+  if (project.config.build().empty()) {
+    for (const std::string& stale : StaleSources(project, nullptr)) s.add_stale_classes(stale);
+    if (s.stale_classes_size() > 0) {
+      report.Stage(absl::StrCat("build: none configured, and ", StaleClassesSentence(s)), start);
+    }
   }
   absl::StatusOr<std::vector<std::string>> tests = ResolveTests(project);
   if (!tests.ok()) return Stop(out_dir, &s, tests.status());

@@ -522,9 +522,9 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   ASSERT_TRUE(WriteFileAtomic(account, swapped).ok());
   SubprocessResult swap = testing::RunTracespec({"check", bank});
   EXPECT_EQ(swap.exit_code, 3) << swap.stdout_data << swap.stderr_data;
-  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:22: no contract of "
+  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:21: no contract of "
                                           "bank.Account#getBalance()I, which"));
-  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:24: a contract of "
+  EXPECT_THAT(swap.stderr_data, HasSubstr("specs/bank/Account.jml:23: a contract of "
                                           "bank.Account#zero()I, which"));
   EXPECT_THAT(swap.stdout_data, Not(HasSubstr("contracts checked")));
   ASSERT_TRUE(WriteFileAtomic(account, stored).ok());
@@ -539,7 +539,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_EQ(edited.exit_code, 0) << edited.stdout_data << edited.stderr_data;
   EXPECT_THAT(edited.stdout_data,
               HasSubstr("edited since the run: bank.Account#getBalance()I "
-                        "(specs/bank/Account.jml:22)\n"));
+                        "(specs/bank/Account.jml:21)\n"));
   EXPECT_THAT(edited.stdout_data, Not(HasSubstr("edited since the run: bank.Account#deposit")));
   EXPECT_THAT(edited.stdout_data, HasSubstr("3 hold, 0 broken, 0 undecided; 1 edited since the run"));
   SubprocessResult edited_json = testing::RunTracespec({"check", bank, "--json"});
@@ -556,7 +556,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult frozen = testing::RunTracespec({"check", bank, "--frozen"});
   EXPECT_EQ(frozen.exit_code, 3) << frozen.stdout_data << frozen.stderr_data;
   EXPECT_THAT(frozen.stderr_data,
-              HasSubstr("bank.Account#getBalance()I (specs/bank/Account.jml:22)"));
+              HasSubstr("bank.Account#getBalance()I (specs/bank/Account.jml:21)"));
   EXPECT_THAT(frozen.stdout_data, Not(HasSubstr("contracts checked")));
 
   // run.json naming fewer contracts than Account.jml holds.
@@ -573,7 +573,7 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   SubprocessResult uncounted = testing::RunTracespec({"check", bank});
   EXPECT_EQ(uncounted.exit_code, 3) << uncounted.stdout_data << uncounted.stderr_data;
   EXPECT_THAT(uncounted.stderr_data,
-              HasSubstr("Account.jml:28: a contract of bank.Account#withdraw(I)V, which"));
+              HasSubstr("Account.jml:27: a contract of bank.Account#withdraw(I)V, which"));
   EXPECT_THAT(uncounted.stderr_data, HasSubstr("does not name: it would go unchecked"));
 }
 
@@ -623,6 +623,49 @@ TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
       << stale_configured.stdout_data << stale_configured.stderr_data;
   EXPECT_THAT(stale_configured.stderr_data,
               HasSubstr("src/shop/Price.java is newer than target/classes/shop/Price.class"));
+}
+
+// `run` without a build command on class files older than their sources
+// infers contracts of the old class files: it says so as it starts and in
+// its last lines, and run.json records which (until this stop it went
+// ahead without a word, and only `check` refused).
+TEST(RunTest, ARunOnClassFilesOlderThanTheirSourcesWarns) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n  public static int twice(int x) { return 2 * x; }\n}\n");
+  dir.Write("src/test/java/shop/PriceTest.java",
+            "package shop;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class PriceTest { @Test void t() { assertEquals(6, Price.twice(3)); } }\n");
+  CompileMavenLayout(dir.path());
+  std::string source = dir.path() + "/src/main/java/shop/Price.java";
+  dir.Write("src/main/java/shop/Price.java",
+            "package shop;\npublic class Price {\n  public static int twice(int x) { return x + x; }\n}\n");
+  fs::last_write_time(source,
+                      fs::last_write_time(dir.path() + "/target/classes/shop/Price.class") +
+                          std::chrono::seconds(5));
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  const std::string stale =
+      "src/main/java/shop/Price.java is newer than target/classes/shop/Price.class";
+  EXPECT_THAT(r.stderr_data, HasSubstr("build: none configured, and 1 class file is older than "
+                                       "its source: the contracts are of the class files as found"));
+  EXPECT_THAT(r.stdout_data, HasSubstr(absl::StrCat("WARNING: 1 class file is older than its "
+                                                    "source: the contracts are of the class files "
+                                                    "as found, not of the sources:\n  ",
+                                                    stale)));
+  v1::RunSummary summary = ReadRunJson(dir.path() + "/tracespec-out");
+  EXPECT_THAT(summary.stale_classes(), ::testing::ElementsAre(stale));
+
+  // Built again: no warning.
+  Javac(dir.path(), "src/main/java", "target/classes", "");
+  fs::last_write_time(source,
+                      fs::last_write_time(dir.path() + "/target/classes/shop/Price.class") -
+                          std::chrono::seconds(10));
+  SubprocessResult again = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_THAT(again.stdout_data, Not(HasSubstr("WARNING")));
+  EXPECT_EQ(ReadRunJson(dir.path() + "/tracespec-out").stale_classes_size(), 0);
 }
 
 // Ctrl-C during `tracespec run`, even when the shell started it in the
