@@ -375,6 +375,13 @@ absl::StatusOr<std::vector<std::string>> ResolveTargets(const Project& project) 
   for (const std::string& text : config.methods()) {
     TS_ASSIGN_OR_RETURN(jml::MethodSelector selector, jml::MethodSelector::Parse(text));
     absl::StatusOr<const classfile::ClassFile*> cls = path.Load(selector.class_name);
+    if (!cls.ok() && !absl::IsNotFound(cls.status())) {
+      // There, but not a class file that can be read (its error names the
+      // file and offset).
+      return absl::Status(cls.status().code(),
+                          absl::StrCat(EntryLocation(project, "methods", text), "method '", text,
+                                       "': ", cls.status().message()));
+    }
     if (!cls.ok()) {
       return absl::NotFoundError(absl::StrCat(EntryLocation(project, "methods", text), "method '",
                                               text, "': class ", selector.class_name,

@@ -248,6 +248,18 @@ TEST_F(ResolveTest, AMissingClassOrMethodNamesItsLineInTheConfiguration) {
               ::testing::StartsWith(absl::StrCat(p.description, ":4: method 'shop.Cart#nope': shop.Cart "
                                                  "declares no such method")));
 
+  // A class file that is there but cannot be read is not "not under".
+  dir_.Write(absl::StrCat(project_.config.classes(0).substr(dir_.path().size() + 1),
+                          "/shop/Broken.class"),
+             std::string("\xca\xfe\xba\xbe\x00\x00", 6));
+  p = load("methods: \"shop.Broken#f\"\n");
+  targets = ResolveTargets(p);
+  ASSERT_FALSE(targets.ok());
+  EXPECT_THAT(std::string(targets.status().message()),
+              ::testing::StartsWith(absl::StrCat(p.description, ":3: method 'shop.Broken#f': ")));
+  EXPECT_THAT(std::string(targets.status().message()), ::testing::HasSubstr("Broken.class"));
+  EXPECT_THAT(std::string(targets.status().message()), Not(::testing::HasSubstr("is not under")));
+
   // Without a configuration file (the fixture's project): no line to name.
   project_.config.add_tests("shop.Nope");
   tests = ResolveTests(project_);
