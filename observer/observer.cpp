@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/interrupt.h"
 #include "common/owned_paths.h"
 #include "common/log.h"
 #include "common/proto_io.h"
@@ -405,6 +406,18 @@ absl::StatusOr<std::vector<v1::Observation>> ReadTrace(const std::string& path) 
   return out;
 }
 
+// Cancelled when SIGINT or SIGTERM stopped the test JVM `jvm` (the `what`
+// run) or asked this process to stop: nothing is written then, and what
+// the output directory held stays.
+absl::Status Interrupted(const SubprocessResult& jvm, const std::string& what) {
+  int signal = jvm.interrupted_by != 0 ? jvm.interrupted_by : StopSignal();
+  if (signal == 0) return absl::OkStatus();
+  return absl::CancelledError(absl::StrCat(
+      InterruptReason(signal), jvm.interrupted_by != 0 ? " while " : " after ", what,
+      " ran under the probe", jvm.interrupted_by != 0 ? " (the JVM was stopped)" : "",
+      "; nothing was written"));
+}
+
 // The file a substituted run's probe creates at its first substitution
 // (ProbeConfig.substituted_marker_path), in the run's directory.
 constexpr char kSubstitutedMarker[] = "substituted";
@@ -449,6 +462,7 @@ absl::StatusOr<Rerun> RunAgain(const Plan& plan, const ObserveOptions& options,
   run.cancel = cancel;
   Rerun out;
   TS_ASSIGN_OR_RETURN(out.jvm, RunSubprocess(BuildCommand(command), run));
+  TS_RETURN_IF_ERROR(Interrupted(out.jvm, "the " + what));
   std::string log = ReadFile(run.stdout_path).value_or("");
   TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
                       JunitStatus(config.status_path(), log, "the " + what + "'s output", out.jvm));
@@ -1012,8 +1026,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   } else {
     argv = BuildCommand(plan.command);
     // Ctrl-C and SIGTERM stop the test JVM too (it runs in its own process
-    // group and would outlive us): what it recorded is kept, marked as an
-    // unfinished test plan.
+    // group and would outlive us), and observe with it: nothing is written
+    // (Interrupted), so a run's previous observations stay.
     run.stop_on_interrupt = true;
     Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
                       " under the probe (JVM output: ", log_path, ")"));
@@ -1021,6 +1035,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     substitution.StartBeside(plan, "them");
   }
   TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(argv, run));
+  if (!command_run) TS_RETURN_IF_ERROR(Interrupted(jvm, "the tests"));
 
   std::string log = ReadFile(log_path).value_or("");
   TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
@@ -1189,6 +1204,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   // and the isolation and substituted runs are over: a failure is no secret
   // and must not make the other tests run again.
   const std::map<std::string, std::string> failed = FailedTests(results);
+  // A signal during the runs after A or while they were compared: nothing
+  // written, as when it stopped a JVM. (A command's run ends on it.)
+  if (!command_run) TS_RETURN_IF_ERROR(Interrupted(SubprocessResult(), "the tests"));
   TS_RETURN_IF_ERROR(store.Open(options.out_dir));
   TS_RETURN_IF_ERROR(trace.ForEachInOrder(
       [&store](uint64_t sequence) { return store.Keeps(sequence); }, [&](v1::Observation& o) {
@@ -1218,6 +1236,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   if (summary.target_problems_size() > 0) {
     const v1::TargetProblem& p = summary.target_problems(0);
     result.problem = absl::NotFoundError(absl::StrCat("--method ", p.target(), ": ", p.message()));
+  } else if (command_run && jvm.interrupted_by != 0) {
+    // Ctrl-C ends a command's capture; what it recorded is written above.
+    result.problem = absl::CancelledError(summary.incomplete_reason());
   } else if (!summary.complete() && summary.incomplete_reason() != LimitReason(options)) {
     // A run cut short; a bound the user set (--max-bytes) is not a problem.
     result.problem = absl::UnavailableError(summary.incomplete_reason());

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -722,6 +723,150 @@ TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
   EXPECT_EQ(reused, finished) << rerun.stderr_data;
   EXPECT_LT(reused, summary.methods_size()) << "the signal came after the last method";
   EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+}
+
+// How a signal ended a background `tracespec ...`: its exit status, the
+// milliseconds from the signal to its end, its stderr.
+struct Interrupted {
+  int exit_code = -1;
+  int ms = -1;
+  std::string err;
+};
+
+// Starts `tracespec args...` as a shell starts a background job (SIGINT
+// ignored, `exec` so that $! is tracespec itself), sends it SIGINT one
+// second after the file `marker` appears (a build command or a test
+// creates it when it starts), and waits for it to end. The child processes
+// run in process groups of their own: like a Ctrl-C at the terminal, the
+// signal reaches tracespec only.
+Interrupted InterruptWhenStarted(const testing::TempDir& dir, const std::string& marker,
+                                 const std::vector<std::string>& args) {
+  std::string script =
+      "marker=$1; work=$2; shift 2\n"
+      "rm -f \"$work/err.txt\"\n"
+      "(trap '' INT; exec \"$@\" 2>\"$work/err.txt\" >\"$work/out.txt\") &\n"
+      "pid=$!\n"
+      "while [ ! -e \"$marker\" ]; do\n"
+      "  kill -0 $pid 2>/dev/null || break\n"
+      "  sleep 0.05\n"
+      "done\n"
+      "sleep 1\n"
+      "t0=$(date +%s%N)\n"
+      "kill -INT $pid\n"
+      "wait $pid\n"
+      "code=$?\n"
+      "t1=$(date +%s%N)\n"
+      "echo \"exit=$code ms=$(( (t1 - t0) / 1000000 ))\"\n";
+  std::vector<std::string> argv = {"/bin/sh", "-c", script, "sh", marker, dir.path(),
+                                   testing::TracespecBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(argv);
+  Interrupted out;
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok()) return out;
+  out.err = ReadFile(dir.path() + "/err.txt").value_or("");
+  size_t exit = r->stdout_data.find("exit=");
+  size_t ms = r->stdout_data.find("ms=");
+  EXPECT_NE(ms, std::string::npos) << r->stdout_data << r->stderr_data;
+  if (exit == std::string::npos || ms == std::string::npos) return out;
+  out.exit_code = std::stoi(r->stdout_data.substr(exit + 5));
+  out.ms = std::stoi(r->stdout_data.substr(ms + 3));
+  return out;
+}
+
+// Ctrl-C while the build command or the test JVMs run (each in a process
+// group of its own, which the signal does not reach): the run kills them
+// at once and stops within two seconds with exit 130, saying it was
+// interrupted (not that the JVM failed); the last good run's run.json and
+// observations stay, the stop is recorded in failed-run.json, and the
+// build and the tests never finish behind its back. `tracespec observe`
+// itself stops the same way and writes nothing.
+TEST(RunTest, CtrlCDuringTheBuildOrTheTestsStopsTheRunAtOnce) {
+  testing::TempDir dir;
+  std::string project = CopyProject(
+      dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
+  const std::string slow = dir.path() + "/slow";
+  dir.Write("p/src/test/java/shop/SlowTest.java",
+            absl::StrCat("package shop;\n"
+                         "import java.io.File;\n"
+                         "import org.junit.jupiter.api.Test;\n"
+                         "class SlowTest {\n"
+                         "  @Test void waitsWhenAsked() throws Exception {\n"
+                         "    if (!new File(\"", slow, "\").exists()) return;\n"
+                         "    new File(\"", dir.path(), "/tests-started\").createNewFile();\n"
+                         "    Thread.sleep(6000);\n"
+                         "    new File(\"", dir.path(), "/tests-finished\").createNewFile();\n"
+                         "  }\n}\n"));
+  CompileMavenLayout(project);
+  dir.Write("p/tracespec.textproto",
+            "build: \"sh build.sh\"\n"
+            "classes: \"target/classes\"\n"
+            "test_classes: \"target/test-classes\"\n"
+            "tests: \"shop.DiscountTest\"\n"
+            "tests: \"shop.SlowTest\"\n"
+            "target_classes: \"shop.Discount\"\n");
+  dir.Write("p/build.sh", "true\n");
+  const std::string out = project + "/tracespec-out";
+  SubprocessResult good = testing::RunTracespec({"run", project});
+  ASSERT_EQ(good.exit_code, 0) << good.stdout_data << good.stderr_data;
+  const std::string run_json = ReadFile(out + "/run.json").value_or("");
+  const std::string observations = ReadFile(out + "/observations/observations.pb").value_or("");
+  const std::string observe_summary = ReadFile(out + "/observations/summary.json").value_or("");
+  ASSERT_FALSE(observations.empty());
+
+  // During the build command.
+  dir.Write("p/build.sh", absl::StrCat("touch '", dir.path(), "/build-started'\nsleep 6\ntouch '",
+                                       dir.path(), "/build-finished'\n"));
+  Interrupted build =
+      InterruptWhenStarted(dir, dir.path() + "/build-started", {"run", project});
+  std::printf("the run stopped %d ms after SIGINT during the build\n", build.ms);
+  EXPECT_EQ(build.exit_code, 130) << build.err;
+  EXPECT_LE(build.ms, 2000) << build.err;
+  EXPECT_THAT(build.err, HasSubstr("interrupted by SIGINT during the build command (sh build.sh)"));
+  EXPECT_THAT(build.err, Not(HasSubstr("observe:")));
+  EXPECT_THAT(ReadFile(out + "/failed-run.json").value_or(""),
+              HasSubstr("interrupted by SIGINT during the build command"));
+  EXPECT_EQ(ReadFile(out + "/run.json").value_or(""), run_json);
+
+  // During the tests (run A and the substituted run B beside it); the
+  // observations must be recorded again (a target class changed).
+  dir.Write("p/build.sh", "true\n");
+  dir.Write("slow", "");
+  AddToClass(project, "shop/Discount.java", "  static final String NOTE = \"changed\";\n");
+  Interrupted tests =
+      InterruptWhenStarted(dir, dir.path() + "/tests-started", {"run", project});
+  std::printf("the run stopped %d ms after SIGINT during the tests\n", tests.ms);
+  EXPECT_EQ(tests.exit_code, 130) << tests.err;
+  EXPECT_LE(tests.ms, 2000) << tests.err;
+  EXPECT_THAT(tests.err, HasSubstr("interrupted by SIGINT while the tests ran; nothing was "
+                                   "inferred"));
+  EXPECT_THAT(tests.err, Not(HasSubstr("JVM failed")));
+  EXPECT_THAT(tests.err, Not(HasSubstr("JUnit did not run")));
+  EXPECT_THAT(ReadFile(out + "/failed-run.json").value_or(""),
+              HasSubstr("interrupted by SIGINT while the tests ran"));
+  EXPECT_EQ(ReadFile(out + "/run.json").value_or(""), run_json);
+  EXPECT_EQ(ReadFile(out + "/observations/observations.pb").value_or(""), observations);
+  EXPECT_EQ(ReadFile(out + "/observations/summary.json").value_or(""), observe_summary);
+
+  // `tracespec observe` on its own.
+  ASSERT_TRUE(RemoveAll(dir.path() + "/tests-started").ok());
+  const std::string observed = dir.path() + "/observed";
+  Interrupted observe = InterruptWhenStarted(
+      dir, dir.path() + "/tests-started",
+      {"observe", "--classpath",
+       absl::StrCat(project, "/target/classes:", project, "/target/test-classes"), "--tests",
+       "shop.SlowTest", "--method", "shop.Discount#*", "--out", observed});
+  std::printf("observe stopped %d ms after SIGINT\n", observe.ms);
+  EXPECT_EQ(observe.exit_code, 130) << observe.err;
+  EXPECT_LE(observe.ms, 2000) << observe.err;
+  EXPECT_THAT(observe.err, HasSubstr("interrupted by SIGINT while the tests ran under the probe"));
+  EXPECT_FALSE(FileExists(observed + "/observations.pb"));
+  EXPECT_FALSE(FileExists(observed + "/summary.json"));
+
+  // Neither the build nor a test JVM went on behind the stopped run.
+  std::this_thread::sleep_for(std::chrono::seconds(6));
+  EXPECT_FALSE(FileExists(dir.path() + "/build-finished"));
+  EXPECT_FALSE(FileExists(dir.path() + "/tests-finished"));
 }
 
 // The observations (and every finished method) are kept when a class file
