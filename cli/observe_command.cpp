@@ -120,8 +120,9 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
       ->check(CLI::NonNegativeNumber);
   cmd->footer(ExitStatusFooter(
       {{kExitOk,
-        "results written; failing tests are listed in the summary, their calls flagged "
-        "excluded (kept out of inference, used for local checks only)"},
+        "results written; failing tests, and test classes whose own code failed "
+        "(@BeforeAll, @AfterAll, a static initializer), are listed in the summary, their calls "
+        "flagged excluded (kept out of inference, used for local checks only)"},
        {kExitInputError,
         "unknown or corrupt class, unknown method, malformed policy, test class not found, "
         "missing path, a command that starts no JVM or never loads a target class (the "

@@ -789,6 +789,7 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
     plain_names = PlainValueNames(recorded);
   }
   for (const auto& [id, test] : results.tests) {
+    if (test.kind() != v1::TEST_ENTRY_TEST) continue;
     std::string reason = SourceMention(options.tests_src, id, sensitive, &plain_names);
     if (!reason.empty()) excluded[id] = reason;
   }
@@ -805,6 +806,7 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
     // any test of the file may use it (copy_check.h says why not fewer).
     std::set<std::string> file(copy.file_classes.begin(), copy.file_classes.end());
     for (const auto& [id, test] : results.tests) {
+      if (test.kind() != v1::TEST_ENTRY_TEST) continue;
       if (file.count(id.substr(0, id.find('#'))) != 0) {
         excluded.emplace(id, absl::StrCat(copy.test_method, ", in its test file: ", reason));
       }
@@ -822,20 +824,68 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
   return excluded;
 }
 
-// The tests that failed, with the reason their observations are flagged.
-// Only TEST_STATUS_FAILED: a skipped test (an assumption that failed)
-// says nothing against the calls it made, and an interrupted one ends the
-// run as incomplete anyway.
-std::map<std::string, std::string> FailedTests(const TestResults& results) {
-  std::map<std::string, std::string> failed;
-  for (const auto& [id, test] : results.tests) {
-    if (test.status() != v1::TEST_STATUS_FAILED) continue;
-    failed[id] = absl::StrCat(
-        "the test failed",
-        test.failure_class().empty() ? "" : absl::StrCat(" (", test.failure_class(), ")"),
-        ": its calls are used for local checks only");
+// The failed entries and the calls each one covers, with the reason
+// those calls are flagged. Only TEST_STATUS_FAILED: a skipped test (an
+// assumption that failed) says nothing against the calls it made, and an
+// interrupted one ends the run as incomplete anyway. A failed test covers
+// its own calls; a test class whose own code failed (a container: its
+// @BeforeAll or @AfterAll, its static initializer) every call attributed
+// to it or to a class nested in it (what that code called — the probe
+// names it after the frame, `pkg.C#setUp` — and, as the failure may be
+// about them, its tests' calls) that no failed test of its own claims.
+// An engine's failure and a failing JVM exit (TEST_ENTRY_JVM) name no
+// calls: they stay entries, which `check` refuses.
+class FailedCalls {
+ public:
+  explicit FailedCalls(const TestResults& results) {
+    for (const auto& [id, test] : results.tests) {
+      if (test.status() != v1::TEST_STATUS_FAILED) continue;
+      const std::string failure =
+          test.failure_class().empty() ? "" : absl::StrCat(" (", test.failure_class(), ")");
+      if (test.kind() == v1::TEST_ENTRY_TEST) {
+        reasons_[id] = absl::StrCat("the test failed", failure,
+                                    ": its calls are used for local checks only");
+      } else if (test.kind() == v1::TEST_ENTRY_CONTAINER && !absl::StartsWith(id, "[")) {
+        reasons_[id] = absl::StrCat("the test class ", id.substr(0, id.find('#')),
+                                    " failed outside its tests", failure,
+                                    ": its calls are used for local checks only");
+        if (id.find('#') == std::string::npos) classes_.push_back(id);
+      }
+    }
   }
-  return failed;
+
+  // The entry a call attributed to `test_id` counts for, with its reason,
+  // or nullptr.
+  const std::pair<const std::string, std::string>* Find(const std::string& test_id) const {
+    auto it = reasons_.find(test_id);
+    if (it != reasons_.end()) return &*it;
+    if (test_id.empty()) return nullptr;
+    const std::string cls = test_id.substr(0, test_id.find('#'));
+    for (const std::string& c : classes_) {
+      if (cls == c || absl::StartsWith(cls, c + "$")) return &*reasons_.find(c);
+    }
+    return nullptr;
+  }
+
+ private:
+  std::map<std::string, std::string> reasons_;  // entry id -> reason
+  std::vector<std::string> classes_;            // test classes that failed
+};
+
+// JUnit's JVM exited with a failure status (ConsoleLauncher: 1 when a
+// test or container failed) although the listener reported no failure:
+// the run is not taken for passed (TEST_ENTRY_JVM, "JUnit").
+void NoteUnreportedFailure(const SubprocessResult& jvm, TestResults* results) {
+  if (jvm.exit_code <= 0 || jvm.signal != 0 || jvm.timed_out || !results->plan_finished) return;
+  for (const auto& [id, test] : results->tests) {
+    if (test.status() == v1::TEST_STATUS_FAILED) return;
+  }
+  v1::TestSummary& entry = results->tests["JUnit"];
+  entry.set_test_id("JUnit");
+  entry.set_status(v1::TEST_STATUS_FAILED);
+  entry.set_kind(v1::TEST_ENTRY_JVM);
+  Warn(absl::StrCat("JUnit's JVM ended with ", jvm.Describe(),
+                    " but reported no failing test or container: the run is counted as failed"));
 }
 
 struct Isolation {
@@ -890,7 +940,7 @@ absl::StatusOr<Isolation> RunIsolated(Plan* plan, const ObserveOptions& options,
     newly.clear();
     std::vector<std::string> kept;
     for (const auto& [id, test] : full.tests) {
-      if (excluded->count(id) == 0) kept.push_back(id);
+      if (test.kind() == v1::TEST_ENTRY_TEST && excluded->count(id) == 0) kept.push_back(id);
     }
     plan->command.selectors = MethodSelectors(kept, options.classpath);
     if (plan->command.selectors.empty()) {
@@ -942,8 +992,13 @@ absl::StatusOr<Isolation> RunIsolated(Plan* plan, const ObserveOptions& options,
   out.tests = static_cast<int64_t>(run.results.tests.size());
   out.jvm = run.jvm.Describe();
   out.finished = out.runs == 0 || run.results.plan_finished;
+  // A container that failed in either run stays failed (its class may not
+  // have run again); it is not an outcome that changed.
+  for (const auto& [id, test] : run.results.tests) {
+    if (test.kind() != v1::TEST_ENTRY_TEST) results->tests.emplace(id, test);
+  }
   for (const auto& [id, test] : full.tests) {
-    if (excluded->count(id) != 0) continue;
+    if (excluded->count(id) != 0 || test.kind() != v1::TEST_ENTRY_TEST) continue;
     auto it = run.results.tests.find(id);
     v1::TestStatus now = it != run.results.tests.end() ? it->second.status()
                                                        : v1::TEST_STATUS_UNSPECIFIED;
@@ -1081,6 +1136,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     }
   }
 
+  if (!command_run) NoteUnreportedFailure(jvm, &results);
+
   SubstitutedRuns substituted;
   substituted.not_compared = noninterference.not_compared;
   if (noninterference.run) {
@@ -1138,7 +1195,12 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     }
   }
 
+  // Failed entries are flagged only below, after the exclusions were
+  // decided and the isolation and substituted runs are over: a failure is
+  // no secret and must not make the other tests run again.
+  const FailedCalls failed(results);
   std::map<std::string, int64_t> per_test;
+  std::map<std::string, int64_t> covered;  // failed container -> the calls it covers
   std::map<std::pair<std::string, std::string>, int64_t> per_entry;
   ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
                                                       status.withheld_fields().end()));
@@ -1156,6 +1218,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
       return;
     }
     ++per_test[o.test_id()];
+    const auto* failure = failed.Find(o.test_id());
+    if (failure != nullptr && failure->first != o.test_id()) ++covered[failure->first];
   }));
   if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
   for (const auto& [key, count] : per_entry) {
@@ -1167,7 +1231,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   for (auto& [id, test] : results.tests) {
     v1::TestSummary* t = summary.add_tests();
     *t = test;
-    t->set_observations(per_test[id]);
+    t->set_observations(per_test[id] + covered[id]);
     auto it = excluded.find(id);
     if (it != excluded.end()) {
       t->set_excluded(true);
@@ -1200,10 +1264,6 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   NeverCalled(status, runner, &summary);
   store.Fill(&summary);
 
-  // Failing tests are flagged only here, after the exclusions were decided
-  // and the isolation and substituted runs are over: a failure is no secret
-  // and must not make the other tests run again.
-  const std::map<std::string, std::string> failed = FailedTests(results);
   // A signal during the runs after A or while they were compared: nothing
   // written, as when it stopped a JVM. (A command's run ends on it.)
   if (!command_run) TS_RETURN_IF_ERROR(Interrupted(SubprocessResult(), "the tests"));
@@ -1215,8 +1275,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
       o.set_excluded(true);
       o.set_excluded_reason(it->second);
     }
-    auto failure = failed.find(o.test_id());
-    if (failure != failed.end()) {
+    const auto* failure = failed.Find(o.test_id());
+    if (failure != nullptr) {
       o.set_test_failed(true);
       // A reason given first (a sensitive name, a copy) stays: it is the
       // one that keeps the observation from ever leaving.

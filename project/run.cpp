@@ -204,14 +204,18 @@ absl::StatusOr<std::string> ObservationsSeal(const std::string& key, const std::
 }
 
 // The tests that failed while observing, as "pkg.C#m: Exception" (the
-// failure's simple class name; the summary's tests are sorted by id).
+// failure's simple class name; the summary's tests are sorted by id), and
+// the other failed entries with what they stand for ("pkg.C: Exception,
+// failed outside its tests (...)", "JUnit: its JVM ended with ...").
 std::vector<std::string> FailedTests(const v1::ObserveSummary& observed) {
   std::vector<std::string> out;
   for (const v1::TestSummary& t : observed.tests()) {
     if (t.status() != v1::TEST_STATUS_FAILED) continue;
     const std::string& c = t.failure_class();
-    out.push_back(c.empty() ? t.test_id()
-                            : absl::StrCat(t.test_id(), ": ", c.substr(c.rfind('.') + 1)));
+    const std::string note = observer::FailedEntryNote(t, observed.jvm_result());
+    out.push_back(absl::StrCat(t.test_id(), c.empty() && note.empty() ? "" : ": ",
+                               c.empty() ? "" : c.substr(c.rfind('.') + 1),
+                               !c.empty() && !note.empty() ? ", " : "", note));
   }
   return out;
 }

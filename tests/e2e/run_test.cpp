@@ -73,6 +73,19 @@ v1::RunSummary ReadRunJson(const std::string& out_dir) {
   return summary;
 }
 
+// The request of `method`'s first round in the run of `summary` (written
+// into `out_dir`), or "" (a failure) when the run has no such method.
+std::string FirstRequest(const std::string& out_dir, const v1::RunSummary& summary,
+                         const std::string& method) {
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (m.method() != method) continue;
+    return ReadFile(absl::StrCat(out_dir, "/", m.infer_dir(), "/round-1/request.json"))
+        .value_or("");
+  }
+  ADD_FAILURE() << "no method " << method << " in the run";
+  return "";
+}
+
 // The .jml files under OUT/specs: relative path -> content.
 std::map<std::string, std::string> Specs(const std::string& out_dir) {
   std::map<std::string, std::string> files;
@@ -985,13 +998,7 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   v1::RunSummary summary = ReadRunJson(out);
   EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(failed, failed_third));
   EXPECT_EQ(summary.not_observed(), 1);
-  const v1::MethodRun* half = nullptr;
-  for (const v1::MethodRun& m : summary.methods()) {
-    if (m.method() == "shop.Price#half(I)I") half = &m;
-  }
-  ASSERT_NE(half, nullptr);
-  std::string request =
-      ReadFile(absl::StrCat(out, "/", half->infer_dir(), "/round-1/request.json")).value_or("");
+  std::string request = FirstRequest(out, summary, "shop.Price#half(I)I");
   EXPECT_THAT(request, HasSubstr("Observations (2 calls"));
   EXPECT_THAT(request, HasSubstr("]: x=-4 -"));  // '>' is escaped in JSON
   EXPECT_THAT(request, Not(HasSubstr("x=7")));
@@ -1005,6 +1012,66 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   v1::RunSummary reused = ReadRunJson(out);
   EXPECT_TRUE(reused.observations_reused());
   EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed, failed_third));
+}
+
+// A test class whose @BeforeAll throws (a JUnit container failure: the
+// class's tests never start) is a failed entry named after the class: run
+// names it in its observe line and warns of it, the calls its setup made
+// are kept out of inference, and check refuses the run.
+TEST(RunTest, AFailingBeforeAllIsAFailedEntryAndItsCallsKeptOutOfInference) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/demo/Arr.java",
+            "package demo;\npublic class Arr {\n"
+            "  public static int twice(int x) { return 2 * x; }\n}\n");
+  dir.Write("src/test/java/demo/ArrTest.java",
+            "package demo;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class ArrTest {\n"
+            "  @Test void twiceDoubles() { assertEquals(6, Arr.twice(3)); }\n"
+            "  @Test void twiceNegative() { assertEquals(-4, Arr.twice(-2)); }\n}\n");
+  dir.Write("src/test/java/demo/BrokenTest.java",
+            "package demo;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.BeforeAll;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "public class BrokenTest {\n"
+            "  @BeforeAll static void boom() { Arr.twice(100); throw new "
+            "IllegalStateException(\"setup\"); }\n"
+            "  @Test void never() { assertEquals(2, Arr.twice(1)); }\n}\n");
+  CompileMavenLayout(dir.path());
+  const std::string broken =
+      "demo.BrokenTest: IllegalStateException, failed outside its tests (@BeforeAll, "
+      "@AfterAll, a static initializer, an extension)";
+  const std::string out = dir.path() + "/tracespec-out";
+
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr(absl::StrCat("observe: 3 tests run, 1 failed (", broken,
+                                                    "; their calls are kept out of inference)")));
+  EXPECT_THAT(r.stdout_data, HasSubstr(absl::StrCat("WARNING: 1 test failed:\n  ", broken)));
+  v1::RunSummary summary = ReadRunJson(out);
+  EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(broken));
+  std::string observations = ReadFile(out + "/observations/observations.jsonl").value_or("");
+  EXPECT_THAT(observations, HasSubstr("\"test_id\":\"demo.BrokenTest#boom\""));
+  for (absl::string_view line : absl::StrSplit(observations, '\n', absl::SkipEmpty())) {
+    if (!absl::StrContains(line, "demo.BrokenTest")) continue;
+    EXPECT_THAT(std::string(line), HasSubstr("\"test_failed\":true"));
+    EXPECT_THAT(std::string(line), HasSubstr("the test class demo.BrokenTest failed outside its "
+                                             "tests (java.lang.IllegalStateException)"));
+  }
+  std::string request = FirstRequest(out, summary, "demo.Arr#twice(I)I");
+  EXPECT_THAT(request, HasSubstr("Observations (2 calls"));
+  EXPECT_THAT(request, Not(HasSubstr("x=100")));
+  EXPECT_THAT(request, Not(HasSubstr("BrokenTest")));
+  std::string report = ReadFile(out + "/report.md").value_or("");
+  EXPECT_THAT(report, HasSubstr("3 tests run: 2 passed, 1 failed"));
+  EXPECT_THAT(report, HasSubstr("demo.BrokenTest (java.lang.IllegalStateException) outside its "
+                                "tests"));
+
+  SubprocessResult check = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(check.exit_code, 3) << check.stdout_data << check.stderr_data;
+  EXPECT_THAT(check.stderr_data, HasSubstr(absl::StrCat("1 failing test:\n  ", broken)));
 }
 
 // Object invariants read off the observed states and proved over the class
