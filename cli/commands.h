@@ -25,7 +25,7 @@ enum ExitCode : int {
   kExitInternal = 5,     // a bug: please report
   kExitCheckFailed = 10, // a check ran and found a violation
   kExitUnknown = 11,     // a check could not decide (bound reached, timeout, unsupported)
-  kExitInterrupted = 130, // stopped by SIGINT/SIGTERM; finished work kept (run, infer)
+  kExitInterrupted = 130, // stopped by SIGINT/SIGTERM; finished work kept (run, infer, observe, check)
 };
 
 struct ExitStatusRow {
@@ -49,7 +49,7 @@ inline constexpr ExitStatusRow kExitStatusTable[] = {
 // subcommand: every row of kExitStatusTable with the subcommand's detail in
 // parentheses when `details` has one. Statuses 10, 11 and 130 are listed
 // only when `details` names them (a subcommand without checks never returns
-// 10 or 11; only `run` and `infer` stop on a signal with 130); 2, 3, 4 and
+// 10 or 11; only `run`, `infer`, `observe` and `check` stop on a signal with 130); 2, 3, 4 and
 // 5 always are.
 std::string ExitStatusFooter(const std::map<ExitCode, std::string>& details);
 

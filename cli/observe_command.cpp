@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "cli/commands.h"
 #include "cli/common_flags.h"
+#include "common/interrupt.h"
 #include "observer/observer.h"
 
 namespace tracespec::cli {
@@ -43,7 +44,7 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
       "-agentpath, else through JAVA_TOOL_OPTIONS, for a script that starts java itself. "
       "Observations then carry no test id; the summary groups them by thread and entry "
       "point. Ctrl-C or SIGTERM stops the command and keeps what was recorded, marked "
-      "partial; the command's own exit status is reported, not passed on");
+      "partial (exit 130); the command's own exit status is reported, not passed on");
   cmd->add_option("--classpath", options->classpath,
                   "Class path of the compiled code and tests (':'-separated); required with "
                   "--tests, unused with a command");
@@ -119,15 +120,20 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
       ->check(CLI::NonNegativeNumber);
   cmd->footer(ExitStatusFooter(
       {{kExitOk,
-        "results written; failing tests are listed in the summary, their calls flagged "
-        "excluded (kept out of inference, used for local checks only)"},
+        "results written; failing tests, and test classes whose own code failed "
+        "(@BeforeAll, @AfterAll, a static initializer), are listed in the summary, their calls "
+        "flagged excluded (kept out of inference, used for local checks only)"},
        {kExitInputError,
         "unknown or corrupt class, unknown method, malformed policy, test class not found, "
         "missing path, a command that starts no JVM or never loads a target class (the "
         "packages it loaded are listed)"},
        {kExitEnvironment,
-        "missing JVM, or a JVM that died mid-run, timed out or was stopped by Ctrl-C or "
-        "SIGTERM: partial results written and marked"}}));
+        "missing JVM, or a JVM that died mid-run or timed out: partial results written and "
+        "marked"},
+       {kExitInterrupted,
+        "Ctrl-C or SIGTERM: the test JVMs are killed at once and nothing is written (what DIR "
+        "held stays); a command gets SIGTERM and 10 s to shut down, and what it recorded is "
+        "written, marked partial; a second signal ends at once"}}));
   cmd->callback([options, tests, noninterference, command, exit_code] {
     options->test_classes = *tests;
     options->command = command;
@@ -148,6 +154,9 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
                                  {"--policy", options->policy_path, PathKind::kFile},
                                  {"--tests-src", options->tests_src, PathKind::kDirectory}});
     if (*exit_code != kExitOk) return;
+    // A signal stops the JVM (or the command) and then observe, which
+    // exits 130 (tests: nothing written; a command: its capture written).
+    StopOnSignals();
     auto result = observer::Observe(*options);
     if (!result.ok()) {
       *exit_code = ReportError(result.status());

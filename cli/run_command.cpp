@@ -220,8 +220,10 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
             "missing JVM, the test JVM died, endpoint or gateway unreachable (a failed TLS "
             "handshake too), I/O"},
            {kExitInterrupted,
-            "Ctrl-C or SIGTERM: stops within seconds, finished methods are kept and a re-run "
-            "continues from them; recorded as a failed run; a second signal ends at once"}}));
+            "Ctrl-C or SIGTERM: stops within seconds (the build command's and the test JVMs' "
+            "process groups are killed at once; the previous observations stay), finished "
+            "methods are kept and a re-run continues from them; recorded as a failed run; a "
+            "second signal ends at once"}}));
   cmd->callback([flags, exit_code] { *exit_code = RunCommand(*flags); });
 }
 
@@ -313,7 +315,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
             "--accept-lost), specs/ and run.json disagree, a "
             "contract or invariant edited since the run with --frozen, a .jml file that does "
             "not parse and holds no contract (only invariants), bounds lower than the run's, nothing to check, stale class files, no project, build command failed, a bad PEM file of "
-            "--validators-ca, --validators-cert or --validators-key"}}));
+            "--validators-ca, --validators-cert or --validators-key"},
+           {kExitInterrupted,
+            "Ctrl-C or SIGTERM during the build command: its process group is killed at once "
+            "and nothing is checked"}}));
   cmd->callback([flags, exit_code] { *exit_code = CheckCommand(*flags); });
 }
 

@@ -42,8 +42,9 @@ void RequestStop(int signal) {
   if (g_stop == 0) g_stop = signal;
 }
 
-std::string StopReason() {
-  int s = StopSignal();
+std::string StopReason() { return InterruptReason(StopSignal()); }
+
+std::string InterruptReason(int s) {
   if (s == SIGINT) return "interrupted by SIGINT";
   if (s == SIGTERM) return "interrupted by SIGTERM";
   return absl::StrCat("interrupted by signal ", s);

@@ -30,6 +30,10 @@ void RequestStop(int signal);
 // "interrupted by SIGINT" / "interrupted by SIGTERM" for StopSignal().
 std::string StopReason();
 
+// The same words for `signal` (e.g. SubprocessResult::interrupted_by, for
+// a command that stops its children without StopOnSignals).
+std::string InterruptReason(int signal);
+
 }  // namespace tracespec
 
 #endif  // TRACESPEC_COMMON_INTERRUPT_H_

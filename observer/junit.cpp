@@ -252,6 +252,12 @@ TestResults ParseTestResults(const std::string& text) {
       ++open[id];
     } else if (event == "skipped") {
       if (test.status() == v1::TEST_STATUS_UNSPECIFIED) test.set_status(v1::TEST_STATUS_SKIPPED);
+    } else if (event == "container-failed") {
+      // A container reports after its tests (if any ran): a test template
+      // whose runs were reported stays a test, failed.
+      test.set_status(v1::TEST_STATUS_FAILED);
+      if (parts.size() > 2 && test.failure_class().empty()) test.set_failure_class(parts[2]);
+      if (open.count(id) == 0) test.set_kind(v1::TEST_ENTRY_CONTAINER);
     } else if (event == "finished") {
       --open[id];
       std::string status = parts.size() > 2 ? parts[2] : "";

@@ -74,7 +74,9 @@ struct TestResults {
   bool plan_started = false;
   bool plan_finished = false;
   // By test id, sorted; a test run several times (parameterized, repeated)
-  // is FAILED if any run failed.
+  // is FAILED if any run failed. A container whose own code failed (a
+  // class's @BeforeAll, the engine) is an entry of kind
+  // TEST_ENTRY_CONTAINER, FAILED.
   std::map<std::string, v1::TestSummary> tests;
   // Test ids started and never finished, sorted.
   std::vector<std::string> unfinished;

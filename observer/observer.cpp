@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
+#include "common/interrupt.h"
 #include "common/owned_paths.h"
 #include "common/log.h"
 #include "common/proto_io.h"
@@ -405,6 +406,18 @@ absl::StatusOr<std::vector<v1::Observation>> ReadTrace(const std::string& path) 
   return out;
 }
 
+// Cancelled when SIGINT or SIGTERM stopped the test JVM `jvm` (the `what`
+// run) or asked this process to stop: nothing is written then, and what
+// the output directory held stays.
+absl::Status Interrupted(const SubprocessResult& jvm, const std::string& what) {
+  int signal = jvm.interrupted_by != 0 ? jvm.interrupted_by : StopSignal();
+  if (signal == 0) return absl::OkStatus();
+  return absl::CancelledError(absl::StrCat(
+      InterruptReason(signal), jvm.interrupted_by != 0 ? " while " : " after ", what,
+      " ran under the probe", jvm.interrupted_by != 0 ? " (the JVM was stopped)" : "",
+      "; nothing was written"));
+}
+
 // The file a substituted run's probe creates at its first substitution
 // (ProbeConfig.substituted_marker_path), in the run's directory.
 constexpr char kSubstitutedMarker[] = "substituted";
@@ -449,6 +462,7 @@ absl::StatusOr<Rerun> RunAgain(const Plan& plan, const ObserveOptions& options,
   run.cancel = cancel;
   Rerun out;
   TS_ASSIGN_OR_RETURN(out.jvm, RunSubprocess(BuildCommand(command), run));
+  TS_RETURN_IF_ERROR(Interrupted(out.jvm, "the " + what));
   std::string log = ReadFile(run.stdout_path).value_or("");
   TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
                       JunitStatus(config.status_path(), log, "the " + what + "'s output", out.jvm));
@@ -775,6 +789,7 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
     plain_names = PlainValueNames(recorded);
   }
   for (const auto& [id, test] : results.tests) {
+    if (test.kind() != v1::TEST_ENTRY_TEST) continue;
     std::string reason = SourceMention(options.tests_src, id, sensitive, &plain_names);
     if (!reason.empty()) excluded[id] = reason;
   }
@@ -791,6 +806,7 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
     // any test of the file may use it (copy_check.h says why not fewer).
     std::set<std::string> file(copy.file_classes.begin(), copy.file_classes.end());
     for (const auto& [id, test] : results.tests) {
+      if (test.kind() != v1::TEST_ENTRY_TEST) continue;
       if (file.count(id.substr(0, id.find('#'))) != 0) {
         excluded.emplace(id, absl::StrCat(copy.test_method, ", in its test file: ", reason));
       }
@@ -808,20 +824,68 @@ absl::StatusOr<std::map<std::string, std::string>> Exclusions(const ObserveOptio
   return excluded;
 }
 
-// The tests that failed, with the reason their observations are flagged.
-// Only TEST_STATUS_FAILED: a skipped test (an assumption that failed)
-// says nothing against the calls it made, and an interrupted one ends the
-// run as incomplete anyway.
-std::map<std::string, std::string> FailedTests(const TestResults& results) {
-  std::map<std::string, std::string> failed;
-  for (const auto& [id, test] : results.tests) {
-    if (test.status() != v1::TEST_STATUS_FAILED) continue;
-    failed[id] = absl::StrCat(
-        "the test failed",
-        test.failure_class().empty() ? "" : absl::StrCat(" (", test.failure_class(), ")"),
-        ": its calls are used for local checks only");
+// The failed entries and the calls each one covers, with the reason
+// those calls are flagged. Only TEST_STATUS_FAILED: a skipped test (an
+// assumption that failed) says nothing against the calls it made, and an
+// interrupted one ends the run as incomplete anyway. A failed test covers
+// its own calls; a test class whose own code failed (a container: its
+// @BeforeAll or @AfterAll, its static initializer) every call attributed
+// to it or to a class nested in it (what that code called — the probe
+// names it after the frame, `pkg.C#setUp` — and, as the failure may be
+// about them, its tests' calls) that no failed test of its own claims.
+// An engine's failure and a failing JVM exit (TEST_ENTRY_JVM) name no
+// calls: they stay entries, which `check` refuses.
+class FailedCalls {
+ public:
+  explicit FailedCalls(const TestResults& results) {
+    for (const auto& [id, test] : results.tests) {
+      if (test.status() != v1::TEST_STATUS_FAILED) continue;
+      const std::string failure =
+          test.failure_class().empty() ? "" : absl::StrCat(" (", test.failure_class(), ")");
+      if (test.kind() == v1::TEST_ENTRY_TEST) {
+        reasons_[id] = absl::StrCat("the test failed", failure,
+                                    ": its calls are used for local checks only");
+      } else if (test.kind() == v1::TEST_ENTRY_CONTAINER && !absl::StartsWith(id, "[")) {
+        reasons_[id] = absl::StrCat("the test class ", id.substr(0, id.find('#')),
+                                    " failed outside its tests", failure,
+                                    ": its calls are used for local checks only");
+        if (id.find('#') == std::string::npos) classes_.push_back(id);
+      }
+    }
   }
-  return failed;
+
+  // The entry a call attributed to `test_id` counts for, with its reason,
+  // or nullptr.
+  const std::pair<const std::string, std::string>* Find(const std::string& test_id) const {
+    auto it = reasons_.find(test_id);
+    if (it != reasons_.end()) return &*it;
+    if (test_id.empty()) return nullptr;
+    const std::string cls = test_id.substr(0, test_id.find('#'));
+    for (const std::string& c : classes_) {
+      if (cls == c || absl::StartsWith(cls, c + "$")) return &*reasons_.find(c);
+    }
+    return nullptr;
+  }
+
+ private:
+  std::map<std::string, std::string> reasons_;  // entry id -> reason
+  std::vector<std::string> classes_;            // test classes that failed
+};
+
+// JUnit's JVM exited with a failure status (ConsoleLauncher: 1 when a
+// test or container failed) although the listener reported no failure:
+// the run is not taken for passed (TEST_ENTRY_JVM, "JUnit").
+void NoteUnreportedFailure(const SubprocessResult& jvm, TestResults* results) {
+  if (jvm.exit_code <= 0 || jvm.signal != 0 || jvm.timed_out || !results->plan_finished) return;
+  for (const auto& [id, test] : results->tests) {
+    if (test.status() == v1::TEST_STATUS_FAILED) return;
+  }
+  v1::TestSummary& entry = results->tests["JUnit"];
+  entry.set_test_id("JUnit");
+  entry.set_status(v1::TEST_STATUS_FAILED);
+  entry.set_kind(v1::TEST_ENTRY_JVM);
+  Warn(absl::StrCat("JUnit's JVM ended with ", jvm.Describe(),
+                    " but reported no failing test or container: the run is counted as failed"));
 }
 
 struct Isolation {
@@ -876,7 +940,7 @@ absl::StatusOr<Isolation> RunIsolated(Plan* plan, const ObserveOptions& options,
     newly.clear();
     std::vector<std::string> kept;
     for (const auto& [id, test] : full.tests) {
-      if (excluded->count(id) == 0) kept.push_back(id);
+      if (test.kind() == v1::TEST_ENTRY_TEST && excluded->count(id) == 0) kept.push_back(id);
     }
     plan->command.selectors = MethodSelectors(kept, options.classpath);
     if (plan->command.selectors.empty()) {
@@ -928,8 +992,13 @@ absl::StatusOr<Isolation> RunIsolated(Plan* plan, const ObserveOptions& options,
   out.tests = static_cast<int64_t>(run.results.tests.size());
   out.jvm = run.jvm.Describe();
   out.finished = out.runs == 0 || run.results.plan_finished;
+  // A container that failed in either run stays failed (its class may not
+  // have run again); it is not an outcome that changed.
+  for (const auto& [id, test] : run.results.tests) {
+    if (test.kind() != v1::TEST_ENTRY_TEST) results->tests.emplace(id, test);
+  }
   for (const auto& [id, test] : full.tests) {
-    if (excluded->count(id) != 0) continue;
+    if (excluded->count(id) != 0 || test.kind() != v1::TEST_ENTRY_TEST) continue;
     auto it = run.results.tests.find(id);
     v1::TestStatus now = it != run.results.tests.end() ? it->second.status()
                                                        : v1::TEST_STATUS_UNSPECIFIED;
@@ -1012,8 +1081,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   } else {
     argv = BuildCommand(plan.command);
     // Ctrl-C and SIGTERM stop the test JVM too (it runs in its own process
-    // group and would outlive us): what it recorded is kept, marked as an
-    // unfinished test plan.
+    // group and would outlive us), and observe with it: nothing is written
+    // (Interrupted), so a run's previous observations stay.
     run.stop_on_interrupt = true;
     Info(absl::StrCat("running ", absl::StrJoin(options.test_classes, ", "),
                       " under the probe (JVM output: ", log_path, ")"));
@@ -1021,6 +1090,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     substitution.StartBeside(plan, "them");
   }
   TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(argv, run));
+  if (!command_run) TS_RETURN_IF_ERROR(Interrupted(jvm, "the tests"));
 
   std::string log = ReadFile(log_path).value_or("");
   TS_ASSIGN_OR_RETURN(v1::ProbeStatus status,
@@ -1065,6 +1135,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
                           RunIsolated(&plan, options, work, &results, &excluded, &substitution));
     }
   }
+
+  if (!command_run) NoteUnreportedFailure(jvm, &results);
 
   SubstitutedRuns substituted;
   substituted.not_compared = noninterference.not_compared;
@@ -1123,7 +1195,12 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
     }
   }
 
+  // Failed entries are flagged only below, after the exclusions were
+  // decided and the isolation and substituted runs are over: a failure is
+  // no secret and must not make the other tests run again.
+  const FailedCalls failed(results);
   std::map<std::string, int64_t> per_test;
+  std::map<std::string, int64_t> covered;  // failed container -> the calls it covers
   std::map<std::pair<std::string, std::string>, int64_t> per_entry;
   ObservationCounter counter(std::vector<std::string>(status.withheld_fields().begin(),
                                                       status.withheld_fields().end()));
@@ -1141,6 +1218,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
       return;
     }
     ++per_test[o.test_id()];
+    const auto* failure = failed.Find(o.test_id());
+    if (failure != nullptr && failure->first != o.test_id()) ++covered[failure->first];
   }));
   if (!damage.empty()) Warn(absl::StrCat("dropped a record cut short: ", damage));
   for (const auto& [key, count] : per_entry) {
@@ -1152,7 +1231,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   for (auto& [id, test] : results.tests) {
     v1::TestSummary* t = summary.add_tests();
     *t = test;
-    t->set_observations(per_test[id]);
+    t->set_observations(per_test[id] + covered[id]);
     auto it = excluded.find(id);
     if (it != excluded.end()) {
       t->set_excluded(true);
@@ -1185,10 +1264,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   NeverCalled(status, runner, &summary);
   store.Fill(&summary);
 
-  // Failing tests are flagged only here, after the exclusions were decided
-  // and the isolation and substituted runs are over: a failure is no secret
-  // and must not make the other tests run again.
-  const std::map<std::string, std::string> failed = FailedTests(results);
+  // A signal during the runs after A or while they were compared: nothing
+  // written, as when it stopped a JVM. (A command's run ends on it.)
+  if (!command_run) TS_RETURN_IF_ERROR(Interrupted(SubprocessResult(), "the tests"));
   TS_RETURN_IF_ERROR(store.Open(options.out_dir));
   TS_RETURN_IF_ERROR(trace.ForEachInOrder(
       [&store](uint64_t sequence) { return store.Keeps(sequence); }, [&](v1::Observation& o) {
@@ -1197,8 +1275,8 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
       o.set_excluded(true);
       o.set_excluded_reason(it->second);
     }
-    auto failure = failed.find(o.test_id());
-    if (failure != failed.end()) {
+    const auto* failure = failed.Find(o.test_id());
+    if (failure != nullptr) {
       o.set_test_failed(true);
       // A reason given first (a sensitive name, a copy) stays: it is the
       // one that keeps the observation from ever leaving.
@@ -1218,6 +1296,9 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   if (summary.target_problems_size() > 0) {
     const v1::TargetProblem& p = summary.target_problems(0);
     result.problem = absl::NotFoundError(absl::StrCat("--method ", p.target(), ": ", p.message()));
+  } else if (command_run && jvm.interrupted_by != 0) {
+    // Ctrl-C ends a command's capture; what it recorded is written above.
+    result.problem = absl::CancelledError(summary.incomplete_reason());
   } else if (!summary.complete() && summary.incomplete_reason() != LimitReason(options)) {
     // A run cut short; a bound the user set (--max-bytes) is not a problem.
     result.problem = absl::UnavailableError(summary.incomplete_reason());

@@ -113,6 +113,19 @@ std::string NoninterferenceLine(const v1::ObserveSummary& s) {
   return out;
 }
 
+std::string FailedEntryNote(const v1::TestSummary& test, const std::string& jvm_result) {
+  switch (test.kind()) {
+    case v1::TEST_ENTRY_CONTAINER:
+      return "failed outside its tests (@BeforeAll, @AfterAll, a static initializer, an "
+             "extension)";
+    case v1::TEST_ENTRY_JVM:
+      return absl::StrCat("its JVM ended with ", jvm_result,
+                          " but reported no failing test or container");
+    default:
+      return "";
+  }
+}
+
 std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_dir) {
   std::string out;
   const bool command_run = !s.command_program().empty();
@@ -135,6 +148,8 @@ std::string FormatSummary(const v1::ObserveSummary& s, const std::string& out_di
     }
     absl::StrAppend(&out, "  ", StatusName(t.status()), " ", t.test_id());
     if (!t.failure_class().empty()) absl::StrAppend(&out, " (", t.failure_class(), ")");
+    const std::string note = FailedEntryNote(t, s.jvm_result());
+    if (!note.empty()) absl::StrAppend(&out, ", ", note);
     // Said where the failure is listed: the test's calls shape no contract.
     if (t.status() == v1::TEST_STATUS_FAILED && t.observations() > 0) {
       absl::StrAppend(&out, ": its ", t.observations(), t.observations() == 1 ? " call is" : " calls are",

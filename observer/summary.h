@@ -38,6 +38,11 @@ class ObservationCounter {
 // "passed", "FAILED", "skipped", "INTERRUPTED" or "not run".
 const char* StatusName(v1::TestStatus status);
 
+// What a failed entry that is not a test stands for ("failed outside its
+// tests (@BeforeAll, ...)", "its JVM ended with exit code 1 but reported
+// no failing test or container"; `jvm_result` is the summary's), or "".
+std::string FailedEntryNote(const v1::TestSummary& test, const std::string& jvm_result);
+
 // What noninterference did, as one line (no newline): the runs compared
 // and the values withheld, why no runs were compared, or that it was off.
 std::string NoninterferenceLine(const v1::ObserveSummary& summary);

@@ -15,6 +15,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -203,14 +204,18 @@ absl::StatusOr<std::string> ObservationsSeal(const std::string& key, const std::
 }
 
 // The tests that failed while observing, as "pkg.C#m: Exception" (the
-// failure's simple class name; the summary's tests are sorted by id).
+// failure's simple class name; the summary's tests are sorted by id), and
+// the other failed entries with what they stand for ("pkg.C: Exception,
+// failed outside its tests (...)", "JUnit: its JVM ended with ...").
 std::vector<std::string> FailedTests(const v1::ObserveSummary& observed) {
   std::vector<std::string> out;
   for (const v1::TestSummary& t : observed.tests()) {
     if (t.status() != v1::TEST_STATUS_FAILED) continue;
     const std::string& c = t.failure_class();
-    out.push_back(c.empty() ? t.test_id()
-                            : absl::StrCat(t.test_id(), ": ", c.substr(c.rfind('.') + 1)));
+    const std::string note = observer::FailedEntryNote(t, observed.jvm_result());
+    out.push_back(absl::StrCat(t.test_id(), c.empty() && note.empty() ? "" : ": ",
+                               c.empty() ? "" : c.substr(c.rfind('.') + 1),
+                               !c.empty() && !note.empty() ? ", " : "", note));
   }
   return out;
 }
@@ -575,10 +580,20 @@ absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_p
   options.stdout_path = log_path;
   options.stderr_path = log_path;
   options.user_umask = true;  // the build's outputs are the project's
+  // The build runs in a process group of its own, which a Ctrl-C at the
+  // terminal does not reach: SIGINT or SIGTERM to tracespec kills the
+  // group at once, and the run or check stops there.
+  options.stop_on_interrupt = true;
   absl::StatusOr<std::string> junit = observer::FindJunitJar();
   if (junit.ok()) options.env.push_back({"TRACESPEC_JUNIT_JAR", *junit});
   TS_ASSIGN_OR_RETURN(SubprocessResult result,
                       RunSubprocess({"/bin/sh", "-c", command}, options));
+  if (result.interrupted_by != 0) {
+    return absl::CancelledError(absl::StrCat(
+        InterruptReason(result.interrupted_by), " during the build command (", command,
+        "), which was stopped after ", absl::StrFormat("%.1f", result.seconds),
+        "s; nothing after it ran (its output: ", log_path, ")"));
+  }
   if (!result.Succeeded()) {
     std::string log = ReadFile(log_path).value_or("");
     std::vector<std::string> lines = absl::StrSplit(log, '\n', absl::SkipWhitespace());
@@ -710,13 +725,15 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
     o.timeout_seconds = project.config.observe_timeout_seconds();
     o.noninterference = ObserveNoninterference(project.config);
     absl::StatusOr<observer::ObserveResult> obs = observer::Observe(o);
-    if (!obs.ok()) return Stop(out_dir, &s, obs.status());
+    // Before its error: a JVM stopped by the signal is no failure of the
+    // JVM (Observe then wrote nothing; the previous observations stay).
     if (StopSignal() != 0) {
       return Stop(out_dir, &s,
                   absl::CancelledError(absl::StrCat(StopReason(), " while ",
                                                     command.empty() ? "the tests" : "the command",
                                                     " ran; nothing was inferred")));
     }
+    if (!obs.ok()) return Stop(out_dir, &s, obs.status());
     if (!obs->summary.complete()) {
       return Stop(out_dir, &s,
                   absl::UnavailableError(absl::StrCat(command.empty()

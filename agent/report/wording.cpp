@@ -315,9 +315,15 @@ std::vector<std::string> ObserveLines(const v1::ObserveSummary& s) {
   std::vector<std::string> failed;
   for (const v1::TestSummary& t : s.tests()) {
     if (t.status() != v1::TEST_STATUS_FAILED) continue;
+    // Not a test: a class whose own code failed, or a JVM exit status
+    // that said failure without naming one (summary.proto).
+    const char* what = t.kind() == v1::TEST_ENTRY_CONTAINER ? " outside its tests"
+                       : t.kind() == v1::TEST_ENTRY_JVM
+                           ? " (its JVM's exit status said a failure, and none was reported)"
+                           : "";
     failed.push_back(t.failure_class().empty()
-                         ? t.test_id()
-                         : absl::StrCat(t.test_id(), " (", t.failure_class(), ")"));
+                         ? absl::StrCat(t.test_id(), what)
+                         : absl::StrCat(t.test_id(), " (", t.failure_class(), ")", what));
   }
   if (!failed.empty()) {
     out.push_back(absl::StrCat("Failed: ", absl::StrJoin(failed, ", "),

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -70,6 +71,19 @@ v1::RunSummary ReadRunJson(const std::string& out_dir) {
     EXPECT_TRUE(FromJson(*text, &summary).ok());
   }
   return summary;
+}
+
+// The request of `method`'s first round in the run of `summary` (written
+// into `out_dir`), or "" (a failure) when the run has no such method.
+std::string FirstRequest(const std::string& out_dir, const v1::RunSummary& summary,
+                         const std::string& method) {
+  for (const v1::MethodRun& m : summary.methods()) {
+    if (m.method() != method) continue;
+    return ReadFile(absl::StrCat(out_dir, "/", m.infer_dir(), "/round-1/request.json"))
+        .value_or("");
+  }
+  ADD_FAILURE() << "no method " << method << " in the run";
+  return "";
 }
 
 // The .jml files under OUT/specs: relative path -> content.
@@ -724,6 +738,150 @@ TEST(RunTest, SigintStopsTheRunAndTheNextRunContinues) {
   EXPECT_FALSE(FileExists(out + "/failed-run.json"));
 }
 
+// How a signal ended a background `tracespec ...`: its exit status, the
+// milliseconds from the signal to its end, its stderr.
+struct Interrupted {
+  int exit_code = -1;
+  int ms = -1;
+  std::string err;
+};
+
+// Starts `tracespec args...` as a shell starts a background job (SIGINT
+// ignored, `exec` so that $! is tracespec itself), sends it SIGINT one
+// second after the file `marker` appears (a build command or a test
+// creates it when it starts), and waits for it to end. The child processes
+// run in process groups of their own: like a Ctrl-C at the terminal, the
+// signal reaches tracespec only.
+Interrupted InterruptWhenStarted(const testing::TempDir& dir, const std::string& marker,
+                                 const std::vector<std::string>& args) {
+  std::string script =
+      "marker=$1; work=$2; shift 2\n"
+      "rm -f \"$work/err.txt\"\n"
+      "(trap '' INT; exec \"$@\" 2>\"$work/err.txt\" >\"$work/out.txt\") &\n"
+      "pid=$!\n"
+      "while [ ! -e \"$marker\" ]; do\n"
+      "  kill -0 $pid 2>/dev/null || break\n"
+      "  sleep 0.05\n"
+      "done\n"
+      "sleep 1\n"
+      "t0=$(date +%s%N)\n"
+      "kill -INT $pid\n"
+      "wait $pid\n"
+      "code=$?\n"
+      "t1=$(date +%s%N)\n"
+      "echo \"exit=$code ms=$(( (t1 - t0) / 1000000 ))\"\n";
+  std::vector<std::string> argv = {"/bin/sh", "-c", script, "sh", marker, dir.path(),
+                                   testing::TracespecBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  absl::StatusOr<SubprocessResult> r = RunSubprocess(argv);
+  Interrupted out;
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!r.ok()) return out;
+  out.err = ReadFile(dir.path() + "/err.txt").value_or("");
+  size_t exit = r->stdout_data.find("exit=");
+  size_t ms = r->stdout_data.find("ms=");
+  EXPECT_NE(ms, std::string::npos) << r->stdout_data << r->stderr_data;
+  if (exit == std::string::npos || ms == std::string::npos) return out;
+  out.exit_code = std::stoi(r->stdout_data.substr(exit + 5));
+  out.ms = std::stoi(r->stdout_data.substr(ms + 3));
+  return out;
+}
+
+// Ctrl-C while the build command or the test JVMs run (each in a process
+// group of its own, which the signal does not reach): the run kills them
+// at once and stops within two seconds with exit 130, saying it was
+// interrupted (not that the JVM failed); the last good run's run.json and
+// observations stay, the stop is recorded in failed-run.json, and the
+// build and the tests never finish behind its back. `tracespec observe`
+// itself stops the same way and writes nothing.
+TEST(RunTest, CtrlCDuringTheBuildOrTheTestsStopsTheRunAtOnce) {
+  testing::TempDir dir;
+  std::string project = CopyProject(
+      dir, absl::StrCat(testing::SourceDir(), "/tests/e2e/projects/maven-shop"), "p");
+  const std::string slow = dir.path() + "/slow";
+  dir.Write("p/src/test/java/shop/SlowTest.java",
+            absl::StrCat("package shop;\n"
+                         "import java.io.File;\n"
+                         "import org.junit.jupiter.api.Test;\n"
+                         "class SlowTest {\n"
+                         "  @Test void waitsWhenAsked() throws Exception {\n"
+                         "    if (!new File(\"", slow, "\").exists()) return;\n"
+                         "    new File(\"", dir.path(), "/tests-started\").createNewFile();\n"
+                         "    Thread.sleep(6000);\n"
+                         "    new File(\"", dir.path(), "/tests-finished\").createNewFile();\n"
+                         "  }\n}\n"));
+  CompileMavenLayout(project);
+  dir.Write("p/tracespec.textproto",
+            "build: \"sh build.sh\"\n"
+            "classes: \"target/classes\"\n"
+            "test_classes: \"target/test-classes\"\n"
+            "tests: \"shop.DiscountTest\"\n"
+            "tests: \"shop.SlowTest\"\n"
+            "target_classes: \"shop.Discount\"\n");
+  dir.Write("p/build.sh", "true\n");
+  const std::string out = project + "/tracespec-out";
+  SubprocessResult good = testing::RunTracespec({"run", project});
+  ASSERT_EQ(good.exit_code, 0) << good.stdout_data << good.stderr_data;
+  const std::string run_json = ReadFile(out + "/run.json").value_or("");
+  const std::string observations = ReadFile(out + "/observations/observations.pb").value_or("");
+  const std::string observe_summary = ReadFile(out + "/observations/summary.json").value_or("");
+  ASSERT_FALSE(observations.empty());
+
+  // During the build command.
+  dir.Write("p/build.sh", absl::StrCat("touch '", dir.path(), "/build-started'\nsleep 6\ntouch '",
+                                       dir.path(), "/build-finished'\n"));
+  Interrupted build =
+      InterruptWhenStarted(dir, dir.path() + "/build-started", {"run", project});
+  std::printf("the run stopped %d ms after SIGINT during the build\n", build.ms);
+  EXPECT_EQ(build.exit_code, 130) << build.err;
+  EXPECT_LE(build.ms, 2000) << build.err;
+  EXPECT_THAT(build.err, HasSubstr("interrupted by SIGINT during the build command (sh build.sh)"));
+  EXPECT_THAT(build.err, Not(HasSubstr("observe:")));
+  EXPECT_THAT(ReadFile(out + "/failed-run.json").value_or(""),
+              HasSubstr("interrupted by SIGINT during the build command"));
+  EXPECT_EQ(ReadFile(out + "/run.json").value_or(""), run_json);
+
+  // During the tests (run A and the substituted run B beside it); the
+  // observations must be recorded again (a target class changed).
+  dir.Write("p/build.sh", "true\n");
+  dir.Write("slow", "");
+  AddToClass(project, "shop/Discount.java", "  static final String NOTE = \"changed\";\n");
+  Interrupted tests =
+      InterruptWhenStarted(dir, dir.path() + "/tests-started", {"run", project});
+  std::printf("the run stopped %d ms after SIGINT during the tests\n", tests.ms);
+  EXPECT_EQ(tests.exit_code, 130) << tests.err;
+  EXPECT_LE(tests.ms, 2000) << tests.err;
+  EXPECT_THAT(tests.err, HasSubstr("interrupted by SIGINT while the tests ran; nothing was "
+                                   "inferred"));
+  EXPECT_THAT(tests.err, Not(HasSubstr("JVM failed")));
+  EXPECT_THAT(tests.err, Not(HasSubstr("JUnit did not run")));
+  EXPECT_THAT(ReadFile(out + "/failed-run.json").value_or(""),
+              HasSubstr("interrupted by SIGINT while the tests ran"));
+  EXPECT_EQ(ReadFile(out + "/run.json").value_or(""), run_json);
+  EXPECT_EQ(ReadFile(out + "/observations/observations.pb").value_or(""), observations);
+  EXPECT_EQ(ReadFile(out + "/observations/summary.json").value_or(""), observe_summary);
+
+  // `tracespec observe` on its own.
+  ASSERT_TRUE(RemoveAll(dir.path() + "/tests-started").ok());
+  const std::string observed = dir.path() + "/observed";
+  Interrupted observe = InterruptWhenStarted(
+      dir, dir.path() + "/tests-started",
+      {"observe", "--classpath",
+       absl::StrCat(project, "/target/classes:", project, "/target/test-classes"), "--tests",
+       "shop.SlowTest", "--method", "shop.Discount#*", "--out", observed});
+  std::printf("observe stopped %d ms after SIGINT\n", observe.ms);
+  EXPECT_EQ(observe.exit_code, 130) << observe.err;
+  EXPECT_LE(observe.ms, 2000) << observe.err;
+  EXPECT_THAT(observe.err, HasSubstr("interrupted by SIGINT while the tests ran under the probe"));
+  EXPECT_FALSE(FileExists(observed + "/observations.pb"));
+  EXPECT_FALSE(FileExists(observed + "/summary.json"));
+
+  // Neither the build nor a test JVM went on behind the stopped run.
+  std::this_thread::sleep_for(std::chrono::seconds(6));
+  EXPECT_FALSE(FileExists(dir.path() + "/build-finished"));
+  EXPECT_FALSE(FileExists(dir.path() + "/tests-finished"));
+}
+
 // The observations (and every finished method) are kept when a class file
 // that neither the tests nor the targets reach is added; a change to one
 // they reach observes again.
@@ -840,13 +998,7 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   v1::RunSummary summary = ReadRunJson(out);
   EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(failed, failed_third));
   EXPECT_EQ(summary.not_observed(), 1);
-  const v1::MethodRun* half = nullptr;
-  for (const v1::MethodRun& m : summary.methods()) {
-    if (m.method() == "shop.Price#half(I)I") half = &m;
-  }
-  ASSERT_NE(half, nullptr);
-  std::string request =
-      ReadFile(absl::StrCat(out, "/", half->infer_dir(), "/round-1/request.json")).value_or("");
+  std::string request = FirstRequest(out, summary, "shop.Price#half(I)I");
   EXPECT_THAT(request, HasSubstr("Observations (2 calls"));
   EXPECT_THAT(request, HasSubstr("]: x=-4 -"));  // '>' is escaped in JSON
   EXPECT_THAT(request, Not(HasSubstr("x=7")));
@@ -860,6 +1012,66 @@ TEST(RunTest, AFailingTestIsNamedAndItsCallsKeptOutOfInference) {
   v1::RunSummary reused = ReadRunJson(out);
   EXPECT_TRUE(reused.observations_reused());
   EXPECT_THAT(reused.failed_tests(), ::testing::ElementsAre(failed, failed_third));
+}
+
+// A test class whose @BeforeAll throws (a JUnit container failure: the
+// class's tests never start) is a failed entry named after the class: run
+// names it in its observe line and warns of it, the calls its setup made
+// are kept out of inference, and check refuses the run.
+TEST(RunTest, AFailingBeforeAllIsAFailedEntryAndItsCallsKeptOutOfInference) {
+  testing::TempDir dir;
+  dir.Write("src/main/java/demo/Arr.java",
+            "package demo;\npublic class Arr {\n"
+            "  public static int twice(int x) { return 2 * x; }\n}\n");
+  dir.Write("src/test/java/demo/ArrTest.java",
+            "package demo;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "class ArrTest {\n"
+            "  @Test void twiceDoubles() { assertEquals(6, Arr.twice(3)); }\n"
+            "  @Test void twiceNegative() { assertEquals(-4, Arr.twice(-2)); }\n}\n");
+  dir.Write("src/test/java/demo/BrokenTest.java",
+            "package demo;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.BeforeAll;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "public class BrokenTest {\n"
+            "  @BeforeAll static void boom() { Arr.twice(100); throw new "
+            "IllegalStateException(\"setup\"); }\n"
+            "  @Test void never() { assertEquals(2, Arr.twice(1)); }\n}\n");
+  CompileMavenLayout(dir.path());
+  const std::string broken =
+      "demo.BrokenTest: IllegalStateException, failed outside its tests (@BeforeAll, "
+      "@AfterAll, a static initializer, an extension)";
+  const std::string out = dir.path() + "/tracespec-out";
+
+  SubprocessResult r = testing::RunTracespec({"run", dir.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  EXPECT_THAT(r.stderr_data, HasSubstr(absl::StrCat("observe: 3 tests run, 1 failed (", broken,
+                                                    "; their calls are kept out of inference)")));
+  EXPECT_THAT(r.stdout_data, HasSubstr(absl::StrCat("WARNING: 1 test failed:\n  ", broken)));
+  v1::RunSummary summary = ReadRunJson(out);
+  EXPECT_THAT(summary.failed_tests(), ::testing::ElementsAre(broken));
+  std::string observations = ReadFile(out + "/observations/observations.jsonl").value_or("");
+  EXPECT_THAT(observations, HasSubstr("\"test_id\":\"demo.BrokenTest#boom\""));
+  for (absl::string_view line : absl::StrSplit(observations, '\n', absl::SkipEmpty())) {
+    if (!absl::StrContains(line, "demo.BrokenTest")) continue;
+    EXPECT_THAT(std::string(line), HasSubstr("\"test_failed\":true"));
+    EXPECT_THAT(std::string(line), HasSubstr("the test class demo.BrokenTest failed outside its "
+                                             "tests (java.lang.IllegalStateException)"));
+  }
+  std::string request = FirstRequest(out, summary, "demo.Arr#twice(I)I");
+  EXPECT_THAT(request, HasSubstr("Observations (2 calls"));
+  EXPECT_THAT(request, Not(HasSubstr("x=100")));
+  EXPECT_THAT(request, Not(HasSubstr("BrokenTest")));
+  std::string report = ReadFile(out + "/report.md").value_or("");
+  EXPECT_THAT(report, HasSubstr("3 tests run: 2 passed, 1 failed"));
+  EXPECT_THAT(report, HasSubstr("demo.BrokenTest (java.lang.IllegalStateException) outside its "
+                                "tests"));
+
+  SubprocessResult check = testing::RunTracespec({"check", dir.path()});
+  EXPECT_EQ(check.exit_code, 3) << check.stdout_data << check.stderr_data;
+  EXPECT_THAT(check.stderr_data, HasSubstr(absl::StrCat("1 failing test:\n  ", broken)));
 }
 
 // Object invariants read off the observed states and proved over the class

@@ -89,6 +89,29 @@ TEST(JunitTest, ResultsAggregatePerTest) {
   EXPECT_TRUE(r.unfinished.empty());
 }
 
+// A container whose own code failed (the listener's "container-failed"):
+// a class whose @BeforeAll threw is an entry of its own, failed; a test
+// template that ran stays a test, failed.
+TEST(JunitTest, AFailedContainerIsAFailedEntry) {
+  TestResults r = ParseTestResults(
+      "plan-started\n"
+      "container-failed\tt.Broken\tjava.lang.IllegalStateException\n"
+      "started\tt.A#param\nfinished\tt.A#param\tSUCCESSFUL\t\n"
+      "container-failed\tt.A#param\torg.junit.platform.commons.PreconditionViolationException\n"
+      "container-failed\t[engine:junit-jupiter]\t\n"
+      "plan-finished\n");
+  ASSERT_EQ(r.tests.size(), 3u);
+  const v1::TestSummary& broken = r.tests["t.Broken"];
+  EXPECT_EQ(broken.test_id(), "t.Broken");
+  EXPECT_EQ(broken.status(), v1::TEST_STATUS_FAILED);
+  EXPECT_EQ(broken.kind(), v1::TEST_ENTRY_CONTAINER);
+  EXPECT_EQ(broken.failure_class(), "java.lang.IllegalStateException");
+  EXPECT_EQ(r.tests["t.A#param"].status(), v1::TEST_STATUS_FAILED);
+  EXPECT_EQ(r.tests["t.A#param"].kind(), v1::TEST_ENTRY_TEST);
+  EXPECT_EQ(r.tests["[engine:junit-jupiter]"].kind(), v1::TEST_ENTRY_CONTAINER);
+  EXPECT_TRUE(r.unfinished.empty());
+}
+
 TEST(JunitTest, TestsStartedButNeverFinishedAreInterrupted) {
   TestResults r = ParseTestResults(
       "plan-started\nstarted\tt.A#ok\nfinished\tt.A#ok\tSUCCESSFUL\t\nstarted\tt.A#dies\n");

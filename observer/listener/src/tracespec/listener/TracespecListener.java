@@ -2,7 +2,8 @@
 // which test runs on which thread (so observations carry "Class#method"),
 // and appends one line per test event to the file named by the system
 // property tracespec.results, flushed at once so that a JVM that dies
-// mid-run still leaves the results so far. Failure messages are not
+// mid-run still leaves the results so far; a container (a test class, the
+// engine) only when it failed. Failure messages are not
 // written: they may contain recorded values.
 package tracespec.listener;
 
@@ -78,11 +79,34 @@ public final class TracespecListener implements TestExecutionListener {
 
   @Override
   public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-    String name = testName(id);
-    if (name == null) return;
-    call(testFinished);
     String failure = result.getThrowable().map(t -> t.getClass().getName()).orElse("");
+    if (!id.isTest()) {
+      // A container's own code failed: a class's @BeforeAll or @AfterAll,
+      // its static initializer, an extension, the engine. Its tests may
+      // never have started; the failure is reported all the same.
+      if (result.getStatus() == TestExecutionResult.Status.FAILED) {
+        write("container-failed\t" + containerName(id) + "\t" + failure);
+      }
+      return;
+    }
+    String name = testName(id);
+    call(testFinished);
     write("finished\t" + name + "\t" + result.getStatus() + "\t" + failure);
+  }
+
+  // A test class by its binary name; a test template (a parameterized
+  // test whose arguments could not be made) as Class#method; else (the
+  // engine) the unique id.
+  private static String containerName(TestIdentifier id) {
+    Optional<TestSource> source = id.getSource();
+    if (source.isPresent() && source.get() instanceof ClassSource) {
+      return ((ClassSource) source.get()).getClassName();
+    }
+    if (source.isPresent() && source.get() instanceof MethodSource) {
+      MethodSource method = (MethodSource) source.get();
+      return method.getClassName() + "#" + method.getMethodName();
+    }
+    return id.getUniqueId();
   }
 
   private static String testName(TestIdentifier id) {
