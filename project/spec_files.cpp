@@ -142,7 +142,8 @@ std::string ClassHeader(const ClassFile& cls) {
     for (const std::string& i : cls.interfaces) {
       names.push_back(prompt::JavaTypeFromBinaryName(classfile::InternalToBinary(i)));
     }
-    absl::StrAppend(&out, " implements ", absl::StrJoin(names, ", "));
+    absl::StrAppend(&out, cls.is_interface() ? " extends " : " implements ",
+                    absl::StrJoin(names, ", "));
   }
   return out;
 }

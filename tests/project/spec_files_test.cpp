@@ -170,6 +170,18 @@ TEST(SpecFilesNestedTest, MemberClassesAreDeclaredInTheirEnclosingClass) {
   EXPECT_THAT(specs->skipped["q.Outer$Inner#<init>()V"], HasSubstr("a constructor of a nested"));
   EXPECT_EQ(specs->file_of.count("q.Outer$1#run()V"), 0u);
 
+  // An interface is declared as one, its superinterfaces after `extends`.
+  std::string shapes = testing::CompileJava(
+      dir, {{"q/Shape.java",
+             "package q;\npublic interface Shape extends Runnable {\n"
+             "  default int sides() { return 0; }\n}\n"}});
+  ASSERT_FALSE(shapes.empty());
+  absl::StatusOr<SpecFiles> shape =
+      RenderSpecFiles({{"q.Shape#sides()I", "//@ ensures \\result == 0;\n", ""}}, shapes, {"q.Shape"});
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  EXPECT_THAT(shape->files["q/Shape.jml"],
+              HasSubstr("\npublic interface Shape extends Runnable {\n"));
+
   absl::StatusOr<std::unique_ptr<jml::CompilationUnit>> unit =
       jml::ParseJmlFile(specs->files["q/Outer.jml"], "q/Outer.jml");
   ASSERT_TRUE(unit.ok()) << unit.status();
