@@ -174,8 +174,13 @@ class MethodRun {
     TS_ASSIGN_OR_RETURN(PriorRuns prior, LoadPriorRuns(dir_));
     rounds_ = std::move(prior.rounds);
     for (const std::string& moved : prior.moved_aside) {
-      Progress(absl::StrCat("the incomplete round of an earlier run was moved to ", moved,
-                            " and is redone"));
+      auto damaged = prior.damaged.find(moved);
+      Progress(damaged == prior.damaged.end()
+                   ? absl::StrCat("the incomplete round of an earlier run was moved to ", moved,
+                                  " and is redone")
+                   : absl::StrCat("a round of an earlier run could not be read (",
+                                  damaged->second, "): it was moved to ", moved,
+                                  " and is redone"));
     }
     if (!rounds_.empty()) {
       Progress(absl::StrCat("continuing after round ", rounds_.size(), " (", History(rounds_),

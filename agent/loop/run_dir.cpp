@@ -71,13 +71,17 @@ absl::StatusOr<PriorRuns> LoadPriorRuns(const std::string& method_dir) {
     if (!IsDirectory(dir)) break;
     std::string record = dir + "/round.json";
     v1::InferRound r;
+    // A record that cannot be read (cut short, edited into another round)
+    // is a damaged journal entry: its round is redone like an incomplete
+    // one, and the reason kept for the progress note.
+    std::string damage;
     if (!incomplete && FileExists(record)) {
-      TS_RETURN_IF_ERROR(ReadJsonFile(record, &r));
-      if (r.round() != round) {
-        return absl::DataLossError(
-            absl::StrCat(record, ": records round ", r.round(), ", expected ", round));
-      }
-      if (IsCompleted(r.outcome())) {
+      absl::Status read = ReadJsonFile(record, &r);
+      if (!read.ok()) {
+        damage = std::string(read.message());
+      } else if (r.round() != round) {
+        damage = absl::StrCat(record, ": records round ", r.round(), ", expected ", round);
+      } else if (IsCompleted(r.outcome())) {
         prior.rounds.push_back(std::move(r));
         continue;
       }
@@ -85,6 +89,7 @@ absl::StatusOr<PriorRuns> LoadPriorRuns(const std::string& method_dir) {
     incomplete = true;
     TS_ASSIGN_OR_RETURN(std::string moved, MoveAside(dir));
     prior.moved_aside.push_back(moved);
+    if (!damage.empty()) prior.damaged[moved] = std::move(damage);
   }
   return prior;
 }

@@ -21,6 +21,7 @@
 #define TRACESPEC_AGENT_LOOP_RUN_DIR_H_
 
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,10 +47,14 @@ struct PriorRuns {
   std::vector<v1::InferRound> rounds;
   // Incomplete round directories moved aside (relative names).
   std::vector<std::string> moved_aside;
+  // Those of `moved_aside` whose round.json could not be read, and why.
+  std::map<std::string, std::string> damaged;
 };
 
 // Reads the completed rounds of `method_dir` (missing directory: none) and
-// moves the first incomplete round's directory (and any later ones) aside.
+// moves the first incomplete round's directory (and any later ones) aside;
+// a round whose record cannot be read counts as incomplete (`damaged`
+// says why).
 absl::StatusOr<PriorRuns> LoadPriorRuns(const std::string& method_dir);
 
 // Writes a protobuf message as JSON (one document, newline-terminated),

@@ -342,6 +342,26 @@ TEST_F(InferE2eTest, AnUnreachableEndpointStopsTheRunAndARerunContinues) {
   EXPECT_TRUE(FileExists(out + "/bank.Account#deposit/round-1.attempt-1/round.json"));
 }
 
+// A round record cut short (a full disk, a crash of the file system) is
+// redone with a note on the next run, not an error that fails every later
+// run of the method until the file is removed by hand.
+TEST_F(InferE2eTest, ARoundRecordCutShortIsRedone) {
+  std::string out = tmp_.path() + "/cut";
+  SubprocessResult first = Infer(out, {});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  std::string record = out + "/bank.Account#deposit/round-1/round.json";
+  std::string text = Read(record);
+  ASSERT_GT(text.size(), 20u);
+  ASSERT_TRUE(WriteFileAtomic(record, text.substr(0, text.size() / 2)).ok());
+  SubprocessResult again = Infer(out, {});
+  EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_THAT(again.stderr_data, HasSubstr("a round of an earlier run could not be read ("));
+  EXPECT_THAT(again.stderr_data, HasSubstr("round-1/round.json"));
+  EXPECT_THAT(again.stderr_data, HasSubstr("it was moved to round-1.attempt-1 and is redone"));
+  EXPECT_EQ(Result(out).status(), v1::INFER_SUCCESS);
+  EXPECT_EQ(Round(out, "round-1").round(), 1);
+}
+
 TEST_F(InferE2eTest, ASlowAnswerTimesOutAndIsRecorded) {
   testing::FakeLlmServer server(
       Script({testing::ContentEntry(kRightAnswer, "\"delay\":3")}));

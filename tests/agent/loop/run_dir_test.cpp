@@ -1,6 +1,8 @@
 // The run directory: names, records, and what a re-run finds.
 #include "agent/loop/run_dir.h"
 
+#include <filesystem>
+
 #include "common/files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -70,18 +72,39 @@ TEST(RunDirTest, CompletedRoundsAreKeptAndTheIncompleteOneMovedAside) {
   EXPECT_EQ(prior->moved_aside, std::vector<std::string>{"round-3.attempt-2"});
 }
 
-TEST(RunDirTest, AMissingDirectoryHasNoRoundsAndACorruptRecordIsAnError) {
+// A round.json cut short (or one recording another round) is a damaged
+// journal entry: that round and the later ones are moved aside and redone,
+// with the reason. Until this stop it was an error that made every later
+// run of the method fail (exit 3) until the file was removed by hand.
+TEST(RunDirTest, AMissingDirectoryHasNoRoundsAndADamagedRecordIsRedone) {
   testing::TempDir tmp;
   auto none = LoadPriorRuns(tmp.path() + "/absent");
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->rounds.empty());
 
   std::string dir = tmp.path() + "/m";
-  ASSERT_TRUE(MakeDirs(dir + "/round-1").ok());
-  ASSERT_TRUE(WriteFileAtomic(dir + "/round-1/round.json", "{\"round\": \"x\"").ok());
-  auto corrupt = LoadPriorRuns(dir);
-  ASSERT_FALSE(corrupt.ok());
-  EXPECT_THAT(corrupt.status().message(), ::testing::HasSubstr("round-1/round.json"));
+  WriteRound(dir, 1, v1::ROUND_VALIDATED);
+  ASSERT_TRUE(MakeDirs(dir + "/round-2").ok());
+  ASSERT_TRUE(WriteFileAtomic(dir + "/round-2/round.json", "{\"round\": \"x\"").ok());
+  WriteRound(dir, 3, v1::ROUND_VALIDATED);
+  auto damaged = LoadPriorRuns(dir);
+  ASSERT_TRUE(damaged.ok()) << damaged.status();
+  ASSERT_EQ(damaged->rounds.size(), 1u);
+  EXPECT_EQ(damaged->moved_aside,
+            (std::vector<std::string>{"round-2.attempt-1", "round-3.attempt-1"}));
+  ASSERT_EQ(damaged->damaged.count("round-2.attempt-1"), 1u);
+  EXPECT_THAT(damaged->damaged["round-2.attempt-1"], ::testing::HasSubstr("round-2/round.json"));
+  EXPECT_EQ(damaged->damaged.count("round-3.attempt-1"), 0u);  // only after a damaged one
+
+  // A record of another round.
+  WriteRound(dir, 5, v1::ROUND_VALIDATED);
+  ASSERT_TRUE(MakeDirs(dir + "/round-2").ok());
+  std::filesystem::rename(dir + "/round-5/round.json", dir + "/round-2/round.json");
+  auto other = LoadPriorRuns(dir);
+  ASSERT_TRUE(other.ok()) << other.status();
+  EXPECT_EQ(other->rounds.size(), 1u);
+  ASSERT_EQ(other->damaged.size(), 1u);
+  EXPECT_THAT(other->damaged.begin()->second, ::testing::HasSubstr("records round 5, expected 2"));
 }
 
 }  // namespace
