@@ -329,6 +329,9 @@ bool IsTautology(const jml::Expr& predicate) {
     z3::solver solver(z);
     z3::params params(z);
     params.set("timeout", kTimeoutMs);
+    // Z3 would otherwise take SIGINT for itself during the check (its
+    // default), and a Ctrl-C then would not stop the run (interrupt.h).
+    params.set("ctrl_c", false);
     solver.set(params);
     solver.add(!*p);
     return solver.check() == z3::unsat;
