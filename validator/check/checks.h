@@ -32,6 +32,10 @@ struct SpecUnderCheck {
   // Loop invariants of the method body to check (--check-loop-invariants),
   // type-checked with the locals of the class file's LocalVariableTable.
   std::vector<const jml::BodyAnnotation*> loop_invariants;
+  // The head (bytecode offset) of the loop each loop annotation precedes,
+  // where one was found (LoopHeadOf in validator.cpp); the others are
+  // checked at the loop heads on the line after them.
+  std::map<const jml::BodyAnnotation*, uint32_t> loop_heads;
   // Statements of the method body, in source order, type-checked like the
   // loop invariants: assert (checked at every arrival within the bounds),
   // assume (assumed from there on), ghost local declarations and set

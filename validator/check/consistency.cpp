@@ -604,15 +604,8 @@ std::optional<uint32_t> PointOf(const symex::MethodInfo& method, const jml::Body
     if (h.handler_pc == next) return std::nullopt;
   }
   for (const classfile::Instruction& ins : code.instructions) {
-    bool jump = (ins.opcode >= classfile::kIfeq && ins.opcode <= classfile::kGoto) ||
-                ins.opcode == classfile::kIfnull || ins.opcode == classfile::kIfnonnull ||
-                ins.opcode == classfile::kGotoW;
-    if (jump && static_cast<uint32_t>(ins.operand) == next) return std::nullopt;
-    if (ins.opcode == classfile::kTableswitch || ins.opcode == classfile::kLookupswitch) {
-      if (ins.default_target == next) return std::nullopt;
-      for (const auto& c : ins.cases) {
-        if (c.second == next) return std::nullopt;
-      }
+    for (uint32_t t : classfile::JumpTargets(ins)) {
+      if (t == next) return std::nullopt;
     }
   }
   return next;
@@ -1476,6 +1469,16 @@ class ConsistencyCheck {
     q_->result.diagnostics.push_back(std::move(d));
   }
 
+  // Whether `snap` is at the head of the loop `inv` precedes: the head
+  // found for it (SpecUnderCheck::loop_heads), else any loop head on the
+  // line after it.
+  bool IsHeadOf(const jml::BodyAnnotation& inv, const LoopSnapshots::Snapshot& snap) const {
+    if (snap.method != &method_) return false;
+    auto head = spec_.loop_heads.find(&inv);
+    if (head != spec_.loop_heads.end()) return snap.pc == head->second;
+    return static_cast<int>(method_.code().LineOf(snap.pc)) == inv.next_code_line;
+  }
+
   // The induction step: the loop invariants of the loop at `snap` (and
   // that they are defined), assumed of the arbitrary state at its head.
   // Sound because every other arrival — the entry and each back edge — is
@@ -1485,7 +1488,7 @@ class ConsistencyCheck {
     z3::expr assumed = ops_.True();
     if (snap.method != &method_) return assumed;
     for (const jml::BodyAnnotation* inv : spec_.loop_invariants) {
-      if (static_cast<int>(method_.code().LineOf(snap.pc)) != inv->next_code_line) continue;
+      if (!IsHeadOf(*inv, snap)) continue;
       std::unique_ptr<Lowering> lowering = LoweringAt(snap, snap.guard);
       auto p = lowering->Predicate(*inv->expr, /*in_post=*/true);
       if (!p.ok()) continue;
@@ -1504,10 +1507,7 @@ class ConsistencyCheck {
     for (const jml::BodyAnnotation* inv : spec_.loop_invariants) {
       bool found = false;
       for (const LoopSnapshots::Snapshot& snap : loop_heads_.snapshots) {
-        if (snap.method != &method_ ||
-            static_cast<int>(method_.code().LineOf(snap.pc)) != inv->next_code_line) {
-          continue;
-        }
+        if (!IsHeadOf(*inv, snap)) continue;
         found = true;
         std::string place = absl::StrCat("at the head of the loop at line ", inv->next_code_line);
         if (CheckAt(*inv, snap, place, nullptr)) break;  // one counterexample per invariant

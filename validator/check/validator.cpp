@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "absl/strings/match.h"
@@ -130,22 +131,55 @@ bool IsExecutedStatement(jml::BodyAnnotationKind kind) {
          kind == jml::BodyAnnotationKind::kGhostDecl || kind == jml::BodyAnnotationKind::kSet;
 }
 
-// The locals of `method` live at the code an annotation precedes (its
-// next code line), from the LocalVariableTable.
+// Loop invariants and `decreases` belong to the loop they precede.
+bool IsLoopAnnotation(const jml::BodyAnnotation& a) {
+  return a.kind == jml::BodyAnnotationKind::kLoopInvariant ||
+         a.kind == jml::BodyAnnotationKind::kDecreases;
+}
+
+// The head (the target of its back edges) of the loop `a` precedes: the
+// first loop head at or after the first instruction of the loop
+// statement's lines. Found by offset, not by line: the statement's first
+// line may have no code (`while (true)`, `do`) or only the initialisation
+// (`for (int i = 0;` with the condition on the next line). Nullopt when
+// `a` does not precede a loop or none is found.
+std::optional<uint32_t> LoopHeadOf(const classfile::Code& code, const jml::BodyAnnotation& a) {
+  if (!IsLoopAnnotation(a) || !a.precedes_loop || a.next_code_line <= 0) return std::nullopt;
+  std::optional<uint32_t> start;  // javac emits a statement's code after the lines before it
+  for (const classfile::Instruction& ins : code.instructions) {
+    if (static_cast<int>(code.LineOf(ins.pc)) >= a.next_code_line) {
+      start = ins.pc;
+      break;
+    }
+  }
+  if (!start) return std::nullopt;
+  for (const auto& [head, last] : code.LoopRanges()) {
+    if (head >= *start) return head;
+  }
+  return std::nullopt;
+}
+
+// The locals of `method` live where an annotation takes effect, from the
+// LocalVariableTable: at the head of its loop for loop annotations whose
+// loop was found, else at the code of the line it precedes.
 jml::LocalsAtLine LocalsAtLine(const symex::MethodInfo& method,
                                const std::vector<jml::BodyAnnotation>& annotations) {
   return [&method, &annotations](int line) {
-    for (const jml::BodyAnnotation& a : annotations) {
-      if (a.span.line == line && a.next_code_line > 0) line = a.next_code_line;
-    }
     std::vector<std::pair<std::string, jml::Type>> out;
     if (!method.has_code()) return out;
     const classfile::Code& code = method.code();
+    std::optional<uint32_t> head;
+    for (const jml::BodyAnnotation& a : annotations) {
+      if (a.span.line != line) continue;
+      if (a.next_code_line > 0) line = a.next_code_line;
+      head = LoopHeadOf(code, a);
+      break;
+    }
     for (const classfile::LocalVariable& lv : code.locals) {
       bool live = false;
       for (const classfile::Instruction& ins : code.instructions) {
-        if (ins.pc >= lv.start_pc && ins.pc < lv.start_pc + lv.length &&
-            static_cast<int>(code.LineOf(ins.pc)) == line) {
+        bool here = head ? ins.pc == *head : static_cast<int>(code.LineOf(ins.pc)) == line;
+        if (here && ins.pc >= lv.start_pc && ins.pc < lv.start_pc + lv.length) {
           live = true;
           break;
         }
@@ -359,6 +393,7 @@ class ValidatorImpl : public Validator {
         for (const jml::BodyAnnotation& a : annotations) {
           if (check_invariants && a.kind == jml::BodyAnnotationKind::kLoopInvariant && a.expr) {
             spec.loop_invariants.push_back(&a);
+            if (auto head = LoopHeadOf(method.code(), a)) spec.loop_heads[&a] = *head;
           }
           bool complete = a.kind == jml::BodyAnnotationKind::kGhostDecl ||
                           (a.expr && (a.kind != jml::BodyAnnotationKind::kSet || a.target));

@@ -7,6 +7,7 @@
 #define TRACESPEC_VALIDATOR_CLASSFILE_CLASS_FILE_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -144,6 +145,12 @@ struct Code {
   int IndexOfPc(uint32_t pc) const;
   // Source line of the instruction at `pc`; 0 when unknown.
   uint32_t LineOf(uint32_t pc) const;
+  // Where control may go from `ins` other than to the next instruction:
+  // its jump and switch targets and the handlers whose range covers it.
+  std::vector<uint32_t> Successors(const Instruction& ins) const;
+  // The loops: each back-edge target (a successor at or before its
+  // source, the loop's head) -> the largest offset that jumps back to it.
+  std::map<uint32_t, uint32_t> LoopRanges() const;
 };
 
 struct Field {

@@ -642,6 +642,24 @@ uint32_t Code::LineOf(uint32_t pc) const {
   return it == lines.begin() ? 0 : std::prev(it)->line;
 }
 
+std::vector<uint32_t> Code::Successors(const Instruction& ins) const {
+  std::vector<uint32_t> out = JumpTargets(ins);
+  for (const ExceptionHandler& h : handlers) {
+    if (h.start_pc <= ins.pc && ins.pc < h.end_pc) out.push_back(h.handler_pc);
+  }
+  return out;
+}
+
+std::map<uint32_t, uint32_t> Code::LoopRanges() const {
+  std::map<uint32_t, uint32_t> out;
+  for (const Instruction& ins : instructions) {
+    for (uint32_t t : Successors(ins)) {
+      if (t <= ins.pc) out[t] = std::max(out[t], ins.pc);
+    }
+  }
+  return out;
+}
+
 const Method* ClassFile::FindMethod(absl::string_view name, absl::string_view descriptor) const {
   for (const Method& m : methods) {
     if (m.name == name && m.descriptor == descriptor) return &m;

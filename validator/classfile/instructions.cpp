@@ -176,6 +176,18 @@ bool EndsBlock(uint8_t opcode) {
          opcode == kRet;
 }
 
+std::vector<uint32_t> JumpTargets(const Instruction& ins) {
+  std::vector<uint32_t> out;
+  if (ins.opcode == kTableswitch || ins.opcode == kLookupswitch) {
+    out.push_back(ins.default_target);
+    for (const auto& c : ins.cases) out.push_back(c.second);
+  } else if ((ins.opcode >= kIfeq && ins.opcode <= kGoto) || ins.opcode == kIfnull ||
+             ins.opcode == kIfnonnull || ins.opcode == kGotoW) {
+    out.push_back(static_cast<uint32_t>(ins.operand));
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<Instruction>> DecodeInstructions(const std::vector<uint8_t>& code,
                                                             uint64_t file_offset,
                                                             const std::string& source) {

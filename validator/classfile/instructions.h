@@ -72,6 +72,11 @@ std::string Mnemonic(uint8_t opcode);
 // (goto, returns, athrow, switches, ret).
 bool EndsBlock(uint8_t opcode);
 
+// The offsets `ins` may jump to: its branch target, or its switch's
+// default and case targets (not the next instruction; nothing for
+// jsr/ret, which the checker does not execute).
+std::vector<uint32_t> JumpTargets(const Instruction& ins);
+
 // Decodes `code`. `file_offset` is the offset of code[0] in the class file and
 // `source` names the file; errors read "<source>: byte <offset>: <problem>".
 // Checks operand bounds, switch padding and that every branch target starts an

@@ -427,6 +427,7 @@ struct BodyAnnotation {
   // the type checker notes it).
   bool semicolon_omitted = false;
   int next_code_line = 0;  // line of the first Java token after the annotation (0: none)
+  bool precedes_loop = false;  // that token starts a for, while or do statement (maybe labelled)
   ExprPtr expr;            // the predicate / value / `set` right-hand side / ghost initializer
   ExprPtr message;         // assert P : message
   ExprPtr target;          // set target

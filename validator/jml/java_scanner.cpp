@@ -646,8 +646,17 @@ absl::Status Parser::SkipBody(MethodDecl* m) {
         int next_line = end < tokens_.size() && tokens_[end].kind != TokenKind::kEnd
                             ? tokens_[end].span.line
                             : 0;
+        size_t stmt = end;  // the statement after the annotations, past a label
+        if (stmt + 2 < tokens_.size() && tokens_[stmt].kind == TokenKind::kIdentifier &&
+            tokens_[stmt].run == 0 && tokens_[stmt + 1].IsOp(":")) {
+          stmt += 2;
+        }
+        bool loop = stmt < tokens_.size() && tokens_[stmt].run == 0 &&
+                    (tokens_[stmt].IsIdent("for") || tokens_[stmt].IsIdent("while") ||
+                     tokens_[stmt].IsIdent("do"));
         for (size_t i = first_new; i < m->body_annotations.size(); ++i) {
           m->body_annotations[i].next_code_line = next_line;
+          m->body_annotations[i].precedes_loop = loop;
         }
       }
       pos_ = end;

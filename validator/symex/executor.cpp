@@ -61,29 +61,10 @@ class MethodRun {
         method_(method),
         code_(method.code()),
         pool_(method.owner->file->pool) {
-    // Loop ranges: for each back-edge target, the largest source offset.
     for (const Instruction& ins : code_.instructions) {
-      std::vector<uint32_t> succ;
-      switch (ins.opcode) {
-        case op::kTableswitch:
-        case op::kLookupswitch:
-          succ.push_back(ins.default_target);
-          for (const auto& c : ins.cases) succ.push_back(c.second);
-          break;
-        default:
-          if ((ins.opcode >= op::kIfeq && ins.opcode <= op::kGoto) || ins.opcode == op::kIfnull ||
-              ins.opcode == op::kIfnonnull || ins.opcode == op::kGotoW) {
-            succ.push_back(static_cast<uint32_t>(ins.operand));
-          }
-      }
-      for (const classfile::ExceptionHandler& h : code_.handlers) {
-        if (h.start_pc <= ins.pc && ins.pc < h.end_pc) succ.push_back(h.handler_pc);
-      }
-      for (uint32_t t : succ) {
-        targets_.insert(t);
-        if (t <= ins.pc) loop_end_[t] = std::max(loop_end_[t], ins.pc);
-      }
+      for (uint32_t t : code_.Successors(ins)) targets_.insert(t);
     }
+    loop_end_ = code_.LoopRanges();
     if (impl_.options.induction) FindInductionLoops();
   }
 

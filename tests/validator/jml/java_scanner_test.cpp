@@ -216,6 +216,39 @@ TEST(JavaScannerTest, BodyAnnotationsWithLines) {
   // Both annotate the loop on the line after them.
   EXPECT_EQ(grid->body_annotations[0].next_code_line, grid->body_annotations[1].span.line + 1);
   EXPECT_EQ(grid->body_annotations[1].next_code_line, 54);
+  // ... which is a loop (a statement is not).
+  EXPECT_TRUE(grid->body_annotations[0].precedes_loop);
+  EXPECT_FALSE(dep->body_annotations[0].precedes_loop);
+}
+
+TEST(JavaScannerTest, BodyAnnotationsBeforeLoops) {
+  constexpr char kLoops[] = R"java(package p;
+class Loops {
+  void m(int n) {
+    int i = 0;
+    //@ maintaining i >= 0;
+    while (true) { if (i >= n) break; i++; }
+    //@ maintaining i >= 0;
+    /* a plain comment */ do { i--; } while (i > 0);
+    //@ maintaining i >= 0;
+    outer: for (;;) { break outer; }
+    //@ maintaining i >= 0;
+    i = 0;
+    //@ maintaining i >= 0;
+    forty: i++;
+  }
+}
+)java";
+  auto unit = ParseJavaSource(kLoops, "Loops.java");
+  ASSERT_TRUE(unit.ok()) << unit.status();
+  const MethodDecl* m = Method(Find(**unit, "p.Loops"), "m");
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->body_annotations.size(), 5u);
+  EXPECT_TRUE(m->body_annotations[0].precedes_loop);   // while
+  EXPECT_TRUE(m->body_annotations[1].precedes_loop);   // do, after a plain comment
+  EXPECT_TRUE(m->body_annotations[2].precedes_loop);   // a labelled for
+  EXPECT_FALSE(m->body_annotations[3].precedes_loop);  // an assignment
+  EXPECT_FALSE(m->body_annotations[4].precedes_loop);  // a labelled statement
 }
 
 TEST(JavaScannerTest, ModelMethodWithBody) {
