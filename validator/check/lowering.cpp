@@ -268,6 +268,7 @@ absl::StatusOr<Term> Lowering::Lower(const Expr& e) {
       return Term{e.type, states_.receiver->e};
     case ExprKind::kFieldAccess: return LowerField(e);
     case ExprKind::kArrayAccess: return LowerArrayAccess(e);
+    case ExprKind::kNewArray: return LowerNewArray(e);
     case ExprKind::kMethodCall: return LowerCall(e);
     case ExprKind::kUnary: return LowerUnary(e);
     case ExprKind::kBinary: return LowerBinary(e);
@@ -495,6 +496,60 @@ absl::StatusOr<Term> Lowering::LowerArrayAccess(const Expr& e) {
   return FromValue(v, e.type);
 }
 
+// A fresh array, allocated as the bytecode's newarray does: its length is
+// a background fact and its elements are the defaults, then the
+// initializer's values are written into the heap the rest of the clause
+// reads (as the heap after a pure call that allocated).
+absl::StatusOr<Term> Lowering::LowerNewArray(const Expr& e) {
+  const Type& type = e.type;
+  if (!type.IsArray() || type.ElementType().IsArray()) {
+    return Unsupported(e, "creation of multi-dimensional arrays in specifications");
+  }
+  if (!quantified_.empty()) {
+    // Its length would be a background fact over a quantified variable.
+    return Unsupported(e, absl::StrCat("array creation '", Text(e),
+                                       "' inside a quantifier whose range is not expanded"));
+  }
+  std::vector<Term> elements;
+  z3::expr length = ops_.Int(0);
+  if (e.flag) {
+    for (const jml::ExprPtr& op : e.operands) {
+      TS_ASSIGN_OR_RETURN(Term v, Lower(*op));
+      elements.push_back(Convert(v, type.ElementType()));
+    }
+    length = ops_.Int(static_cast<int32_t>(elements.size()));
+  } else {
+    TS_ASSIGN_OR_RETURN(Term n, Lower(*e.operands[0]));
+    z3::expr count = Convert(n, Type::Int()).e;
+    z3::expr negative = ops_.Lt(count, ops_.Int(0));
+    NoteUndefined(negative, e, "negative array size");
+    // Where the size is negative the clause is undefined (noted), so the
+    // array's length there does not matter: 0 keeps the background fact
+    // true of every state.
+    length = ops_.Ite(negative, ops_.Int(0), count);
+  }
+  std::string descriptor = type.Descriptor();
+  std::optional<z3::expr> ref = machine_.NewArray(descriptor, length);
+  if (!ref) {
+    return Unsupported(e, absl::StrCat("creation of ", type.ToString(),
+                                       " in a specification (no such array type in the program)"));
+  }
+  if (!elements.empty()) {
+    symex::Heap written = heap();
+    char d = descriptor[1] == '[' ? 'L' : descriptor[1];
+    for (size_t i = 0; i < elements.size(); ++i) {
+      machine_.WriteElement(written, *ref, ops_.Int(static_cast<int32_t>(i)), descriptor,
+                            symex::Value{symex::KindOfDescriptor(d), ToStored(elements[i])});
+    }
+    if (in_post_ && states_.post != nullptr) {
+      post_after_calls_ = std::move(written);
+    } else {
+      pre_after_calls_ = std::move(written);
+    }
+  }
+  return Term{type, *ref};
+}
+
 absl::StatusOr<Term> Lowering::LowerUnary(const Expr& e) {
   TS_ASSIGN_OR_RETURN(Term a, Lower(*e.operands[0]));
   switch (e.unary_op) {
@@ -703,6 +758,13 @@ absl::StatusOr<Term> Lowering::CallPure(const Expr& e, std::optional<symex::Valu
   const std::string& name = e.name;
   const std::string& descriptor = e.sym.descriptor;
   const symex::MethodInfo* target = nullptr;
+  if (const Expr* r = jml::Receiver(e); r != nullptr && r->type.IsArray() && receiver &&
+                                        name == "equals" && args.size() == 1 &&
+                                        descriptor == "(Ljava/lang/Object;)Z") {
+    // An array's equals is Object's: the same object (Arrays.equals
+    // compares the elements).
+    return Term{Type::Boolean(), ops_.Eq(receiver->e, args[0].e)};
+  }
   if (model_methods_ != nullptr && e.sym.owner == model_methods_->owner &&
       model_depth_ < 16) {
     auto body = model_methods_->bodies.find(absl::StrCat(name, descriptor));

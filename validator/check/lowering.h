@@ -148,6 +148,7 @@ class Lowering {
   absl::StatusOr<Term> LowerName(const jml::Expr& e);
   absl::StatusOr<Term> LowerField(const jml::Expr& e);
   absl::StatusOr<Term> LowerArrayAccess(const jml::Expr& e);
+  absl::StatusOr<Term> LowerNewArray(const jml::Expr& e);
   absl::StatusOr<Term> LowerUnary(const jml::Expr& e);
   absl::StatusOr<Term> LowerBinary(const jml::Expr& e);
   absl::StatusOr<Term> LowerQuantifier(const jml::Expr& e);

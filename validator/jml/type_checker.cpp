@@ -275,6 +275,29 @@ class Checker {
 
   // ---- Expressions ----
 
+  // `new T[n]` (elements at their defaults) or `new T[]{e, ...}`: a fresh
+  // one-dimensional array.
+  Type CheckNewArray(Expr& e) {
+    Type t = Resolve(e.type_ref);
+    if (t.IsError()) return t;
+    if (!t.IsArray() || t.ElementType().IsArray()) {
+      Unsupported(e.span, "creation of multi-dimensional arrays in specifications");
+      return Type::Error();
+    }
+    Type element = t.ElementType();
+    for (ExprPtr& op : e.operands) {
+      if (e.flag) {
+        CheckAssignable(*op, element, "array initializer element");
+        continue;
+      }
+      Type n = Check(*op);
+      if (!n.IsError() && !UnaryPromote(n).Is(Type::Kind::kInt)) {
+        Error(op->span, absl::StrCat("array length must be int, found ", TypeName(n)));
+      }
+    }
+    return t;
+  }
+
   Type Check(Expr& e) {
     Type t = CheckImpl(e);
     e.type = t;
@@ -1145,10 +1168,13 @@ class Checker {
       case ExprKind::kInformal:
         Unsupported(e.span, "informal description '(* ... *)' cannot be checked");
         return Type::Error();
-      case ExprKind::kNewObject:
       case ExprKind::kNewArray:
+        return CheckNewArray(e);
+      case ExprKind::kNewObject:
+        Unsupported(e.span, "object creation in specifications");
+        return Type::Error();
       case ExprKind::kArrayInit:
-        Unsupported(e.span, "object and array creation in specifications");
+        Unsupported(e.span, "creation of multi-dimensional arrays in specifications");
         return Type::Error();
       case ExprKind::kClassLiteral:
         Unsupported(e.span, "class literals (use \\type(T) to talk about types)");

@@ -802,6 +802,12 @@ z3::expr Machine::NewObject(const ClassInfo& cls) {
   return impl_->Allocate(cls.type_id, std::nullopt, 0);
 }
 
+std::optional<z3::expr> Machine::NewArray(const std::string& descriptor, const z3::expr& length) {
+  int type_id = impl_->program.TypeIdOf(descriptor);
+  if (type_id == 0 || !impl_->program.Type(type_id).is_array) return std::nullopt;
+  return impl_->Allocate(type_id, length, 0);
+}
+
 // ---- entry states ----
 
 void Machine::Assume(EntryState& entry, const z3::expr& condition) const {

@@ -357,6 +357,11 @@ class Machine {
   Value Fresh(const std::string& descriptor, const std::string& name);
   // Allocates a new object of class `cls` (fields at their defaults).
   z3::expr NewObject(const ClassInfo& cls);
+  // Allocates a new array of type `descriptor` ("[I") with `length`
+  // elements at their defaults (`length` must not be negative and must not
+  // name the variables of a Z3 quantifier: it becomes a background fact).
+  // Nullopt when the program knows no such array type.
+  std::optional<z3::expr> NewArray(const std::string& descriptor, const z3::expr& length);
 
   // Where the bound L (ExecOptions::max_array) may cut the inputs: the
   // condition that some input array (`arrays`), or the characters of some

@@ -556,8 +556,10 @@ TEST_F(TypeCheckerTest, UnsupportedConstructsAreUnimplemented) {
       {"ensures (* balance grows *);",
        "Account.jml:1:9: unsupported: informal description '(* ... *)' cannot be "
        "checked"},
-      {"ensures new int[1] != null;",
-       "Account.jml:1:9: unsupported: object and array creation in specifications"},
+      {"ensures new Object() != null;",
+       "Account.jml:1:9: unsupported: object creation in specifications"},
+      {"ensures new int[1][2] != null;",
+       "Account.jml:1:9: unsupported: creation of multi-dimensional arrays in specifications"},
       {"ensures \\old(balance, L1) == 0;",
        "Account.jml:1:23: unsupported: \\old with the statement label 'L1'"},
       {"ensures \\same;", "Account.jml:1:9: unsupported: '\\same' outside a requires clause"},
@@ -571,6 +573,18 @@ TEST_F(TypeCheckerTest, UnsupportedConstructsAreUnimplemented) {
   }
   // Inside a clause that is not checked anyway, unsupported constructs pass.
   EXPECT_EQ(Check("deposit", "duration \\duration(deposit(1));"), "");
+}
+
+TEST_F(TypeCheckerTest, ArrayCreation) {
+  EXPECT_EQ(Check("deposit", "ensures new int[]{1, 2}.length == 2 && new long[amount].length >= 0;"),
+            "");
+  EXPECT_EQ(code_, absl::StatusCode::kOk);
+  EXPECT_EQ(Check("deposit", "ensures new byte[]{1, 300}.length == 2;"),
+            "Account.jml:1:23: array initializer element: cannot convert int to byte");
+  code_ = absl::StatusCode::kOk;
+  EXPECT_EQ(Check("deposit", "ensures new int[true].length == 0;"),
+            "Account.jml:1:17: array length must be int, found boolean");
+  code_ = absl::StatusCode::kOk;
 }
 
 TEST_F(TypeCheckerTest, VisibilityRuleWhenAsked) {
