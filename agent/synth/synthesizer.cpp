@@ -352,7 +352,8 @@ class RoundBuilder {
       if (others.empty()) {
         ec.guard = Guard{"", "", {}, false, ""};
       } else {
-        ec.guard = FindGuard(&ctx, vocab, group, others, banned);
+        ec.guard = FindGuard(&ctx, vocab, group, others, banned, /*max_combined=*/3,
+                             /*guard_atoms=*/true);
       }
       if (ec.guard && !ec.guard->alternatives.empty()) {
         std::vector<std::string> alts;

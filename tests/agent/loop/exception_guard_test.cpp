@@ -24,6 +24,7 @@ using ::testing::Not;
 using testing::Call;
 using testing::D;
 using testing::I;
+using testing::S;
 using testing::SynthesizeAndValidate;
 using testing::Weakened;
 
@@ -213,6 +214,79 @@ public class Thermostat {
                      "requires !Double.isNaN(celsius) && 5.0 <= celsius && celsius <= 30.0;",
                      "signals_only IllegalArgumentException;",
                      "ensures target == celsius;"});
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
+}
+
+TEST(ExceptionGuardTest, CheckFromIndexSizeThrowsWhenTheRangeEndsPastTheLength) {
+  // `Objects.checkFromIndexSize` style: the end of the range is a sum of
+  // two arguments; no comparison of two arguments separates the calls
+  // that threw (before: `public behavior` with no condition at all).
+  std::map<std::string, std::string> src = {{"t/Slices.java", R"(package t;
+public class Slices {
+  public static int checkFromIndexSize(int off, int len, int n) {
+    if (off < 0 || len < 0 || off + len > n) throw new IndexOutOfBoundsException("range");
+    return off;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [off, len, n] : std::vector<std::tuple<int, int, int>>{
+           {0, 2, 5}, {1, 3, 4}, {3, 0, 3}, {2, 2, 9}, {-1, 2, 5}, {0, -1, 5}, {2, 4, 5},
+           {4, 2, 5}}) {
+    Call c("t.Slices", "checkFromIndexSize", "(III)I", {"off", "len", "n"}, true);
+    c.Arg(I(off)).Arg(I(len)).Arg(I(n));
+    obs.push_back(off < 0 || len < 0 || off + len > n
+                      ? c.Throws("java.lang.IndexOutOfBoundsException").Build()
+                      : c.Returns(I(off)).Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Slices#checkFromIndexSize", obs);
+  ExpectContract(w, {"requires off < 0 || len < 0 || off + len > n;",
+                     "requires off >= 0 && len >= 0 && off + len <= n;",
+                     "signals_only IndexOutOfBoundsException;",
+                     "ensures \\result == off;"});
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
+}
+
+TEST(ExceptionGuardTest, DigitParserThrowsOnACharacterThatIsNotADigit) {
+  // A parser: NumberFormatException for a character outside '0'..'9',
+  // IllegalArgumentException for the empty string. The first guard is a
+  // statement about the string's characters (before: both exceptions only
+  // permitted, by one `public behavior` case).
+  std::map<std::string, std::string> src = {{"t/Digits.java", R"(package t;
+public class Digits {
+  public static int parseDigits(String s) {
+    if (s.isEmpty()) throw new IllegalArgumentException("empty");
+    int v = 0;
+    for (int k = 0; k < s.length(); k++) {
+      char c = s.charAt(k);
+      if (c < '0' || c > '9') throw new NumberFormatException(s);
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (const char* s : {"42", "7", "100", "0", "", "4x", "-3", "a"}) {
+    std::string text = s;
+    Call c("t.Digits", "parseDigits", "(Ljava/lang/String;)I", {"s"}, true);
+    c.Arg(S(text));
+    bool digits = !text.empty();
+    for (char ch : text) digits &= ch >= '0' && ch <= '9';
+    if (text.empty()) {
+      obs.push_back(c.Throws("java.lang.IllegalArgumentException").Build());
+    } else if (!digits) {
+      obs.push_back(c.Throws("java.lang.NumberFormatException").Build());
+    } else {
+      obs.push_back(c.Returns(I(std::stoi(text))).Build());
+    }
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Digits#parseDigits", obs);
+  ExpectContract(
+      w, {"requires s.length() == 0;",
+          "requires (\\exists int i; 0 <= i && i < s.length(); s.charAt(i) < '0' || "
+          "s.charAt(i) > '9');",
+          "requires s.length() != 0 && (\\forall int i; 0 <= i && i < s.length(); "
+          "s.charAt(i) >= '0' && s.charAt(i) <= '9');",
+          "signals_only IllegalArgumentException;", "signals_only NumberFormatException;"});
   EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
 }
 
