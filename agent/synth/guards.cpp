@@ -172,16 +172,11 @@ std::optional<Guard> CombinedGuard(SynthContext* ctx, const std::vector<const At
   return std::nullopt;
 }
 
-}  // namespace
-
-std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
+// See FindGuard: one atom, else two or three combined.
+std::optional<Guard> AtomGuard(SynthContext* ctx, const std::vector<const Atom*>& atoms,
                                const std::vector<size_t>& positives,
                                const std::vector<size_t>& negatives,
                                const std::set<std::string>& banned, size_t max_combined) {
-  std::vector<const Atom*> atoms;
-  for (const Atom& a : vocab.atoms) {
-    if (a.splits) atoms.push_back(&a);
-  }
   // One atom: the first family that separates; within it, an equality when
   // the exceptional calls all sit on one value (b == 0), else the largest
   // region (x <= 0 before x < 0).
@@ -211,14 +206,40 @@ std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
   }
   // Two, then three atoms: A || B || C (each false on every negative),
   // A && B && C (each true on every positive).
-  if (std::optional<Guard> g =
-          CombinedGuard(ctx, atoms, positives, negatives, banned, max_combined))
+  return CombinedGuard(ctx, atoms, positives, negatives, banned, max_combined);
+}
+
+}  // namespace
+
+std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
+                               const std::vector<size_t>& positives,
+                               const std::vector<size_t>& negatives,
+                               const std::set<std::string>& banned, size_t max_combined,
+                               bool guard_atoms) {
+  std::vector<const Atom*> atoms;
+  for (const Atom& a : vocab.atoms) {
+    if (a.splits) atoms.push_back(&a);
+  }
+  if (std::optional<Guard> g = AtomGuard(ctx, atoms, positives, negatives, banned, max_combined))
     return g;
   // A char input used as a selector (an operator): the calls in
   // `positives` have none of the few values the others have
   // (`op != '+' && op != '-'`, the default branch of a switch).
   if (std::optional<Guard> g = OutsideObservedChars(ctx, vocab, positives, negatives, banned))
     return g;
+  // The atoms of exceptional guards only: after the others (a guard of
+  // those wins), before a threshold read off single values.
+  if (guard_atoms) {
+    size_t before = atoms.size();
+    for (const Atom& a : vocab.guard_atoms) {
+      if (a.splits) atoms.push_back(&a);
+    }
+    if (atoms.size() > before) {
+      if (std::optional<Guard> g =
+              AtomGuard(ctx, atoms, positives, negatives, banned, max_combined))
+        return g;
+    }
+  }
   // A threshold on one numeric input; a floating input's NaN among the
   // calls in `positives` adds `Double.isNaN(x) ||` (a setter that refuses
   // NaN and values outside a range: `Double.isNaN(c) || c < 5.0 || c > 30.0`).

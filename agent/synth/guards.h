@@ -40,11 +40,15 @@ struct Guard {
 // family (same terms) the one with the largest region wins (x <= 0 before
 // x < 0 before x == 0); families in vocabulary order (parameters first).
 // Guards whose requires clause is in `banned` are skipped.
-// `max_combined`: the most atoms a combined guard joins (2 or 3).
+// `max_combined`: the most atoms a combined guard joins (2 or 3). With
+// `guard_atoms`, when no guard of `vocab.atoms` is found before the
+// threshold, the search runs once more with Vocabulary::guard_atoms too
+// (`off < 0 || len < 0 || off + len > n`).
 std::optional<Guard> FindGuard(SynthContext* ctx, const Vocabulary& vocab,
                                const std::vector<size_t>& positives,
                                const std::vector<size_t>& negatives,
-                               const std::set<std::string>& banned, size_t max_combined = 3);
+                               const std::set<std::string>& banned, size_t max_combined = 3,
+                               bool guard_atoms = false);
 
 // A guard for weakening a postcondition P that counterexamples refute:
 // true on every call in `positives` (where P held) and false on every

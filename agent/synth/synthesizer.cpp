@@ -94,6 +94,58 @@ std::string BehaviourKey(const v1::Observation& o) {
   return out;
 }
 
+// The text of a java.lang.String object of `states` (a counterexample
+// renders strings as the validator's model objects: a `value` char array),
+// UTF-8 encoded as Value::string_value holds it; nullopt when it is not
+// one, or not recorded in full, or holds a surrogate.
+std::optional<std::string> StringObjectText(
+    const google::protobuf::RepeatedPtrField<v1::ObjectState>& states, uint64_t id) {
+  auto find = [&](uint64_t want) -> const v1::ObjectState* {
+    for (const v1::ObjectState& s : states) {
+      if (s.id() == want) return &s;
+    }
+    return nullptr;
+  };
+  const v1::ObjectState* str = find(id);
+  if (str == nullptr || str->class_name() != "java.lang.String") return std::nullopt;
+  const v1::ObjectState* chars = nullptr;
+  for (const v1::Field& f : str->fields()) {
+    if (f.name() == "value" && f.value().kind_case() == v1::Value::kRef)
+      chars = find(f.value().ref());
+  }
+  if (chars == nullptr || chars->class_name() != "[C" ||
+      chars->array().elements_size() != chars->array().length())
+    return std::nullopt;
+  std::string out;
+  for (const v1::Value& e : chars->array().elements()) {
+    if (e.kind_case() != v1::Value::kCharValue) return std::nullopt;
+    uint32_t c = static_cast<uint32_t>(e.char_value());
+    if (c >= 0xD800 && c <= 0xDFFF) return std::nullopt;
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else if (c < 0x800) {
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (c >> 12));
+      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+// String arguments of a counterexample as recorded calls hold them (by
+// value), so that the templates and guards read them alike (`s.length()`,
+// `s.charAt(i)` are undecided on a model object).
+void StringArgumentsByValue(v1::Observation* o) {
+  for (v1::Value& arg : *o->mutable_args()) {
+    if (arg.kind_case() != v1::Value::kRef) continue;
+    if (std::optional<std::string> text = StringObjectText(o->pre(), arg.ref()))
+      arg.set_string_value(*text);
+  }
+}
+
 std::string JavaName(const std::string& binary) { return prompt::JavaTypeFromBinaryName(binary); }
 
 // A clause to leave out, as the key the synthesizer bans by: the canonical
@@ -352,7 +404,8 @@ class RoundBuilder {
       if (others.empty()) {
         ec.guard = Guard{"", "", {}, false, ""};
       } else {
-        ec.guard = FindGuard(&ctx, vocab, group, others, banned);
+        ec.guard = FindGuard(&ctx, vocab, group, others, banned, /*max_combined=*/3,
+                             /*guard_atoms=*/true);
       }
       if (ec.guard && !ec.guard->alternatives.empty()) {
         std::vector<std::string> alts;
@@ -706,7 +759,10 @@ absl::StatusOr<SynthesisResult> Synthesize(const SynthesisInput& input,
     observations.push_back(o);
     v1::Observation& added = observations.back();
     if (!added.has_method()) *added.mutable_method() = method;
-    if (counterexample) added.set_source(v1::COUNTEREXAMPLE);
+    if (counterexample) {
+      added.set_source(v1::COUNTEREXAMPLE);
+      StringArgumentsByValue(&added);
+    }
     return true;
   };
   for (const v1::Observation& o : input.observations) add(o, false);

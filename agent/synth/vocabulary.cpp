@@ -117,6 +117,7 @@ class Builder {
     ComputeChanges();
     BuildKeys();
     BuildAtoms();
+    BuildGuardAtoms();
     return std::move(vocab_);
   }
 
@@ -372,7 +373,9 @@ class Builder {
   void AddAtom(const std::string& pre, const std::string& post, const std::string& neg_pre,
                const std::string& neg_post, int family, int order, bool noteworthy = false,
                bool edge = false) {
-    if (static_cast<int>(vocab_.atoms.size()) >= options_.max_atoms) return;
+    std::vector<Atom>& sink = guard_only_ ? vocab_.guard_atoms : vocab_.atoms;
+    int limit = guard_only_ ? options_.max_guard_atoms : options_.max_atoms;
+    if (static_cast<int>(sink.size()) >= limit) return;
     if (!seen_atoms_.insert(pre).second) return;
     const jml::Expr* e = ctx_->Compile(pre, Position::kPrecondition);
     if (e == nullptr) return;
@@ -394,7 +397,7 @@ class Builder {
     }
     a.splits = has_true && has_false;
     if (!has_true) return;
-    vocab_.atoms.push_back(std::move(a));
+    sink.push_back(std::move(a));
   }
 
   static std::string Paren(const std::string& s) { return absl::StrCat("(", s, ")"); }
@@ -667,8 +670,69 @@ class Builder {
     }
   }
 
+  // See Vocabulary::guard_atoms. Only where some call threw: the guards
+  // of exceptional cases are all they are for.
+  void BuildGuardAtoms() {
+    bool thrown = false;
+    for (size_t i = 0; i < ctx_->size(); ++i)
+      thrown |= OutcomeOf(ctx_->observations()[i]) == OutcomeKind::kThrown;
+    if (!thrown) return;
+    guard_only_ = true;
+    int family = static_cast<int>(vocab_.atoms.size()) + 1;  // past every family of `atoms`
+    int order = family;
+    std::vector<const Term*> integral, strings;
+    for (const Term& t : vocab_.terms) {
+      if (!t.input || t.pre_text.empty()) continue;
+      if (t.shape == TermShape::kString) strings.push_back(&t);
+      if (t.shape == TermShape::kScalar &&
+          (t.type.Is(Type::Kind::kInt) || t.type.Is(Type::Kind::kLong)))
+        integral.push_back(&t);
+    }
+    // A String input with a character that is not a decimal digit (a
+    // parser's NumberFormatException); its negation: digits only.
+    for (const Term* t : strings) {
+      ++family;
+      std::string s = t->pre_text, sp = t->text;
+      auto some = [](const std::string& x) {
+        return absl::StrCat("(\\exists int $i; 0 <= $i && $i < ", x, ".length(); ", x,
+                            ".charAt($i) < '0' || ", x, ".charAt($i) > '9')");
+      };
+      auto all = [](const std::string& x) {
+        return absl::StrCat("(\\forall int $i; 0 <= $i && $i < ", x, ".length(); ", x,
+                            ".charAt($i) >= '0' && ", x, ".charAt($i) <= '9')");
+      };
+      AddAtom(some(s), some(sp), all(s), all(sp), family, order++);
+    }
+    // x + y compared with z, for integral inputs of one type: the end of
+    // a range (`off + len > n`). Largest region first, as in BuildAtoms.
+    struct Op {
+      const char* op;
+      const char* neg;
+    };
+    static const Op kOps[] = {{"<=", ">"}, {">=", "<"}, {"<", ">="}, {">", "<="}};
+    for (size_t a = 0; a < integral.size(); ++a) {
+      for (size_t b = a + 1; b < integral.size(); ++b) {
+        for (const Term* z : integral) {
+          const Term* x = integral[a];
+          const Term* y = integral[b];
+          if (z == x || z == y || !(x->type == y->type) || !(y->type == z->type)) continue;
+          ++family;
+          for (const Op& op : kOps) {
+            auto rel = [&](const char* o, std::string Term::*text) {
+              return absl::StrCat(x->*text, " + ", y->*text, " ", o, " ", z->*text);
+            };
+            AddAtom(rel(op.op, &Term::pre_text), rel(op.op, &Term::text),
+                    rel(op.neg, &Term::pre_text), rel(op.neg, &Term::text), family, order++);
+          }
+        }
+      }
+    }
+    guard_only_ = false;
+  }
+
   SynthContext* ctx_;
   const VocabularyOptions& options_;
+  bool guard_only_ = false;  // AddAtom adds to Vocabulary::guard_atoms
   std::vector<size_t> normal_;
   Vocabulary vocab_;
   std::set<std::string> seen_atoms_;

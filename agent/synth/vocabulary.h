@@ -102,6 +102,11 @@ struct Vocabulary {
   std::vector<Term> terms;
   std::vector<ArrayTerm> arrays;
   std::vector<Atom> atoms;
+  // Atoms only the guards of exceptional cases use, after `atoms` failed
+  // to separate the calls that threw: a sum of two integral inputs
+  // compared with a third (`off + len > n`), a String input holding a
+  // character that is not a digit. The templates do not see them.
+  std::vector<Atom> guard_atoms;
   // Per observation: a key of all input values (support counting);
   // references count by kind, not identity.
   std::vector<std::string> input_keys;
@@ -113,6 +118,7 @@ struct Vocabulary {
 struct VocabularyOptions {
   int max_terms = 48;
   int max_atoms = 160;
+  int max_guard_atoms = 96;
   // Indices of result array elements turned into terms (\result[0], ...).
   int max_indexed_elements = 3;
 };

@@ -4,6 +4,7 @@
 // thrown (signals_only that class) and whose normal case requires the
 // negation, so that the contract pins both outcomes.
 #include <cmath>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -24,6 +25,7 @@ using ::testing::Not;
 using testing::Call;
 using testing::D;
 using testing::I;
+using testing::S;
 using testing::SynthesizeAndValidate;
 using testing::Weakened;
 
@@ -34,6 +36,48 @@ void ExpectContract(const Weakened& w, const std::vector<std::string>& clauses) 
                    w.result.oracle_verdict, "\n", w.report);
   EXPECT_EQ(w.bits, "11") << explain;
   for (const std::string& c : clauses) EXPECT_THAT(w.result.jml, HasSubstr(c)) << explain;
+}
+
+// A decimal parser `t.<cls>#<method>(String s)`: IllegalArgumentException
+// for "", NumberFormatException for a character outside '0'..'9', then
+// `check` (a statement over the value v) before it returns v.
+std::map<std::string, std::string> ParserSource(const std::string& cls, const std::string& method,
+                                                const std::string& check) {
+  return {{absl::StrCat("t/", cls, ".java"),
+           absl::StrCat("package t;\npublic class ", cls, " {\n  public static int ", method,
+                        R"((String s) {
+    if (s.isEmpty()) throw new IllegalArgumentException("empty");
+    int v = 0;
+    for (int k = 0; k < s.length(); k++) {
+      char c = s.charAt(k);
+      if (c < '0' || c > '9') throw new NumberFormatException(s);
+      v = v * 10 + (c - '0');
+    }
+)",
+                        check, "    return v;\n  }\n}\n")}};
+}
+
+// Calls of a static int method of one String parameter `s`: `thrown(s)`
+// names the exception a call throws (empty: it returns s's value).
+std::vector<v1::Observation> ParserCalls(
+    const std::string& cls, const std::string& name, const std::vector<std::string>& inputs,
+    const std::function<std::string(const std::string&)>& thrown) {
+  std::vector<v1::Observation> obs;
+  for (const std::string& text : inputs) {
+    Call c(cls, name, "(Ljava/lang/String;)I", {"s"}, true);
+    c.Arg(S(text));
+    std::string exception = thrown(text);
+    obs.push_back(exception.empty() ? c.Returns(I(std::stoi(text))).Build()
+                                    : c.Throws(exception).Build());
+  }
+  return obs;
+}
+
+bool AllDigits(const std::string& s) {
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
 }
 
 TEST(ExceptionGuardTest, CheckIndexThrowsOutsideZeroToLength) {
@@ -214,6 +258,84 @@ public class Thermostat {
                      "signals_only IllegalArgumentException;",
                      "ensures target == celsius;"});
   EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
+}
+
+TEST(ExceptionGuardTest, CheckFromIndexSizeThrowsWhenTheRangeEndsPastTheLength) {
+  // `Objects.checkFromIndexSize` style: the end of the range is a sum of
+  // two arguments; no comparison of two arguments separates the calls
+  // that threw (before: `public behavior` with no condition at all).
+  std::map<std::string, std::string> src = {{"t/Slices.java", R"(package t;
+public class Slices {
+  public static int checkFromIndexSize(int off, int len, int n) {
+    if (off < 0 || len < 0 || off + len > n) throw new IndexOutOfBoundsException("range");
+    return off;
+  }
+})"}};
+  std::vector<v1::Observation> obs;
+  for (auto [off, len, n] : std::vector<std::tuple<int, int, int>>{
+           {0, 2, 5}, {1, 3, 4}, {3, 0, 3}, {2, 2, 9}, {-1, 2, 5}, {0, -1, 5}, {2, 4, 5},
+           {4, 2, 5}}) {
+    Call c("t.Slices", "checkFromIndexSize", "(III)I", {"off", "len", "n"}, true);
+    c.Arg(I(off)).Arg(I(len)).Arg(I(n));
+    obs.push_back(off < 0 || len < 0 || off + len > n
+                      ? c.Throws("java.lang.IndexOutOfBoundsException").Build()
+                      : c.Returns(I(off)).Build());
+  }
+  Weakened w = SynthesizeAndValidate(src, "t.Slices#checkFromIndexSize", obs);
+  ExpectContract(w, {"requires off < 0 || len < 0 || off + len > n;",
+                     "requires off >= 0 && len >= 0 && off + len <= n;",
+                     "signals_only IndexOutOfBoundsException;",
+                     "ensures \\result == off;"});
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
+}
+
+TEST(ExceptionGuardTest, DigitParserThrowsOnACharacterThatIsNotADigit) {
+  // A parser: NumberFormatException for a character outside '0'..'9',
+  // IllegalArgumentException for the empty string. The first guard is a
+  // statement about the string's characters (before: both exceptions only
+  // permitted, by one `public behavior` case).
+  std::map<std::string, std::string> src = ParserSource("Digits", "parseDigits", "");
+  std::vector<v1::Observation> obs = ParserCalls(
+      "t.Digits", "parseDigits", {"42", "7", "100", "0", "", "4x", "-3", "a"},
+      [](const std::string& s) -> std::string {
+        if (s.empty()) return "java.lang.IllegalArgumentException";
+        return AllDigits(s) ? "" : "java.lang.NumberFormatException";
+      });
+  Weakened w = SynthesizeAndValidate(src, "t.Digits#parseDigits", obs);
+  ExpectContract(
+      w, {"requires s.length() == 0;",
+          "requires (\\exists int i; 0 <= i && i < s.length(); s.charAt(i) < '0' || "
+          "s.charAt(i) > '9');",
+          "requires s.length() != 0 && (\\forall int i; 0 <= i && i < s.length(); "
+          "s.charAt(i) >= '0' && s.charAt(i) <= '9');",
+          "signals_only IllegalArgumentException;", "signals_only NumberFormatException;"});
+  EXPECT_THAT(w.result.jml, Not(HasSubstr("public behavior")));
+}
+
+TEST(ExceptionGuardTest, ParserKeepsTheNonDigitGuardWhenCounterexamplesComeBack) {
+  // parsePositive: "0" is refused too, which no guard over the characters
+  // states (the IllegalArgumentException stays only permitted). The
+  // validator refutes a result clause with a counterexample whose string
+  // is its model object (a `value` char array); the non-digit guard must
+  // still be decided on it in the next round (before: lost, and both
+  // exceptions only permitted).
+  std::map<std::string, std::string> src = ParserSource(
+      "Positive", "parsePositive",
+      "    if (v <= 0) throw new IllegalArgumentException(\"not positive\");\n");
+  std::vector<v1::Observation> obs = ParserCalls(
+      "t.Positive", "parsePositive", {"42", "7", "100", "0", "", "4x", "-3"},
+      [](const std::string& s) -> std::string {
+        if (!AllDigits(s)) return "java.lang.NumberFormatException";
+        return s.empty() || std::stoi(s) <= 0 ? "java.lang.IllegalArgumentException" : "";
+      });
+  Weakened w = SynthesizeAndValidate(src, "t.Positive#parsePositive", obs);
+  ExpectContract(
+      w, {"requires (\\exists int i; 0 <= i && i < s.length(); s.charAt(i) < '0' || "
+          "s.charAt(i) > '9');",
+          "requires (\\forall int i; 0 <= i && i < s.length(); s.charAt(i) >= '0' && "
+          "s.charAt(i) <= '9');",
+          "signals_only NumberFormatException;", "signals_only IllegalArgumentException;"});
+  EXPECT_FALSE(w.result.dropped.empty()) << "no counterexample round: the test tests nothing";
 }
 
 }  // namespace
