@@ -418,6 +418,10 @@ std::string InvariantsLine(const v1::ClassInvariants& c) {
                       absl::StrJoin(c.invariants(), "; "));
 }
 
+std::string DefaultOutDirOf(const std::string& project_dir) {
+  return project_dir + "/tracespec-out";
+}
+
 // Records a problem that stopped the run in OUT/failed-run.json (when OUT
 // exists). run.json, the specs and the report stay those of the last run
 // that succeeded; `tracespec check` refuses to vouch for them while the
@@ -486,7 +490,7 @@ std::vector<v1::LostContract> LostContractsAmong(
 
 }  // namespace
 
-std::string DefaultOutDir(const Project& project) { return project.dir + "/tracespec-out"; }
+std::string DefaultOutDir(const Project& project) { return DefaultOutDirOf(project.dir); }
 
 void AddMethodRun(v1::MethodRun method, v1::RunSummary* summary) {
   v1::RunSummary& s = *summary;
@@ -606,18 +610,44 @@ absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_p
   return result.seconds;
 }
 
-absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
-  absl::Time start = absl::Now();
-  Reporter report(options.progress);
-  TS_ASSIGN_OR_RETURN(Project project, LoadProject(options.project_dir));
-  if (options.no_noninterference) project.config.set_observe_noninterference(false);
-  RunResult result;
-  std::string out_dir = options.out_dir.empty() ? DefaultOutDir(project) : options.out_dir;
+// The run's output directory: --out made absolute, else the project's
+// tracespec-out.
+std::string RunOutDir(const RunOptions& options, const std::string& project_dir) {
+  std::string out_dir = options.out_dir.empty() ? DefaultOutDirOf(project_dir) : options.out_dir;
   if (out_dir[0] != '/') {
     std::error_code ec;
     out_dir = fs::absolute(out_dir, ec).lexically_normal().string();
     while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
   }
+  return out_dir;
+}
+
+// A project whose configuration cannot be read (a syntax error, a missing
+// entry) stops the run before anything else: when an earlier run left its
+// results in the output directory, the failure is recorded there like any
+// other, so `check` does not vouch for those results while the run that
+// should replace them has not happened.
+absl::Status StopBeforeLoading(const RunOptions& options, absl::Status status) {
+  std::error_code ec;
+  fs::path dir = fs::weakly_canonical(options.project_dir, ec);
+  if (ec || !IsDirectory(dir.string())) return status;
+  const std::string out_dir = RunOutDir(options, dir.string());
+  if (!IsDirectory(out_dir) || !PrepareOutputDir(out_dir).ok()) return status;
+  v1::RunSummary s;
+  s.set_format_version(v1::FORMAT_VERSION_1);
+  s.set_project(dir.string());
+  return Stop(out_dir, &s, std::move(status));
+}
+
+absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
+  absl::Time start = absl::Now();
+  Reporter report(options.progress);
+  absl::StatusOr<Project> loaded = LoadProject(options.project_dir);
+  if (!loaded.ok()) return StopBeforeLoading(options, loaded.status());
+  Project project = *std::move(loaded);
+  if (options.no_noninterference) project.config.set_observe_noninterference(false);
+  RunResult result;
+  std::string out_dir = RunOutDir(options, project.dir);
   result.out_dir = out_dir;
   TS_RETURN_IF_ERROR(PrepareOutputDir(out_dir));
   const int jobs = std::max(1, options.jobs);

@@ -498,6 +498,27 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_THAT(raised.stdout_data, HasSubstr("3 contracts checked against the current build"));
   ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
 
+  // A configuration that does not parse stops the run before it reads
+  // anything else; the failure is recorded all the same, so mending the
+  // file is not enough for check to vouch for the last run's results.
+  const std::string last_run_json = *ReadFile(out + "/run.json");
+  ASSERT_TRUE(WriteFileAtomic(config_path, config + "bogus_entry: 1\n").ok());
+  SubprocessResult unparsed = testing::RunTracespec({"run", bank});
+  EXPECT_EQ(unparsed.exit_code, 3) << unparsed.stdout_data << unparsed.stderr_data;
+  EXPECT_THAT(unparsed.stderr_data, HasSubstr("/tracespec.textproto:"));
+  EXPECT_THAT(unparsed.stderr_data, HasSubstr("bogus_entry"));
+  EXPECT_EQ(*ReadFile(out + "/run.json"), last_run_json);
+  ASSERT_TRUE(FileExists(out + "/failed-run.json"));
+  ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
+  SubprocessResult after_unparsed = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(after_unparsed.exit_code, 3)
+      << after_unparsed.stdout_data << after_unparsed.stderr_data;
+  EXPECT_THAT(after_unparsed.stderr_data, HasSubstr("the last `tracespec run` of"));
+  EXPECT_THAT(after_unparsed.stderr_data, HasSubstr("bogus_entry"));
+  SubprocessResult mended = testing::RunTracespec({"run", bank});
+  ASSERT_EQ(mended.exit_code, 0) << mended.stdout_data << mended.stderr_data;
+  EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+
   // A spec file the run did not write.
   std::string extra = out + "/specs/bank/Extra.jml";
   ASSERT_TRUE(WriteFileAtomic(extra, "package bank;\npublic class Extra {\n  //@ ensures \\result == 1;\n"
