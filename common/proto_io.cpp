@@ -167,6 +167,11 @@ absl::StatusOr<std::vector<v1::Observation>> ReadObservations(const std::string&
   std::string file = path;
   if (IsDirectory(path)) file = path + "/observations.pb";
   TS_ASSIGN_OR_RETURN(std::string data, ReadFile(file));
+  return ParseObservations(data, file);
+}
+
+absl::StatusOr<std::vector<v1::Observation>> ParseObservations(const std::string& data,
+                                                               const std::string& file) {
   std::vector<v1::Observation> out;
   if (absl::EndsWith(file, ".jsonl") || absl::EndsWith(file, ".json")) {
     int line_number = 0;

@@ -58,6 +58,10 @@ absl::Status ForEachDelimited(
 // Observations from a .pb (length-delimited) or .jsonl file, or from a
 // directory holding observations.pb. Checks every record's format version.
 absl::StatusOr<std::vector<v1::Observation>> ReadObservations(const std::string& path);
+// The same from `data`, the contents of `file` (.jsonl/.json: JSON lines;
+// otherwise length-delimited), which messages name.
+absl::StatusOr<std::vector<v1::Observation>> ParseObservations(const std::string& data,
+                                                               const std::string& file);
 
 // Writes observations atomically; the format follows the extension (.pb or
 // .jsonl).

@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/glob.h"
+#include "common/interrupt.h"
 #include "common/status.h"
 #include "common/subprocess.h"
 #include "validator/classfile/class_path.h"
@@ -320,7 +321,15 @@ absl::StatusOr<TestRun> RunTests(const TestRunOptions& options) {
   subprocess.stdout_path = run.log_path;
   subprocess.stderr_path = run.log_path;
   subprocess.timeout_seconds = options.timeout_seconds;
+  // Ctrl-C or SIGTERM stops the JVM (its process group) at once and ends
+  // the caller's work with it, as during `run`'s build.
+  subprocess.stop_on_interrupt = true;
   TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(command), subprocess));
+  if (jvm.interrupted_by != 0) {
+    return absl::CancelledError(absl::StrCat(InterruptReason(jvm.interrupted_by),
+                                             " while JUnit ran ", absl::StrJoin(options.test_classes, ", "),
+                                             " (stopped after ", static_cast<int>(jvm.seconds), "s)"));
+  }
   run.timed_out = jvm.timed_out;
   run.jvm = jvm.Describe();
   run.seconds = jvm.seconds;

@@ -111,7 +111,8 @@ struct TestRun {
 // listener or launcher jar, a JVM that cannot be started, and JUnit never
 // starting its test plan (a class it cannot load, no tests: the message
 // says which, as `observe` does). A run that ends early (crash, timeout)
-// is a TestRun with the unfinished tests among `failed`.
+// is a TestRun with the unfinished tests among `failed`. SIGINT or SIGTERM
+// while the JVM runs kills it and is a Cancelled error.
 absl::StatusOr<TestRun> RunTests(const TestRunOptions& options);
 
 // Why JUnit never started its test plan, from the JVM's output `log`

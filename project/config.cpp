@@ -26,6 +26,9 @@ namespace fs = std::filesystem;
 
 // The main sources of the Maven and Gradle layouts (ProjectConfig.sources).
 constexpr char kDefaultSources[] = "src/main/java";
+// Else, when the project has it and the tests are not under it: a plain
+// layout's sources.
+constexpr char kPlainSources[] = "src";
 
 std::string Absolute(const std::string& dir, const std::string& path) {
   if (path.empty() || path[0] == '/') return path;
@@ -158,20 +161,24 @@ bool IsClassWideTarget(const classfile::Method& m) {
   return m.name != "<init>" && m.name != "<clinit>";
 }
 
+// Whether the existing `path` is `dir` or lies below it (links resolved).
+bool InsideDir(const std::string& path, const std::string& dir) {
+  if (path.empty() || !FileExists(path)) return false;
+  std::error_code ec;
+  std::string p = fs::weakly_canonical(path, ec).string();
+  std::string root = fs::weakly_canonical(dir, ec).string();
+  return p == root || absl::StartsWith(p, root + "/");
+}
+
 // The project's main sources must exist and must not hold its tests (the
 // gate would take every test for a copy of the implementation).
 absl::Status CheckSources(const std::string& description, const v1::ProjectConfig& config) {
-  std::string tests;
-  if (!config.tests_src().empty() && FileExists(config.tests_src())) {
-    tests = fs::weakly_canonical(config.tests_src()).string();
-  }
   for (const std::string& source : config.sources()) {
     if (!FileExists(source)) {
       return absl::NotFoundError(
           absl::StrCat(description, ": sources entry ", source, " does not exist"));
     }
-    std::string root = fs::weakly_canonical(source).string();
-    if (!tests.empty() && (tests == root || absl::StartsWith(tests, root + "/"))) {
+    if (InsideDir(config.tests_src(), source)) {
       return absl::InvalidArgumentError(absl::StrCat(
           description, ": sources entry ", source, " holds the test sources (tests_src ",
           config.tests_src(), "); name the main sources only, e.g. src/main/java"));
@@ -279,8 +286,19 @@ absl::StatusOr<Project> LoadProject(const std::string& dir) {
   AbsolutizeAll(root, config.mutable_test_classes());
   AbsolutizeAll(root, config.mutable_classpath());
   if (!config.tests_src().empty()) Absolutize(root, config.mutable_tests_src());
-  if (config.sources().empty() && IsDirectory(absl::StrCat(root, "/", kDefaultSources))) {
-    config.add_sources(kDefaultSources);
+  if (config.sources().empty()) {
+    if (IsDirectory(absl::StrCat(root, "/", kDefaultSources))) {
+      config.add_sources(kDefaultSources);
+    } else if (const std::string plain = absl::StrCat(root, "/", kPlainSources);
+               IsDirectory(plain) && !InsideDir(config.tests_src(), plain) &&
+               !IsDirectory(plain + "/main") && !IsDirectory(plain + "/test") &&
+               !IsDirectory(plain + "/tests")) {
+      // A plain layout (src/ beside test/; not when src/ may hold tests):
+      // without it, a run without a build command could not tell stale
+      // class files, and a remote model could be sent a copy of the
+      // implementation.
+      config.add_sources(kPlainSources);
+    }
   }
   AbsolutizeAll(root, config.mutable_sources());
   TS_RETURN_IF_ERROR(CheckSources(project.description, config));

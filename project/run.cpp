@@ -194,13 +194,23 @@ std::string StaleClassesSentence(const v1::RunSummary& s) {
 // of each file a reuse reads, so that cached observations changed after
 // they were written (damage that still parses, an edit) are observed
 // again rather than trusted.
-absl::StatusOr<std::string> ObservationsSeal(const std::string& key, const std::string& obs_dir) {
-  std::string seal = absl::StrCat(key, "\n");
-  for (const char* file : {"observations.pb", "summary.json"}) {
-    TS_ASSIGN_OR_RETURN(std::string content, ReadFile(absl::StrCat(obs_dir, "/", file)));
-    absl::StrAppend(&seal, file, " ", Sha256Hex(content), "\n");
-  }
-  return seal;
+// The contents of the files of OUT/observations a reuse reads, each read
+// once: what is hashed is what is parsed.
+struct CachedObservationFiles {
+  std::string observations;  // observations.pb
+  std::string summary;       // summary.json
+};
+
+absl::StatusOr<CachedObservationFiles> ReadCachedObservationFiles(const std::string& obs_dir) {
+  CachedObservationFiles files;
+  TS_ASSIGN_OR_RETURN(files.observations, ReadFile(obs_dir + "/observations.pb"));
+  TS_ASSIGN_OR_RETURN(files.summary, ReadFile(obs_dir + "/summary.json"));
+  return files;
+}
+
+std::string ObservationsSeal(const std::string& key, const CachedObservationFiles& files) {
+  return absl::StrCat(key, "\n", "observations.pb ", Sha256Hex(files.observations), "\n",
+                      "summary.json ", Sha256Hex(files.summary), "\n");
 }
 
 // The tests that failed while observing, as "pkg.C#m: Exception" (the
@@ -418,6 +428,10 @@ std::string InvariantsLine(const v1::ClassInvariants& c) {
                       absl::StrJoin(c.invariants(), "; "));
 }
 
+std::string DefaultOutDirOf(const std::string& project_dir) {
+  return project_dir + "/tracespec-out";
+}
+
 // Records a problem that stopped the run in OUT/failed-run.json (when OUT
 // exists). run.json, the specs and the report stay those of the last run
 // that succeeded; `tracespec check` refuses to vouch for them while the
@@ -486,7 +500,7 @@ std::vector<v1::LostContract> LostContractsAmong(
 
 }  // namespace
 
-std::string DefaultOutDir(const Project& project) { return project.dir + "/tracespec-out"; }
+std::string DefaultOutDir(const Project& project) { return DefaultOutDirOf(project.dir); }
 
 void AddMethodRun(v1::MethodRun method, v1::RunSummary* summary) {
   v1::RunSummary& s = *summary;
@@ -606,18 +620,44 @@ absl::StatusOr<double> RunBuild(const Project& project, const std::string& log_p
   return result.seconds;
 }
 
-absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
-  absl::Time start = absl::Now();
-  Reporter report(options.progress);
-  TS_ASSIGN_OR_RETURN(Project project, LoadProject(options.project_dir));
-  if (options.no_noninterference) project.config.set_observe_noninterference(false);
-  RunResult result;
-  std::string out_dir = options.out_dir.empty() ? DefaultOutDir(project) : options.out_dir;
+// The run's output directory: --out made absolute, else the project's
+// tracespec-out.
+std::string RunOutDir(const RunOptions& options, const std::string& project_dir) {
+  std::string out_dir = options.out_dir.empty() ? DefaultOutDirOf(project_dir) : options.out_dir;
   if (out_dir[0] != '/') {
     std::error_code ec;
     out_dir = fs::absolute(out_dir, ec).lexically_normal().string();
     while (out_dir.size() > 1 && out_dir.back() == '/') out_dir.pop_back();
   }
+  return out_dir;
+}
+
+// A project whose configuration cannot be read (a syntax error, a missing
+// entry) stops the run before anything else: when an earlier run left its
+// results in the output directory, the failure is recorded there like any
+// other, so `check` does not vouch for those results while the run that
+// should replace them has not happened.
+absl::Status StopBeforeLoading(const RunOptions& options, absl::Status status) {
+  std::error_code ec;
+  fs::path dir = fs::weakly_canonical(options.project_dir, ec);
+  if (ec || !IsDirectory(dir.string())) return status;
+  const std::string out_dir = RunOutDir(options, dir.string());
+  if (!IsDirectory(out_dir) || !PrepareOutputDir(out_dir).ok()) return status;
+  v1::RunSummary s;
+  s.set_format_version(v1::FORMAT_VERSION_1);
+  s.set_project(dir.string());
+  return Stop(out_dir, &s, std::move(status));
+}
+
+absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
+  absl::Time start = absl::Now();
+  Reporter report(options.progress);
+  absl::StatusOr<Project> loaded = LoadProject(options.project_dir);
+  if (!loaded.ok()) return StopBeforeLoading(options, loaded.status());
+  Project project = *std::move(loaded);
+  if (options.no_noninterference) project.config.set_observe_noninterference(false);
+  RunResult result;
+  std::string out_dir = RunOutDir(options, project.dir);
   result.out_dir = out_dir;
   TS_RETURN_IF_ERROR(PrepareOutputDir(out_dir));
   const int jobs = std::max(1, options.jobs);
@@ -668,20 +708,22 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   std::string key_path = absl::StrCat(obs_dir, "/", kObservationsKeyFile);
   v1::ObserveSummary observed;
   const std::string stored_seal = ReadFile(key_path).value_or("");
-  bool reuse = absl::StartsWith(stored_seal, *key + "\n") &&
-               loop::ReadJsonFile(obs_dir + "/summary.json", &observed).ok();
+  absl::StatusOr<CachedObservationFiles> cached_files =
+      absl::StartsWith(stored_seal, *key + "\n")
+          ? ReadCachedObservationFiles(obs_dir)
+          : absl::StatusOr<CachedObservationFiles>(absl::NotFoundError("no reusable key"));
+  bool reuse = cached_files.ok() && FromJson(cached_files->summary, &observed).ok();
   // The observations, read once for every method (see loop::InferWorld).
   std::optional<std::vector<v1::Observation>> observations;
   if (reuse) {
     absl::StatusOr<std::vector<v1::Observation>> cached =
-        ReadObservations(obs_dir + "/observations.pb");
+        ParseObservations(cached_files->observations, obs_dir + "/observations.pb");
     if (!cached.ok()) {
       report.Stage(absl::StrCat("observe: the cached observations are damaged (",
                                 cached.status().message(), "): observing again"),
                    start);
       reuse = false;
-    } else if (absl::StatusOr<std::string> seal = ObservationsSeal(*key, obs_dir);
-               !seal.ok() || *seal != stored_seal) {
+    } else if (ObservationsSeal(*key, *cached_files) != stored_seal) {
       report.Stage(absl::StrCat("observe: the cached observations changed after they were "
                                 "written (they no longer match the hashes in ",
                                 key_path, "): observing again"),
@@ -743,8 +785,8 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                       obs_dir, "/jvm.log)")));
     }
     observed = obs->summary;
-    TS_ASSIGN_OR_RETURN(std::string seal, ObservationsSeal(*key, obs_dir));
-    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, seal));
+    TS_ASSIGN_OR_RETURN(CachedObservationFiles written, ReadCachedObservationFiles(obs_dir));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, ObservationsSeal(*key, written)));
     std::vector<std::string> failed = FailedTests(observed);
     report.Stage(command.empty()
                      ? absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
@@ -1393,7 +1435,8 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
                      ? absl::StrCat("against the class files as found (no build command; none "
                                     "older than its source in ", absl::StrJoin(roots, ", "), ")")
                      : "against the class files as found (no build command, and no sources "
-                       "(`sources`, default src/main/java) to tell whether they are current)";
+                       "(`sources`, default src/main/java, else src) to tell whether they are "
+                       "current)";
   }
   // The targets as the class files now are: one the run did not cover (a
   // method added since) or covered without a contract is listed, not
@@ -1475,8 +1518,13 @@ absl::StatusOr<CheckResult> CheckProject(const CheckOptions& options) {
   }
   for (const std::string& e : edited) absl::StrAppend(&result.text, "edited since the run: ", e, "\n");
   if (!targets.ok()) {
-    absl::StrAppend(&result.text, "not covered: the target methods could not be listed (",
-                    targets.status().message(), ")\n");
+    // Not a method left uncovered: the class files did not say which
+    // methods there are, so one added since the run could not be seen.
+    absl::StrAppend(&result.text,
+                    "targets not listed: the class files did not say which target methods there "
+                    "are now (",
+                    targets.status().message(),
+                    "), so a method added since the run would not be seen here\n");
   }
   for (const UncoveredTarget& t : targets.ok() ? UncoveredTargets(*targets, summary)
                                                : std::vector<UncoveredTarget>{}) {

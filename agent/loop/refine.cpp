@@ -185,6 +185,7 @@ class MethodRun {
     if (!rounds_.empty()) {
       Progress(absl::StrCat("continuing after round ", rounds_.size(), " (", History(rounds_),
                             ")"));
+      TS_RETURN_IF_ERROR(RecheckEarlierSuccess());
     }
     TS_ASSIGN_OR_RETURN(prompt::PromptBuilder builder,
                         prompt::PromptBuilder::Create(inputs_.prompt, options_.prompt));
@@ -219,6 +220,64 @@ class MethodRun {
  private:
   void Progress(absl::string_view line) {
     if (options_.progress) options_.progress(absl::StrCat(inputs_.selector, ": ", line));
+  }
+
+  // A candidate checked against the method's observations within the run's
+  // bounds.
+  check::ValidateRequest ValidateRequestFor(const std::string& jml) const {
+    check::ValidateRequest validate;
+    validate.method = inputs_.resolved;
+    validate.contract = jml;
+    validate.contract_file = "candidate.jml";
+    validate.format = jml::ContractFormat::kSpecText;
+    validate.has_observations = true;
+    validate.observations = inputs_.prompt.observations;
+    validate.unwind = options_.unwind;
+    validate.max_array = options_.max_array;
+    validate.timeout_seconds = options_.validation_timeout_seconds;
+    validate.class_invariants = options_.class_invariants;
+    return validate;
+  }
+
+  // A run that continues from an earlier run's Success states that
+  // contract only after validating it again: the journal is files that
+  // whoever can write the run directory may have edited (a round.json that
+  // still parses is read as it is), and the verdict a run writes is its own.
+  // When the contract holds, the passing round keeps it with this check's
+  // verdicts; when it does not, every round of the earlier run is moved
+  // aside and the method starts again from round 1.
+  absl::Status RecheckEarlierSuccess() {
+    auto passing = std::find_if(rounds_.begin(), rounds_.end(), [](const v1::InferRound& r) {
+      return r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11";
+    });
+    if (passing == rounds_.end()) return absl::OkStatus();
+    const int number = passing->round();
+    absl::StatusOr<check::ValidationReport> report =
+        validator_->Validate(ValidateRequestFor(passing->candidate()));
+    if (!report.ok()) {
+      return absl::Status(report.status().code(),
+                          absl::StrCat(inputs_.selector, ": validating again the contract of round ",
+                                       number, " of an earlier run failed: ",
+                                       report.status().message()));
+    }
+    if (!NotCheckable(*report) && report->Bits() == "11") {
+      passing->set_consistency(CheckLine(report->consistency));
+      passing->set_coverage(CheckLine(report->coverage));
+      *passing->mutable_consistency_verdict() = check::VerdictOf(report->consistency);
+      *passing->mutable_coverage_verdict() = check::VerdictOf(report->coverage);
+      Progress(absl::StrCat("the contract of round ", number,
+                            " of an earlier run was validated again and holds"));
+      return absl::OkStatus();
+    }
+    TS_ASSIGN_OR_RETURN(std::vector<std::string> moved,
+                        MoveRoundsAside(dir_, static_cast<int>(rounds_.size())));
+    Progress(absl::StrCat("the contract of round ", number,
+                          " of an earlier run, recorded as Success, does not validate now ",
+                          "(consistency ", CheckLine(report->consistency), ", coverage ",
+                          CheckLine(report->coverage), "): its rounds were moved to ",
+                          absl::StrJoin(moved, ", "), " and the method starts again"));
+    rounds_.clear();
+    return absl::OkStatus();
   }
 
   v1::InferResult Result(v1::InferStatus status, absl::Time start) {
@@ -382,6 +441,7 @@ class MethodRun {
       out->set_clause(r.clause);
       out->set_repaired(r.repaired);
       out->set_reason(r.reason);
+      out->set_refuted_by(r.refuted_by);
     }
 
     // The same candidate as an earlier round (a synthesizer given the same
@@ -410,17 +470,7 @@ class MethodRun {
     }
     validated_[prepared->jml] = rounds_.size();
 
-    check::ValidateRequest validate;
-    validate.method = inputs_.resolved;
-    validate.contract = prepared->jml;
-    validate.contract_file = "candidate.jml";
-    validate.format = jml::ContractFormat::kSpecText;
-    validate.has_observations = true;
-    validate.observations = inputs_.prompt.observations;
-    validate.unwind = options_.unwind;
-    validate.max_array = options_.max_array;
-    validate.timeout_seconds = options_.validation_timeout_seconds;
-    validate.class_invariants = options_.class_invariants;
+    check::ValidateRequest validate = ValidateRequestFor(prepared->jml);
     absl::Time checked = absl::Now();
     absl::StatusOr<check::ValidationReport> report = validator_->Validate(validate);
     round->set_validation_seconds(absl::ToDoubleSeconds(absl::Now() - checked));
@@ -444,6 +494,7 @@ class MethodRun {
         out->set_clause(r.clause);
         out->set_repaired(r.repaired);
         out->set_reason(r.reason);
+        out->set_refuted_by(r.refuted_by);
       }
     }
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.txt"), check::FormatReportText(*report)));
@@ -567,7 +618,8 @@ class MethodRun {
         Repair r{from, to,
                  absl::StrCat("`", from, "` is refuted by the validator's counterexamples: ",
                               "guarded with `", g.guard,
-                              "`, false on them and true on every recorded call")};
+                              "`, false on them and true on every recorded call"),
+                 static_cast<int>(counterexamples.size())};
         auto known = repair_of.find(line);
         if (known != repair_of.end()) {
           prepared->repairs[known->second] = r;

@@ -25,6 +25,9 @@ struct Repair {
   std::string clause;    // as the model wrote it (canonical text)
   std::string repaired;  // as it is validated
   std::string reason;    // "\result[0] may be undefined: guarded with ..."
+  // The validator's counterexamples that refuted the clause, when it was
+  // guarded after the check; 0 for repairs made before checking.
+  int refuted_by = 0;
 };
 
 struct PreparedCandidate {

@@ -54,7 +54,7 @@ absl::StatusOr<std::string> MoveAside(const std::string& dir) {
     std::filesystem::rename(dir, target, ec);
     if (ec) {
       return absl::UnavailableError(
-          absl::StrCat("cannot move the incomplete round ", dir, " aside: ", ec.message()));
+          absl::StrCat("cannot move the round directory ", dir, " aside: ", ec.message()));
     }
     return std::filesystem::path(target).filename().string();
   }
@@ -92,6 +92,18 @@ absl::StatusOr<PriorRuns> LoadPriorRuns(const std::string& method_dir) {
     if (!damage.empty()) prior.damaged[moved] = std::move(damage);
   }
   return prior;
+}
+
+absl::StatusOr<std::vector<std::string>> MoveRoundsAside(const std::string& method_dir,
+                                                         int rounds) {
+  std::vector<std::string> moved;
+  for (int round = 1; round <= rounds; ++round) {
+    std::string dir = method_dir + "/" + RoundDirName(round);
+    if (!IsDirectory(dir)) continue;
+    TS_ASSIGN_OR_RETURN(std::string name, MoveAside(dir));
+    moved.push_back(std::move(name));
+  }
+  return moved;
 }
 
 const char* InferStatusName(v1::InferStatus status) {

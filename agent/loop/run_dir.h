@@ -57,6 +57,11 @@ struct PriorRuns {
 // says why).
 absl::StatusOr<PriorRuns> LoadPriorRuns(const std::string& method_dir);
 
+// Moves the directories of rounds 1..`rounds` of `method_dir` aside, as
+// LoadPriorRuns moves an incomplete one; their new (relative) names.
+absl::StatusOr<std::vector<std::string>> MoveRoundsAside(const std::string& method_dir,
+                                                         int rounds);
+
 // Writes a protobuf message as JSON (one document, newline-terminated),
 // atomically.
 absl::Status WriteJsonFile(const std::string& path, const google::protobuf::Message& message);

@@ -222,6 +222,14 @@ void Counterexamples(const MethodView& m, std::string* out) {
       }
       absl::StrAppend(out, "</li>\n");
     }
+    for (const v1::InferRepair& repair : r.repairs) {
+      if (repair.refuted_by() == 0) continue;
+      if (!any) absl::StrAppend(out, "<ul>\n");
+      any = true;
+      absl::StrAppend(out, "<li>round ", r.round, ", consistency: ",
+                      GuardedRefutation(repair, [](const std::string& t) { return Code(t); }),
+                      "</li>\n");
+    }
   }
   absl::StrAppend(out, any ? "</ul>\n" : "<p>None: no candidate was refuted.</p>\n");
 }

@@ -164,6 +164,12 @@ void Counterexamples(const MethodView& m, std::string* out) {
       if (!c.test_id.empty()) absl::StrAppend(out, "  - test ", C(c.test_id), "\n");
       if (c.excluded) absl::StrAppend(out, "  - from an excluded test\n");
     }
+    for (const v1::InferRepair& repair : r.repairs) {
+      if (repair.refuted_by() == 0) continue;
+      any = true;
+      absl::StrAppend(out, "- round ", r.round, ", consistency: ", GuardedRefutation(repair, C),
+                      "\n");
+    }
   }
   absl::StrAppend(out, any ? "\n" : "None: no candidate was refuted.\n\n");
 }

@@ -48,6 +48,16 @@ std::string RoundsSentence(const MethodView& method) {
   return out;
 }
 
+std::string GuardedRefutation(const v1::InferRepair& repair,
+                              const std::function<std::string(const std::string&)>& code) {
+  const int n = repair.refuted_by();
+  return absl::StrCat(code(repair.clause()), " was refuted by ", n,
+                      n == 1 ? " counterexample" : " counterexamples",
+                      " of the validator and guarded to ", code(repair.repaired()),
+                      " (the round's report is of the guarded candidate, so ",
+                      n == 1 ? "it is" : "they are", " not listed)");
+}
+
 std::string OutcomeName(const RoundView& round) { return loop::RoundOutcomeName(round.outcome); }
 
 std::string MethodsSentence(const RunView& run) {

@@ -3,6 +3,7 @@
 #ifndef TRACESPEC_AGENT_REPORT_WORDING_H_
 #define TRACESPEC_AGENT_REPORT_WORDING_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,14 @@ std::string RoundsSentence(const MethodView& method);
 
 // "validated", "not checkable", ... for a round.
 std::string OutcomeName(const RoundView& round);
+
+// A clause the validator refuted within a round and that was guarded there
+// (InferRepair.refuted_by > 0): "`ensures P;` was refuted by 2
+// counterexamples of the validator and guarded to `ensures G ==> P;` (the
+// round's report is of the guarded candidate, so they are not listed)",
+// the clauses rendered by `code` (which escapes them for its format).
+std::string GuardedRefutation(const v1::InferRepair& repair,
+                              const std::function<std::string(const std::string&)>& code);
 
 // Counts per status over the run: "2 methods: 2 Success".
 std::string MethodsSentence(const RunView& run);

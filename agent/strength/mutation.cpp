@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "common/files.h"
+#include "common/interrupt.h"
 #include "common/method_id.h"
 #include "common/method_signature.h"
 #include "common/status.h"
@@ -160,6 +161,10 @@ absl::StatusOr<MutantResult> RunMutants(const MutantRunOptions& options) {
                                         ".class");
   int index = 0;
   for (classfile::Mutant& mutant : generated.mutants) {
+    if (StopSignal() != 0) {
+      return absl::CancelledError(absl::StrCat(StopReason(), " after ", index, " of ",
+                                               generated.mutants.size(), " mutants"));
+    }
     ++index;
     MutantOutcome out;
     out.id = mutant.id;
@@ -176,6 +181,9 @@ absl::StatusOr<MutantResult> RunMutants(const MutantRunOptions& options) {
       run.timeout_seconds = test_timeout;
       run.work_dir = dir + "/junit";
       absl::StatusOr<observer::TestRun> tests = observer::RunTests(run);
+      if (!tests.ok() && tests.status().code() == absl::StatusCode::kCancelled) {
+        return tests.status();  // a stop asked for: no mutant counts as killed by it
+      }
       if (!tests.ok()) {
         out.killed_by_tests = true;
         out.tests_evidence = absl::StrCat("JUnit did not run: ", tests.status().message());

@@ -16,6 +16,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/proto_io.h"
@@ -360,6 +361,40 @@ TEST_F(InferE2eTest, ARoundRecordCutShortIsRedone) {
   EXPECT_THAT(again.stderr_data, HasSubstr("it was moved to round-1.attempt-1 and is redone"));
   EXPECT_EQ(Result(out).status(), v1::INFER_SUCCESS);
   EXPECT_EQ(Round(out, "round-1").round(), 1);
+}
+
+// A round record edited into a false contract that still parses is not
+// believed: a run that continues from an earlier Success validates that
+// contract again, and when it does not hold, the earlier rounds are moved
+// aside and the method starts again; the false contract is written nowhere.
+TEST_F(InferE2eTest, AnEarlierSuccessIsValidatedAgainBeforeARunContinuesFromIt) {
+  std::string out = tmp_.path() + "/edited";
+  SubprocessResult first = Infer(out, {});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  SubprocessResult unchanged = Infer(out, {});
+  ASSERT_EQ(unchanged.exit_code, 0) << unchanged.stdout_data << unchanged.stderr_data;
+  EXPECT_THAT(unchanged.stderr_data,
+              HasSubstr("the contract of round 1 of an earlier run was validated again and holds"));
+  EXPECT_FALSE(FileExists(out + "/bank.Account#deposit/round-1.attempt-1"));
+
+  std::string record = out + "/bank.Account#deposit/round-1/round.json";
+  std::string text = Read(record);
+  std::string edited = absl::StrReplaceAll(text, {{"+ amount;", "+ amount + 1;"}});
+  ASSERT_NE(edited, text);
+  ASSERT_TRUE(WriteFileAtomic(record, edited).ok());
+  ASSERT_THAT(Round(out, "round-1").candidate(), HasSubstr("+ amount + 1;"));
+  SubprocessResult again = Infer(out, {});
+  EXPECT_EQ(again.exit_code, 0) << again.stdout_data << again.stderr_data;
+  EXPECT_THAT(again.stderr_data,
+              HasSubstr("the contract of round 1 of an earlier run, recorded as Success, does not "
+                        "validate now (consistency FAIL"));
+  EXPECT_THAT(again.stderr_data,
+              HasSubstr("its rounds were moved to round-1.attempt-1 and the method starts again"));
+  EXPECT_EQ(Result(out).status(), v1::INFER_SUCCESS);
+  EXPECT_THAT(Result(out).contract(), Not(HasSubstr("+ amount + 1;")));
+  EXPECT_THAT(Round(out, "round-1").candidate(), Not(HasSubstr("+ amount + 1;")));
+  EXPECT_THAT(Read(out + "/bank.Account#deposit/Account.jml"), Not(HasSubstr("+ amount + 1;")));
+  EXPECT_TRUE(FileExists(out + "/bank.Account#deposit/round-1.attempt-1/round.json"));
 }
 
 TEST_F(InferE2eTest, ASlowAnswerTimesOutAndIsRecorded) {

@@ -498,6 +498,27 @@ TEST(RunTest, CheckRefusesAFailedRunAndSpecsTheRunDoesNotAccountFor) {
   EXPECT_THAT(raised.stdout_data, HasSubstr("3 contracts checked against the current build"));
   ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
 
+  // A configuration that does not parse stops the run before it reads
+  // anything else; the failure is recorded all the same, so mending the
+  // file is not enough for check to vouch for the last run's results.
+  const std::string last_run_json = *ReadFile(out + "/run.json");
+  ASSERT_TRUE(WriteFileAtomic(config_path, config + "bogus_entry: 1\n").ok());
+  SubprocessResult unparsed = testing::RunTracespec({"run", bank});
+  EXPECT_EQ(unparsed.exit_code, 3) << unparsed.stdout_data << unparsed.stderr_data;
+  EXPECT_THAT(unparsed.stderr_data, HasSubstr("/tracespec.textproto:"));
+  EXPECT_THAT(unparsed.stderr_data, HasSubstr("bogus_entry"));
+  EXPECT_EQ(*ReadFile(out + "/run.json"), last_run_json);
+  ASSERT_TRUE(FileExists(out + "/failed-run.json"));
+  ASSERT_TRUE(WriteFileAtomic(config_path, config).ok());
+  SubprocessResult after_unparsed = testing::RunTracespec({"check", bank});
+  EXPECT_EQ(after_unparsed.exit_code, 3)
+      << after_unparsed.stdout_data << after_unparsed.stderr_data;
+  EXPECT_THAT(after_unparsed.stderr_data, HasSubstr("the last `tracespec run` of"));
+  EXPECT_THAT(after_unparsed.stderr_data, HasSubstr("bogus_entry"));
+  SubprocessResult mended = testing::RunTracespec({"run", bank});
+  ASSERT_EQ(mended.exit_code, 0) << mended.stdout_data << mended.stderr_data;
+  EXPECT_FALSE(FileExists(out + "/failed-run.json"));
+
   // A spec file the run did not write.
   std::string extra = out + "/specs/bank/Extra.jml";
   ASSERT_TRUE(WriteFileAtomic(extra, "package bank;\npublic class Extra {\n  //@ ensures \\result == 1;\n"
@@ -617,26 +638,47 @@ TEST(RunTest, CheckWithoutABuildCommandRefusesStaleClassesAndNothingToCheck) {
               HasSubstr("src/main/java/shop/Price.java is newer than target/classes/shop/Price.class"));
   EXPECT_THAT(stale.stderr_data, HasSubstr("has no build command"));
 
+  // A project with src/shop/Price.java newer than its class file, the
+  // configuration `config` and the further `files`; what check says.
+  const std::string price = *ReadFile(source);
+  auto check_stale = [&price](const std::string& config,
+                              const std::map<std::string, std::string>& files) {
+    testing::TempDir project;
+    project.Write("src/shop/Price.java", price);
+    for (const auto& [name, text] : files) project.Write(name, text);
+    project.Write("tracespec.textproto",
+                  "classes: \"target/classes\"\ntest_classes: \"target/test-classes\"\n" + config);
+    Javac(project.path(), "src/shop", "target/classes", "");
+    EXPECT_TRUE(MakeDirs(project.path() + "/target/test-classes").ok());
+    project.Write("tracespec-out/run.json",
+                  "{\"formatVersion\":\"FORMAT_VERSION_1\",\"methods\":[{\"method\":"
+                  "\"shop.Price#twice(I)I\"}]}\n");
+    fs::last_write_time(project.path() + "/src/shop/Price.java",
+                        fs::last_write_time(project.path() + "/target/classes/shop/Price.class") +
+                            std::chrono::seconds(5));
+    return testing::RunTracespec({"check", project.path()});
+  };
+  const std::string newer = "src/shop/Price.java is newer than target/classes/shop/Price.class";
+
   // The same where the configuration names the sources (no src/main/java).
-  testing::TempDir configured;
-  configured.Write("src/shop/Price.java", *ReadFile(source));
-  configured.Write("tracespec.textproto",
-                   "classes: \"target/classes\"\ntest_classes: \"target/test-classes\"\n"
-                   "sources: \"src\"\n");
-  Javac(configured.path(), "src", "target/classes", "");
-  ASSERT_TRUE(MakeDirs(configured.path() + "/target/test-classes").ok());
-  configured.Write("tracespec-out/run.json",
-                   "{\"formatVersion\":\"FORMAT_VERSION_1\",\"methods\":[{\"method\":"
-                   "\"shop.Price#twice(I)I\"}]}\n");
-  std::string configured_source = configured.path() + "/src/shop/Price.java";
-  fs::last_write_time(configured_source,
-                      fs::last_write_time(configured.path() + "/target/classes/shop/Price.class") +
-                          std::chrono::seconds(5));
-  SubprocessResult stale_configured = testing::RunTracespec({"check", configured.path()});
+  SubprocessResult stale_configured = check_stale("sources: \"src\"\n", {});
   EXPECT_EQ(stale_configured.exit_code, 3)
       << stale_configured.stdout_data << stale_configured.stderr_data;
-  EXPECT_THAT(stale_configured.stderr_data,
-              HasSubstr("src/shop/Price.java is newer than target/classes/shop/Price.class"));
+  EXPECT_THAT(stale_configured.stderr_data, HasSubstr(newer));
+
+  // A plain src/ + test/ layout whose configuration does not name the
+  // sources: src/ is taken for them (check could not tell stale class files
+  // here before, and said so and exited 0). Not when src/ may hold the
+  // tests (a src/test directory): then check cannot tell.
+  const std::map<std::string, std::string> plain = {
+      {"test/shop/PriceTest.java", "package shop;\nclass PriceTest {}\n"}};
+  SubprocessResult stale_plain = check_stale("tests_src: \"test\"\n", plain);
+  EXPECT_EQ(stale_plain.exit_code, 3) << stale_plain.stdout_data << stale_plain.stderr_data;
+  EXPECT_THAT(stale_plain.stderr_data, HasSubstr(newer));
+  std::map<std::string, std::string> tests_inside = plain;
+  tests_inside["src/test/shop/Other.java"] = "package shop;\nclass Other {}\n";
+  SubprocessResult unknown = check_stale("tests_src: \"test\"\n", tests_inside);
+  EXPECT_THAT(unknown.stderr_data + unknown.stdout_data, Not(HasSubstr("is newer than")));
 }
 
 // `run` without a build command on class files older than their sources
@@ -875,6 +917,18 @@ TEST(RunTest, CtrlCDuringTheBuildOrTheTestsStopsTheRunAtOnce) {
   EXPECT_THAT(observe.err, HasSubstr("interrupted by SIGINT while the tests ran under the probe"));
   EXPECT_FALSE(FileExists(observed + "/observations.pb"));
   EXPECT_FALSE(FileExists(observed + "/summary.json"));
+
+  // `tracespec strength` while JUnit runs the tests for its mutants (here
+  // the original's run, the same code as each mutant's): the JVM is killed
+  // and strength stops with exit 130 (its JVMs went on after a SIGTERM).
+  ASSERT_TRUE(RemoveAll(dir.path() + "/tests-started").ok());
+  Interrupted strength =
+      InterruptWhenStarted(dir, dir.path() + "/tests-started", {"strength", project});
+  std::printf("strength stopped %d ms after SIGINT\n", strength.ms);
+  EXPECT_EQ(strength.exit_code, 130) << strength.err;
+  EXPECT_LE(strength.ms, 2000) << strength.err;
+  EXPECT_THAT(strength.err, HasSubstr("interrupted by SIGINT while JUnit ran shop.DiscountTest, "
+                                      "shop.SlowTest"));
 
   // Neither the build nor a test JVM went on behind the stopped run.
   std::this_thread::sleep_for(std::chrono::seconds(6));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "common/status.h"
@@ -1646,9 +1647,17 @@ absl::Status Parser::ParseGenericCaseBody(SpecCase* c, bool examples, Behavior b
     bool red;
     if (!LookupClause(Peek().text, &ck, &red)) {
       // A misspelt keyword at the head of a clause, not a declaration such
-      // as `Sting name;` (a type, a name, then one of ; = ( , [).
+      // as `Sting name;` (a type, a name, then one of ; = ( , [). Clause
+      // keywords are lower case: a lower-case word followed by a name is
+      // still a misspelt keyword when that name is a type, as in
+      // `signal_only IllegalArgumentException;` (a class name starts upper
+      // case) — a declaration's type is rarely a lower-case word one edit
+      // from a keyword.
       std::string meant = MisspeltClause(Peek().text);
-      bool declaration = Peek(1).kind == TokenKind::kIdentifier &&
+      const std::string& second = Peek(1).text;
+      bool names_a_type = Peek(1).kind == TokenKind::kIdentifier && !second.empty() &&
+                          absl::ascii_isupper(static_cast<unsigned char>(second[0]));
+      bool declaration = Peek(1).kind == TokenKind::kIdentifier && !names_a_type &&
                          (IsOp(";", 2) || IsOp("=", 2) || IsOp("(", 2) || IsOp(",", 2) ||
                           IsOp("[", 2));
       if (!meant.empty() && !declaration) {

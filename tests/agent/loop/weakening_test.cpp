@@ -234,6 +234,11 @@ public class Temp {
   ASSERT_TRUE(repairs.ok()) << repairs.status();
   EXPECT_THAT(*repairs, HasSubstr("guarded with `!Double.isNaN(c)`"));
   EXPECT_THAT(*repairs, HasSubstr("was: ensures \\result == c + 273.15;"));
+  // The round's record says the clause was refuted, and by how many
+  // counterexamples (its report is of the guarded candidate and has none).
+  ASSERT_TRUE(outcome->last_round.has_value());
+  ASSERT_EQ(outcome->last_round->repairs_size(), 1);
+  EXPECT_GE(outcome->last_round->repairs(0).refuted_by(), 1);
   EXPECT_EQ(requests, 1u);
 }
 

@@ -489,6 +489,50 @@ TEST(ReportRenderTest, ASuccessSaysHowFarItsCheckReached) {
   EXPECT_THAT(md, HasSubstr("**Success** (within bounds), history "));
 }
 
+// A clause the validator refuted and the round guarded is listed under
+// Counterexamples, with how many refuted it, not "None: no candidate was
+// refuted" below the round's "repaired" line that says it was. A repair
+// made before checking is no refutation.
+TEST(ReportRenderTest, AClauseGuardedAfterARefutationIsListedAsRefuted) {
+  RunView run;
+  MethodView m;
+  m.method = "p.C#find([II)I";
+  m.result.set_status(v1::INFER_SUCCESS);
+  RoundView round;
+  round.round = 1;
+  round.outcome = v1::ROUND_VALIDATED;
+  round.bits = "11";
+  v1::InferRepair before;
+  before.set_clause("ensures \\result == a[0];");
+  before.set_repaired("ensures a.length > 0 ==> \\result == a[0];");
+  before.set_reason("a[0] may be undefined");
+  round.repairs.push_back(before);
+  m.rounds.push_back(round);
+  run.methods.push_back(m);
+  EXPECT_THAT(RenderMarkdown(run), HasSubstr("None: no candidate was refuted."));
+  EXPECT_THAT(RenderHtml(run), HasSubstr("<p>None: no candidate was refuted.</p>"));
+
+  v1::InferRepair guarded;
+  guarded.set_clause("ensures \\result < a.length;");
+  guarded.set_repaired("ensures (a.length < 9) ==> \\result < a.length;");
+  guarded.set_reason("refuted by the validator's counterexamples: guarded");
+  guarded.set_refuted_by(2);
+  run.methods[0].rounds[0].repairs.push_back(guarded);
+  std::string md = RenderMarkdown(run);
+  EXPECT_THAT(md, Not(HasSubstr("no candidate was refuted")));
+  EXPECT_THAT(md, HasSubstr("#### Counterexamples\n\n- round 1, consistency: "
+                            "` ensures \\result < a.length; ` was refuted by 2 counterexamples of "
+                            "the validator and guarded to ` ensures (a.length < 9) ==> \\result < "
+                            "a.length; ` (the round's report is of the guarded candidate, so they "
+                            "are not listed)\n"));
+  std::string html = RenderHtml(run);
+  EXPECT_THAT(html, Not(HasSubstr("no candidate was refuted")));
+  EXPECT_THAT(html, HasSubstr("<h3>Counterexamples</h3>\n<ul>\n<li>round 1, consistency: "
+                              "<code>ensures \\result &lt; a.length;</code> was refuted by 2 "
+                              "counterexamples of the validator and guarded to <code>ensures "
+                              "(a.length &lt; 9) ==&gt; \\result &lt; a.length;</code>"));
+}
+
 // The run's failing tests and the contracts it lost against the previous
 // run are shown before the methods, in both renderings, escaped; a run
 // with neither has no warnings section.

@@ -691,6 +691,14 @@ TEST(ParserTest, AMisspeltClauseKeywordSuggestsTheKeyword) {
        "Account.jml:2:7: unknown clause keyword 'asignable' (did you mean 'assignable'?)"},
       {"//@ ensures \\result > 0;\n//@ ensurs \\result < 9;\n",
        "Account.jml:2:5: unknown clause keyword 'ensurs' (did you mean 'ensures'?)"},
+      // A keyword followed by a class name and ';' reads like a declaration;
+      // a lower-case word one edit from a keyword before a type is the
+      // keyword misspelt.
+      {"//@ public exceptional_behavior\n//@   requires x < 0;\n"
+       "//@   signal_only IllegalArgumentException;\n",
+       "Account.jml:3:7: unknown clause keyword 'signal_only' (did you mean 'signals_only'?)"},
+      {"//@ signal_only java.lang.IllegalArgumentException;\n",
+       "Account.jml:1:5: unknown clause keyword 'signal_only' (did you mean 'signals_only'?)"},
   };
   for (const auto& c : cases) EXPECT_EQ(SpecError(c.text), c.message) << c.text;
   // Correct keywords and words far from any keyword are not flagged.
