@@ -326,9 +326,10 @@ absl::StatusOr<TestRun> RunTests(const TestRunOptions& options) {
   subprocess.stop_on_interrupt = true;
   TS_ASSIGN_OR_RETURN(SubprocessResult jvm, RunSubprocess(BuildCommand(command), subprocess));
   if (jvm.interrupted_by != 0) {
-    return absl::CancelledError(absl::StrCat(InterruptReason(jvm.interrupted_by),
-                                             " while JUnit ran ", absl::StrJoin(options.test_classes, ", "),
-                                             " (stopped after ", static_cast<int>(jvm.seconds), "s)"));
+    return absl::CancelledError(absl::StrCat(
+        InterruptReason(jvm.interrupted_by), " while JUnit ran ",
+        absl::StrJoin(options.test_classes, ", "), " (stopped after ",
+        static_cast<int>(jvm.seconds), "s)"));
   }
   run.timed_out = jvm.timed_out;
   run.jvm = jvm.Describe();

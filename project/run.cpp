@@ -190,10 +190,6 @@ std::string StaleClassesSentence(const v1::RunSummary& s) {
                       ": the contracts are of the class files as found, not of the sources");
 }
 
-// What OUT/observations/key holds: the observations key, then the SHA-256
-// of each file a reuse reads, so that cached observations changed after
-// they were written (damage that still parses, an edit) are observed
-// again rather than trusted.
 // The contents of the files of OUT/observations a reuse reads, each read
 // once: what is hashed is what is parsed.
 struct CachedObservationFiles {
@@ -208,6 +204,10 @@ absl::StatusOr<CachedObservationFiles> ReadCachedObservationFiles(const std::str
   return files;
 }
 
+// What OUT/observations/key holds: the observations key, then the SHA-256
+// of each file a reuse reads, so that cached observations changed after
+// they were written (damage that still parses, an edit) are observed
+// again rather than trusted.
 std::string ObservationsSeal(const std::string& key, const CachedObservationFiles& files) {
   return absl::StrCat(key, "\n", "observations.pb ", Sha256Hex(files.observations), "\n",
                       "summary.json ", Sha256Hex(files.summary), "\n");
@@ -708,11 +708,12 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
   std::string key_path = absl::StrCat(obs_dir, "/", kObservationsKeyFile);
   v1::ObserveSummary observed;
   const std::string stored_seal = ReadFile(key_path).value_or("");
-  absl::StatusOr<CachedObservationFiles> cached_files =
-      absl::StartsWith(stored_seal, *key + "\n")
-          ? ReadCachedObservationFiles(obs_dir)
-          : absl::StatusOr<CachedObservationFiles>(absl::NotFoundError("no reusable key"));
-  bool reuse = cached_files.ok() && FromJson(cached_files->summary, &observed).ok();
+  std::optional<CachedObservationFiles> cached_files;
+  if (absl::StartsWith(stored_seal, *key + "\n")) {
+    absl::StatusOr<CachedObservationFiles> read = ReadCachedObservationFiles(obs_dir);
+    if (read.ok()) cached_files = *std::move(read);
+  }
+  bool reuse = cached_files.has_value() && FromJson(cached_files->summary, &observed).ok();
   // The observations, read once for every method (see loop::InferWorld).
   std::optional<std::vector<v1::Observation>> observations;
   if (reuse) {

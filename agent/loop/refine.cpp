@@ -433,16 +433,7 @@ class MethodRun {
           absl::StrCat("syntax error: ", prepared.status().message()));
       return Finish(dir, feedback, round);
     }
-    round->set_candidate(prepared->jml);
-    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "candidate.jml"), prepared->jml));
-    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "repairs.txt"), FormatRepairs(prepared->repairs)));
-    for (const Repair& r : prepared->repairs) {
-      v1::InferRepair* out = round->add_repairs();
-      out->set_clause(r.clause);
-      out->set_repaired(r.repaired);
-      out->set_reason(r.reason);
-      out->set_refuted_by(r.refuted_by);
-    }
+    TS_RETURN_IF_ERROR(RecordCandidate(dir, *prepared, round));
 
     // The same candidate as an earlier round (a synthesizer given the same
     // feedback answers the same): that round's report stands, and checking
@@ -484,18 +475,7 @@ class MethodRun {
       return false;
     }
     if (WeakenRefuted(validate, &*prepared, &*report)) {
-      round->set_candidate(prepared->jml);
-      TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "candidate.jml"), prepared->jml));
-      TS_RETURN_IF_ERROR(
-          WriteFileAtomic(Join(dir, "repairs.txt"), FormatRepairs(prepared->repairs)));
-      round->clear_repairs();
-      for (const Repair& r : prepared->repairs) {
-        v1::InferRepair* out = round->add_repairs();
-        out->set_clause(r.clause);
-        out->set_repaired(r.repaired);
-        out->set_reason(r.reason);
-        out->set_refuted_by(r.refuted_by);
-      }
+      TS_RETURN_IF_ERROR(RecordCandidate(dir, *prepared, round));
     }
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.txt"), check::FormatReportText(*report)));
     TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "report.json"), check::FormatReportJson(*report)));
@@ -643,6 +623,25 @@ class MethodRun {
       changed = true;
     }
     return changed;
+  }
+
+  // The candidate as it is validated and its repairs, in the round's
+  // record and in candidate.jml and repairs.txt (replacing what an earlier
+  // step of the round recorded).
+  absl::Status RecordCandidate(const std::string& dir, const PreparedCandidate& prepared,
+                               v1::InferRound* round) {
+    round->set_candidate(prepared.jml);
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "candidate.jml"), prepared.jml));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(Join(dir, "repairs.txt"), FormatRepairs(prepared.repairs)));
+    round->clear_repairs();
+    for (const Repair& r : prepared.repairs) {
+      v1::InferRepair* out = round->add_repairs();
+      out->set_clause(r.clause);
+      out->set_repaired(r.repaired);
+      out->set_reason(r.reason);
+      out->set_refuted_by(r.refuted_by);
+    }
+    return absl::OkStatus();
   }
 
   // Writes round.json, which makes the round finished for a re-run — unless
