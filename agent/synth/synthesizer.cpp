@@ -22,6 +22,7 @@
 #include "agent/synth/vocabulary.h"
 #include "common/interrupt.h"
 #include "common/status.h"
+#include "common/utf8.h"
 #include "google/protobuf/util/json_util.h"
 #include "tracespec/v1/answer.pb.h"
 #include "validator/jml/clauses.h"
@@ -121,16 +122,7 @@ std::optional<std::string> StringObjectText(
     if (e.kind_case() != v1::Value::kCharValue) return std::nullopt;
     uint32_t c = static_cast<uint32_t>(e.char_value());
     if (c >= 0xD800 && c <= 0xDFFF) return std::nullopt;
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
+    AppendUtf8(c, &out);
   }
   return out;
 }
