@@ -497,9 +497,9 @@ absl::StatusOr<Term> Lowering::LowerArrayAccess(const Expr& e) {
 }
 
 // A fresh array, allocated as the bytecode's newarray does: its length is
-// a background fact and its elements are the defaults, then the
-// initializer's values are written into the heap the rest of the clause
-// reads (as the heap after a pure call that allocated).
+// a background fact; its elements, the defaults and then the initializer's
+// values, are written into the heap the rest of the clause reads (as the
+// heap after a pure call that allocated).
 absl::StatusOr<Term> Lowering::LowerNewArray(const Expr& e) {
   const Type& type = e.type;
   if (!type.IsArray() || type.ElementType().IsArray()) {
@@ -534,8 +534,12 @@ absl::StatusOr<Term> Lowering::LowerNewArray(const Expr& e) {
     return Unsupported(e, absl::StrCat("creation of ", type.ToString(),
                                        " in a specification (no such array type in the program)"));
   }
-  if (!elements.empty()) {
+  // The elements: the defaults, then the initializer's values, written into
+  // the heap the clause reads (the allocation axiom speaks of the initial
+  // heap only, not of a heap havocked by a loop).
+  {
     symex::Heap written = heap();
+    machine_.WriteDefaultElements(written, *ref, descriptor);
     char d = descriptor[1] == '[' ? 'L' : descriptor[1];
     for (size_t i = 0; i < elements.size(); ++i) {
       machine_.WriteElement(written, *ref, ops_.Int(static_cast<int32_t>(i)), descriptor,
