@@ -71,6 +71,11 @@ public class D {
                long[] la, double[] da, D o) {
     return 0;
   }
+
+  // Makes int[][] a type of the program (a specification may create one).
+  static int[][] grid() {
+    return new int[2][3];
+  }
 }
 )java";
 
@@ -1120,6 +1125,10 @@ TEST_F(JmlDifferentialTest, ArrayCreationAgrees) {
           "a == null || java.util.Arrays.equals(a, new int[a.length])",
           "java.util.Arrays.equals(new int[]{x}, new int[1])",
           "java.util.Arrays.equals(new boolean[]{z}, new boolean[1])",
+          "(\\let int[][] q = new int[2][3]; q[0] != q[1] && q[1][2] == 0 && q[1].length == 3)",
+          "new int[2][x % 4].length == 2",
+          "new int[][]{{x}, {1, 2}}[1].length == 2 && (new int[3][])[x % 4] == null",
+          "java.util.Arrays.equals(a, new int[][]{{x, 1}, {2}}[0])",
       },
       20261207);
 }

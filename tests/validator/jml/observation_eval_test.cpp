@@ -311,6 +311,15 @@ TEST_F(ObservationEvalTest, ArrayCreationIsAFreshArray) {
   // The bound holds for all the arrays one evaluation creates.
   EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < 60; new int[1000].length == 1000)"), kT);
   EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < 70; new int[1000].length == 1000)"), kU);
+  // Several dimensions: a fresh row for each index, or null rows.
+  EXPECT_EQ(Holds(o, "f", "new int[2][x].length == 2 && (new int[2][x])[1].length == 3"), kT);
+  EXPECT_EQ(Holds(o, "f", "(\\let int[][] m = new int[2][x]; m[0] != m[1] && m[1][2] == 0)"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[x][].length == 3 && (new int[x][])[2] == null"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[][]{{1}, {2, x}}[1][1] == 3 && new int[][]{{1}, {}}[1].length == 0"),
+            kT);
+  EvalValue negative_row = Eval(o, "f", "new int[2][x - 4].length == 2");
+  EXPECT_EQ(negative_row.truth(), kU);
+  EXPECT_THAT(negative_row.reason, HasSubstr("negative array size"));
   // A fresh array was not allocated by the method: \fresh does not decide it.
   EXPECT_EQ(Holds(o, "f", "\\fresh(new int[1])"), kU);
 }
