@@ -508,10 +508,11 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
     for (uint64_t key : DeniedConstants()) g_status->add_denied_constants(key);
   }
   const TaintSet::Keys keys = g_recorder->taint().DeniedKeys();
-  for (const auto& [bytes, key] : keys.texts) {
+  for (const TaintSet::TextKey& text : keys.texts) {
     v1::DeniedTextKey* k = g_status->add_denied_text_keys();
-    k->set_bytes(bytes);
-    k->set_key(key);
+    k->set_bytes(text.bytes);
+    k->set_key(text.key);
+    k->set_rolling(text.rolling);
   }
   for (uint64_t key : keys.numbers) g_status->add_denied_number_keys(key);
   if (g_config->count_calls()) {
