@@ -192,7 +192,7 @@ class MethodRun {
     auto shared_inputs = std::make_shared<const prompt::PromptInputs>(inputs_.prompt);
 
     RefineOutcome outcome;
-    while (static_cast<int>(rounds_.size()) < options_.rounds &&
+    while (!undecided_again_ && static_cast<int>(rounds_.size()) < options_.rounds &&
            FinalStatus(rounds_) != v1::INFER_SUCCESS) {
       v1::InferRound round;
       TS_ASSIGN_OR_RETURN(bool completed, RunRound(builder, shared_inputs, &round, &outcome));
@@ -244,8 +244,9 @@ class MethodRun {
   // whoever can write the run directory may have edited (a round.json that
   // still parses is read as it is), and the verdict a run writes is its own.
   // When the contract holds, the passing round keeps it with this check's
-  // verdicts; when it does not, every round of the earlier run is moved
-  // aside and the method starts again from round 1.
+  // verdicts; when it is refuted (or no longer checkable), every round of
+  // the earlier run is moved aside and the method starts again from round
+  // 1; when it is undecided now, the method's result is Unknown.
   absl::Status RecheckEarlierSuccess() {
     auto passing = std::find_if(rounds_.begin(), rounds_.end(), [](const v1::InferRound& r) {
       return r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11";
@@ -260,13 +261,28 @@ class MethodRun {
                                        number, " of an earlier run failed: ",
                                        report.status().message()));
     }
-    if (!NotCheckable(*report) && report->Bits() == "11") {
+    const bool refuted = report->consistency.status == check::CheckStatus::kFail ||
+                         report->coverage.status == check::CheckStatus::kFail;
+    if (!NotCheckable(*report) && !refuted) {
       passing->set_consistency(CheckLine(report->consistency));
       passing->set_coverage(CheckLine(report->coverage));
       *passing->mutable_consistency_verdict() = check::VerdictOf(report->consistency);
       *passing->mutable_coverage_verdict() = check::VerdictOf(report->coverage);
+      if (report->Bits() == "11") {
+        Progress(absl::StrCat("the contract of round ", number,
+                              " of an earlier run was validated again and holds"));
+        return absl::OkStatus();
+      }
+      // Undecided this time (a check ran out of time on a busy machine, say)
+      // but not refuted: nothing is redone and the rounds stay as they are
+      // on disk, so a later run checks the contract again; this run did not
+      // decide it, so its result is Unknown, not Success.
+      passing->set_bits(report->Bits());
+      undecided_again_ = true;
       Progress(absl::StrCat("the contract of round ", number,
-                            " of an earlier run was validated again and holds"));
+                            " of an earlier run, recorded as Success, could not be decided now (",
+                            Undecided(*passing), "): the method's result is Unknown; its rounds ",
+                            "are kept and a later run validates the contract again"));
       return absl::OkStatus();
     }
     TS_ASSIGN_OR_RETURN(std::vector<std::string> moved,
@@ -679,6 +695,9 @@ class MethodRun {
   std::string root_;
   const RefineOptions& options_;
   std::vector<v1::InferRound> rounds_;
+  // The earlier run's Success could not be decided again (not refuted):
+  // no round is run (RecheckEarlierSuccess).
+  bool undecided_again_ = false;
   // Candidates validated (as prepared, before weakening) -> their round's
   // index in rounds_.
   std::map<std::string, size_t> validated_;

@@ -397,6 +397,41 @@ TEST_F(InferE2eTest, AnEarlierSuccessIsValidatedAgainBeforeARunContinuesFromIt) 
   EXPECT_TRUE(FileExists(out + "/bank.Account#deposit/round-1.attempt-1/round.json"));
 }
 
+// An earlier Success that cannot be decided again (here: a check time far
+// too short, as on a machine too busy) is neither believed nor thrown away:
+// the result is Unknown with the reason, no round is redone or moved aside,
+// and a later run with time enough states the Success again.
+TEST_F(InferE2eTest, AnEarlierSuccessUndecidedNowIsUnknownAndNothingIsRedone) {
+  std::string out = tmp_.path() + "/undecided";
+  SubprocessResult first = Infer(out, {});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  ASSERT_EQ(Result(out).status(), v1::INFER_SUCCESS);
+  const std::string contract = Result(out).contract();
+  const std::string round = Read(out + "/bank.Account#deposit/round-1/round.json");
+
+  SubprocessResult busy = Infer(out, {"--check-timeout", "0.001"});
+  EXPECT_NE(busy.exit_code, 0) << busy.stdout_data << busy.stderr_data;
+  EXPECT_THAT(busy.stderr_data,
+              HasSubstr("the contract of round 1 of an earlier run, recorded as Success, could "
+                        "not be decided now (consistency UNKNOWN"));
+  EXPECT_THAT(busy.stderr_data, HasSubstr("the method's result is Unknown"));
+  EXPECT_THAT(busy.stderr_data, Not(HasSubstr("round 2")));
+  EXPECT_EQ(Result(out).status(), v1::INFER_UNKNOWN);
+  EXPECT_THAT(Result(out).reason(), HasSubstr("consistency UNKNOWN"));
+  EXPECT_EQ(Result(out).contract(), contract);
+  EXPECT_EQ(Result(out).rounds(), 1);
+  EXPECT_FALSE(FileExists(out + "/bank.Account#deposit/round-1.attempt-1"));
+  EXPECT_FALSE(FileExists(out + "/bank.Account#deposit/round-2"));
+  EXPECT_EQ(Read(out + "/bank.Account#deposit/round-1/round.json"), round);
+
+  SubprocessResult idle = Infer(out, {});
+  EXPECT_EQ(idle.exit_code, 0) << idle.stdout_data << idle.stderr_data;
+  EXPECT_THAT(idle.stderr_data,
+              HasSubstr("the contract of round 1 of an earlier run was validated again and holds"));
+  EXPECT_EQ(Result(out).status(), v1::INFER_SUCCESS);
+  EXPECT_EQ(Result(out).contract(), contract);
+}
+
 TEST_F(InferE2eTest, ASlowAnswerTimesOutAndIsRecorded) {
   testing::FakeLlmServer server(
       Script({testing::ContentEntry(kRightAnswer, "\"delay\":3")}));
