@@ -33,6 +33,8 @@
 #include "common/proto_io.h"
 #include "common/status.h"
 #include "common/subprocess.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
 #include "observer/junit.h"
 #include "observer/observer.h"
 #include "observer/summary.h"
@@ -126,6 +128,22 @@ observer::ObserveOptions::Noninterference ObserveNoninterference(const v1::Proje
   return c.observe_noninterference() ? Noninterference::kOn : Noninterference::kOff;
 }
 
+// "entry E" and the hashes (HashTree) of each entry of the project's
+// classes and test classes, the class files of its directories left out
+// when `skip_classes`; those directories into `dirs`.
+absl::Status HashClassEntries(const v1::ProjectConfig& c, bool skip_classes, std::string* text,
+                              std::vector<std::string>* dirs) {
+  for (const auto* list : {&c.classes(), &c.test_classes()}) {
+    for (const std::string& entry : *list) {
+      absl::StrAppend(text, "entry ", entry, "\n");
+      const bool dir = IsDirectory(entry);
+      if (dir) dirs->push_back(entry);
+      TS_RETURN_IF_ERROR(HashTree(entry, text, /*skip_classes=*/skip_classes && dir));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> ObservationsKey(const Project& project,
                                             const std::vector<std::string>& tests,
                                             const std::vector<std::string>& targets) {
@@ -135,14 +153,7 @@ absl::StatusOr<std::string> ObservationsKey(const Project& project,
   std::string text = "tracespec observations key 3\n";
   const bool by_reach = c.command().empty();
   std::vector<std::string> project_dirs;
-  for (const auto* list : {&c.classes(), &c.test_classes()}) {
-    for (const std::string& entry : *list) {
-      absl::StrAppend(&text, "entry ", entry, "\n");
-      const bool dir = IsDirectory(entry);
-      if (dir) project_dirs.push_back(entry);
-      TS_RETURN_IF_ERROR(HashTree(entry, &text, /*skip_classes=*/by_reach && dir));
-    }
-  }
+  TS_RETURN_IF_ERROR(HashClassEntries(c, /*skip_classes=*/by_reach, &text, &project_dirs));
   if (by_reach) {
     std::vector<std::string> roots = tests;
     for (const std::string& t : targets) roots.push_back(t.substr(0, t.find('#')));
@@ -211,6 +222,149 @@ absl::StatusOr<CachedObservationFiles> ReadCachedObservationFiles(const std::str
 std::string ObservationsSeal(const std::string& key, const CachedObservationFiles& files) {
   return absl::StrCat(key, "\n", "observations.pb ", Sha256Hex(files.observations), "\n",
                       "summary.json ", Sha256Hex(files.summary), "\n");
+}
+
+// In OUT/infer/<method>: the journal key (JournalKeys) of the
+// observations and class files the method's journal was made from.
+constexpr char kJournalKeyFile[] = "observations.key";
+
+// Object ids renumbered in the order they first appear (ObjectState.id,
+// Value.ref), counting on across `ids`: the probe numbers objects over the
+// whole run, so another test's objects would shift them.
+void RenumberObjects(google::protobuf::Message* m, std::map<uint64_t, uint64_t>* ids) {
+  const google::protobuf::Descriptor* d = m->GetDescriptor();
+  const google::protobuf::Reflection* r = m->GetReflection();
+  auto renumber = [&](const google::protobuf::FieldDescriptor* f) {
+    auto [it, added] = ids->emplace(r->GetUInt64(*m, f), ids->size() + 1);
+    r->SetUInt64(m, f, it->second);
+  };
+  if (d == v1::ObjectState::descriptor()) renumber(d->FindFieldByName("id"));
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  r->ListFields(*m, &fields);
+  for (const google::protobuf::FieldDescriptor* f : fields) {
+    if (d == v1::Value::descriptor() && f->name() == "ref") {
+      renumber(f);
+    } else if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(*m, f); ++i) {
+          RenumberObjects(r->MutableRepeatedMessage(m, f, i), ids);
+        }
+      } else {
+        RenumberObjects(r->MutableMessage(m, f), ids);
+      }
+    }
+  }
+}
+
+// Each target's journal key: what its inference starts from, so that a
+// run observing again keeps the journal of a target for which all of it is
+// unchanged (another class was added, another method's tests changed):
+// the method's own observations as recorded (without their run-wide
+// sequence numbers and object ids), the sources of the tests that made
+// them, the project's class files its class can reach, the rest of the
+// class path (non-class files of the project, the libraries), and what
+// decides what may be sent (the redaction policy, the denied values the
+// tests read: `observed`'s denied keys), so that no earlier round's
+// conversation is continued under another policy. A
+// target whose selector does not parse, or that was not observed, gets no
+// key (it starts again).
+absl::StatusOr<std::map<std::string, std::string>> JournalKeys(
+    const Project& project, const std::vector<std::string>& targets,
+    const v1::ObserveSummary& observed, const std::vector<v1::Observation>& observations) {
+  const v1::ProjectConfig& c = project.config;
+  std::string shared = "tracespec journal key 1\n";
+  std::vector<std::string> project_dirs;
+  TS_RETURN_IF_ERROR(HashClassEntries(c, /*skip_classes=*/true, &shared, &project_dirs));
+  for (const std::string& entry : c.classpath()) {
+    absl::StrAppend(&shared, "entry ", entry, "\n");
+    TS_RETURN_IF_ERROR(HashTree(entry, &shared));
+  }
+  absl::StrAppend(&shared, "policy\n");
+  if (!c.redaction_policy().empty()) TS_RETURN_IF_ERROR(HashTree(c.redaction_policy(), &shared));
+  v1::ObserveSummary denied;
+  *denied.mutable_denied_constants() = observed.denied_constants();
+  *denied.mutable_denied_text_keys() = observed.denied_text_keys();
+  *denied.mutable_denied_number_keys() = observed.denied_number_keys();
+  absl::StrAppend(&shared, "denied ", Sha256Hex(denied.SerializeAsString()), "\n");
+  std::map<std::string, std::vector<const v1::Observation*>> of;  // method key -> its calls
+  for (const v1::Observation& o : observations) of[MethodId::FromRef(o.method()).Key()].push_back(&o);
+  std::map<std::string, std::string> reach_of;  // class -> its reachable class files, hashed
+  std::map<std::string, std::string> keys;
+  for (const std::string& target : targets) {
+    absl::StatusOr<MethodId> id = MethodId::Parse(target);
+    if (!id.ok() || !of.count(id->Key())) continue;  // not observed: nothing to keep
+    std::string text = shared;
+    auto reach = reach_of.find(id->class_name());
+    if (reach == reach_of.end()) {
+      TS_ASSIGN_OR_RETURN(std::vector<std::string> files,
+                          ReachableClassFiles(project_dirs, {id->class_name()}));
+      std::string hashed = "reachable classes\n";
+      for (const std::string& file : files) {
+        TS_ASSIGN_OR_RETURN(std::string content, ReadFile(file));
+        absl::StrAppend(&hashed, file, " ", Sha256Hex(content), "\n");
+      }
+      reach = reach_of.emplace(id->class_name(), std::move(hashed)).first;
+    }
+    absl::StrAppend(&text, reach->second);
+    std::set<std::string> test_classes;
+    std::map<uint64_t, uint64_t> ids;
+    for (const v1::Observation* o : of[id->Key()]) {
+      v1::Observation canonical = *o;
+      canonical.clear_sequence();
+      RenumberObjects(&canonical, &ids);
+      absl::StrAppend(&text, "observation ", Sha256Hex(canonical.SerializeAsString()), "\n");
+      if (!o->test_id().empty()) {
+        std::string test_class = o->test_id().substr(0, o->test_id().find('#'));
+        test_classes.insert(test_class.substr(0, test_class.find('$')));
+      }
+    }
+    for (const std::string& test : test_classes) {
+      std::string source = c.tests_src().empty()
+                               ? ""
+                               : absl::StrCat(c.tests_src(), "/",
+                                              absl::StrReplaceAll(test, {{".", "/"}}), ".java");
+      absl::StrAppend(&text, "test ", test, "\n");
+      TS_RETURN_IF_ERROR(HashTree(source, &text));
+    }
+    keys[target] = Sha256Hex(text);
+  }
+  return keys;
+}
+
+// Keeps the journal (OUT/infer/<method>) of each target whose journal key
+// is the one it was made with, and starts the others again, saying so for
+// each that had one; then records each target's key there. `observed_again`:
+// the run observed again (a kept journal is then worth a line).
+absl::Status KeepUnchangedJournals(const std::string& out_dir,
+                                   const std::vector<std::string>& targets,
+                                   const std::map<std::string, std::string>& keys,
+                                   bool observed_again, Reporter& report, absl::Time start) {
+  for (const std::string& t : targets) {
+    const std::string dir = absl::StrCat(out_dir, "/", kInferDir, "/", loop::MethodDirName(t));
+    const std::string key_file = absl::StrCat(dir, "/", kJournalKeyFile);
+    auto key = keys.find(t);
+    bool had_journal = false;  // anything besides the key: rounds, a result, rounds moved aside
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      had_journal = had_journal || it->path().filename() != kJournalKeyFile;
+    }
+    if (had_journal && key != keys.end() &&
+        ReadFile(key_file).value_or("") == key->second + "\n") {
+      if (observed_again) {
+        report.Stage(absl::StrCat("infer: ", t, ": observations unchanged: its earlier rounds are reused"),
+                     start);
+      }
+      continue;
+    }
+    TS_RETURN_IF_ERROR(RemoveAll(dir));
+    if (had_journal) {
+      report.Stage(absl::StrCat("infer: ", t, ": observations or the class files it reaches changed: inferred again"), start);
+    }
+    if (key == keys.end()) continue;
+    TS_RETURN_IF_ERROR(MakeDirs(dir));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(key_file, key->second + "\n"));
+  }
+  return absl::OkStatus();
 }
 
 // The tests that failed while observing, as "pkg.C#m: Exception" (the
@@ -744,6 +898,11 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                  " (their calls are kept out of inference)")),
                  start);
     s.set_observations_reused(true);
+    absl::StatusOr<std::map<std::string, std::string>> keys =
+        JournalKeys(project, *targets, observed, *observations);
+    if (!keys.ok()) return Stop(out_dir, &s, keys.status());
+    TS_RETURN_IF_ERROR(KeepUnchangedJournals(out_dir, *targets, *keys,
+                                             /*observed_again=*/false, report, start));
   } else {
     const auto& command = project.config.command();
     report.Stage(command.empty()
@@ -786,8 +945,6 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                                       obs_dir, "/jvm.log)")));
     }
     observed = obs->summary;
-    TS_ASSIGN_OR_RETURN(CachedObservationFiles written, ReadCachedObservationFiles(obs_dir));
-    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, ObservationsSeal(*key, written)));
     std::vector<std::string> failed = FailedTests(observed);
     report.Stage(command.empty()
                      ? absl::StrCat("observe: ", observed.tests_run(), " tests run, ",
@@ -801,11 +958,20 @@ absl::StatusOr<RunResult> RunProject(const RunOptions& options) {
                                     " observations captured (", observed.jvm_result(), ")"),
                  start);
     report.Stage(absl::StrCat("observe: ", observer::NoninterferenceLine(observed)), start);
-    // Journals of the targets were made from other observations.
-    for (const std::string& t : *targets) {
-      TS_RETURN_IF_ERROR(RemoveAll(
-          absl::StrCat(out_dir, "/", kInferDir, "/", loop::MethodDirName(t))));
-    }
+    TS_ASSIGN_OR_RETURN(CachedObservationFiles written, ReadCachedObservationFiles(obs_dir));
+    absl::StatusOr<std::vector<v1::Observation>> parsed =
+        ParseObservations(written.observations, obs_dir + "/observations.pb");
+    if (!parsed.ok()) return Stop(out_dir, &s, parsed.status());
+    observations = *std::move(parsed);
+    // The journals of the targets whose observations and class files are
+    // unchanged are kept, the others start again: before the seal, so that
+    // observations a re-run reuses never sit beside journals of others.
+    absl::StatusOr<std::map<std::string, std::string>> keys =
+        JournalKeys(project, *targets, observed, *observations);
+    if (!keys.ok()) return Stop(out_dir, &s, keys.status());
+    TS_RETURN_IF_ERROR(KeepUnchangedJournals(out_dir, *targets, *keys,
+                                             /*observed_again=*/true, report, start));
+    TS_RETURN_IF_ERROR(WriteFileAtomic(key_path, ObservationsSeal(*key, written)));
   }
   for (const std::string& f : FailedTests(observed)) s.add_failed_tests(f);
   std::map<std::string, int64_t> counts;

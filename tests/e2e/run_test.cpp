@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -970,6 +971,103 @@ TEST(RunTest, AnUnreachedClassKeepsTheObservations) {
   ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
   EXPECT_FALSE(ReadRunJson(out).observations_reused());
   EXPECT_NE(ReadRunJson(out).observations_key(), key);
+}
+
+// The methods whose progress asked the built-in synthesizer for a round,
+// as "pkg.C#m(desc)I" taken from the lines' "[..] METHOD: round N: asking".
+std::set<std::string> MethodsAsked(const std::string& progress) {
+  std::set<std::string> asked;
+  for (absl::string_view line : absl::StrSplit(progress, '\n')) {
+    if (!absl::StrContains(line, "asking the built-in synthesizer")) continue;
+    static const std::regex method(R"(([A-Za-z_][\w.$]*#[^\s:]+): round \d+: asking)");
+    std::cmatch m;
+    std::string text(line);
+    if (std::regex_search(text.c_str(), m, method)) asked.insert(m[1].str());
+  }
+  return asked;
+}
+
+// A run that observes again keeps the journal of every method whose own
+// observations and reachable class files are unchanged: adding a public
+// class (a new target, so everything is observed again) asks again only
+// for the new method, and a test changed to call a method with new values
+// starts that method again, saying why, and no other.
+TEST(RunTest, ObservingAgainKeepsTheJournalsOfUnchangedMethods) {
+  testing::TempDir dir;
+  std::string project = dir.path() + "/p";
+  dir.Write("p/src/main/java/lib/Calc.java",
+            "package lib;\n"
+            "public class Calc {\n"
+            "  public static int add(int a, int b) { return a + b; }\n"
+            "  public static int twice(int a) { return 2 * a; }\n"
+            "}\n");
+  dir.Write("p/src/test/java/lib/CalcTest.java",
+            "package lib;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "public class CalcTest {\n"
+            "  @Test void add() { assertEquals(5, Calc.add(2, 3)); assertEquals(0, Calc.add(-1, 1)); }\n"
+            "}\n");
+  const std::string twice_test =
+      "package lib;\n"
+      "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+      "import org.junit.jupiter.api.Test;\n"
+      "public class TwiceTest {\n"
+      "  @Test void twice() { assertEquals(4, Calc.twice(2)); assertEquals(-6, Calc.twice(-3)); }\n"
+      "}\n";
+  dir.Write("p/src/test/java/lib/TwiceTest.java", twice_test);
+  CompileMavenLayout(project);
+  const std::string add = "lib.Calc#add(II)I", twice = "lib.Calc#twice(I)I",
+                    k = "lib.Other#k()I";
+  SubprocessResult first = testing::RunTracespec({"run", project});
+  ASSERT_EQ(first.exit_code, 0) << first.stdout_data << first.stderr_data;
+  EXPECT_EQ(MethodsAsked(first.stderr_data), (std::set<std::string>{add, twice}))
+      << first.stderr_data;
+  std::string out = project + "/tracespec-out";
+  std::string add_round = out + "/infer/lib.Calc#add(II)I/round-1/round.json";
+  std::string add_record = *ReadFile(add_round);
+
+  // A new public class and its test: a new target, so every test runs
+  // again; Calc's calls are the same.
+  dir.Write("p/src/main/java/lib/Other.java",
+            "package lib;\npublic class Other { public static int k() { return 1; } }\n");
+  dir.Write("p/src/test/java/lib/OtherTest.java",
+            "package lib;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n"
+            "import org.junit.jupiter.api.Test;\n"
+            "public class OtherTest {\n"
+            "  @Test void k() { assertEquals(1, Other.k()); }\n"
+            "}\n");
+  CompileMavenLayout(project);
+  SubprocessResult second = testing::RunTracespec({"run", project});
+  ASSERT_EQ(second.exit_code, 0) << second.stdout_data << second.stderr_data;
+  EXPECT_FALSE(ReadRunJson(out).observations_reused());
+  EXPECT_EQ(MethodsAsked(second.stderr_data), (std::set<std::string>{k})) << second.stderr_data;
+  EXPECT_THAT(second.stderr_data, HasSubstr(add + ": observations unchanged"));
+  EXPECT_THAT(second.stderr_data, HasSubstr(twice + ": observations unchanged"));
+  EXPECT_EQ(*ReadFile(add_round), add_record);
+  v1::RunSummary summary = ReadRunJson(out);
+  int succeeded = 0;
+  for (const v1::MethodRun& m : summary.methods()) {
+    EXPECT_EQ(m.status(), v1::METHOD_RUN_INFERRED) << m.method();
+    succeeded += m.infer_status() == v1::INFER_SUCCESS ? 1 : 0;
+    EXPECT_EQ(m.reused(), m.method() != k) << m.method();
+  }
+  EXPECT_EQ(succeeded, 3) << second.stderr_data;
+
+  // twice's test calls it with other values: twice alone starts again.
+  dir.Write("p/src/test/java/lib/TwiceTest.java",
+            absl::StrReplaceAll(twice_test, {{"assertEquals(4, Calc.twice(2))",
+                                              "assertEquals(14, Calc.twice(7))"}}));
+  CompileMavenLayout(project);
+  SubprocessResult third = testing::RunTracespec({"run", project});
+  ASSERT_EQ(third.exit_code, 0) << third.stdout_data << third.stderr_data;
+  EXPECT_EQ(MethodsAsked(third.stderr_data), (std::set<std::string>{twice})) << third.stderr_data;
+  EXPECT_THAT(third.stderr_data,
+              HasSubstr(twice + ": observations or the class files it reaches changed: "
+                                "inferred again"));
+  EXPECT_THAT(third.stderr_data, HasSubstr(add + ": observations unchanged"));
+  EXPECT_EQ(*ReadFile(add_round), add_record);
 }
 
 // A damaged cached observations file is observed again, with a note, not a
