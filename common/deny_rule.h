@@ -18,11 +18,14 @@
 //       * the name names the thing, not a fact about it: not when a last
 //         word of NameWords::AttributeWords() follows the match
 //         (`tokenExpiry`, `passwordLength`, `keyIndex`);
-//     A String named just `key` is withheld: it may be a lookup key
+//     A String named just `key` may be a lookup key
 //     (`Properties.getProperty(String key)`, a setting's name) but just as
 //     often key material (`hmac(String message, String key)`), and the name
-//     cannot tell them apart; a false alarm costs the model a value, a
-//     miss puts a secret on disk.
+//     cannot tell them apart: it is withheld unless the tests disclose the
+//     value (DeniedUnlessDisclosed: the probe records it when it is a
+//     string literal of the test classes, which the tests' sources spell
+//     out anyway; a value built at run time or read from elsewhere stays
+//     withheld).
 //   - Any other pattern ("secret*", "*_pwd") is a case-insensitive glob on
 //     the whole name, for types that can hold a secret.
 #ifndef TRACESPEC_COMMON_DENY_RULE_H_
@@ -101,6 +104,31 @@ inline std::optional<NameWords::Span> FindDenyWord(const NameWords& name,
     }
   }
   return std::nullopt;
+}
+
+// Words that name a secret and, just as often, a thing that is none: a
+// String named just one of them is withheld only for want of evidence.
+inline const std::vector<const char*>& AmbiguousDenyWords() {
+  static const std::vector<const char*> words = {"key"};
+  return words;
+}
+
+// Whether deny rule `rule`, which withholds a value named `name` of JVM
+// type `descriptor` (DenyRuleApplies), does so only because the name
+// cannot tell a secret from a thing that is none: a word rule whose word is
+// one of AmbiguousDenyWords(), a String named just that word (`key`, `KEY`;
+// not `apiKey`, `keys`, a `byte[] key`). Such a value is withheld unless
+// the tests disclose it; an exact-name rule (`deny: "key"`) withholds it
+// always.
+inline bool DeniedUnlessDisclosed(std::string_view rule, std::string_view name,
+                                  std::string_view descriptor) {
+  if (descriptor != "Ljava/lang/String;") return false;
+  const std::string word = DenyRuleWord(rule);
+  if (word.empty() || NameWords::Letters(name) != word) return false;
+  for (const char* ambiguous : AmbiguousDenyWords()) {
+    if (word == ambiguous) return true;
+  }
+  return false;
 }
 
 // Whether deny rule `rule` withholds a value named `name` (a field,

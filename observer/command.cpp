@@ -59,16 +59,12 @@ void Merge(const v1::ProbeStatus& from, v1::ProbeStatus* into,
 
 // Every JVM's denied-value keys once, sorted (as one JVM reports them).
 void SortDeniedKeys(v1::ProbeStatus* status) {
-  std::set<std::pair<uint32_t, uint64_t>> texts;
-  for (const v1::DeniedTextKey& k : status->denied_text_keys()) texts.insert({k.bytes(), k.key()});
+  std::map<std::pair<uint32_t, uint64_t>, v1::DeniedTextKey> texts;
+  for (const v1::DeniedTextKey& k : status->denied_text_keys()) texts[{k.bytes(), k.key()}] = k;
   std::set<uint64_t> numbers(status->denied_number_keys().begin(),
                              status->denied_number_keys().end());
   status->clear_denied_text_keys();
-  for (const auto& [bytes, key] : texts) {
-    v1::DeniedTextKey* k = status->add_denied_text_keys();
-    k->set_bytes(bytes);
-    k->set_key(key);
-  }
+  for (const auto& [bytes_and_key, k] : texts) *status->add_denied_text_keys() = k;
   status->clear_denied_number_keys();
   for (uint64_t key : numbers) status->add_denied_number_keys(key);
 }

@@ -97,10 +97,12 @@ std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
   auto alnum_at = [&](size_t i) {
     return i < text.size() && absl::ascii_isalnum(static_cast<unsigned char>(text[i]));
   };
+  const std::string_view whole(text.data(), text.size());
   for (const auto& [bytes, texts] : keys.texts) {
     if (bytes > text.size()) break;
-    for (size_t at = 0; at + bytes <= text.size();) {
-      absl::string_view window = text.substr(at, bytes);
+    // Whether the window at `at` is one of the texts.
+    auto denied_at = [&, bytes = bytes, &texts = texts](size_t at) {
+      std::string_view window = whole.substr(at, bytes);
       // A value of letters only (a word: a setting's name, a map key) is
       // found as a word, not inside an identifier or a longer word (a test
       // named timeoutDefault); any other value wherever it is.
@@ -110,18 +112,35 @@ std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
                  return absl::ascii_isalpha(static_cast<unsigned char>(c));
                });
       };
-      if (texts.count(probe::ConstantKey(std::string_view(window.data(), window.size()))) != 0 &&
-          !inside_a_word()) {
-        found.emplace_back(at, at + bytes);
-        at += bytes;
-      } else {
-        ++at;
+      return texts.count(probe::ConstantKey(window)) != 0 && !inside_a_word();
+    };
+    auto rolling = keys.rolling.find(bytes);
+    if (rolling == keys.rolling.end() || rolling->second.size() != texts.size()) {
+      // Some text without a rolling key: every window hashed.
+      for (size_t at = 0; at + bytes <= text.size();) {
+        if (denied_at(at)) {
+          found.emplace_back(at, at + bytes);
+          at += bytes;
+        } else {
+          ++at;
+        }
       }
+      continue;
+    }
+    std::vector<bool> candidate(size_t{1} << 16, false);
+    for (const auto& [key, rolling_key] : rolling->second) candidate[rolling_key & 0xffff] = true;
+    // Occurrences of one text do not overlap: after one, the search goes on
+    // from its end.
+    size_t next = 0;
+    for (probe::RollingWindows windows(whole, bytes); windows.valid(); windows.Next()) {
+      const size_t at = windows.at();
+      if (at < next || !candidate[windows.key()] || !denied_at(at)) continue;
+      found.emplace_back(at, at + bytes);
+      next = at + bytes;
     }
   }
   if (!keys.numbers.empty()) {
     auto denied = [&](int64_t value) { return keys.numbers.count(probe::ConstantKey(value)) != 0; };
-    const std::string_view whole(text.data(), text.size());
     probe::ForEachDecimalRun(whole, [&](const probe::DecimalRun& run) {
       if (run.negative.has_value() && denied(*run.negative)) {
         found.emplace_back(run.begin - 1, run.end);
@@ -138,6 +157,11 @@ std::vector<std::pair<size_t, size_t>> DeniedValuesIn(absl::string_view text,
 
 }  // namespace
 
+void DeniedValueKeys::AddText(uint32_t bytes, uint64_t key, std::optional<uint32_t> rolling_key) {
+  texts[bytes].insert(key);
+  if (rolling_key.has_value()) rolling[bytes][key] = *rolling_key;
+}
+
 size_t DeniedValueKeys::size() const {
   size_t n = numbers.size();
   for (const auto& [bytes, keys] : texts) n += keys.size();
@@ -148,7 +172,9 @@ void DeniedValueKeys::Add(const google::protobuf::RepeatedPtrField<v1::DeniedTex
                           const google::protobuf::RepeatedField<uint64_t>& number_keys) {
   for (const v1::DeniedTextKey& k : text_keys) {
     // Shorter texts occur everywhere; the probe reports none.
-    if (k.bytes() >= kMinWithheldValueBytes) texts[k.bytes()].insert(k.key());
+    if (k.bytes() < kMinWithheldValueBytes) continue;
+    AddText(k.bytes(), k.key(),
+            k.has_rolling() ? std::optional<uint32_t>(k.rolling()) : std::nullopt);
   }
   numbers.insert(number_keys.begin(), number_keys.end());
 }

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,11 +56,18 @@ struct TestClassConstants {
 // (ConstantKey, observer/probe/substitute_value.h), never the values. A
 // text is found as a window of the payload of its length whose key is
 // among them; a number as a run of decimal digits (with its sign, and
-// without) whose value's key is.
+// without) whose value's key is. When every text of a length came with
+// its RollingKey, the windows of that length are hashed with ConstantKey
+// only where their rolling key (one pass per length) is one of those: the
+// same findings, at a fraction of the cost.
 struct DeniedValueKeys {
   // By length in UTF-8 bytes (4 or more), the keys of the texts that long.
   std::map<uint32_t, std::set<uint64_t>> texts;
+  // By length, the rolling keys of the texts that came with one, by key.
+  std::map<uint32_t, std::map<uint64_t, uint32_t>> rolling;
   std::set<uint64_t> numbers;
+  // Adds one text's key (and its rolling key, when known).
+  void AddText(uint32_t bytes, uint64_t key, std::optional<uint32_t> rolling_key);
   bool empty() const { return texts.empty() && numbers.empty(); }
   size_t size() const;
   // Adds keys as the probe reports them (ProbeStatus, ObserveSummary and

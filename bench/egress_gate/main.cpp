@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -123,11 +124,14 @@ void GateTable(bool quick) {
 // The denied-value rule: the payload's windows hashed for every length the
 // keys have. `keys` texts of lengths spread over 4..67 bytes (the number of
 // distinct lengths is what costs) and as many numbers; a row with one of
-// the texts planted must be blocked, the others allowed.
+// the texts planted must be blocked, the others allowed. Each key count
+// twice: the texts' keys alone (every window hashed with ConstantKey, as
+// for a summary of an older probe) and with their rolling keys (a window
+// hashed only where its rolling key is a text's).
 void DeniedKeysTable(bool quick) {
   std::printf("\negress gate: the denied-value rule (best of 5)\n");
-  std::printf("%-8s %-8s %-12s %-10s %-10s %-8s\n", "keys", "lengths", "payload", "ms", "MB/s",
-              "verdict");
+  std::printf("%-8s %-8s %-8s %-12s %-10s %-10s %-8s\n", "keys", "lengths", "windows", "payload",
+              "ms", "MB/s", "verdict");
   v1::EgressPolicy policy;
   v1::Endpoint* e = policy.add_allow();
   e->set_scheme("http");
@@ -136,38 +140,42 @@ void DeniedKeysTable(bool quick) {
   std::vector<size_t> key_counts = {0, 16, 256};
   std::vector<size_t> payload_sizes = {4 << 10, 32 << 10, 200 << 10};
   if (quick) payload_sizes = {4 << 10, 32 << 10};
-  std::mt19937 random(7);
   for (size_t count : key_counts) {
-    gateway::ProtectedMaterial material;
-    std::string planted;
-    for (size_t i = 0; i < count; ++i) {
-      std::string value;
-      const size_t length = 4 + i % 64;
-      for (size_t k = 0; k < length; ++k) value.push_back(static_cast<char>('!' + random() % 90));
-      material.denied_keys.texts[static_cast<uint32_t>(length)].insert(
-          probe::ConstantKey(std::string_view(value)));
-      material.denied_keys.numbers.insert(
-          probe::ConstantKey(static_cast<int64_t>(100000 + random() % 900000000)));
-      if (i == count / 2) planted = value;
-    }
-    auto gate = gateway::EgressGate::Create(policy, material, nullptr);
-    for (size_t payload_size : payload_sizes) {
-      for (bool plant : {false, true}) {
-        if (plant && count == 0) continue;
-        std::string text = SyntheticPrompt(payload_size, 2);
-        if (plant) text.insert(text.size() / 2, absl::StrCat(" \"", planted, "\" "));
-        std::string body = ChatBody(text);
-        double best = 1e9;
-        bool allowed = true;
-        for (int run = 0; run < 5; ++run) {
-          auto start = std::chrono::steady_clock::now();
-          allowed = gate->Check("http://127.0.0.1:8080/v1/chat/completions", body).allowed();
-          best = std::min(best, Seconds(start));
+    for (bool rolling : {false, true}) {
+      if (rolling && count == 0) continue;
+      std::mt19937 random(7);  // the same texts both ways
+      gateway::ProtectedMaterial material;
+      std::string planted;
+      for (size_t i = 0; i < count; ++i) {
+        std::string value;
+        const size_t length = 4 + i % 64;
+        for (size_t k = 0; k < length; ++k) value.push_back(static_cast<char>('!' + random() % 90));
+        material.denied_keys.AddText(
+            static_cast<uint32_t>(length), probe::ConstantKey(std::string_view(value)),
+            rolling ? std::optional<uint32_t>(probe::RollingKey(value)) : std::nullopt);
+        material.denied_keys.numbers.insert(
+            probe::ConstantKey(static_cast<int64_t>(100000 + random() % 900000000)));
+        if (i == count / 2) planted = value;
+      }
+      auto gate = gateway::EgressGate::Create(policy, material, nullptr);
+      for (size_t payload_size : payload_sizes) {
+        for (bool plant : {false, true}) {
+          if (plant && count == 0) continue;
+          std::string text = SyntheticPrompt(payload_size, 2);
+          if (plant) text.insert(text.size() / 2, absl::StrCat(" \"", planted, "\" "));
+          std::string body = ChatBody(text);
+          double best = 1e9;
+          bool allowed = true;
+          for (int run = 0; run < 5; ++run) {
+            auto start = std::chrono::steady_clock::now();
+            allowed = gate->Check("http://127.0.0.1:8080/v1/chat/completions", body).allowed();
+            best = std::min(best, Seconds(start));
+          }
+          std::printf("%-8zu %-8zu %-8s %-12s %-10.3f %-10.1f %-8s\n", count,
+                      material.denied_keys.texts.size(), rolling ? "rolling" : "hashed",
+                      absl::StrCat(body.size(), plant ? "+value" : "").c_str(), best * 1e3,
+                      body.size() / best / 1e6, allowed ? "allowed" : "blocked");
         }
-        std::printf("%-8zu %-8zu %-12s %-10.3f %-10.1f %-8s\n", count,
-                    material.denied_keys.texts.size(),
-                    absl::StrCat(body.size(), plant ? "+value" : "").c_str(), best * 1e3,
-                    body.size() / best / 1e6, allowed ? "allowed" : "blocked");
       }
     }
   }

@@ -270,10 +270,14 @@ TargetMethod Describe(const ClassFile& cls, const MethodFacts& facts) {
     // Only a name the class file really has can be denied.
     target.param_denied.push_back(!facts.param_names[i].empty() &&
                                   policy.Denied(name, type.params[i], binary));
+    target.param_unless_disclosed.push_back(
+        target.param_denied.back() && policy.DeniedUnlessDisclosed(name, type.params[i], binary));
   }
   target.return_kind = KindOf(type.ret);
   target.is_constructor = facts.name == "<init>";
   target.return_denied = !target.is_constructor && policy.Denied(facts.name, type.ret, binary);
+  target.return_unless_disclosed =
+      target.return_denied && policy.DeniedUnlessDisclosed(facts.name, type.ret, binary);
   target.exits_by_hooks = !target.is_constructor && !cls.is_interface();
   return target;
 }
@@ -311,6 +315,19 @@ void RememberConstants(const char* name, const unsigned char* data, jint length)
   }
 }
 
+// The String constants of test class `name` (internal name) go into the
+// recorder's test literals.
+void RememberTestLiterals(const char* name, const unsigned char* data, jint length) {
+  ClassFile cls;
+  std::string binary;
+  if (!ParseTouchedClass(name, data, length, &cls, &binary)) return;
+  std::vector<std::string> texts;
+  for (const PoolConstant& c : cls.LoadableConstants()) {
+    if (c.kind == 'S') texts.push_back(ModifiedUtf8ToUtf8(c.text));
+  }
+  g_recorder->AddTestLiterals(texts);
+}
+
 // The keys of the remembered constants equal to a tainted value, sorted.
 std::set<uint64_t> DeniedConstants() {
   std::set<uint64_t> keys;
@@ -337,6 +354,7 @@ void JNICALL OnClassFileLoad(jvmtiEnv* jvmti, JNIEnv* env, jclass redefined, job
     ++(*g_loaded_packages)[package];
   }
   if (g_constants != nullptr) RememberConstants(name, data, length);
+  if (g_recorder->IsTestClass(name)) RememberTestLiterals(name, data, length);
   std::vector<int> indices;
   auto wanted = g_targets_by_class->find(name);
   if (wanted != g_targets_by_class->end()) indices = wanted->second;
@@ -490,10 +508,11 @@ void JNICALL OnVMDeath(jvmtiEnv* jvmti, JNIEnv* env) {
     for (uint64_t key : DeniedConstants()) g_status->add_denied_constants(key);
   }
   const TaintSet::Keys keys = g_recorder->taint().DeniedKeys();
-  for (const auto& [bytes, key] : keys.texts) {
+  for (const TaintSet::TextKey& text : keys.texts) {
     v1::DeniedTextKey* k = g_status->add_denied_text_keys();
-    k->set_bytes(bytes);
-    k->set_key(key);
+    k->set_bytes(text.bytes);
+    k->set_key(text.key);
+    k->set_rolling(text.rolling);
   }
   for (uint64_t key : keys.numbers) g_status->add_denied_number_keys(key);
   if (g_config->count_calls()) {

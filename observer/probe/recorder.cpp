@@ -53,11 +53,11 @@ void SetPrimitive(char kind, jvalue value, v1::Value* out) {
 
 // Fills a normal outcome; returns the returned object when it is one
 // whose state must be recorded, else null.
-jobject SetReturned(JNIEnv* env, Heap& heap, const TargetMethod& target, char kind, jvalue value,
+jobject SetReturned(JNIEnv* env, Heap& heap, bool withheld, char kind, jvalue value,
                     v1::Outcome* outcome) {
   if (kind == 'V') {
     outcome->mutable_returned_void();
-  } else if (target.return_denied) {
+  } else if (withheld) {
     outcome->mutable_returned()->mutable_redacted();  // Read only into the taint set.
     if (kind == 'L') {
       heap.TaintReference(env, value.l);
@@ -136,6 +136,32 @@ Recorder::Recorder(jvmtiEnv* jvmti, const v1::ProbeConfig& config)
 
 Recorder::~Recorder() {
   if (output_fd_ >= 0) ::close(output_fd_);
+}
+
+bool Recorder::IsTestClass(const std::string& internal_name) const {
+  if (test_class_signatures_.empty()) return false;
+  if (test_class_signatures_.count("L" + internal_name + ";") != 0) return true;
+  size_t nested = internal_name.find('$');
+  return nested != std::string::npos &&
+         test_class_signatures_.count("L" + internal_name.substr(0, nested) + ";") != 0;
+}
+
+void Recorder::AddTestLiterals(const std::vector<std::string>& utf8) {
+  std::lock_guard<std::mutex> lock(literals_mutex_);
+  test_literals_.insert(utf8.begin(), utf8.end());
+}
+
+bool Recorder::TestLiteral(const std::string& utf8) {
+  std::lock_guard<std::mutex> lock(literals_mutex_);
+  return test_literals_.count(utf8) != 0;
+}
+
+bool Recorder::Withheld(JNIEnv* env, bool denied, bool unless_disclosed, char kind,
+                        jvalue value) {
+  if (!denied) return false;
+  if (!unless_disclosed || kind != 'L' || value.l == nullptr) return true;
+  // DeniedUnlessDisclosed holds only for a String.
+  return !TestLiteral(ReadString(env, static_cast<jstring>(value.l), /*max_chars=*/0));
 }
 
 void Recorder::TaintText(const std::string& utf8) {
@@ -425,7 +451,9 @@ void Recorder::Enter(JNIEnv* env, jobject receiver, jint hook_id, bool exits_by_
   for (size_t i = 0; i < state.pending.size(); ++i) {
     const ThreadState::PendingArg& arg = state.pending[i];
     v1::Value* value = obs.add_args();
-    bool denied = i < target->param_denied.size() && target->param_denied[i];
+    bool denied = i < target->param_denied.size() &&
+                  Withheld(env, target->param_denied[i], target->param_unless_disclosed[i],
+                           arg.kind, arg.value);
     if (arg.kind != 'L') {
       if (denied) {
         value->mutable_redacted();
@@ -539,8 +567,11 @@ void Recorder::ExitReturn(JNIEnv* env, char kind, jvalue value) {
   ThreadState& state = Current();
   Activation* activation = InnermostWrapper(env, state);
   if (activation == nullptr) return;
-  jobject returned = SetReturned(env, heap_, *activation->target, kind, value,
-                                 activation->observation->mutable_outcome());
+  const TargetMethod& target = *activation->target;
+  jobject returned = SetReturned(
+      env, heap_,
+      Withheld(env, target.return_denied, target.return_unless_disclosed, kind, value), kind,
+      value, activation->observation->mutable_outcome());
   Complete(env, state, nullptr, returned);
 }
 
@@ -573,7 +604,10 @@ void Recorder::OnMethodExit(JNIEnv* env, jthread thread, jmethodID method, bool 
   } else {
     // The new object of a constructor is local 0 of the exiting frame.
     if (target.is_constructor) jvmti_->GetLocalObject(thread, 0, 0, &receiver_after);
-    returned = SetReturned(env, heap_, target, target.return_kind, value, outcome);
+    returned = SetReturned(env, heap_,
+                           Withheld(env, target.return_denied, target.return_unless_disclosed,
+                                    target.return_kind, value),
+                           target.return_kind, value, outcome);
   }
   Complete(env, state, receiver_after, returned);
   if (receiver_after != nullptr) env->DeleteLocalRef(receiver_after);

@@ -30,9 +30,14 @@ struct TargetMethod {
   std::vector<char> param_kinds;
   // Parameters whose names the policy denies: their values are never read.
   std::vector<bool> param_denied;
+  // Of those, the ones denied only for want of evidence
+  // (PolicyView::DeniedUnlessDisclosed): recorded when the value is a
+  // literal of the test classes.
+  std::vector<bool> param_unless_disclosed;
   char return_kind = 'V';
   // The method's own name is denied: its return value is withheld.
   bool return_denied = false;
+  bool return_unless_disclosed = false;
   bool is_constructor = false;
   // Exits are reported by wrapper hooks (true) or seen through JVMTI.
   bool exits_by_hooks = true;
@@ -57,6 +62,15 @@ class Recorder {
   // number too when it is a decimal integer, which programs parse it into:
   // a denied environment variable or system property.
   void TaintText(const std::string& utf8);
+
+  // The test classes' string literals: the String constants of a class
+  // loading now (`internal_name`, "pkg/FooTest"), taken when it is one of
+  // ProbeConfig.test_classes or a class nested in one. The tests' sources
+  // spell them out, so a value equal to one is disclosed by the tests.
+  bool IsTestClass(const std::string& internal_name) const;
+  void AddTestLiterals(const std::vector<std::string>& utf8);
+  // Whether `utf8` is one of them.
+  bool TestLiteral(const std::string& utf8);
 
   // Registers a method about to be instrumented; returns its hook id.
   int Register(TargetMethod method);
@@ -91,6 +105,9 @@ class Recorder {
   static ThreadState& Current();
 
   const TargetMethod* Target(jint hook_id);
+  // Whether a parameter's or result's value of kind `kind` is withheld:
+  // when `denied`, unless `unless_disclosed` and it is a test literal.
+  bool Withheld(JNIEnv* env, bool denied, bool unless_disclosed, char kind, jvalue value);
   // The bottom-most frame of a test class on this thread's stack, as
   // "Class#method", or "".
   std::string TestIdFromStack();
@@ -121,6 +138,8 @@ class Recorder {
   PolicyView policy_;
   Heap heap_;
   std::unordered_set<std::string> test_class_signatures_;
+  std::mutex literals_mutex_;
+  std::unordered_set<std::string> test_literals_;
   int output_fd_ = -1;
   std::atomic<bool> stopped_{false};
   // ProbeConfig.count_calls: Enter only counts; nothing is recorded.

@@ -54,6 +54,18 @@ bool PolicyView::Denied(std::string_view name, std::string_view descriptor,
   return false;
 }
 
+bool PolicyView::DeniedUnlessDisclosed(std::string_view name, std::string_view descriptor,
+                                       std::string_view owner) const {
+  if (IsJdkClass(owner)) return false;
+  bool denied = false;
+  for (const std::string& pattern : policy_.deny()) {
+    if (!DenyRuleApplies(pattern, name, descriptor)) continue;
+    if (!tracespec::DeniedUnlessDisclosed(pattern, name, descriptor)) return false;
+    denied = true;
+  }
+  return denied;
+}
+
 const v1::RecordRule* PolicyView::RuleFor(std::string_view class_name) const {
   for (const v1::RecordRule& rule : policy_.record()) {
     if (GlobMatch(rule.class_pattern(), class_name)) return &rule;

@@ -31,11 +31,18 @@ class PolicyView {
   // Whether a value named `name` (a field, parameter, or method for its
   // result) of JVM type `descriptor`, declared by class `owner` (binary
   // name), is withheld: some deny rule applies to it (common/deny_rule.h:
-  // an exact name withholds any type; `*key*` withholds `apiKey` but not
-  // `monkey`, an `int key`, `keyIndex` or a `String key`). Fields of the
+  // an exact name withholds any type; `*key*` withholds `apiKey` and a
+  // `String key` but not `monkey`, an `int key` or `keyIndex`). Fields of the
   // JDK's own classes (HashMap.Node.key, AbstractMap.keySet) are never
   // withheld by name: their names are not the user's.
   bool Denied(std::string_view name, std::string_view descriptor, std::string_view owner) const;
+  // Whether every deny rule that withholds such a value does so only for
+  // want of evidence (common/deny_rule.h, DeniedUnlessDisclosed: a String
+  // named just `key`): the probe records a parameter's or result's value
+  // when the tests disclose it (Recorder::TestLiteral) and withholds it
+  // otherwise. False when the value is not denied at all.
+  bool DeniedUnlessDisclosed(std::string_view name, std::string_view descriptor,
+                             std::string_view owner) const;
   // The first record rule matching a binary class name, or null.
   const v1::RecordRule* RuleFor(std::string_view class_name) const;
   static bool RuleRecordsField(const v1::RecordRule& rule, std::string_view field);

@@ -143,6 +143,44 @@ uint64_t ConstantKey(std::string_view utf8_text) {
   return SubstituteMix(h ^ (utf8_text.size() + 1));
 }
 
+namespace {
+
+// The rolling hash: sum of (byte + 1) * kRollingBase^(distance from the
+// window's end), mod 2^64; the key mixes it with the seed and the length.
+constexpr uint64_t kRollingBase = 0x9e3779b97f4a7c15ULL;  // odd
+
+uint32_t RollingKeyOf(uint64_t hash, size_t length) {
+  return static_cast<uint32_t>(
+      SubstituteMix(hash ^ SubstituteMix(kConstantKeySeed ^ 0xbb67ae8584caa73bULL ^ length)) >>
+      48);
+}
+
+}  // namespace
+
+uint32_t RollingKey(std::string_view utf8_text) {
+  uint64_t hash = 0;
+  for (char c : utf8_text) hash = hash * kRollingBase + static_cast<unsigned char>(c) + 1;
+  return RollingKeyOf(hash, utf8_text.size());
+}
+
+RollingWindows::RollingWindows(std::string_view text, size_t length)
+    : text_(text), length_(length) {
+  if (!valid()) return;
+  for (size_t i = 0; i < length_; ++i) {
+    hash_ = hash_ * kRollingBase + static_cast<unsigned char>(text_[i]) + 1;
+    if (i > 0) first_weight_ *= kRollingBase;
+  }
+}
+
+uint32_t RollingWindows::key() const { return RollingKeyOf(hash_, length_); }
+
+void RollingWindows::Next() {
+  ++at_;
+  if (!valid()) return;
+  hash_ -= (static_cast<unsigned char>(text_[at_ - 1]) + 1ULL) * first_weight_;
+  hash_ = hash_ * kRollingBase + static_cast<unsigned char>(text_[at_ + length_ - 1]) + 1;
+}
+
 uint64_t ConstantKey(int64_t value) {
   std::string data = "N" + std::to_string(value);
   return SubstituteHash(kConstantKeySeed, data.data(), data.size());

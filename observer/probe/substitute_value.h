@@ -61,6 +61,35 @@ std::vector<uint8_t> SubstituteAddress(uint64_t seed, const std::vector<uint8_t>
 uint64_t ConstantKey(std::string_view utf8_text);
 uint64_t ConstantKey(int64_t value);
 
+// A text's rolling key: 16 bits, keyed like ConstantKey, that the egress
+// gate computes for every window of a request of the text's length in one
+// pass (RollingWindows), so that it hashes a window with ConstantKey only
+// when its rolling key is a denied text's. Only 16 bits of a keyed hash:
+// it tells less about the text than its ConstantKey does.
+uint32_t RollingKey(std::string_view utf8_text);
+
+// The rolling keys of the windows of one length of a text, in order:
+// RollingKey(text.substr(at, length)) for at = 0, 1, ... without hashing
+// each window anew.
+class RollingWindows {
+ public:
+  RollingWindows(std::string_view text, size_t length);
+  // The window at `at()` exists (at() + length <= text.size()).
+  bool valid() const { return at_ + length_ <= text_.size(); }
+  size_t at() const { return at_; }
+  uint32_t key() const;
+  // Moves to the next window.
+  void Next();
+
+ private:
+  std::string_view text_;
+  size_t length_;
+  size_t at_ = 0;
+  // The window's polynomial hash, and the weight of its first byte.
+  uint64_t hash_ = 0;
+  uint64_t first_weight_ = 1;
+};
+
 // A class file's string constant (modified UTF-8) as UTF-8, as the taint
 // set holds text.
 std::string ModifiedUtf8ToUtf8(const std::string& text);

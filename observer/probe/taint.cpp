@@ -113,7 +113,8 @@ TaintSet::Keys TaintSet::DeniedKeys() const {
   std::shared_lock<std::shared_mutex> lock(mutex_);
   for (const std::string& s : strings_) {
     if (s.size() < kMinContainedLength) continue;
-    keys.texts.emplace_back(static_cast<uint32_t>(s.size()), ConstantKey(std::string_view(s)));
+    keys.texts.push_back(
+        {static_cast<uint32_t>(s.size()), ConstantKey(std::string_view(s)), RollingKey(s)});
   }
   for (int64_t n : integrals_) keys.numbers.push_back(ConstantKey(n));
   std::sort(keys.texts.begin(), keys.texts.end());

@@ -24,6 +24,7 @@
 #include <set>
 #include <shared_mutex>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -69,11 +70,19 @@ class TaintSet {
 
   // The keys of the tainted values, for the egress gate
   // (ProbeStatus.denied_text_keys, denied_number_keys): strings of at least
-  // kMinContainedLength UTF-8 bytes as (length, ConstantKey of the text),
-  // integral numbers as ConstantKey of the value; each sorted, no value
-  // itself.
+  // kMinContainedLength UTF-8 bytes as (length, ConstantKey of the text,
+  // RollingKey of it), integral numbers as ConstantKey of the value; each
+  // sorted, no value itself.
+  struct TextKey {
+    uint32_t bytes = 0;
+    uint64_t key = 0;
+    uint32_t rolling = 0;
+    bool operator<(const TextKey& o) const {
+      return std::tie(bytes, key, rolling) < std::tie(o.bytes, o.key, o.rolling);
+    }
+  };
   struct Keys {
-    std::vector<std::pair<uint32_t, uint64_t>> texts;
+    std::vector<TextKey> texts;
     std::vector<uint64_t> numbers;
   };
   Keys DeniedKeys() const;

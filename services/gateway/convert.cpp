@@ -26,10 +26,14 @@ v1::GatewayMaterial MaterialMessage(const gateway::GatewayMaterial& material) {
     for (const std::string& s : constants.strings) t->add_strings(s);
   }
   for (const auto& [bytes, keys] : material.denied_keys.texts) {
+    auto rolling = material.denied_keys.rolling.find(bytes);
     for (uint64_t key : keys) {
       v1::DeniedTextKey* k = m.add_denied_text_keys();
       k->set_bytes(bytes);
       k->set_key(key);
+      if (rolling == material.denied_keys.rolling.end()) continue;
+      auto it = rolling->second.find(key);
+      if (it != rolling->second.end()) k->set_rolling(it->second);
     }
   }
   for (uint64_t key : material.denied_keys.numbers) m.add_denied_number_keys(key);

@@ -91,6 +91,25 @@ TEST(DenyRuleTest, ABareStringKeyIsWithheldLikeKeyMaterial) {
   EXPECT_TRUE(Denies("*key*", "privateKey"));
 }
 
+// ... but only for want of evidence: a String named just `key` (and no
+// other of the cases above) is withheld unless the tests disclose its value;
+// an exact-name rule withholds it always.
+TEST(DenyRuleTest, OnlyABareStringKeyIsWithheldUnlessDisclosed) {
+  EXPECT_TRUE(DeniedUnlessDisclosed("*key*", "key", kString));
+  EXPECT_TRUE(DeniedUnlessDisclosed("*key*", "KEY", kString));
+  EXPECT_TRUE(DeniedUnlessDisclosed("*key*", "_key", kString));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "keys", kString));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "key", "[B"));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "key", "[C"));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "key", "J"));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "key", "Ljavax/crypto/SecretKey;"));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "secretKey", kString));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*key*", "apikey", kString));
+  EXPECT_FALSE(DeniedUnlessDisclosed("key", "key", kString));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*token*", "token", kString));
+  EXPECT_FALSE(DeniedUnlessDisclosed("*secret*", "secret", kString));
+}
+
 TEST(DenyRuleTest, OtherPatternsAreGlobsOnTheWholeName) {
   EXPECT_TRUE(Denies("secret*", "secretary"));
   EXPECT_TRUE(Denies("*_pwd", "db_pwd"));

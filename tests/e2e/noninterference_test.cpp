@@ -1295,5 +1295,58 @@ TEST(RunNoninterferenceTest, ARequestHoldingADeniedValueTheTestsReadIsRefused) {
               HasSubstr("denied_text_keys"));
 }
 
+
+// A String named just `key` may be a lookup key or key material: it is
+// withheld unless the tests disclose its value (common/deny_rule.h,
+// DeniedUnlessDisclosed). A lookup key the test passes as a literal goes to
+// the model as the test spells it — the observation's argument, the test's
+// source and name unmasked, as bench/privacy's `config_lookup` asks; a key
+// built at run time stays withheld, on disk and in the request.
+constexpr char kSettings[] = R"(package nk;
+public class Settings {
+  public static String lookup(String key) {
+    if (key.equals("timeout")) return "30";
+    return key.length() > 12 ? "long" : "";
+  }
+}
+)";
+constexpr char kSettingsTest[] = R"(package nk;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class SettingsTest {
+  static String material() { return new StringBuilder("rebme-ztrauq-rumel").reverse().toString(); }
+  @Test void timeoutDefault() { assertEquals("30", Settings.lookup("timeout")); }
+  @Test void longName() { assertEquals("long", Settings.lookup(material())); }
+}
+)";
+
+TEST(RunNoninterferenceTest, ALookupKeyTheTestsSpellGoesAsTheySpellItOthersStayWithheld) {
+  const std::string answer = testing::ContentEntry(
+      R"({"contract": "//@ public normal_behavior\n//@   ensures true;\n", "hypotheses": []})");
+  testing::FakeLlmServer server(absl::StrCat("{\"responses\":[", answer, "]}"));
+  testing::TempDir dir;
+  ASSERT_TRUE(WriteRemoteProject(dir, "nk/Settings", kSettings, kSettingsTest,
+                                 {"nk.Settings#lookup"}, server));
+  SubprocessResult r = testing::RunTracespec({"run", dir.path() + "/p"});
+  const std::string output = r.stdout_data + r.stderr_data;
+  ASSERT_EQ(r.exit_code, 0) << output;
+  ASSERT_GE(server.Received().size(), 1u) << output;
+  std::string received = server.RecordText();
+  // The disclosed key, in the observation and in the test as written (the
+  // body is JSON: a quote in the prompt is \").
+  const std::string body = server.Received()[0].body;
+  EXPECT_THAT(body, HasSubstr("timeoutDefault]: key=\\\"timeout\\\" -> returns"));
+  EXPECT_THAT(body, HasSubstr("void timeoutDefault()"));
+  EXPECT_THAT(body, HasSubstr("Settings.lookup(\\\"timeout\\\")"));
+  EXPECT_THAT(received, Not(HasSubstr("<denied value>")));
+  EXPECT_THAT(output, Not(HasSubstr("masked as <denied value>")));
+  // The key built at run time: nowhere.
+  EXPECT_THAT(received, Not(HasSubstr("lemur-quartz-ember")));
+  EXPECT_THAT(testing::ReadTree(dir.path() + "/p/tracespec-out"),
+              Not(HasSubstr("lemur-quartz-ember")));
+  EXPECT_THAT(testing::ReadTree(dir.path() + "/p/tracespec-out/observations"),
+              HasSubstr("timeout"));
+}
+
 }  // namespace
 }  // namespace tracespec

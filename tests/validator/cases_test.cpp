@@ -97,6 +97,10 @@ TEST_P(CasesTest, Verdict) {
     for (auto m = methods.first; m != methods.second; ++m) {
       std::vector<std::string> args = {"validate", "--classpath", class_path, "--method",
                                        m->second, "--contract", c.dir + "/" + c.Get("contract")};
+      if (!c.Get("observations").empty()) {
+        args.push_back("--observations");
+        args.push_back(c.dir + "/" + c.Get("observations"));
+      }
       for (absl::string_view arg : absl::StrSplit(c.Get("options"), ' ', absl::SkipEmpty())) {
         args.emplace_back(arg);
       }

@@ -16,7 +16,8 @@ namespace {
 // than from a value the observation did not record).
 bool IsUndefinedReason(const std::string& why) {
   for (const char* marker : {"by zero", "out of bounds", "of null", "null dereference",
-                             "unboxing null", "empty range", "failing cast"}) {
+                             "unboxing null", "empty range", "failing cast",
+                             "negative array size"}) {
     if (absl::StrContains(why, marker)) return true;
   }
   return false;

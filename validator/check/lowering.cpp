@@ -496,58 +496,149 @@ absl::StatusOr<Term> Lowering::LowerArrayAccess(const Expr& e) {
   return FromValue(v, e.type);
 }
 
-// A fresh array, allocated as the bytecode's newarray does: its length is
-// a background fact and its elements are the defaults, then the
-// initializer's values are written into the heap the rest of the clause
-// reads (as the heap after a pure call that allocated).
+// A fresh array, allocated as the bytecode's newarray (multianewarray)
+// does: its length is a background fact; its elements, the defaults and
+// then the initializer's values or the rows, are written into the heap the
+// rest of the clause reads (as the heap after a pure call that allocated;
+// the allocation axiom speaks of the initial heap only, not of a heap
+// havocked by a loop).
 absl::StatusOr<Term> Lowering::LowerNewArray(const Expr& e) {
   const Type& type = e.type;
-  if (!type.IsArray() || type.ElementType().IsArray()) {
-    return Unsupported(e, "creation of multi-dimensional arrays in specifications");
-  }
+  if (!type.IsArray()) return Unsupported(e, "creation of a non-array type");
   if (!quantified_.empty()) {
     // Its length would be a background fact over a quantified variable.
     return Unsupported(e, absl::StrCat("array creation '", Text(e),
                                        "' inside a quantifier whose range is not expanded"));
   }
-  std::vector<Term> elements;
-  z3::expr length = ops_.Int(0);
+  // The sizes or elements first (they may read or extend the heap), then
+  // the arrays in the heap they leave.
+  std::optional<z3::expr> ref;
   if (e.flag) {
-    for (const jml::ExprPtr& op : e.operands) {
-      TS_ASSIGN_OR_RETURN(Term v, Lower(*op));
-      elements.push_back(Convert(v, type.ElementType()));
-    }
-    length = ops_.Int(static_cast<int32_t>(elements.size()));
+    std::vector<z3::expr> values;
+    TS_RETURN_IF_ERROR(LowerInitializerValues(e.operands, type, &values));
+    symex::Heap written = heap();
+    size_t next = 0;
+    TS_ASSIGN_OR_RETURN(ref, AllocateInitialized(e, e.operands, type, values, &next, written));
+    SetHeapAfterCalls(std::move(written));
   } else {
-    TS_ASSIGN_OR_RETURN(Term n, Lower(*e.operands[0]));
-    z3::expr count = Convert(n, Type::Int()).e;
-    z3::expr negative = ops_.Lt(count, ops_.Int(0));
+    // Every dimension is evaluated before any is checked (JLS §15.10.2).
+    std::vector<z3::expr> counts;
+    z3::expr negative = ops_.False();
+    for (const jml::ExprPtr& op : e.operands) {
+      TS_ASSIGN_OR_RETURN(Term n, Lower(*op));
+      counts.push_back(Convert(n, Type::Int()).e);
+      negative = ops_.Or(negative, ops_.Lt(counts.back(), ops_.Int(0)));
+    }
     NoteUndefined(negative, e, "negative array size");
-    // Where the size is negative the clause is undefined (noted), so the
-    // array's length there does not matter: 0 keeps the background fact
-    // true of every state.
-    length = ops_.Ite(negative, ops_.Int(0), count);
+    symex::Heap written = heap();
+    int rows = 0;
+    TS_ASSIGN_OR_RETURN(ref, AllocateArrays(e, type, counts, negative, 0, written, &rows));
+    SetHeapAfterCalls(std::move(written));
   }
+  return Term{type, *ref};
+}
+
+// The heap the rest of the clause reads, in the state it is lowered in.
+void Lowering::SetHeapAfterCalls(symex::Heap heap) {
+  if (in_post_ && states_.post != nullptr) {
+    post_after_calls_ = std::move(heap);
+  } else {
+    pre_after_calls_ = std::move(heap);
+  }
+}
+
+// One array of `type` and `length` (0 where `negative`: the clause is
+// undefined there, and 0 keeps the background fact true of every state),
+// its elements the defaults in `written`.
+absl::StatusOr<z3::expr> Lowering::AllocateArray(const Expr& e, const Type& type,
+                                                 const z3::expr& length, const z3::expr& negative,
+                                                 symex::Heap& written) {
   std::string descriptor = type.Descriptor();
-  std::optional<z3::expr> ref = machine_.NewArray(descriptor, length);
+  std::optional<z3::expr> ref = machine_.NewArray(descriptor, ops_.Ite(negative, ops_.Int(0), length));
   if (!ref) {
     return Unsupported(e, absl::StrCat("creation of ", type.ToString(),
                                        " in a specification (no such array type in the program)"));
   }
-  if (!elements.empty()) {
-    symex::Heap written = heap();
-    char d = descriptor[1] == '[' ? 'L' : descriptor[1];
-    for (size_t i = 0; i < elements.size(); ++i) {
-      machine_.WriteElement(written, *ref, ops_.Int(static_cast<int32_t>(i)), descriptor,
-                            symex::Value{symex::KindOfDescriptor(d), ToStored(elements[i])});
+  machine_.WriteDefaultElements(written, *ref, descriptor);
+  return *ref;
+}
+
+// `new T[c0][c1]...[]`: the array of dimension `dim` and, below it, its rows
+// (a row is built for each index, so every size but the last given must be
+// a constant).
+absl::StatusOr<z3::expr> Lowering::AllocateArrays(const Expr& e, const Type& type,
+                                                  const std::vector<z3::expr>& counts,
+                                                  const z3::expr& negative, size_t dim,
+                                                  symex::Heap& written, int* rows) {
+  TS_ASSIGN_OR_RETURN(z3::expr ref, AllocateArray(e, type, counts[dim], negative, written));
+  if (dim + 1 >= counts.size()) return ref;
+  std::optional<uint64_t> n = symex::JavaOps::BvValue(counts[dim].simplify());
+  if (!n) {
+    return Unsupported(e, absl::StrCat("multi-dimensional array creation '", Text(e),
+                                       "' whose size ", dim + 1, " is not a constant"));
+  }
+  int32_t length = static_cast<int32_t>(*n);
+  if (length < 0) return ref;  // undefined (noted): no rows
+  constexpr int kMaxRows = 256;
+  *rows += length;
+  if (*rows > kMaxRows) {
+    return Unsupported(e, absl::StrCat("multi-dimensional array creation '", Text(e),
+                                       "' with more than ", kMaxRows, " rows"));
+  }
+  std::string descriptor = type.Descriptor();
+  for (int32_t i = 0; i < length; ++i) {
+    TS_ASSIGN_OR_RETURN(z3::expr row, AllocateArrays(e, type.ElementType(), counts, negative,
+                                                     dim + 1, written, rows));
+    machine_.WriteElement(written, ref, ops_.Int(i), descriptor,
+                          symex::Value{symex::Kind::kRef, row});
+  }
+  return ref;
+}
+
+// The values of an initializer's elements, depth first (a nested `{...}`
+// for an array element gives its own), converted to the element type.
+absl::Status Lowering::LowerInitializerValues(const std::vector<jml::ExprPtr>& elements,
+                                              const Type& type, std::vector<z3::expr>* values) {
+  Type element = type.ElementType();
+  for (const jml::ExprPtr& op : elements) {
+    if (op->kind == ExprKind::kArrayInit) {
+      TS_RETURN_IF_ERROR(LowerInitializerValues(op->operands, element, values));
+      continue;
     }
-    if (in_post_ && states_.post != nullptr) {
-      post_after_calls_ = std::move(written);
+    TS_ASSIGN_OR_RETURN(Term v, Lower(*op));
+    values->push_back(ToStored(Convert(v, element)));
+  }
+  return absl::OkStatus();
+}
+
+// `new T[]{e, ...}`: an array of the elements' values (`values` from
+// `*next` on, as LowerInitializerValues gave them), a nested `{...}` an
+// array of its own.
+absl::StatusOr<z3::expr> Lowering::AllocateInitialized(const Expr& e,
+                                                       const std::vector<jml::ExprPtr>& elements,
+                                                       const Type& type,
+                                                       const std::vector<z3::expr>& values,
+                                                       size_t* next, symex::Heap& written) {
+  Type element = type.ElementType();
+  std::vector<z3::expr> stored;
+  for (const jml::ExprPtr& op : elements) {
+    if (op->kind == ExprKind::kArrayInit) {
+      TS_ASSIGN_OR_RETURN(z3::expr row,
+                          AllocateInitialized(e, op->operands, element, values, next, written));
+      stored.push_back(row);
     } else {
-      pre_after_calls_ = std::move(written);
+      stored.push_back(values[(*next)++]);
     }
   }
-  return Term{type, *ref};
+  z3::expr length = ops_.Int(static_cast<int32_t>(stored.size()));
+  TS_ASSIGN_OR_RETURN(z3::expr ref, AllocateArray(e, type, length, ops_.False(), written));
+  std::string descriptor = type.Descriptor();
+  char d = descriptor[1] == '[' ? 'L' : descriptor[1];
+  for (size_t i = 0; i < stored.size(); ++i) {
+    machine_.WriteElement(written, ref, ops_.Int(static_cast<int32_t>(i)), descriptor,
+                          symex::Value{symex::KindOfDescriptor(d), stored[i]});
+  }
+  return ref;
 }
 
 absl::StatusOr<Term> Lowering::LowerUnary(const Expr& e) {
@@ -1009,11 +1100,7 @@ absl::StatusOr<Term> Lowering::RunPure(const Expr& e, const symex::MethodInfo* t
   if (run.normal) {
     // A pure method writes only objects it allocated; later reads in the
     // clause see them (the array Arrays.copyOf returns, with its elements).
-    if (in_post_ && states_.post != nullptr) {
-      post_after_calls_ = run.normal->heap;
-    } else {
-      pre_after_calls_ = run.normal->heap;
-    }
+    SetHeapAfterCalls(run.normal->heap);
   }
   if (!run.normal || !run.normal->value) {
     if (e.type.IsVoid()) return Term{e.type, ops_.True()};

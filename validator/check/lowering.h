@@ -149,6 +149,21 @@ class Lowering {
   absl::StatusOr<Term> LowerField(const jml::Expr& e);
   absl::StatusOr<Term> LowerArrayAccess(const jml::Expr& e);
   absl::StatusOr<Term> LowerNewArray(const jml::Expr& e);
+  absl::StatusOr<z3::expr> AllocateArray(const jml::Expr& e, const jml::Type& type,
+                                         const z3::expr& length, const z3::expr& negative,
+                                         symex::Heap& written);
+  absl::StatusOr<z3::expr> AllocateArrays(const jml::Expr& e, const jml::Type& type,
+                                          const std::vector<z3::expr>& counts,
+                                          const z3::expr& negative, size_t dim,
+                                          symex::Heap& written, int* rows);
+  absl::Status LowerInitializerValues(const std::vector<jml::ExprPtr>& elements,
+                                      const jml::Type& type, std::vector<z3::expr>* values);
+  absl::StatusOr<z3::expr> AllocateInitialized(const jml::Expr& e,
+                                               const std::vector<jml::ExprPtr>& elements,
+                                               const jml::Type& type,
+                                               const std::vector<z3::expr>& values, size_t* next,
+                                               symex::Heap& written);
+  void SetHeapAfterCalls(symex::Heap heap);
   absl::StatusOr<Term> LowerUnary(const jml::Expr& e);
   absl::StatusOr<Term> LowerBinary(const jml::Expr& e);
   absl::StatusOr<Term> LowerQuantifier(const jml::Expr& e);

@@ -994,6 +994,12 @@ ObservationEvaluator::ObservationEvaluator(const v1::Observation& observation,
     : obs_(observation), ctx_(ctx), options_(options) {
   for (const v1::ObjectState& s : obs_.pre()) pre_.emplace(s.id(), &s);
   for (const v1::ObjectState& s : obs_.post()) post_.emplace(s.id(), &s);
+  // Created arrays take ids above every recorded one (and in the upper half,
+  // away from ids a reference may hold to an object left unrecorded).
+  next_created_ = uint64_t{1} << 63;
+  for (const auto* states : {&pre_, &post_}) {
+    if (!states->empty()) next_created_ = std::max(next_created_, states->rbegin()->first + 1);
+  }
 }
 
 bool ObservationEvaluator::Step() { return ++steps_ <= options_.max_steps; }
@@ -1001,12 +1007,16 @@ bool ObservationEvaluator::Step() { return ++steps_ <= options_.max_steps; }
 const v1::ObjectState* ObservationEvaluator::Object(uint64_t id, EvalState at) const {
   const auto& states = at == EvalState::kPre ? pre_ : post_;
   auto it = states.find(id);
-  return it == states.end() ? nullptr : it->second;
+  if (it != states.end()) return it->second;
+  auto created = created_.find(id);
+  return created == created_.end() ? nullptr : &created->second;
 }
 
 EvalValue ObservationEvaluator::Evaluate(const Expr& e, EvalState at) {
   steps_ = 0;
   bindings_.clear();
+  created_.clear();
+  created_elements_ = 0;
   depth_ = 0;
   return Eval(e, at);
 }
@@ -1729,6 +1739,208 @@ EvalValue ObservationEvaluator::EvalInstanceOf(const EvalValue& v, const Type& t
   }
 }
 
+// ---- Array creation ----
+
+namespace {
+
+// Most elements the arrays created in one top-level call may hold
+// together: past it a creation is not evaluated.
+constexpr int64_t kMaxCreatedElements = int64_t{1} << 16;
+
+// The default value of an element of type `t` (0, false, null) as recorded.
+v1::Value DefaultElement(const Type& t) {
+  v1::Value out;
+  switch (t.IsPrimitive() ? t.element_kind() : Type::Kind::kClass) {
+    case Type::Kind::kBoolean: out.set_bool_value(false); break;
+    case Type::Kind::kByte: out.set_byte_value(0); break;
+    case Type::Kind::kShort: out.set_short_value(0); break;
+    case Type::Kind::kChar: out.set_char_value(0); break;
+    case Type::Kind::kInt: out.set_int_value(0); break;
+    case Type::Kind::kLong: out.set_long_value(0); break;
+    case Type::Kind::kFloat: out.set_float_value(0); break;
+    case Type::Kind::kDouble: out.set_double_value(0); break;
+    default: out.mutable_null_value(); break;
+  }
+  return out;
+}
+
+// An array of `type` and `length` with no elements yet.
+v1::ObjectState EmptyArray(const Type& type, int32_t length) {
+  v1::ObjectState s;
+  s.set_class_name(type.Descriptor());
+  s.mutable_array()->set_element_descriptor(type.ElementType().Descriptor());
+  s.mutable_array()->set_length(length);
+  return s;
+}
+
+// `v` stored in an array of element type `t`, as the observation records a
+// value; false when it has no such form here (boxing into an Integer[],
+// \bigint elements).
+bool ElementToProto(const EvalValue& value, const Type& t, v1::Value* out) {
+  if (t.IsPrimitive()) {
+    EvalValue v = ConvertTo(value, t);
+    switch (t.element_kind()) {
+      case Type::Kind::kBoolean:
+        if (v.kind != K::kBoolean) return false;
+        out->set_bool_value(v.i != 0);
+        return true;
+      case Type::Kind::kByte: out->set_byte_value(static_cast<int32_t>(v.i)); break;
+      case Type::Kind::kShort: out->set_short_value(static_cast<int32_t>(v.i)); break;
+      case Type::Kind::kChar: out->set_char_value(static_cast<int32_t>(v.i)); break;
+      case Type::Kind::kInt: out->set_int_value(static_cast<int32_t>(v.i)); break;
+      case Type::Kind::kLong: out->set_long_value(v.i); break;
+      case Type::Kind::kFloat: out->set_float_value(v.f); return v.kind == K::kFloat;
+      case Type::Kind::kDouble: out->set_double_value(v.d); return v.kind == K::kDouble;
+      default: return false;
+    }
+    return v.kind == K::kInt || v.kind == K::kLong;
+  }
+  switch (value.kind) {
+    case K::kNull: out->mutable_null_value(); return true;
+    case K::kRef: out->set_ref(value.ref); return true;
+    case K::kString: out->set_string_value(Utf16ToUtf8KeepingSurrogates(value.str)); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// `new T[n]...` or `new T[]{...}`: a fresh array (of fresh arrays), held in
+// created_ so the rest of the clause reads it as a recorded one.
+EvalValue ObservationEvaluator::EvalNewArray(const Expr& e, EvalState at) {
+  if (!e.type.IsArray()) return EvalValue::Unknown("array creation of a non-array type");
+  if (e.flag) return CreateInitializedArray(e.type, e.operands, at);
+  // Every dimension is evaluated before any is checked (JLS §15.10.2).
+  std::vector<int32_t> lengths;
+  bool negative = false;
+  for (const ExprPtr& op : e.operands) {
+    EvalValue n = Eval(*op, at);
+    if (n.kind == K::kRef) n = Unbox(n, at);
+    if (!n.known()) return n;
+    if (n.kind != K::kInt) return EvalValue::Unknown("array length is not an int");
+    negative = negative || n.i < 0;
+    lengths.push_back(static_cast<int32_t>(n.i));
+  }
+  if (negative) return Undefined("negative array size (NegativeArraySizeException)");
+  return CreateArray(e.type, lengths, 0);
+}
+
+// Counts `elements` more created elements; false past the bound.
+bool ObservationEvaluator::CountCreated(int64_t elements) {
+  created_elements_ += elements;
+  return created_elements_ <= kMaxCreatedElements;
+}
+
+EvalValue ObservationEvaluator::CreateArray(const Type& type, const std::vector<int32_t>& lengths,
+                                            size_t dim) {
+  int32_t length = lengths[dim];
+  if (!CountCreated(length)) {
+    return EvalValue::Unknown(absl::StrCat("array creation of more than ", kMaxCreatedElements,
+                                           " elements (all the arrays one evaluation creates) is not evaluated"));
+  }
+  Type element = type.ElementType();
+  v1::ObjectState s = EmptyArray(type, length);
+  v1::ArrayContents* a = s.mutable_array();
+  for (int32_t k = 0; k < length; ++k) {
+    if (!Step()) return EvalValue::Unknown("evaluation budget exhausted");
+    if (dim + 1 < lengths.size()) {
+      EvalValue inner = CreateArray(element, lengths, dim + 1);
+      if (!inner.known()) return inner;
+      a->add_elements()->set_ref(inner.ref);
+    } else {
+      *a->add_elements() = DefaultElement(element);
+    }
+  }
+  return Created(std::move(s));
+}
+
+EvalValue ObservationEvaluator::CreateInitializedArray(const Type& type,
+                                                       const std::vector<ExprPtr>& elements,
+                                                       EvalState at) {
+  if (!CountCreated(static_cast<int64_t>(elements.size()))) {
+    return EvalValue::Unknown(absl::StrCat("array creation of more than ", kMaxCreatedElements,
+                                           " elements (all the arrays one evaluation creates) is not evaluated"));
+  }
+  Type element = type.ElementType();
+  v1::ObjectState s = EmptyArray(type, static_cast<int32_t>(elements.size()));
+  v1::ArrayContents* a = s.mutable_array();
+  for (const ExprPtr& op : elements) {
+    EvalValue v = op->kind == ExprKind::kArrayInit && element.IsArray()
+                      ? CreateInitializedArray(element, op->operands, at)
+                      : Eval(*op, at);
+    if (!v.known()) return v;
+    if (!ElementToProto(v, element, a->add_elements())) {
+      return EvalValue::Unknown(absl::StrCat("a ", v.DebugString(), " as an element of ",
+                                             type.ToString(), " is not evaluated"));
+    }
+  }
+  return Created(std::move(s));
+}
+
+// Holds a created array under a new id.
+EvalValue ObservationEvaluator::Created(v1::ObjectState array) {
+  uint64_t id = next_created_++;
+  array.set_id(id);
+  created_.emplace(id, std::move(array));
+  return EvalValue::Ref(id);
+}
+
+// java.util.Arrays.equals(a, b) on two arrays of one element type: both
+// null, or the same length and equal elements (floating point by bits, as
+// Double.doubleToLongBits compares; objects by Objects.equals, decided here
+// for null, the same object and strings). A recorded difference decides
+// false even where other elements are not recorded.
+EvalValue ObservationEvaluator::ArraysEquals(const EvalValue& a, const EvalValue& b,
+                                             EvalState at) {
+  if (a.kind == K::kNull || b.kind == K::kNull) return EvalValue::Bool(a.kind == b.kind);
+  if (a.kind != K::kRef || b.kind != K::kRef) {
+    return EvalValue::Unknown("java.util.Arrays.equals of a non-array");
+  }
+  if (a.ref == b.ref) return EvalValue::Bool(true);
+  const v1::ObjectState* x = Object(a.ref, at);
+  const v1::ObjectState* y = Object(b.ref, at);
+  const char* state = at == EvalState::kPre ? "pre" : "post";
+  for (const auto& [s, id] : {std::pair{x, a.ref}, std::pair{y, b.ref}}) {
+    if (s == nullptr || !s->has_array()) {
+      return EvalValue::Unknown(
+          absl::StrCat("array #", id, " is not recorded in the ", state, "-state"));
+    }
+  }
+  if (x->array().length() != y->array().length()) return EvalValue::Bool(false);
+  std::string why;
+  for (int k = 0; k < x->array().length(); ++k) {
+    if (!Step()) return EvalValue::Unknown("evaluation budget exhausted");
+    if (k >= x->array().elements_size() || k >= y->array().elements_size()) {
+      if (why.empty()) why = absl::StrCat("element ", k, " was not recorded");
+      continue;
+    }
+    EvalValue p = FromProto(x->array().elements(k));
+    EvalValue q = FromProto(y->array().elements(k));
+    Truth same = Truth::kUnknown;
+    if (!p.known() || !q.known()) {
+      if (why.empty()) why = absl::StrCat("element ", k, ": ", !p.known() ? p.reason : q.reason);
+      continue;
+    }
+    if (p.kind == K::kNull || q.kind == K::kNull) {
+      same = TruthOf(p.kind == q.kind);
+    } else if (p.kind == K::kString && q.kind == K::kString) {
+      same = TruthOf(p.str == q.str);
+    } else if (p.kind == K::kRef && q.kind == K::kRef && p.ref == q.ref) {
+      same = Truth::kTrue;
+    } else if (p.kind != K::kRef && p.kind != K::kString && q.kind != K::kRef &&
+               q.kind != K::kString) {
+      same = TruthOf(p.Identical(q));
+    }
+    if (same == Truth::kFalse) return EvalValue::Bool(false);
+    if (same == Truth::kUnknown && why.empty()) {
+      why = absl::StrCat("equals of elements ", k, " (", p.DebugString(), ", ", q.DebugString(),
+                         ") is not evaluated");
+    }
+  }
+  if (!why.empty()) return EvalValue::Unknown(absl::StrCat("java.util.Arrays.equals: ", why));
+  return EvalValue::Bool(true);
+}
+
 EvalValue ObservationEvaluator::EvalCall(const Expr& e, EvalState at) {
   const std::string& owner = e.sym.owner;
   const std::string key = absl::StrCat(e.name, e.sym.descriptor);
@@ -2024,6 +2236,16 @@ EvalValue ObservationEvaluator::EvalCall(const Expr& e, EvalState at) {
       args[0].kind == K::kNull) {
     return EvalValue::Bool(false);  // Object.equals contract: x.equals(null) is false
   }
+  if (owner == "java.util.Arrays" && e.name == "equals" && args.size() == 2) {
+    return ArraysEquals(args[0], args[1], at);
+  }
+  // An array's equals is Object's: identity.
+  if (has_self && self.kind == K::kRef && key == "equals(Ljava/lang/Object;)Z") {
+    const Expr* recv = Receiver(e);
+    if (recv != nullptr && recv->type.IsArray()) {
+      return EvalValue::Bool(args[0].kind == K::kRef && args[0].ref == self.ref);
+    }
+  }
   return unsupported();
 }
 
@@ -2038,8 +2260,14 @@ EvalValue ObservationEvaluator::EvalJmlCall(const Expr& e, EvalState at) {
       if (v.kind == K::kNull) {
         t = Truth::kFalse;
       } else if (v.kind == K::kRef) {
-        t = Object(v.ref, EvalState::kPre) != nullptr ? Truth::kFalse : Truth::kUnknown;
-        if (t == Truth::kUnknown) why = "an object missing from the pre-state may be fresh or unrecorded";
+        // pre_, not Object(): an array the specification created is not
+        // one the method allocated.
+        t = pre_.count(v.ref) != 0 ? Truth::kFalse : Truth::kUnknown;
+        if (t == Truth::kUnknown) {
+          why = created_.count(v.ref) != 0
+                    ? "\\fresh of an array the specification creates is not evaluated"
+                    : "an object missing from the pre-state may be fresh or unrecorded";
+        }
       } else {
         t = Truth::kUnknown;
         why = v.known() ? "\\fresh of a non-object" : v.reason;
@@ -2221,6 +2449,8 @@ EvalValue ObservationEvaluator::EvalImpl(const Expr& e, EvalState at) {
       return EvalValue::Unknown("the call did not return a value");
     case ExprKind::kJmlCall:
       return EvalJmlCall(e, at);
+    case ExprKind::kNewArray:
+      return EvalNewArray(e, at);
     case ExprKind::kLabeled:
       return Eval(*e.operands[0], at);
     default:
@@ -2290,6 +2520,8 @@ Truth ObservationEvaluator::FrameHolds(const std::vector<const Clause*>& assigna
   std::vector<Cover> covers;
   steps_ = 0;
   bindings_.clear();
+  created_.clear();
+  created_elements_ = 0;
   for (const Clause* c : assignable) {
     for (const StoreRef& r : c->store_refs) {
       switch (r.kind) {
@@ -2433,6 +2665,8 @@ CaseEval ObservationEvaluator::EvaluateCase(const FlatCase& c) {
   r.label = c.label;
   steps_ = 0;
   bindings_.clear();
+  created_.clear();
+  created_elements_ = 0;
   depth_ = 0;
   // Spec-case variables.
   for (const SpecVarDecl* v : c.vars) {

@@ -22,7 +22,9 @@
 // the JDK constants), an undefined operation (division by zero, index out
 // of bounds, null dereference, \max over an empty range) and constructs
 // that are not evaluated (\real, calls without a model, \fresh of an
-// object missing from the pre-state) are UNKNOWN, with a reason.
+// object missing from the pre-state) are UNKNOWN, with a reason. Array
+// creation (`new int[n]`, `new int[]{1, 2}`) is a fresh array the evaluator
+// holds for the top-level call, with an id no recorded object has.
 // `false && x`, `true || x`, `false ==> x`, `x ==> true` are decided
 // regardless of x.
 //
@@ -217,6 +219,13 @@ class ObservationEvaluator {
   EvalValue EvalCall(const Expr& e, EvalState at);
   EvalValue EvalJmlCall(const Expr& e, EvalState at);
   EvalValue EvalInstanceOf(const EvalValue& v, const Type& target, EvalState at);
+  EvalValue EvalNewArray(const Expr& e, EvalState at);
+  EvalValue CreateArray(const Type& type, const std::vector<int32_t>& lengths, size_t dim);
+  EvalValue CreateInitializedArray(const Type& type, const std::vector<ExprPtr>& elements,
+                                   EvalState at);
+  bool CountCreated(int64_t elements);
+  EvalValue Created(v1::ObjectState array);
+  EvalValue ArraysEquals(const EvalValue& a, const EvalValue& b, EvalState at);
   EvalValue ReadField(const EvalValue& object, const std::string& name, const std::string& owner,
                       EvalState at);
   EvalValue Unbox(const EvalValue& v, EvalState at);
@@ -235,6 +244,12 @@ class ObservationEvaluator {
   static constexpr uint64_t kEnumConstantRefs = uint64_t{1} << 62;
   std::map<std::string, uint64_t> enum_constants_;
   std::vector<Binding> bindings_;
+  // Arrays the specification creates (`new int[n]`, `new int[]{1, 2}`), by
+  // an id no recorded object has; read in either state, not in the pre-state
+  // for \fresh. Emptied with the bindings at each top-level call.
+  std::map<uint64_t, v1::ObjectState> created_;
+  uint64_t next_created_ = 0;
+  int64_t created_elements_ = 0;  // in created_, bounded (CountCreated)
   int64_t steps_ = 0;
   int depth_ = 0;
 };

@@ -275,27 +275,43 @@ class Checker {
 
   // ---- Expressions ----
 
-  // `new T[n]` (elements at their defaults) or `new T[]{e, ...}`: a fresh
-  // one-dimensional array.
+  // `new T[n]...[]` (elements at their defaults, rows for each given size)
+  // or `new T[]...{e, ...}` (a nested `{...}` for an array element): a fresh
+  // array.
   Type CheckNewArray(Expr& e) {
     Type t = Resolve(e.type_ref);
     if (t.IsError()) return t;
-    if (!t.IsArray() || t.ElementType().IsArray()) {
-      Unsupported(e.span, "creation of multi-dimensional arrays in specifications");
+    if (!t.IsArray()) {
+      Error(e.span, absl::StrCat("array creation of the non-array type ", TypeName(t)));
       return Type::Error();
     }
-    Type element = t.ElementType();
+    if (e.flag) {
+      CheckArrayInitializer(e.operands, t);
+      return t;
+    }
     for (ExprPtr& op : e.operands) {
-      if (e.flag) {
-        CheckAssignable(*op, element, "array initializer element");
-        continue;
-      }
       Type n = Check(*op);
       if (!n.IsError() && !UnaryPromote(n).Is(Type::Kind::kInt)) {
         Error(op->span, absl::StrCat("array length must be int, found ", TypeName(n)));
       }
     }
     return t;
+  }
+
+  void CheckArrayInitializer(std::vector<ExprPtr>& elements, const Type& array) {
+    Type element = array.ElementType();
+    for (ExprPtr& op : elements) {
+      if (op->kind != ExprKind::kArrayInit) {
+        CheckAssignable(*op, element, "array initializer element");
+        continue;
+      }
+      if (!element.IsArray()) {
+        Error(op->span, absl::StrCat("illegal initializer for ", TypeName(element)));
+        continue;
+      }
+      op->type = element;
+      CheckArrayInitializer(op->operands, element);
+    }
   }
 
   Type Check(Expr& e) {
@@ -1175,7 +1191,8 @@ class Checker {
         Unsupported(e.span, "object creation in specifications");
         return Type::Error();
       case ExprKind::kArrayInit:
-        Unsupported(e.span, "creation of multi-dimensional arrays in specifications");
+        // Only inside an array creation (CheckArrayInitializer).
+        Error(e.span, "an array initializer outside an array creation");
         return Type::Error();
       case ExprKind::kClassLiteral:
         Unsupported(e.span, "class literals (use \\type(T) to talk about types)");

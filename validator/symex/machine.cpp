@@ -685,6 +685,15 @@ void Machine::WriteElement(Heap& heap, const z3::expr& ref, const z3::expr& inde
   impl_->StoreElement(heap, ref, index, Impl::ElemOfArray(array_descriptor), value.e);
 }
 
+void Machine::WriteDefaultElements(Heap& heap, const z3::expr& ref,
+                                   absl::string_view array_descriptor) {
+  ElemKind kind = Impl::ElemOfArray(array_descriptor);
+  char d = DescriptorOfKind(kind);
+  z3::expr row = z3::const_array(ops_.IntSort(), ops_.StoreAs(d, ops_.Default(KindOfDescriptor(d))));
+  heap.contents.insert_or_assign(static_cast<int>(kind),
+                                 impl_->Store(impl_->ContentArray(heap, kind), ref, row));
+}
+
 z3::expr Machine::TypeOf(const z3::expr& ref) const {
   if (ref.is_app() && ref.decl().decl_kind() == Z3_OP_ITE) {
     return ops_.Ite(ref.arg(0), TypeOf(ref.arg(1)), TypeOf(ref.arg(2)));

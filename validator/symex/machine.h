@@ -325,6 +325,11 @@ class Machine {
   void WriteStatic(Heap& heap, const FieldInfo& field, const Value& value);
   void WriteElement(Heap& heap, const z3::expr& ref, const z3::expr& index,
                     absl::string_view array_descriptor, const Value& value);
+  // Every element of the array `ref` (of type `array_descriptor`) in `heap`
+  // set to its type's default, as in a heap of its allocation: a heap that is
+  // not (a heap havocked at a loop head, a pinned post-state) says nothing of
+  // an array allocated after it.
+  void WriteDefaultElements(Heap& heap, const z3::expr& ref, absl::string_view array_descriptor);
   // The runtime type id of a non-null reference (a TypeSort term).
   z3::expr TypeOf(const z3::expr& ref) const;
   // ref != null and its runtime type is assignable to `type` (class internal

@@ -2,6 +2,11 @@
 // where without repeating what, and clean payloads pass.
 #include "agent/gateway/egress_gate.h"
 
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "agent/gateway/chat_wire.h"
@@ -193,6 +198,63 @@ TEST(EgressGateTest, ADeniedValueIsFoundByItsKeyWhereverItIs) {
   }
   // Without keys nothing of this rule fires.
   EXPECT_TRUE(Gate().Check(kUrl, Body("maple-harbor-lantern 482193")).allowed());
+}
+
+// With the texts' rolling keys (a probe of this version), the gate hashes
+// only the windows whose rolling key is a text's; the findings are those of
+// hashing every window (keys alone, a summary of an older probe): every
+// occurrence, none overlapping, words as words, text of any bytes.
+TEST(EgressGateTest, ARollingKeyFindsWhatHashingEveryWindowFinds) {
+  const std::vector<std::string> texts = {"maple-harbor-lantern", "timeout", "aaaa", "abab",
+                                          "\xC3\xA9t\xC3\xA9s", "k9#Q"};
+  ProtectedMaterial hashed = Material();
+  ProtectedMaterial rolling = Material();
+  for (const std::string& t : texts) {
+    const auto bytes = static_cast<uint32_t>(t.size());
+    hashed.denied_keys.AddText(bytes, probe::ConstantKey(std::string_view(t)), std::nullopt);
+    rolling.denied_keys.AddText(bytes, probe::ConstantKey(std::string_view(t)),
+                                probe::RollingKey(t));
+  }
+  // One length with a text without its rolling key is hashed in full.
+  rolling.denied_keys.AddText(4, probe::ConstantKey(std::string_view("zz-9")), std::nullopt);
+  hashed.denied_keys.AddText(4, probe::ConstantKey(std::string_view("zz-9")), std::nullopt);
+  auto by_hash = EgressGate::Create(LoopbackPolicy(), hashed, nullptr);
+  auto by_rolling = EgressGate::Create(LoopbackPolicy(), rolling, nullptr);
+  ASSERT_TRUE(by_hash.ok() && by_rolling.ok());
+  std::mt19937 random(11);
+  std::vector<std::string> bodies = {
+      "assertEquals(\"Bearer maple-harbor-lantern!\", c.header());",
+      "maple-harbor-lantern, maple-harbor-lantern", "void timeoutDefault() { lookup(\"timeout\"); }",
+      "aaaaaaaaa ababab zz-9zz-9", "caf\xC3\xA9 \xC3\xA9t\xC3\xA9s k9#Q"};
+  for (int i = 0; i < 40; ++i) {
+    std::string body;
+    const std::string alphabet = "ab -timeuo9k#Qzs";
+    for (int k = 0; k < 400; ++k) body.push_back(alphabet[random() % alphabet.size()]);
+    body.insert(random() % body.size(), texts[random() % texts.size()]);
+    bodies.push_back(body);
+  }
+  int found = 0;
+  for (const std::string& text : bodies) {
+    GateVerdict a = by_hash->Check(kUrl, Body(text));
+    GateVerdict b = by_rolling->Check(kUrl, Body(text));
+    ASSERT_EQ(a.findings.size(), b.findings.size()) << text;
+    for (size_t k = 0; k < a.findings.size(); ++k) {
+      EXPECT_EQ(a.findings[k].rule, b.findings[k].rule) << text;
+      EXPECT_EQ(a.findings[k].begin, b.findings[k].begin) << text;
+      EXPECT_EQ(a.findings[k].end, b.findings[k].end) << text;
+    }
+    found += static_cast<int>(a.findings.size());
+  }
+  EXPECT_GT(found, 20);  // a word planted inside letters is not one
+  // The keys cross the wire with their rolling keys.
+  v1::ObserveSummary summary;
+  v1::DeniedTextKey* k = summary.add_denied_text_keys();
+  k->set_bytes(7);
+  k->set_key(probe::ConstantKey(std::string_view("timeout")));
+  k->set_rolling(probe::RollingKey("timeout"));
+  DeniedValueKeys keys;
+  keys.Add(summary.denied_text_keys(), summary.denied_number_keys());
+  EXPECT_EQ(keys.rolling.at(7).at(k->key()), probe::RollingKey("timeout"));
 }
 
 TEST(EgressGateTest, EscapedSecretsAreFoundInTheDecodedText) {

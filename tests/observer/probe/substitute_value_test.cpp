@@ -102,6 +102,27 @@ TEST(SubstituteValueTest, ConstantKeysTellTextFromNumbersAndAreTheSameForIntAndL
   EXPECT_EQ(SubstituteModifiedUtf8(3, "Ab\xC0\x80\xED\xA0\xBD\xED\xB8\x80"), substituted);
 }
 
+// The rolling key of every window of a text, computed in one pass, is the
+// window's own RollingKey: 16 bits, depending on every byte and the length.
+TEST(SubstituteValueTest, RollingWindowsGiveEachWindowsRollingKey) {
+  const std::string text =
+      "assertEquals(\"badge:maple-harbor-lantern\", b.label()); // \xC3\xA9t\xC3\xA9 \xFF\x01";
+  for (size_t length : {size_t{1}, size_t{4}, size_t{7}, size_t{20}, text.size()}) {
+    size_t windows = 0;
+    for (RollingWindows w(text, length); w.valid(); w.Next()) {
+      ASSERT_EQ(w.at(), windows);
+      EXPECT_EQ(w.key(), RollingKey(std::string_view(text).substr(w.at(), length)))
+          << "length " << length << " at " << w.at();
+      ++windows;
+    }
+    EXPECT_EQ(windows, text.size() - length + 1);
+  }
+  EXPECT_FALSE(RollingWindows(text, text.size() + 1).valid());
+  EXPECT_LT(RollingKey("maple-harbor-lantern"), 1u << 16);
+  EXPECT_NE(RollingKey("maple-harbor-lantern"), RollingKey("maple-harbor-lanterN"));
+  EXPECT_NE(RollingKey("abcd"), RollingKey("bcda"));
+}
+
 TEST(SubstituteValueTest, IntegralsStayInTheirWidthAndDiffer) {
   for (int bits : {8, 16, 32, 64}) {
     uint64_t mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;

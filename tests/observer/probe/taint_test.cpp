@@ -50,8 +50,10 @@ TEST(TaintTest, DeniedKeysAreTheTaintedValuesHashed) {
   taint.AddFloating(2048.25);   // not integral: no key
   TaintSet::Keys keys = taint.DeniedKeys();
   ASSERT_EQ(keys.texts.size(), 1u);
-  EXPECT_EQ(keys.texts[0].first, 13u);
-  EXPECT_EQ(keys.texts[0].second, ConstantKey(std::string_view("tk-91x7-ALPHA")));
+  EXPECT_EQ(keys.texts[0].bytes, 13u);
+  EXPECT_EQ(keys.texts[0].key, ConstantKey(std::string_view("tk-91x7-ALPHA")));
+  EXPECT_EQ(keys.texts[0].rolling, RollingKey("tk-91x7-ALPHA"));
+  EXPECT_LT(keys.texts[0].rolling, 1u << 16);
   std::vector<uint64_t> numbers = {ConstantKey(int64_t{73915}), ConstantKey(int64_t{-20480})};
   std::sort(numbers.begin(), numbers.end());
   EXPECT_EQ(keys.numbers, numbers);

@@ -820,6 +820,15 @@ TEST_F(ValidatorTest, CoverageAdmitsRejectsAndLeavesRedactedFieldsFree) {
   r = Cover(*classes_, "//@ ensures count / (d - 2) == 0;", {BumpObservation(1, 2, 3, false)});
   ASSERT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
   EXPECT_EQ(r.coverage.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness);
+  // So is an array created with a negative size (d - 3 is -1).
+  r = Cover(*classes_, "//@ ensures new int[d - 3].length >= 0;", {BumpObservation(1, 2, 3, false)});
+  ASSERT_EQ(r.coverage.status, CheckStatus::kFail) << Text(r);
+  EXPECT_EQ(r.coverage.diagnostics[0].kind, Diagnostic::Kind::kWellDefinedness) << Text(r);
+  // A fresh array of the given length: admitted, not undecided.
+  r = Cover(*classes_, "//@ ensures new int[d].length == 2 && (new int[d])[1] == 0;",
+            {BumpObservation(1, 2, 3, false)});
+  ASSERT_EQ(r.coverage.status, CheckStatus::kPass) << Text(r);
+  EXPECT_EQ(r.coverage.summary, "1 of 1 observations admitted") << Text(r);
 }
 
 TEST_F(ValidatorTest, CoverageSaysWhatItMadeOfEachObservationAndCanRunAlone) {

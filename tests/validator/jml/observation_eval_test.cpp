@@ -32,6 +32,7 @@ public class Account {
                       Integer boxed) { return 0; }
   public void take(int[] a) {}
   public static Tier tier(int x) { return null; }
+  public static int[] copy(int[] a) { return a; }
 }
 enum Tier { BASIC, GOLD, PLATINUM }
 )java";
@@ -310,6 +311,83 @@ TEST_F(ObservationEvalTest, ArraysAndBounds) {
   std::vector<int> after = {9, 1, 2};
   v1::Observation changed = take.IntArray({3, 1, 2}, &after).ReturnsVoid();
   EXPECT_EQ(Holds(changed, "take", "a[0] == 9 && \\old(a[0]) == 3 && \\old(a.length) == 3"), kT);
+}
+
+// Array creation in a specification is a fresh array: its length as given
+// or the initializer's, its elements the type's defaults or the
+// initializer's values; distinct from every other array.
+TEST_F(ObservationEvalTest, ArrayCreationIsAFreshArray) {
+  v1::Observation o = StaticCall(3, 0, 0, 0, u'a');  // a = {3, 1, 2}
+  EXPECT_EQ(Holds(o, "f", "new int[x].length == 3 && new int[]{1, 2}.length == 2"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[0].length == 0 && new int[]{}.length == 0"), kT);
+  EXPECT_EQ(Holds(o, "f", "(new int[x])[2] == 0 && (new long[1])[0] == 0L"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[]{7, x}[1] == 3 && new char[]{c}[0] == 'a'"), kT);
+  EXPECT_EQ(Holds(o, "f", "!(new boolean[2])[1] && (new String[1])[0] == null"), kT);
+  EXPECT_EQ(Holds(o, "f", "(new double[1])[0] == 0.0 && new String[]{s}[0].length() == 3"), kT);
+  EXPECT_EQ(Holds(o, "f", "(new int[x])[3] == 0"), kU);  // out of bounds
+  // Element-wise against a recorded array, in a quantifier.
+  EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < a.length; a[i] == new int[]{3, 1, 2}[i])"),
+            kT);
+  EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < a.length; a[i] == (new int[x])[i])"), kF);
+  // A fresh array is no other array (== and equals are identity).
+  EXPECT_EQ(Holds(o, "f", "a != new int[]{3, 1, 2} && new int[0] != new int[0]"), kT);
+  EXPECT_EQ(Holds(o, "f", "a.equals(new int[]{3, 1, 2})"), kF);
+  EXPECT_EQ(Holds(o, "f", "a.equals(a)"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[]{3, 1, 2} instanceof int[]"), kT);
+  // A negative size is undefined; a huge one is not evaluated; an unknown
+  // element makes the array unknown.
+  EvalValue negative = Eval(o, "f", "new int[x - 4].length == 0");
+  EXPECT_EQ(negative.truth(), kU);
+  EXPECT_THAT(negative.reason, HasSubstr("negative array size"));
+  EvalValue huge = Eval(o, "f", "new int[Integer.MAX_VALUE].length > 0");
+  EXPECT_EQ(huge.truth(), kU);
+  EXPECT_THAT(huge.reason, HasSubstr("not evaluated"));
+  EXPECT_EQ(Holds(o, "f", "new int[]{x / 0}.length == 1"), kU);
+  // The bound holds for all the arrays one evaluation creates.
+  EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < 60; new int[1000].length == 1000)"), kT);
+  EXPECT_EQ(Holds(o, "f", "(\\forall int i; 0 <= i && i < 70; new int[1000].length == 1000)"), kU);
+  // Several dimensions: a fresh row for each index, or null rows.
+  EXPECT_EQ(Holds(o, "f", "new int[2][x].length == 2 && (new int[2][x])[1].length == 3"), kT);
+  EXPECT_EQ(Holds(o, "f", "(\\let int[][] m = new int[2][x]; m[0] != m[1] && m[1][2] == 0)"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[x][].length == 3 && (new int[x][])[2] == null"), kT);
+  EXPECT_EQ(Holds(o, "f", "new int[][]{{1}, {2, x}}[1][1] == 3 && new int[][]{{1}, {}}[1].length == 0"),
+            kT);
+  EvalValue negative_row = Eval(o, "f", "new int[2][x - 4].length == 2");
+  EXPECT_EQ(negative_row.truth(), kU);
+  EXPECT_THAT(negative_row.reason, HasSubstr("negative array size"));
+  // A fresh array was not allocated by the method: \fresh does not decide it.
+  EXPECT_EQ(Holds(o, "f", "\\fresh(new int[1])"), kU);
+}
+
+// java.util.Arrays.equals over recorded and created arrays, as the JDK
+// compares them: element-wise, floating point by bits, objects by equals.
+TEST_F(ObservationEvalTest, ArraysEqualsComparesElementWise) {
+  v1::Observation o = StaticCall(3, 0, 0, 0, u'a');  // a = {3, 1, 2}
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(a, new int[]{3, 1, 2})"), kT);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(a, new int[]{3, 1, 4})"), kF);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(a, new int[x])"), kF);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(a, new int[]{3, 1})"), kF);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(new int[2], new int[]{0, 0})"), kT);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(a, null)"), kF);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(new double[]{0.0 / 0}, new double[]{0.0 / 0})"),
+            kT);  // NaN equals NaN
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(new double[]{0.0}, new double[]{-0.0})"), kF);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(new String[]{s, null}, new String[]{\"hey\", null})"),
+            kT);
+  EXPECT_EQ(Holds(o, "f", "java.util.Arrays.equals(new String[]{s}, new String[]{\"he\"})"), kF);
+  // \result, as a recorded array, against a created one.
+  t::Call copy("bank.Account", "copy", "([I)[I", {"a"}, true);
+  v1::Observation r = copy.IntArray({1, 2}).ReturnsIntArray({1, 2});
+  EXPECT_EQ(Holds(r, "copy", "java.util.Arrays.equals(\\result, new int[]{1, 2})"), kT);
+  EXPECT_EQ(Holds(r, "copy", "java.util.Arrays.equals(\\result, new int[]{2, 1})"), kF);
+  EXPECT_EQ(Holds(r, "copy", "\\result.length == new int[a.length].length"), kT);
+  // Elements not recorded: unknown, unless a recorded one differs.
+  v1::Observation capped = r;
+  for (auto& s : *capped.mutable_post()) {
+    if (s.has_array()) s.mutable_array()->mutable_elements()->RemoveLast();
+  }
+  EXPECT_EQ(Holds(capped, "copy", "java.util.Arrays.equals(\\result, new int[]{1, 2})"), kU);
+  EXPECT_EQ(Holds(capped, "copy", "java.util.Arrays.equals(\\result, new int[]{0, 2})"), kF);
 }
 
 TEST_F(ObservationEvalTest, Quantifiers) {

@@ -558,8 +558,6 @@ TEST_F(TypeCheckerTest, UnsupportedConstructsAreUnimplemented) {
        "checked"},
       {"ensures new Object() != null;",
        "Account.jml:1:9: unsupported: object creation in specifications"},
-      {"ensures new int[1][2] != null;",
-       "Account.jml:1:9: unsupported: creation of multi-dimensional arrays in specifications"},
       {"ensures \\old(balance, L1) == 0;",
        "Account.jml:1:23: unsupported: \\old with the statement label 'L1'"},
       {"ensures \\same;", "Account.jml:1:9: unsupported: '\\same' outside a requires clause"},
@@ -584,6 +582,19 @@ TEST_F(TypeCheckerTest, ArrayCreation) {
   code_ = absl::StatusCode::kOk;
   EXPECT_EQ(Check("deposit", "ensures new int[true].length == 0;"),
             "Account.jml:1:17: array length must be int, found boolean");
+  code_ = absl::StatusCode::kOk;
+  // Several dimensions: rows for each given size, a nested initializer for
+  // each row.
+  EXPECT_EQ(Check("deposit",
+                  "ensures new int[2][3].length == 2 && (new int[2][amount])[1].length >= 0 && "
+                  "new long[amount][].length >= 0 && new int[][]{{1}, {2, 3}}[1][0] == 2;"),
+            "");
+  EXPECT_EQ(code_, absl::StatusCode::kOk);
+  EXPECT_EQ(Check("deposit", "ensures new int[]{{1}}.length == 1;"),
+            "Account.jml:1:19: illegal initializer for int");
+  code_ = absl::StatusCode::kOk;
+  EXPECT_EQ(Check("deposit", "ensures new int[][]{1}.length == 1;"),
+            "Account.jml:1:21: array initializer element: cannot convert int to int[]");
   code_ = absl::StatusCode::kOk;
 }
 
