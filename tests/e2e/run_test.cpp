@@ -1486,6 +1486,41 @@ TEST(RunTest, TheReportPointsEachMethodToTheFileOfItsContract) {
 
 // check's counterexample shows what an array named only by reference
 // holds.
+// The first finding, end to end (javac, JUnit, probe, Z3): a loop
+// that stops after the sixth element is no bug the tests of short arrays
+// show. `run` must not call its PASS complete (input arrays were cut), and
+// the true contract, once written into specs/, is BROKEN under `check` with
+// the default bounds, on an array longer than six.
+TEST(RunTest, ABugOnlyLongArraysShowIsNeverCompleteAndCheckFindsIt) {
+  testing::TempDir dir;
+  std::string project = CopyProject(
+      dir, absl::StrCat(testing::SourceDir(), "/bench/pipeline/tasks/prefix_alarm"), "p");
+  SubprocessResult r = testing::RunTracespec({"run", project});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_data << r.stderr_data;
+  v1::RunSummary summary = ReadRunJson(project + "/tracespec-out");
+  ASSERT_EQ(summary.methods_size(), 1);
+  const v1::Verdict& verdict = summary.methods(0).consistency().verdict();
+  EXPECT_EQ(verdict.status(), v1::VERDICT_PASS);
+  EXPECT_FALSE(verdict.complete());
+  EXPECT_TRUE(verdict.inputs_cut());
+  EXPECT_THAT(r.stderr_data, Not(HasSubstr("PASS (complete)")));
+  EXPECT_THAT(r.stderr_data, HasSubstr("input arrays of at most 4 elements"));
+
+  ASSERT_TRUE(WriteFileAtomic(
+                  project + "/tracespec-out/specs/arrays/Alarms.jml",
+                  "package arrays;\npublic class Alarms {\n"
+                  "  //@ public normal_behavior\n"
+                  "  //@   ensures \\result <==> (\\exists int i; 0 <= i && i < readings.length; "
+                  "readings[i] > limit);\n"
+                  "  //@   assignable \\nothing;\n"
+                  "  public boolean anyAbove(int[] readings, int limit);\n}\n")
+                  .ok());
+  SubprocessResult check = testing::RunTracespec({"check", project});
+  EXPECT_EQ(check.exit_code, 10) << check.stdout_data << check.stderr_data;
+  EXPECT_THAT(check.stdout_data, HasSubstr("arrays.Alarms#anyAbove([II)Z: BROKEN"));
+  EXPECT_THAT(check.stdout_data, ::testing::ContainsRegex("pre:  #[0-9]+ \\[I length [78] "));
+}
+
 TEST(RunTest, CheckShowsTheArraysOfACounterexample) {
   testing::TempDir dir;
   dir.Write("src/main/java/shop/Arr.java",
