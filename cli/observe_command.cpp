@@ -125,8 +125,9 @@ void AddObserveCommand(CLI::App& app, int* exit_code, std::vector<std::string> c
         "flagged excluded (kept out of inference, used for local checks only)"},
        {kExitInputError,
         "unknown or corrupt class, unknown method, malformed policy, test class not found, "
-        "missing path, a command that starts no JVM or never loads a target class (the "
-        "packages it loaded are listed)"},
+        "missing path (all found before any JVM starts: DIR stays as it was), a target "
+        "class the tests never load (the other targets written), a command that starts no "
+        "JVM or never loads a target class (the packages it loaded are listed)"},
        {kExitEnvironment,
         "missing JVM, or a JVM that died mid-run or timed out: partial results written and "
         "marked"},

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "common/files.h"
 
 namespace tracespec::observer {
@@ -73,6 +74,36 @@ void SortDeniedKeys(v1::ProbeStatus* status) {
 
 bool IsJavaProgram(const std::string& program) {
   return program == "java" || absl::EndsWith(program, "/java");
+}
+
+std::string CommandClassPath(const std::vector<std::string>& command, const std::string& cwd) {
+  if (command.empty() || !IsJavaProgram(command[0])) return "";
+  auto absolute = [&cwd](absl::string_view entry) {
+    std::string path(entry);
+    if (cwd.empty() || absl::StartsWith(path, "/")) return path;
+    return absl::StrCat(cwd, "/", path);
+  };
+  std::string named;
+  // The options come before the main class (or -jar JAR); the first word
+  // that is no option ends them.
+  for (size_t i = 1; i < command.size(); ++i) {
+    const std::string& word = command[i];
+    bool last = i + 1 == command.size();
+    if ((word == "-cp" || word == "-classpath" || word == "--class-path") && !last) {
+      named = command[++i];
+    } else if (absl::StartsWith(word, "--class-path=")) {
+      named = word.substr(std::string("--class-path=").size());
+    } else if (word == "-jar" && !last) {
+      return absolute(command[i + 1]);
+    } else if (!absl::StartsWith(word, "-")) {
+      break;
+    }
+  }
+  std::vector<std::string> entries;
+  for (absl::string_view entry : absl::StrSplit(named, ':', absl::SkipEmpty())) {
+    entries.push_back(absolute(entry));
+  }
+  return absl::StrJoin(entries, ":");
 }
 
 absl::StatusOr<CommandLaunch> InjectProbe(const std::vector<std::string>& command,

@@ -25,6 +25,13 @@ struct CommandLaunch {
 // True when `program` is `java` or a path ending in "/java".
 bool IsJavaProgram(const std::string& program);
 
+// The class path a java command line names, as observe can read it: the
+// value of -cp, -classpath or --class-path, or the jar of -jar (its
+// manifest's Class-Path is not followed), relative paths resolved against
+// `cwd` (empty: the current directory). "" when the program is not java
+// (a launcher: its class path cannot be known) or names none.
+std::string CommandClassPath(const std::vector<std::string>& command, const std::string& cwd);
+
 // Injects `-agentpath:PROBE=config=CONFIG`: right after argv[0] when the
 // program is java, else appended to JAVA_TOOL_OPTIONS (`inherited` is its
 // current value) for a launcher that starts java itself. InvalidArgument

@@ -129,6 +129,29 @@ absl::StatusOr<Plan> Prepare(const ObserveOptions& options) {
   return plan;
 }
 
+// Resolves every target in the class files before the JVM starts or --out
+// is touched, so that a misspelt --method leaves an earlier run's results
+// as they were. Tests: against --classpath, where every target's class must
+// be. A command: against the class path its java command line names
+// (CommandClassPath); a class not there, every pattern, and a launcher's
+// targets are left to the run, which reports what it never loaded.
+absl::Status ResolveTargets(const ObserveOptions& options, const v1::ProbeConfig& config) {
+  const bool command_run = !options.command.empty();
+  const std::string path =
+      command_run ? CommandClassPath(options.command, options.cwd) : options.classpath;
+  classfile::ClassPath class_path;
+  for (absl::string_view entry : absl::StrSplit(path, ':', absl::SkipEmpty())) {
+    absl::Status added = class_path.AddEntry(std::string(entry));
+    // A command's class path is read as far as it can be.
+    if (!added.ok() && !command_run) return added;
+  }
+  const std::string where = command_run ? "the command's class path" : "--classpath";
+  for (const v1::ProbeTarget& target : config.targets()) {
+    TS_RETURN_IF_ERROR(ResolveTarget(target, &class_path, /*class_required=*/!command_run, where));
+  }
+  return absl::OkStatus();
+}
+
 // The probe's raw trace, indexed by sequence. Records stay serialized and
 // are parsed when visited, so a long run is never held as messages.
 class Trace {
@@ -1021,6 +1044,7 @@ absl::StatusOr<ObserveResult> Observe(const ObserveOptions& request) {
   TS_ASSIGN_OR_RETURN(options.test_classes,
                       ExpandTestClasses(request.test_classes, request.classpath, "--tests"));
   TS_ASSIGN_OR_RETURN(Plan plan, Prepare(options));
+  TS_RETURN_IF_ERROR(ResolveTargets(options, plan.config));
   const bool command_run = !options.command.empty();
   TS_RETURN_IF_ERROR(PrepareOutputDir(options.out_dir));
   TS_ASSIGN_OR_RETURN(std::string work, MakeTempDir("tracespec-observe-"));

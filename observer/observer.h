@@ -72,7 +72,9 @@ struct ObserveResult {
   // The summary for people (what `tracespec observe` prints).
   std::string summary_text;
   // Set when the results were written but are not what was asked for: a
-  // target that matched nothing, or a JVM that died mid-run (then the
+  // target whose class the run never loaded (or a command's target not on
+  // the class path its command line names, which matched nothing), or a
+  // JVM that died mid-run (then the
   // observations are partial). The files under out_dir are complete and
   // consistent either way.
   absl::Status problem;
@@ -81,8 +83,9 @@ struct ObserveResult {
 // Runs the tests under the probe and writes out_dir/observations.pb,
 // out_dir/observations.jsonl, out_dir/summary.json and out_dir/jvm.log
 // (each atomically). Errors that prevent a run (bad flags, malformed policy,
-// missing JVM or probe, nonexistent class-path entries) are returned before
-// anything is written.
+// missing JVM or probe, nonexistent class-path entries, a --method whose
+// class or method is not in the class files: target.h's ResolveTarget) are
+// returned before any JVM starts or out_dir is touched.
 absl::StatusOr<ObserveResult> Observe(const ObserveOptions& options);
 
 }  // namespace tracespec::observer

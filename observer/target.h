@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/method_signature.h"
+#include "validator/classfile/class_path.h"
 #include "tracespec/v1/probe.pb.h"
 
 namespace tracespec::observer {
@@ -29,6 +30,19 @@ absl::StatusOr<v1::ProbeTarget> ParseTarget(const std::string& spec);
 // decides from the class file.)
 bool PatternSelects(const v1::ProbeTarget& target, std::string_view class_name,
                     std::string_view method_name);
+
+// Checks a parsed target against the class files on `class_path` before any
+// JVM starts, as the probe will match it when the class loads: a named
+// method's class must be there (unless `class_required` is false: then a
+// class not there is left to the run), and a method of that name (and
+// descriptor) with code must be in it; a pattern must match a class there
+// and a public method with code in one of them (skipped when
+// `class_required` is false). `where` names the class path in messages
+// ("--classpath"). Errors are NotFound or InvalidArgument and read
+// "--method SPEC: ..." with a "did you mean" for a near miss. A class file
+// the class path cannot parse is left to the probe, which reports it.
+absl::Status ResolveTarget(const v1::ProbeTarget& target, classfile::ClassPath* class_path,
+                           bool class_required, const std::string& where);
 
 using ::tracespec::CheckClassName;
 

@@ -194,6 +194,28 @@ TEST_F(LegacyTest, TargetsNeverLoadedListWhatWasLoaded) {
   EXPECT_FALSE(FileExists(out_ + "/observations.pb"));
 }
 
+// A named target whose class is in the jar of `java -jar` is resolved
+// before the command starts, as for tests (issue 25); a launcher's class
+// path cannot be read, so there the run finds it.
+TEST_F(LegacyTest, AMisspeltMethodOfAClassInTheJarStartsNoCommand) {
+  Observed o = Observe({"legacy.pricing.PriceCalculator#quotes"},
+                       {"java", "-jar", jar_, "workload/day1.txt"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method legacy.pricing.PriceCalculator#quotes: no method quotes in "
+                        "legacy.pricing.PriceCalculator (did you mean 'quote'?; it has: "));
+  EXPECT_THAT(o.run.stderr_data, Not(HasSubstr("under the probe")));
+  EXPECT_FALSE(FileExists(out_));
+
+  o = Observe({"legacy.pricing.PriceCalculator#quotes"},
+              {"bin/legacy-pricing", "workload/day1.txt"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("under the probe"));
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method legacy.pricing.PriceCalculator#quotes: no method quotes in "
+                        "legacy.pricing.PriceCalculator (it has: "));
+}
+
 TEST_F(LegacyTest, TimeoutStopsTheJvmAndKeepsWhatWasRecorded) {
   Workload("slow.txt", "quote 2 3\ntotal 1 1\ncart 4\nsleep 600000\nquote 5 5\n");
   Observed o = Observe(kTargets, {"bin/legacy-pricing", dir_.path() + "/slow.txt"},

@@ -1,9 +1,12 @@
 // End-to-end tests of `tracespec observe`: real javac, real JVM, real
 // JUnit 5, real probe. Each test compiles its own Java classes and tests.
 #include <cmath>
+#include <filesystem>
+#include <map>
 #include <set>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/files.h"
 #include "common/proto_io.h"
@@ -973,25 +976,116 @@ TEST_F(ObserveTest, MalformedPolicyNamesLineAndColumn) {
   EXPECT_THAT(o.run.stderr_data, HasSubstr(policy + ":3:3: max_depth must be between 1 and 32"));
 }
 
-TEST_F(ObserveTest, UnknownClassAndMethodAreReported) {
+constexpr char kUnused[] = R"(package p;
+public class Unused { public static void run() {} }
+)";
+
+// Every --method is resolved in the class files before the JVM starts: an
+// unknown class or method is bad input that writes nothing.
+TEST_F(ObserveTest, UnknownClassAndMethodAreRefusedBeforeTheRun) {
   std::string classes = Compile({{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}});
   Observed o = Observe(classes, "p.ExclTest", {"p.Echo#nope", "p.Missing#run", "p.Echo#echo"});
   EXPECT_EQ(o.run.exit_code, 3) << o.Output();
   EXPECT_THAT(o.run.stderr_data,
               HasSubstr("--method p.Echo#nope: no method nope in p.Echo (it has: "));
   EXPECT_THAT(o.run.stderr_data, HasSubstr("echo(Ljava/lang/String;)Ljava/lang/String;"));
-  ASSERT_EQ(o.summary.target_problems_size(), 2);
-  EXPECT_THAT(o.summary.target_problems(1).message(),
-              HasSubstr("class p.Missing was never loaded by the tests"));
-  EXPECT_EQ(o.observations.size(), 3u);  // The valid target was still observed.
+  EXPECT_THAT(o.run.stderr_data, Not(HasSubstr("running ")));
+  EXPECT_FALSE(FileExists(o.out));
+
+  o = Observe(classes, "p.ExclTest", {"p.Echo#echo", "p.Missing#run"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method p.Missing#run: class p.Missing is not on --classpath (check "
+                        "the name; classes of the JDK itself cannot be observed)"));
+  EXPECT_FALSE(FileExists(o.out));
+
+  o = Observe(classes, "p.ExclTest", {"p.Ecko#echo"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method p.Ecko#echo: class p.Ecko is not on --classpath (did you mean "
+                        "'p.Echo'?)"));
+
+  o = Observe(classes, "p.ExclTest", {"p.Echo#echoo"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method p.Echo#echoo: no method echoo in p.Echo (did you mean "
+                        "'echo'?; it has: "));
 
   o = Observe(classes, "p.ExclTest", {"p.Echo#echo(I)V"});
   EXPECT_EQ(o.run.exit_code, 3);
-  EXPECT_THAT(o.run.stderr_data, HasSubstr("no method echo(I)V in p.Echo"));
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("no method echo(I)V in p.Echo (it has: "));
+
+  o = Observe(classes, "p.ExclTest", {"p.*#nope*"});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data,
+              HasSubstr("--method p.*#nope*: no public method matching nope* in the 2 classes "
+                        "on --classpath matching p.*"));
+
+  o = Observe(classes, "p.ExclTest", {"q.*#*"});
+  EXPECT_EQ(o.run.exit_code, 3);
+  EXPECT_THAT(o.run.stderr_data, HasSubstr("--method q.*#*: no class on --classpath matches q.*"));
+  EXPECT_FALSE(FileExists(o.out));
 
   o = Observe(classes, "p.ExclTest", {"p.Echo.echo"});
   EXPECT_EQ(o.run.exit_code, 3);
   EXPECT_THAT(o.run.stderr_data, HasSubstr("no '#' between class and method"));
+}
+
+// A class that is on the class path but that the tests never load can only
+// be found by running them: the other targets are observed and it is
+// reported (exit 3).
+TEST_F(ObserveTest, AClassTheTestsNeverLoadIsReportedAfterTheRun) {
+  std::string classes = Compile(
+      {{"p/Echo.java", kEcho}, {"p/ExclTest.java", kExclTest}, {"p/Unused.java", kUnused}});
+  Observed o = Observe(classes, "p.ExclTest", {"p.Unused#run", "p.Echo#echo"});
+  EXPECT_EQ(o.run.exit_code, 3) << o.Output();
+  ASSERT_EQ(o.summary.target_problems_size(), 1);
+  EXPECT_THAT(o.summary.target_problems(0).message(),
+              HasSubstr("class p.Unused was never loaded by the tests"));
+  EXPECT_EQ(o.observations.size(), 3u);  // The valid target was still observed.
+}
+
+constexpr char kTwice[] = R"(package lib;
+public class Calc { public static int twice(int x) { return 2 * x; } }
+)";
+constexpr char kTwiceTest[] = R"(package lib;
+import static org.junit.jupiter.api.Assertions.*;
+import org.junit.jupiter.api.Test;
+class CalcTest {
+  @Test void doubles() { assertEquals(4, Calc.twice(2)); }
+}
+)";
+
+// Issue 25: a misspelt --method after a good run used to start the JVM and
+// replace the observations with empty ones (a 0-byte observations.pb, a
+// summary saying "complete"). Now the JVM never starts and --out stays.
+TEST_F(ObserveTest, AMisspeltMethodLeavesTheLastResultsAsTheyWere) {
+  std::string classes = Compile({{"lib/Calc.java", kTwice}, {"lib/CalcTest.java", kTwiceTest}});
+  Observed good = Observe(classes, "lib.CalcTest", {"lib.Calc#twice"});
+  ASSERT_EQ(good.run.exit_code, 0) << good.Output();
+  ASSERT_EQ(good.observations.size(), 1u);
+  auto snapshot = [&good] {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(good.out)) {
+      files[entry.path().filename().string()] =
+          absl::StrCat(ReadFile(entry.path().string()).value_or("<unreadable>"), "@",
+                       std::filesystem::last_write_time(entry.path()).time_since_epoch().count());
+    }
+    return files;
+  };
+  const std::map<std::string, std::string> before = snapshot();
+  ASSERT_EQ(before.count("observations.pb"), 1u);
+  ASSERT_EQ(before.count("summary.json"), 1u);
+  ASSERT_EQ(before.count("jvm.log"), 1u);
+
+  Observed bad = Observe(classes, "lib.CalcTest", {"lib.Calc#twise"});
+  EXPECT_EQ(bad.run.exit_code, 3) << bad.Output();
+  EXPECT_THAT(bad.run.stderr_data,
+              HasSubstr("--method lib.Calc#twise: no method twise in lib.Calc (did you mean "
+                        "'twice'?; it has: <init>()V, twice(I)I)"));
+  EXPECT_THAT(bad.run.stderr_data, Not(HasSubstr("running ")));  // No JVM started.
+  EXPECT_EQ(snapshot(), before);  // Byte for byte, jvm.log untouched.
+  EXPECT_EQ(bad.observations.size(), 1u);
 }
 
 TEST_F(ObserveTest, WrongClasspathMissingTestClassAndMissingJava) {

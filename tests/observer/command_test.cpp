@@ -21,6 +21,20 @@ TEST(CommandTest, JavaIsRecognisedByName) {
   EXPECT_FALSE(IsJavaProgram("./launcher.sh"));
 }
 
+TEST(CommandTest, TheClassPathOfAJavaCommandLine) {
+  EXPECT_EQ(CommandClassPath({"java", "-jar", "app.jar", "in.txt"}, "/w"), "/w/app.jar");
+  EXPECT_EQ(CommandClassPath({"java", "-Xmx1g", "-cp", "a:/b.jar", "Main", "-jar", "x"}, ""),
+            "a:/b.jar");
+  EXPECT_EQ(CommandClassPath({"/jdk/bin/java", "--class-path=lib/x.jar", "Main"}, "/w"),
+            "/w/lib/x.jar");
+  EXPECT_EQ(CommandClassPath({"java", "-classpath", "c", "Main"}, "/w"), "/w/c");
+  // Options after the main class are the program's.
+  EXPECT_EQ(CommandClassPath({"java", "Main", "-cp", "c"}, ""), "");
+  // A launcher's class path cannot be known.
+  EXPECT_EQ(CommandClassPath({"bin/run", "-cp", "c"}, ""), "");
+  EXPECT_EQ(CommandClassPath({"java", "-cp"}, ""), "");
+}
+
 TEST(CommandTest, JavaGetsAgentpathRightAfterTheProgram) {
   auto launch = InjectProbe({"/opt/jdk/bin/java", "-jar", "app.jar", "in.txt"}, "/p/probe.so",
                             "/t/config.pb", "-Xmx1g");

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/did_you_mean.h"
 #include "common/status.h"
 #include "validator/jml/clauses.h"
 #include "validator/jml/printer.h"
@@ -52,32 +53,6 @@ int VisibilityRank(Visibility v) {
 
 const char* VisibilityName(Visibility v) {
   return v == Visibility::kPackage ? "package-private" : VisibilityKeyword(v);
-}
-
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      cur[j] =
-          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-// " (did you mean 'x'?)" for the closest candidate, if close enough.
-std::string Suggest(const std::string& name, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_d = std::max<size_t>(1, std::min<size_t>(2, name.size() / 3));
-  for (const auto& c : candidates) {
-    if (c == name) continue;
-    size_t d = EditDistance(name, c);
-    if (d <= best_d && (best.empty() || d < EditDistance(name, best))) best = c;
-  }
-  return best.empty() ? "" : absl::StrCat(" (did you mean '", best, "'?)");
 }
 
 Type UnaryPromote(const Type& t) {
@@ -526,7 +501,7 @@ class Checker {
           return d;
         }
         Error(e.name_span, absl::StrCat("unknown field '", e.name, "' in class ", recv.name,
-                                        Suggest(e.name, FieldCandidates(recv.name))));
+                                        DidYouMean(e.name, FieldCandidates(recv.name))));
         return ValueOf(Type::Error());
       }
       case Denotation::kSuper: {
@@ -564,7 +539,7 @@ class Checker {
     if (auto f = LookupField(env_, t.class_name(), e.name))
       return ValueOf(UseField(e, *f, e.name_span, true));
     Error(e.name_span, absl::StrCat("unknown field '", e.name, "' in class ", t.class_name(),
-                                    Suggest(e.name, FieldCandidates(t.class_name()))));
+                                    DidYouMean(e.name, FieldCandidates(t.class_name()))));
     return ValueOf(Type::Error());
   }
 
@@ -597,7 +572,7 @@ class Checker {
         return Type::Error();
       case Denotation::kPackage:
         Error(d.first_span, absl::StrCat("unknown name '", d.first_name, "'",
-                                         Suggest(d.first_name, NameCandidates())));
+                                         DidYouMean(d.first_name, NameCandidates())));
         return Type::Error();
       case Denotation::kSuper:
         Error(e.span, "'super' can only be used to access a field or method");
@@ -719,7 +694,7 @@ class Checker {
             absl::StrCat(
                 env_.FindClass(cls) == nullptr ? "unknown class " : "unknown method '",
                 env_.FindClass(cls) == nullptr ? cls : absl::StrCat(e.name, "' in class ", cls),
-                Suggest(e.name, names)));
+                DidYouMean(e.name, names)));
       return Type::Error();
     }
     if (arg_error) return Type::Error();

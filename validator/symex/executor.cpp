@@ -326,13 +326,10 @@ class MethodRun {
         s.locals[v] = Value{kind, impl_.FreshConst("havoc", ops_.SortOf(kind))};
       }
       for (int f : l->fields) {
-        s.heap.fields.insert_or_assign(
-            f, impl_.FreshConst("havoc_field", impl_.FieldArray(s.heap, f).get_sort()));
+        s.heap.fields.insert_or_assign(f, impl_.HavocField(f));
       }
       for (ElemKind k : l->contents) {
-        s.heap.contents.insert_or_assign(
-            static_cast<int>(k),
-            impl_.FreshConst("havoc_content", impl_.ContentArray(s.heap, k).get_sort()));
+        s.heap.contents.insert_or_assign(static_cast<int>(k), impl_.HavocContent(k));
       }
       for (const auto& [text, holds] : Candidates(*l, s.locals)) {
         s.guard = ops_.And(s.guard, holds);

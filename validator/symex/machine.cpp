@@ -161,6 +161,23 @@ z3::expr Machine::Impl::InitialContent(ElemKind kind) {
   return array;
 }
 
+z3::expr Machine::Impl::HavocField(int field_id) {
+  return Havoc(InitialField(field_id), havoc_fields_[field_id], "havoc_field");
+}
+
+z3::expr Machine::Impl::HavocContent(ElemKind kind) {
+  return Havoc(InitialContent(kind), havoc_contents_[static_cast<int>(kind)], "havoc_content");
+}
+
+z3::expr Machine::Impl::Havoc(const z3::expr& init, std::vector<z3::expr>& havocked,
+                              const std::string& name) {
+  z3::expr array = FreshConst(name, init.get_sort());
+  havocked.push_back(array);
+  havoc_defaults_.emplace(Z3_get_ast_id(ctx, array),
+                          HavocDefault{init_defaults_.at(Z3_get_ast_id(ctx, init)), next_ref_});
+  return array;
+}
+
 z3::expr Machine::Impl::FieldArray(const Heap& heap, int field_id) {
   auto it = heap.fields.find(field_id);
   return it != heap.fields.end() ? it->second : InitialField(field_id);
@@ -208,7 +225,12 @@ z3::expr Machine::Impl::SelectRec(const z3::expr& array, const z3::expr& index,
                b && *b >= kAllocBase && allocations_.count(static_cast<uint32_t>(*b))) {
       // Objects allocated during execution start with default contents.
       auto base = init_defaults_.find(id);
-      if (base != init_defaults_.end()) out = base->second;
+      auto havoc = havoc_defaults_.find(id);
+      if (base != init_defaults_.end()) {
+        out = base->second;
+      } else if (havoc != havoc_defaults_.end() && *b >= havoc->second.from) {
+        out = havoc->second.value;
+      }
     }
   }
   memo.emplace(id, out);
@@ -435,13 +457,19 @@ z3::expr Machine::Impl::Allocate(int type_id, std::optional<z3::expr> length, in
     m.axioms_.push_back(z3::select(lengths_init_, r) == *length);
     char d = t.component[0] == '[' ? 'L' : t.component[0];
     ElemKind kind = ElemKindOf(t.component);
-    z3::expr def = ops.StoreAs(d, ops.Default(KindOfDescriptor(d)));
-    m.axioms_.push_back(z3::select(InitialContent(kind), r) == z3::const_array(ops.IntSort(), def));
+    z3::expr row = z3::const_array(ops.IntSort(), ops.StoreAs(d, ops.Default(KindOfDescriptor(d))));
+    m.axioms_.push_back(z3::select(InitialContent(kind), r) == row);
+    for (const z3::expr& havocked : havoc_contents_[static_cast<int>(kind)]) {
+      m.axioms_.push_back(z3::select(havocked, r) == row);
+    }
   } else if (t.cls != nullptr) {
     for (const FieldInfo* f : program.InstanceFields(t.cls)) {
       char d = f->descriptor[0];
-      m.axioms_.push_back(z3::select(InitialField(f->id), r) ==
-                          ops.StoreAs(d, ops.Default(KindOfDescriptor(d))));
+      z3::expr def = ops.StoreAs(d, ops.Default(KindOfDescriptor(d)));
+      m.axioms_.push_back(z3::select(InitialField(f->id), r) == def);
+      for (const z3::expr& havocked : havoc_fields_[f->id]) {
+        m.axioms_.push_back(z3::select(havocked, r) == def);
+      }
     }
     if (origin_site > 0) {
       m.axioms_.push_back(z3::select(origin_init_, r) == ops.Int(origin_site));

@@ -57,6 +57,12 @@ class Machine::Impl {
   z3::expr InitialContent(ElemKind kind);
   z3::expr FieldArray(const Heap& heap, int field_id);
   z3::expr ContentArray(const Heap& heap, ElemKind kind);
+  // A fresh array for a field or an element kind havocked at a loop head
+  // (the induction step): free for every existing object, but an object
+  // allocated after it starts with its defaults there too (Allocate), as in
+  // the initial heap.
+  z3::expr HavocField(int field_id);
+  z3::expr HavocContent(ElemKind kind);
   // select with folding through stores to numeral indices, if-then-else
   // terms, and the default contents of allocated objects.
   z3::expr Select(const z3::expr& array, const z3::expr& index);
@@ -216,6 +222,17 @@ class Machine::Impl {
   std::map<int, z3::expr> content_init_;
   // Initial arrays -> the default value of an allocated object's slot.
   std::unordered_map<unsigned, z3::expr> init_defaults_;
+  // Havocked arrays -> that default and the first reference allocated after
+  // the havoc (older objects' slots stay free).
+  struct HavocDefault {
+    z3::expr value;
+    uint32_t from;
+  };
+  std::unordered_map<unsigned, HavocDefault> havoc_defaults_;
+  std::map<int, std::vector<z3::expr>> havoc_fields_;    // by field id
+  std::map<int, std::vector<z3::expr>> havoc_contents_;  // by ElemKind
+  // A fresh array like `init`, kept in `havocked` for Allocate.
+  z3::expr Havoc(const z3::expr& init, std::vector<z3::expr>& havocked, const std::string& name);
   z3::expr SelectRec(const z3::expr& array, const z3::expr& index,
                      std::unordered_map<unsigned, z3::expr>& memo, int& budget);
   std::unordered_map<uint32_t, Allocation> allocations_;
