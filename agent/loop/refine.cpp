@@ -113,12 +113,24 @@ std::string Undecided(const v1::InferRound& round) {
   return absl::StrJoin(why, "; ");
 }
 
-// Success at the first "11"; otherwise Unknown when the final contract's
+// Whether a round's candidate passed both checks: from its typed verdicts
+// (consistency and coverage PASS); a round of an older run without them
+// by its bits ("11"). The bits are a rendering, not what is decided on.
+bool Passed(const v1::InferRound& r) {
+  if (r.outcome() != v1::ROUND_VALIDATED) return false;
+  if (r.has_consistency_verdict() && r.has_coverage_verdict()) {
+    return r.consistency_verdict().status() == v1::VERDICT_PASS &&
+           r.coverage_verdict().status() == v1::VERDICT_PASS;
+  }
+  return r.bits() == "11";
+}
+
+// Success at the first passing round; otherwise Unknown when the final contract's
 // checks were undecided (none refuted it), Fail when it was refuted, and
 // Error when no candidate was ever checkable.
 v1::InferStatus FinalStatus(const std::vector<v1::InferRound>& rounds) {
   for (const v1::InferRound& r : rounds) {
-    if (r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11") return v1::INFER_SUCCESS;
+    if (Passed(r)) return v1::INFER_SUCCESS;
   }
   const v1::InferRound* last = LastCheckable(rounds);
   if (last == nullptr) return v1::INFER_ERROR;
@@ -128,7 +140,7 @@ v1::InferStatus FinalStatus(const std::vector<v1::InferRound>& rounds) {
 // The passing candidate, else the last checkable one, else the last one.
 std::string FinalContract(const std::vector<v1::InferRound>& rounds) {
   for (const v1::InferRound& r : rounds) {
-    if (r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11") return r.candidate();
+    if (Passed(r)) return r.candidate();
   }
   if (const v1::InferRound* last = LastCheckable(rounds)) return last->candidate();
   for (auto it = rounds.rbegin(); it != rounds.rend(); ++it) {
@@ -248,9 +260,7 @@ class MethodRun {
   // the earlier run is moved aside and the method starts again from round
   // 1; when it is undecided now, the method's result is Unknown.
   absl::Status RecheckEarlierSuccess() {
-    auto passing = std::find_if(rounds_.begin(), rounds_.end(), [](const v1::InferRound& r) {
-      return r.outcome() == v1::ROUND_VALIDATED && r.bits() == "11";
-    });
+    auto passing = std::find_if(rounds_.begin(), rounds_.end(), Passed);
     if (passing == rounds_.end()) return absl::OkStatus();
     const int number = passing->round();
     absl::StatusOr<check::ValidationReport> report =
@@ -268,7 +278,7 @@ class MethodRun {
       passing->set_coverage(CheckLine(report->coverage));
       *passing->mutable_consistency_verdict() = check::VerdictOf(report->consistency);
       *passing->mutable_coverage_verdict() = check::VerdictOf(report->coverage);
-      if (report->Bits() == "11") {
+      if (Passed(*passing)) {
         Progress(absl::StrCat("the contract of round ", number,
                               " of an earlier run was validated again and holds"));
         return absl::OkStatus();

@@ -296,6 +296,14 @@ class Templates {
           Floating(y);
           NaNPropagation(y);
         }
+        if (IsIntegralType(out.type)) {
+          const bool is_long = out.type.Is(Type::Kind::kLong);
+          Steps(y, [&, y, is_long](size_t i) -> std::string {
+            __int128 v;
+            if (!AsInt(Val(y, i), &v)) return "";
+            return absl::StrCat(out.text, " == ", IntLit(v, is_long));
+          });
+        }
         if (IsNumericType(out.type)) {
           Conditional(y);
           MinMaxAbs(y);
@@ -314,6 +322,7 @@ class Templates {
         StringFacts(y);
       } else {
         ReferenceFacts(y);
+        if (out.text == "\\result") EnumSteps(y);
       }
       if (pool_->full()) return;
     }
@@ -1816,6 +1825,87 @@ class Templates {
                        : out.type.Is(Type::Kind::kDouble) ? "0.0"
                                                           : "0";
     compare(zero, [](size_t) { return EvalValue::Int(0); }, {}, kRankCompareZero);
+  }
+
+  // A result that is a step function of one integral input (a grade, a
+  // tariff band, an enum level): sorted by x, the calls fall into at most
+  // kMaxSteps runs of equal results (`label(i)`: "\\result == 2", "" when
+  // unknown), and each run gives `lo <= x && x <= hi ==> label` with lo and
+  // hi the run's observed extremes, the first run open below and the last
+  // open above (`x <= 10 ==> \\result == 0`). Nothing is claimed between two
+  // runs unless their extremes are adjacent integers; whether a run's
+  // interval really has one result is the validator's to decide. Only when
+  // some run holds calls with two different x (else every call is its own
+  // step, and a step says nothing the observations do not).
+  void Steps(int y, const std::function<std::string(size_t)>& label) {
+    constexpr size_t kMaxSteps = 5;
+    std::vector<size_t> obs;
+    for (size_t i : group_) {
+      if (!label(i).empty()) obs.push_back(i);
+    }
+    if (obs.size() < 3) return;
+    for (int x : inputs_) {
+      const Term& t = v_.terms[x];
+      if (t.shape != TermShape::kScalar || !IsIntegralType(t.type) || pool_->full()) continue;
+      std::vector<std::pair<__int128, std::string>> points;
+      for (size_t i : obs) {
+        __int128 v;
+        if (!AsInt(Val(x, i), &v)) break;
+        points.emplace_back(v, label(i));
+      }
+      if (points.size() != obs.size()) continue;
+      std::sort(points.begin(), points.end());
+      struct Run {
+        __int128 lo, hi;
+        std::string label;
+        size_t calls;
+      };
+      std::vector<Run> runs;
+      bool function = true;
+      for (size_t k = 0; k < points.size() && function; ++k) {
+        const auto& [v, l] = points[k];
+        if (k > 0 && points[k - 1].first == v && points[k - 1].second != l) function = false;
+        if (!runs.empty() && runs.back().label == l) {
+          runs.back().hi = v;
+          ++runs.back().calls;
+        } else {
+          runs.push_back({v, v, l, 1});
+        }
+      }
+      if (!function || runs.size() < 2 || runs.size() > kMaxSteps) continue;
+      bool wide = false;
+      for (const Run& r : runs) wide |= r.lo != r.hi;
+      if (!wide) continue;
+      const bool is_long = t.type.Is(Type::Kind::kLong);
+      for (size_t k = 0; k < runs.size(); ++k) {
+        const Run& r = runs[k];
+        std::string lo = absl::StrCat(t.text, " >= ", IntLit(r.lo, is_long));
+        std::string hi = absl::StrCat(t.text, " <= ", IntLit(r.hi, is_long));
+        std::string range = k == 0                 ? hi
+                            : k + 1 == runs.size() ? lo
+                            : r.lo == r.hi         ? absl::StrCat(t.text, " == ", IntLit(r.lo, is_long))
+                                                   : absl::StrCat(lo, " && ", hi);
+        Offer(y, absl::StrCat(range, " ==> ", r.label), "step", kRankPiecewise, false, {x},
+              r.calls < 2 ? 1 : 2);
+      }
+    }
+  }
+
+  // Steps of an enum result, labelled by the constant each call returned
+  // (the vocabulary's `\\result == E.C` terms).
+  void EnumSteps(int y) {
+    std::vector<int> constants;
+    for (int t : outputs_) {
+      const Term& term = v_.terms[t];
+      if (term.type.IsBoolean() && absl::StartsWith(term.text, "\\result == ")) constants.push_back(t);
+    }
+    if (constants.size() < 2) return;
+    Steps(y, [&](size_t i) -> std::string {
+      for (int c : constants) {
+        if (Val(c, i).truth() == Truth::kTrue) return v_.terms[c].text;
+      }
+      return "";
+    });
   }
 
   // Boolean outputs: y <==> A, y <==> A && B / A || B, y ==> A, A ==> y.

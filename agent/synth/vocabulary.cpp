@@ -111,6 +111,7 @@ class Builder {
         }
       } else if (r.IsClass()) {
         AddTerm(TermShape::kReference, "\\result", "", r, false, "");
+        AddEnumResults(r.class_name());
         AddObjectFields(r.class_name(), "\\result", /*pre=*/false);
       }
     }
@@ -176,6 +177,26 @@ class Builder {
 
   // Scalar and string fields of objects of class `cls` reached through
   // `base` (a parameter or \result).
+  // An enum result: a boolean term `\result == E.C` per constant C some
+  // call returned, so that the boolean templates say when each is returned
+  // (`\result == E.HIGH <==> x > 100`). Constants no call returned get no
+  // term (an enum of fifty constants would use up the terms).
+  void AddEnumResults(const std::string& cls) {
+    const jml::ClassInfo* info = ctx_->env().FindClass(cls);
+    if (info == nullptr) return;
+    const std::string java_name = absl::StrReplaceAll(cls, {{"$", "."}});
+    for (const jml::FieldInfo& f : info->fields) {
+      if (!f.is_enum_constant) continue;
+      if (!AddTerm(TermShape::kScalar, absl::StrCat("\\result == ", java_name, ".", f.name), "",
+                   Type::Boolean(), false, "")) {
+        continue;
+      }
+      bool returned = false;
+      for (const EvalValue& v : vocab_.terms.back().values) returned |= v.truth() == jml::Truth::kTrue;
+      if (!returned) vocab_.terms.pop_back();
+    }
+  }
+
   void AddObjectFields(const std::string& cls, const std::string& base, bool pre) {
     const jml::ClassInfo* info = ctx_->env().FindClass(cls);
     if (info == nullptr) return;

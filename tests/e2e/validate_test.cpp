@@ -107,7 +107,7 @@ void PrintTo(const ValidateCase& c, std::ostream* os) { *os << c.name; }
 // characters the execution reads: keys longer than L were not explored, so
 // a PASS is within that bound, never complete.
 constexpr char kPassWithinKeyBound[] =
-    "consistency: PASS (within bounds: input strings of at most 4 characters)";
+    "consistency: PASS (within bounds: input strings of at most 4 characters";
 
 std::vector<ValidateCase> Cases() {
   return {

@@ -56,6 +56,7 @@ jml::ClassInfo ClassInfoFromClassFile(const classfile::ClassFile& file) {
     field.type = *type;
     field.is_static = f.is_static();
     field.is_final = f.is_final();
+    field.is_enum_constant = f.is_static() && (f.access & classfile::kAccEnum) != 0;
     field.visibility = VisibilityOf(f.access);
     field.spec_public = field.visibility != jml::Visibility::kPublic;
     info.fields.push_back(std::move(field));

@@ -1612,6 +1612,11 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   // kDeepenFactor times as long, within a bounded share of the time. So is
   // a precondition only longer inputs satisfy (nothing was checked): only a
   // FAIL there changes the verdict.
+  // When that second look could not decide (it ran out of time, or there
+  // was none left), the verdict says so ("; longer inputs not checked:
+  // ..."): the bounded verdict stands, but the user learns the look for
+  // longer-input bugs did not happen.
+  std::string longer_inputs;
   if ((r.status == CheckStatus::kPass || check.nothing_checked()) && request.deepen &&
       !check.input_cuts().empty() && request.max_array > 0) {
     ValidateRequest deeper = request;
@@ -1619,6 +1624,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     deeper.unwind = std::max(request.unwind, deeper.max_array + 1);
     deeper.timeout_seconds = std::min(request.timeout_seconds - r.seconds,
                                       std::max(kDeepenSeconds, 2 * r.seconds));
+    const std::string longer = absl::StrCat("longer inputs (up to ", deeper.max_array, ") not checked: ");
     if (deeper.timeout_seconds >= 0.5) {
       ConsistencyCheck deep(program, method, spec, deeper);
       absl::StatusOr<CheckResult> d = deep.Run();
@@ -1628,9 +1634,27 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
           d->seconds = r.seconds;
           return *std::move(d);
         }
+        if (d->status == CheckStatus::kUnknown || d->status == CheckStatus::kError) {
+          // A timeout's summary carries its seconds; the note does not, so
+          // that equal outcomes read the same.
+          longer_inputs = absl::StrCat(
+              longer, d->summary.empty()                       ? "undecided"
+                      : absl::StartsWith(d->summary, "timeout") ? "its time ran out"
+                                                                : d->summary);
+        }
+      } else {
+        longer_inputs = absl::StrCat(longer, d.status().message());
       }
+    } else {
+      longer_inputs = absl::StrCat(longer, "the time limit left too little time");
     }
   }
+  auto noted = [&longer_inputs](CheckResult result) {
+    if (!longer_inputs.empty() && result.status == CheckStatus::kPass) {
+      absl::StrAppend(&result.summary, "; ", longer_inputs);
+    }
+    return result;
+  };
   // A PASS within bounds: try to close the loops by induction (as `verify`
   // does, validator/README.md); the contract's loop invariants are assumed
   // at each havocked loop head and checked at its entry and back edges.
@@ -1640,13 +1664,13 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
   // loop state, not the inputs), so a proof holds for inputs within it.
   if (r.status != CheckStatus::kPass || r.cuts.size() == check.input_cuts().size() ||
       !spec.body_statements.empty()) {
-    return r;
+    return noted(std::move(r));
   }
   std::set<std::string> dropped;
   for (int round = 0; round < 16; ++round) {
     ConsistencyCheck step(program, method, spec, request, &dropped);
     absl::StatusOr<CheckResult> s = step.Run();
-    if (!s.ok()) return r;  // the bounded verdict stands
+    if (!s.ok()) return noted(std::move(r));  // the bounded verdict stands
     r.seconds += s->seconds;
     if (!step.failed_invariants().empty()) {
       dropped.insert(step.failed_invariants().begin(), step.failed_invariants().end());
@@ -1672,7 +1696,7 @@ absl::StatusOr<CheckResult> CheckConsistency(symex::Program& program,
     }
     break;
   }
-  return r;
+  return noted(std::move(r));
 }
 
 }  // namespace tracespec::check

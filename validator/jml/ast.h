@@ -136,6 +136,7 @@ struct Symbol {
   bool is_static = false;
   bool is_ghost = false;  // ghost field or ghost local
   bool is_model = false;  // model field or model method
+  bool is_enum_constant = false;  // kField: a constant of an enum (FieldInfo)
   int index = -1;
   const Expr* binder = nullptr;  // the quantifier for kBoundVar
 };
@@ -450,6 +451,7 @@ struct FieldDecl {
   std::string name;
   SourceSpan span;   // the name
   bool jml = false;  // declared inside an annotation (ghost or model)
+  bool enum_constant = false;  // a constant of the enum that declares it
   ExprPtr init;      // JML initializer of a ghost field (Java initializers are skipped)
   std::vector<std::string> in_groups;
 };

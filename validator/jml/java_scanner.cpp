@@ -294,6 +294,7 @@ absl::Status Parser::ParseClassBody(CompilationUnit* unit, TypeDecl* decl) {
       if (depth == 0 && expect_constant && t.kind == TokenKind::kIdentifier && t.run == 0) {
         FieldDecl f;
         f.mods.bits = kModPublic | kModStatic | kModFinal;
+        f.enum_constant = true;
         f.type.name = decl->name;
         f.type.span = t.span;
         f.name = t.text;

@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "common/utf8.h"
 #include "validator/jml/printer.h"
 
@@ -1096,6 +1097,7 @@ EvalValue ObservationEvaluator::EvalName(const Expr& e, EvalState at) {
       return v;
     }
     case SymbolKind::kField: {
+      if (e.sym.is_enum_constant) return EnumConstant(e.sym.owner, e.name);
       if (e.sym.is_static) return JdkConstant(e.sym.owner, e.name);
       if (!obs_.has_receiver() || obs_.receiver().kind_case() != v1::Value::kRef)
         return EvalValue::Unknown("the receiver is not recorded");
@@ -1118,6 +1120,51 @@ EvalValue ObservationEvaluator::EvalName(const Expr& e, EvalState at) {
   }
 }
 
+// Whether a recorded object of class `class_name` may be a constant of the
+// enum `owner`: the enum itself, or the class of a constant with a body
+// (owner$1, owner$2, ...).
+static bool OfEnumClass(absl::string_view class_name, absl::string_view owner) {
+  if (!absl::ConsumePrefix(&class_name, owner)) return false;
+  if (class_name.empty()) return true;
+  if (!absl::ConsumePrefix(&class_name, "$") || class_name.empty()) return false;
+  return std::all_of(class_name.begin(), class_name.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+EvalValue ObservationEvaluator::EnumConstant(const std::string& owner, const std::string& name) {
+  bool unnamed = false;
+  for (const auto* states : {&pre_, &post_}) {
+    for (const auto& [id, state] : *states) {
+      if (!OfEnumClass(state->class_name(), owner)) continue;
+      const v1::Value* constant_name = nullptr;
+      for (const v1::Field& f : state->fields()) {
+        if (f.name() == "name" && f.declaring_class() == "java.lang.Enum") constant_name = &f.value();
+      }
+      if (constant_name == nullptr || constant_name->kind_case() != v1::Value::kStringValue) {
+        unnamed = true;
+        continue;
+      }
+      if (constant_name->string_value() == name) {
+        EvalValue v = EvalValue::Ref(id);
+        v.class_name = state->class_name();
+        return v;
+      }
+    }
+  }
+  if (unnamed) {
+    return EvalValue::Unknown(absl::StrCat("an object of ", owner,
+                                           " whose constant is not recorded (", owner, ".", name,
+                                           ")"));
+  }
+  // No recorded object is this constant: a reference of its own, equal to
+  // itself and to no recorded object.
+  auto [it, added] = enum_constants_.try_emplace(absl::StrCat(owner, ".", name),
+                                                 kEnumConstantRefs + enum_constants_.size());
+  EvalValue v = EvalValue::Ref(it->second);
+  v.class_name = owner;
+  return v;
+}
+
 EvalValue ObservationEvaluator::EvalFieldAccess(const Expr& e, EvalState at) {
   if (e.sym.kind == SymbolKind::kArrayLength) {
     EvalValue a = Eval(*e.operands[0], at);
@@ -1133,6 +1180,7 @@ EvalValue ObservationEvaluator::EvalFieldAccess(const Expr& e, EvalState at) {
     return EvalValue::Int(s->array().length());
   }
   if (e.sym.kind == SymbolKind::kField) {
+    if (e.sym.is_enum_constant) return EnumConstant(e.sym.owner, e.name);
     if (e.sym.is_static) return JdkConstant(e.sym.owner, e.name);
     EvalValue object = Eval(*e.operands[0], at);
     return ReadField(object, e.name, e.sym.owner, at);

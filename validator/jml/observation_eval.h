@@ -207,6 +207,11 @@ class ObservationEvaluator {
   EvalValue EvalImpl(const Expr& e, EvalState at);
   EvalValue EvalName(const Expr& e, EvalState at);
   EvalValue EvalFieldAccess(const Expr& e, EvalState at);
+  // The value of the enum constant owner.name (a static field with
+  // ACC_ENUM): the recorded object that is that constant, else a reference
+  // equal to no recorded object; Unknown when an object of the enum's class
+  // has no recorded constant name.
+  EvalValue EnumConstant(const std::string& owner, const std::string& name);
   EvalValue EvalArrayAccess(const Expr& e, EvalState at);
   EvalValue EvalUnary(const Expr& e, EvalState at);
   EvalValue EvalBinary(const Expr& e, EvalState at);
@@ -234,6 +239,10 @@ class ObservationEvaluator {
   EvalOptions options_;
   std::map<uint64_t, const v1::ObjectState*> pre_;
   std::map<uint64_t, const v1::ObjectState*> post_;
+  // Enum constants no recorded object is (EnumConstant): "owner.name" ->
+  // their reference, from kEnumConstantRefs on.
+  static constexpr uint64_t kEnumConstantRefs = uint64_t{1} << 62;
+  std::map<std::string, uint64_t> enum_constants_;
   std::vector<Binding> bindings_;
   // Arrays the specification creates (`new int[n]`, `new int[]{1, 2}`), by
   // an id no recorded object has; read in either state, not in the pre-state

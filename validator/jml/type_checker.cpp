@@ -372,6 +372,7 @@ class Checker {
     e.sym.is_static = f.field->is_static;
     e.sym.is_ghost = f.field->is_ghost;
     e.sym.is_model = f.field->is_model;
+    e.sym.is_enum_constant = f.field->is_enum_constant;
     if (!f.field->is_static && !via_instance) {
       if (!InstanceAllowed(span, absl::StrCat("instance field '", f.field->name, "'")))
         return Type::Error();

@@ -475,6 +475,7 @@ void SourceTypeEnvironment::Build(Entry* entry) {
     fi.visibility = info.is_interface ? Visibility::kPublic : f.mods.visibility();
     fi.is_ghost = f.mods.Has(kModGhost);
     fi.is_model = f.mods.Has(kModModel);
+    fi.is_enum_constant = f.enum_constant;
     fi.spec_public = f.mods.Has(kModSpecPublic);
     fi.spec_protected = f.mods.Has(kModSpecProtected);
     fi.nullity =

@@ -47,6 +47,9 @@ struct FieldInfo {
   Type type;
   bool is_static = false;
   bool is_final = false;
+  // A constant of an enum (ACC_ENUM): in observations it is the recorded
+  // object of its class whose java.lang.Enum.name is the field's name.
+  bool is_enum_constant = false;
   Visibility visibility = Visibility::kPackage;
   bool is_ghost = false;
   bool is_model = false;

@@ -538,7 +538,7 @@ TEST_F(ValidatorTest, TheArrayBoundIsACutUnlessThePreconditionExcludesLongerArra
   EXPECT_FALSE(r.consistency.complete);
   EXPECT_THAT(r.consistency.cuts, ElementsAre("input arrays of at most 4 elements"));
   EXPECT_THAT(Text(r),
-              HasSubstr("consistency: PASS (within bounds: input arrays of at most 4 elements)"));
+              HasSubstr("consistency: PASS (within bounds: input arrays of at most 4 elements"));
   // Arrays of L elements, but no longer ones: nothing was cut.
   r = Check("sum", "//@ requires a != null && a.length <= 4;\n" + sum);
   EXPECT_EQ(r.consistency.status, CheckStatus::kPass) << Text(r);

@@ -31,8 +31,10 @@ public class Account {
   public static int f(int x, long y, double d, float g, char c, int[] a, String s, boolean b,
                       Integer boxed) { return 0; }
   public void take(int[] a) {}
+  public static Tier tier(int x) { return null; }
   public static int[] copy(int[] a) { return a; }
 }
+enum Tier { BASIC, GOLD, PLATINUM }
 )java";
 
 class ObservationEvalTest : public ::testing::Test {
@@ -132,6 +134,39 @@ class ObservationEvalTest : public ::testing::Test {
 constexpr Truth kT = Truth::kTrue;
 constexpr Truth kF = Truth::kFalse;
 constexpr Truth kU = Truth::kUnknown;
+
+// An enum constant in a specification is the recorded object that is that
+// constant (by its java.lang.Enum.name), else a reference no recorded object
+// equals; unknown when an object of the enum has no recorded name.
+TEST_F(ObservationEvalTest, EnumConstantsAreTheRecordedObjectsOfTheirName) {
+  auto tier = [](const char* name) {
+    t::Call call("bank.Account", "tier", "(I)Lbank/Tier;", {"x"}, true);
+    call.Arg(t::I(5));
+    v1::Observation o = call.Returns(t::Ref(30));
+    v1::ObjectState* s = o.add_post();
+    s->set_id(30);
+    s->set_class_name("bank.Tier");
+    if (name != nullptr) {
+      v1::Field* f = s->add_fields();
+      f->set_name("name");
+      f->set_jvm_type("Ljava/lang/String;");
+      f->set_declaring_class("java.lang.Enum");
+      *f->mutable_value() = t::S(name);
+    }
+    return o;
+  };
+  v1::Observation gold = tier("GOLD");
+  EXPECT_EQ(Holds(gold, "tier", "\\result == bank.Tier.GOLD"), kT);
+  EXPECT_EQ(Holds(gold, "tier", "\\result == Tier.BASIC"), kF);
+  EXPECT_EQ(Holds(gold, "tier", "\\result != Tier.PLATINUM"), kT);
+  EXPECT_EQ(Holds(gold, "tier", "Tier.BASIC == Tier.BASIC"), kT);
+  EXPECT_EQ(Holds(gold, "tier", "Tier.BASIC != Tier.PLATINUM"), kT);
+  EXPECT_EQ(Holds(gold, "tier", "x > 3 ==> \\result == Tier.GOLD"), kT);
+  v1::Observation unnamed = tier(nullptr);
+  EXPECT_EQ(Holds(unnamed, "tier", "\\result == Tier.GOLD"), kU);
+  EXPECT_THAT(Eval(unnamed, "tier", "Tier.GOLD").reason,
+              HasSubstr("an object of bank.Tier whose constant is not recorded"));
+}
 
 TEST_F(ObservationEvalTest, IntegerArithmeticWrapsAndTruncates) {
   v1::Observation o = StaticCall(std::numeric_limits<int32_t>::max(), 0, 0, 0, u'a');
