@@ -1830,7 +1830,7 @@ class Templates {
   // A result that is a step function of one integral input (a grade, a
   // tariff band, an enum level): sorted by x, the calls fall into at most
   // kMaxSteps runs of equal results (`label(i)`: "\\result == 2", "" when
-  // unknown), and each run gives `lo <= x && x <= hi ==> label` with lo and
+  // unknown), and each run gives `x >= lo && x <= hi ==> label` with lo and
   // hi the run's observed extremes, the first run open below and the last
   // open above (`x <= 10 ==> \\result == 0`). Nothing is claimed between two
   // runs unless their extremes are adjacent integers; whether a run's
